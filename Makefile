@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Makefile - build, test, demo and install for passt/pasta
+#
+#   make            build $(BUILD)/passt and the $(BUILD)/pasta link
+#   make deps       install missing Debian packages (apt-get update first)
+#   make check      deps, release and sanitizer builds, unit + integration tests
+#   make demo       deps, build, then a pasta namespace in scratch namespaces
+#   make bench      benchmarks against Debian's pasta and the kernel (root)
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each
+#   make install    PREFIX=/usr/local: binary, pasta link, man page
+
+# Debian packages: the one place where their names live.  Build, tests,
+# demo and benchmarks all take what they need from here.
+DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
+	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev check groff-base
+DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
+	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base \
+	util-linux procps coreutils clang passt
+DEB_BENCH_PKGS := sockperf wrk slirp4netns
+DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
+DEB_PKGS := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS) $(DEB_QEMU_PKGS)
+
+BUILD ?= build
+PREFIX ?= /usr/local
+CC ?= gcc
+
+PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
+LIBS = $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Wno-missing-field-initializers
+HARDEN := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -DVERSION=\"$(VERSION)\"
+LDFLAGS_HARDEN := -pie -Wl,-z,relro,-z,now
+
+ifeq ($(SAN),1)
+CFLAGS_MODE := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined -DSANITIZER_BUILD -fPIE
+LDFLAGS_MODE := -fsanitize=address,undefined -pie
+else
+CFLAGS_MODE := $(HARDEN)
+LDFLAGS_MODE := $(LDFLAGS_HARDEN)
+endif
+
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS_MODE) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS_MODE) $(LDFLAGS)
+
+SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c))
+MAIN_SRC := passt/main.c
+CORE_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
+CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+MAIN_OBJ := $(BUILD)/obj/passt/main.o
+HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h)
+
+UNIT_SRCS := $(sort $(wildcard test/unit/*_test.c))
+UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
+UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
+
+.PHONY: all deps check check-unit check-integration check-man demo bench \
+	bench-smoke fuzz install uninstall clean asan unit
+
+all: $(BUILD)/passt $(BUILD)/pasta
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcore.a: $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+
+$(BUILD)/pasta: $(BUILD)/passt
+	ln -sf passt $@
+
+$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(UNIT_HELPERS) \
+		$(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) $(CHECK_LIBS)
+
+unit: $(UNIT_BINS)
+
+# Install what is missing; a no-op when everything is there.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing$$missing"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -q && \
+		apt-get install -y -q --no-install-recommends $$missing; \
+	else \
+		echo "deps: all Debian packages present"; \
+	fi
+
+deps-bench:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_BENCH_PKGS)"
+
+asan:
+	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
+
+check-unit: all unit
+	@test/unit/run.sh $(BUILD)/test
+
+check-man:
+	@out=$$(groff -ww -man -z passt.1 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; echo "man: passt.1 has warnings"; exit 1; fi; \
+	echo "man: passt.1 renders without warnings"
+
+check-integration: all
+	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
+
+check: deps
+	$(MAKE) --no-print-directory all unit
+	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
+	@$(MAKE) --no-print-directory check-man
+	@test/unit/run.sh $(BUILD)/test
+	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
+	@PASST_BIN=$(abspath $(BUILD))/passt \
+		PASST_ASAN_BIN=$(abspath build-asan)/passt test/integration/run.sh
+
+demo: deps all
+	@PASST_BIN=$(abspath $(BUILD))/passt test/demo.sh
+
+bench: deps-bench all
+	@PASST_BIN=$(abspath $(BUILD))/passt test/bench/run.sh $(BENCH_ARGS)
+
+bench-smoke: all
+	@PASST_BIN=$(abspath $(BUILD))/passt test/bench/run.sh --smoke
+
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) test/fuzz/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/passt $(DESTDIR)$(PREFIX)/bin/passt
+	ln -sf passt $(DESTDIR)$(PREFIX)/bin/pasta
+	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
+	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
+		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+
+clean:
+	rm -rf build build-asan build-* 

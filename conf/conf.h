@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* conf/conf.h - Run-time configuration: command line plus what the host says
+ *
+ * conf_parse() fills one struct conf from argv and from the host (routes,
+ * addresses, MTU, resolv.conf).  After set-up the rest of the daemon treats
+ * it as read only, except for the fields marked "learnt" (written by tap/
+ * when the guest shows us its MAC or addresses).
+ */
+#ifndef CONF_CONF_H
+#define CONF_CONF_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+#define CONF_MAX_DNS		4	/* per family */
+#define CONF_MAX_SEARCH		8
+#define CONF_SEARCH_LEN		254	/* RFC 1035 name length limit + NUL */
+#define CONF_MAX_FWD_RULES	256	/* per table, after splitting exclusions */
+#define CONF_MTU_MIN		68	/* RFC 791 */
+#define CONF_MTU_MAX		65520	/* tap limit, as upstream */
+#define CONF_MTU_DEFAULT	65520
+#define CONF_FLOW_MAX_DEFAULT	8192
+#define CONF_UDP_TIMEOUT_DEFAULT 180	/* s, like nf_conntrack_udp_timeout_stream */
+
+enum conf_mode {
+	MODE_PASTA,
+	MODE_PASST,
+};
+
+/**
+ * struct fwd_rule - One range of forwarded ports
+ * @af:		AF_UNSPEC to bind the wildcard address of both families,
+ *		else AF_INET or AF_INET6 with @addr
+ * @addr:	Bind address (only if @af is not AF_UNSPEC), network order
+ * @ifname:	Bind interface (SO_BINDTODEVICE), "" for none
+ * @first:	First listening port, host order
+ * @last:	Last listening port (inclusive), host order
+ * @to:		Target port for @first, host order; @first + i goes to @to + i
+ * @weak:	Failures to bind are not errors ("all" and exclusion-only specs)
+ */
+struct fwd_rule {
+	sa_family_t af;
+	union inany addr;
+	char ifname[IFNAMSIZ];
+	uint16_t first;
+	uint16_t last;
+	uint16_t to;
+	bool weak;
+};
+
+/**
+ * struct fwd_table - Port forwarding for one protocol and direction
+ * @n:		Number of rules in use
+ * @rules:	Rules; ranges never overlap for the same address and interface
+ */
+struct fwd_table {
+	unsigned n;
+	struct fwd_rule rules[CONF_MAX_FWD_RULES];
+};
+
+/**
+ * struct conf_ip4 - IPv4 configuration of the guest side
+ * @enabled:		IPv4 is handled at all (-6 clears it; no address, too)
+ * @addr:		Address the guest uses (-a, or the host's)
+ * @prefix_len:		Prefix length for @addr (-n, or the host's)
+ * @gw:			Default gateway the guest uses (-g, or the host's)
+ * @map_host_loopback:	Guest-side address meaning "host loopback", or 0
+ * @map_guest_addr:	Guest-side address meaning "the host's @addr", or 0
+ * @dns:		Name servers offered to the guest (DHCP), network order
+ * @dns_count:		Entries in @dns
+ * @dns_fwd:		--dns-forward address, or 0
+ * @dns_host:		Where queries to @dns_fwd go (--dns-host, or the
+ *			host's first IPv4 name server), or 0
+ * @ifname_out:		Host interface the defaults came from
+ * @addr_seen:		Learnt: last source address seen from the guest
+ */
+struct conf_ip4 {
+	bool enabled;
+	struct in_addr addr;
+	int prefix_len;
+	struct in_addr gw;
+	struct in_addr map_host_loopback;
+	struct in_addr map_guest_addr;
+	struct in_addr dns[CONF_MAX_DNS];
+	unsigned dns_count;
+	struct in_addr dns_fwd;
+	struct in_addr dns_host;
+	char ifname_out[IFNAMSIZ];
+	struct in_addr addr_seen;
+};
+
+/**
+ * struct conf_ip6 - IPv6 configuration of the guest side
+ * @enabled:		IPv6 is handled at all
+ * @addr:		Global address the guest uses (-a, or the host's)
+ * @prefix_len:		Prefix length for @addr (64 unless the host says)
+ * @gw:			Default gateway the guest uses (-g, or the host's,
+ *			usually link-local)
+ * @our_ll:		Link-local address we use as source of RA, NA and
+ *			DHCPv6 replies (@gw if that is link-local)
+ * @map_host_loopback:	Guest-side address meaning "host loopback", or ::
+ * @map_guest_addr:	Guest-side address meaning "the host's @addr", or ::
+ * @dns:		Name servers offered to the guest (RA RDNSS, DHCPv6)
+ * @dns_count:		Entries in @dns
+ * @dns_fwd:		--dns-forward address, or ::
+ * @dns_host:		Where queries to @dns_fwd go, or ::
+ * @ifname_out:		Host interface the defaults came from
+ * @addr_seen:		Learnt: last global source address seen from the guest
+ * @addr_ll_seen:	Learnt: last link-local source address from the guest
+ */
+struct conf_ip6 {
+	bool enabled;
+	struct in6_addr addr;
+	int prefix_len;
+	struct in6_addr gw;
+	struct in6_addr our_ll;
+	struct in6_addr map_host_loopback;
+	struct in6_addr map_guest_addr;
+	struct in6_addr dns[CONF_MAX_DNS];
+	unsigned dns_count;
+	struct in6_addr dns_fwd;
+	struct in6_addr dns_host;
+	char ifname_out[IFNAMSIZ];
+	struct in6_addr addr_seen;
+	struct in6_addr addr_ll_seen;
+};
+
+/**
+ * struct conf - Whole configuration
+ * @mode:		pasta or passt, from argv[0]
+ * @argv0:		Program name as invoked
+ *
+ * @debug, @trace, @quiet, @foreground: logging and detaching (-d, --trace,
+ *			-q, -f)
+ * @log_file:		-l/--log-file, "" for none
+ * @pid_file:		-P/--pid, "" for none
+ * @pcap_file:		-p/--pcap, "" for none
+ * @runas_set:		--runas given
+ * @uid, @gid:		--runas target (or nobody when started as root)
+ *
+ * @mtu:		-m/--mtu, bytes of IP packet (68..65520)
+ * @mac_our:		MAC address we answer with (ARP, NDP, as frame source)
+ * @mac_guest:		Guest's MAC: --ns-mac-addr, or learnt from frames
+ * @mac_guest_set:	@mac_guest was given or learnt (else broadcast is used)
+ * @ip4, @ip6:		Per-family addresses, see above
+ * @search:		DNS search domains (-S, or from resolv.conf)
+ * @search_count:	Entries in @search
+ * @no_dhcp_dns:	Don't advertise DNS servers (DHCP, RA, DHCPv6)
+ * @no_dhcp_search:	Don't advertise the search list
+ * @hostname:		-H/--hostname for DHCP option 12, "" for none
+ * @fqdn:		--fqdn for DHCP option 81 / DHCPv6 option 39
+ *
+ * @no_tcp, @no_udp, @no_icmp: disable a protocol
+ * @no_dhcp, @no_ndp, @no_dhcpv6, @no_ra: disable a local service
+ * @no_map_gw:		--no-map-gw: the gateway address is not the host
+ * @no_splice:		--no-splice: loopback connections take the tap path
+ * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
+ * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
+ *
+ * @tcp_in, @udp_in:	-t, -u: host ports forwarded into the guest
+ * @tcp_out, @udp_out:	-T, -U: namespace ports forwarded to the host (pasta)
+ *
+ * @flow_max:		Flow table capacity (--flow-max)
+ * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
+ * @stats:		--stats: dump counters on exit and on SIGUSR1
+ *
+ * pasta only:
+ * @ifname_ns:		-I/--ns-ifname: tap name in the namespace ("" = the
+ *			host's default-route interface name, as upstream)
+ * @netns:		--netns path or name, or "" to create a namespace
+ * @userns:		--userns path, or ""
+ * @target_pid:		PID given as first non-option argument, or 0
+ * @netns_only:		--netns-only: don't join or create a user namespace
+ * @config_net:		--config-net: configure addresses and routes in it
+ * @no_netns_quit:	--no-netns-quit: keep running if the netns goes away
+ * @no_copy_routes:	--no-copy-routes
+ * @no_copy_addrs:	--no-copy-addrs
+ * @cmd:		Command and arguments to run (NULL-terminated), or NULL
+ *
+ * passt only:
+ * @sock_path:		-s/--socket path, "" to choose /tmp/passt_N.socket
+ * @fd:			-F/--fd: already connected socket, or -1
+ * @one_off:		-1/--one-off: exit after the first client goes
+ *
+ * @devmem_if:		--devmem interface, "" if off
+ * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n)
+ */
+struct conf {
+	enum conf_mode mode;
+	char argv0[64];
+
+	bool debug;
+	bool trace;
+	bool quiet;
+	bool foreground;
+	char log_file[PATH_MAX];
+	char pid_file[PATH_MAX];
+	char pcap_file[PATH_MAX];
+	bool runas_set;
+	uid_t uid;
+	gid_t gid;
+
+	int mtu;
+	uint8_t mac_our[ETH_ALEN_];
+	uint8_t mac_guest[ETH_ALEN_];
+	bool mac_guest_set;
+	struct conf_ip4 ip4;
+	struct conf_ip6 ip6;
+	char search[CONF_MAX_SEARCH][CONF_SEARCH_LEN];
+	unsigned search_count;
+	bool no_dhcp_dns;
+	bool no_dhcp_search;
+	char hostname[64];
+	char fqdn[CONF_SEARCH_LEN];
+
+	bool no_tcp;
+	bool no_udp;
+	bool no_icmp;
+	bool no_dhcp;
+	bool no_ndp;
+	bool no_dhcpv6;
+	bool no_ra;
+	bool no_map_gw;
+	bool no_splice;
+	bool peek_fallback;
+	bool freebind;
+
+	struct fwd_table tcp_in;
+	struct fwd_table udp_in;
+	struct fwd_table tcp_out;
+	struct fwd_table udp_out;
+
+	unsigned flow_max;
+	unsigned udp_timeout_s;
+	bool stats;
+
+	char ifname_ns[IFNAMSIZ];
+	char netns[PATH_MAX];
+	char userns[PATH_MAX];
+	pid_t target_pid;
+	bool netns_only;
+	bool config_net;
+	bool no_netns_quit;
+	bool no_copy_routes;
+	bool no_copy_addrs;
+	char **cmd;
+
+	char sock_path[108];
+	int fd;
+	bool one_off;
+
+	char devmem_if[IFNAMSIZ];
+	uint64_t devmem_queues;
+};
+
+int conf_parse(struct conf *c, int argc, char **argv);
+
+#endif /* CONF_CONF_H */

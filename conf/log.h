@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* conf/log.h - Levelled logging to stderr, a log file or syslog
+ *
+ * Messages are lower case with no trailing period and name the syscall that
+ * failed.  Anything a peer can trigger per packet uses debug()/trace(), or a
+ * *_ratelimit() form that prints a burst of LOG_RL_BURST per second per call
+ * site.
+ */
+#ifndef CONF_LOG_H
+#define CONF_LOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <syslog.h>
+
+#define LOG_RL_BURST	5
+
+/* Pseudo-priority below LOG_DEBUG for --trace */
+#define LOG_TRACE	(LOG_DEBUG + 1)
+
+extern int log_level;		/* highest priority value printed */
+extern bool log_trace_on;	/* --trace given */
+
+void log_msg(int prio, bool with_errno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int log_open_file(const char *path);
+void log_to_syslog(const char *ident);
+void log_stderr_off(void);
+bool log_ratelimit_ok(int64_t *last_s, unsigned *count, int64_t now_ms);
+void die_msg(bool with_errno, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+#define err(...)		log_msg(LOG_ERR, false, __VA_ARGS__)
+#define warn(...)		log_msg(LOG_WARNING, false, __VA_ARGS__)
+#define info(...)		log_msg(LOG_INFO, false, __VA_ARGS__)
+#define debug(...)							\
+	do {								\
+		if (log_level >= LOG_DEBUG)				\
+			log_msg(LOG_DEBUG, false, __VA_ARGS__);		\
+	} while (0)
+#define trace(...)							\
+	do {								\
+		if (log_trace_on)					\
+			log_msg(LOG_TRACE, false, __VA_ARGS__);		\
+	} while (0)
+#define err_perror(...)		log_msg(LOG_ERR, true, __VA_ARGS__)
+#define warn_perror(...)	log_msg(LOG_WARNING, true, __VA_ARGS__)
+#define info_perror(...)	log_msg(LOG_INFO, true, __VA_ARGS__)
+#define debug_perror(...)						\
+	do {								\
+		if (log_level >= LOG_DEBUG)				\
+			log_msg(LOG_DEBUG, true, __VA_ARGS__);		\
+	} while (0)
+
+/* die() and die_perror() are for set-up only: exit status 1 */
+#define die(...)		die_msg(false, __VA_ARGS__)
+#define die_perror(...)		die_msg(true, __VA_ARGS__)
+
+/**
+ * warn_ratelimit() - warn() at most LOG_RL_BURST times per second per call site
+ * @now:	Current time, ms (CLOCK_MONOTONIC, see now_ms())
+ */
+#define warn_ratelimit(now, ...)					\
+	do {								\
+		static int64_t rl_last_;				\
+		static unsigned rl_count_;				\
+		if (log_ratelimit_ok(&rl_last_, &rl_count_, (now)))	\
+			log_msg(LOG_WARNING, false, __VA_ARGS__);	\
+	} while (0)
+
+#define info_ratelimit(now, ...)					\
+	do {								\
+		static int64_t rl_last_;				\
+		static unsigned rl_count_;				\
+		if (log_ratelimit_ok(&rl_last_, &rl_count_, (now)))	\
+			log_msg(LOG_INFO, false, __VA_ARGS__);		\
+	} while (0)
+
+#endif /* CONF_LOG_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/csum.c - Internet checksum (RFC 1071) and pseudo-headers
+ *
+ * The one's complement sum is accumulated in 64 bits, 32 bits at a time, and
+ * folded at the end (RFC 1071 section 2, "deferred carries").  The sum is
+ * byte-order independent (RFC 1071 section 2(B)): we add native 16-bit words
+ * and the folded result is in network byte order when stored with memcpy().
+ */
+#include <string.h>
+
+#include "csum.h"
+
+/**
+ * csum_unfolded() - One's complement sum of a buffer, not folded
+ * @buf:	Data
+ * @len:	Length of @buf, bytes (odd lengths are padded with a zero byte,
+ *		RFC 1071 section 4.1)
+ * @init:	Sum to start from (e.g. a pseudo-header sum)
+ *
+ * Return: 32-bit partial sum, to be passed to csum_fold() or to another call
+ */
+__attribute__((optimize("O3")))
+uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init)
+{
+	const uint8_t *p = buf;
+	uint64_t s0 = init, s1 = 0, s2 = 0, s3 = 0;
+	uint32_t w[4];
+
+	while (len >= 16) {
+		memcpy(w, p, 16);
+		s0 += w[0];
+		s1 += w[1];
+		s2 += w[2];
+		s3 += w[3];
+		p += 16;
+		len -= 16;
+	}
+	s0 += s1 + s2 + s3;
+	while (len >= 4) {
+		memcpy(w, p, 4);
+		s0 += w[0];
+		p += 4;
+		len -= 4;
+	}
+	if (len >= 2) {
+		uint16_t h;
+
+		memcpy(&h, p, 2);
+		s0 += h;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {
+		uint16_t h = 0;
+
+		memcpy(&h, p, 1);	/* low address byte, zero padded */
+		s0 += h;
+	}
+
+	/* Fold 64 -> 32 bits with end-around carry */
+	s0 = (s0 & 0xffffffff) + (s0 >> 32);
+	s0 = (s0 & 0xffffffff) + (s0 >> 32);
+	return (uint32_t)s0;
+}
+
+/**
+ * csum_fold() - Fold a partial sum to 16 bits and complement it
+ * @sum:	Partial sum from csum_unfolded() or the csum_pseudo*() helpers
+ *
+ * Return: checksum as stored in a header (memcpy it, it is in the byte order
+ *	   of the summed data, i.e. network order)
+ */
+uint16_t csum_fold(uint32_t sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/**
+ * csum() - Checksum of a buffer
+ * @buf:	Data
+ * @len:	Length, bytes
+ * @init:	Partial sum to start from
+ *
+ * Return: folded, complemented checksum (store with memcpy())
+ */
+uint16_t csum(const void *buf, size_t len, uint32_t init)
+{
+	return csum_fold(csum_unfolded(buf, len, init));
+}
+
+/**
+ * csum_pseudo4() - Partial sum of the IPv4 pseudo-header (RFC 9293 3.1)
+ * @src:	Source address, network order
+ * @dst:	Destination address, network order
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @l4_len:	L4 header plus payload, bytes
+ *
+ * Return: partial sum, to be passed as @init to csum_unfolded()
+ */
+uint32_t csum_pseudo4(struct in_addr src, struct in_addr dst, uint8_t proto,
+		      size_t l4_len)
+{
+	uint8_t ph[12];
+
+	memcpy(ph, &src, 4);
+	memcpy(ph + 4, &dst, 4);
+	ph[8] = 0;
+	ph[9] = proto;
+	put_be16(ph + 10, (uint16_t)l4_len);
+	return csum_unfolded(ph, sizeof(ph), 0);
+}
+
+/**
+ * csum_pseudo6() - Partial sum of the IPv6 pseudo-header (RFC 8200 8.1)
+ * @src:	Source address
+ * @dst:	Destination address
+ * @proto:	Upper-layer protocol (IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMPV6)
+ * @l4_len:	Upper-layer packet length, bytes
+ *
+ * Return: partial sum
+ */
+uint32_t csum_pseudo6(const struct in6_addr *src, const struct in6_addr *dst,
+		      uint8_t proto, size_t l4_len)
+{
+	uint8_t ph[40] = { 0 };
+
+	memcpy(ph, src, 16);
+	memcpy(ph + 16, dst, 16);
+	put_be32(ph + 32, (uint32_t)l4_len);
+	ph[39] = proto;
+	return csum_unfolded(ph, sizeof(ph), 0);
+}
+
+/**
+ * csum_pseudo() - Pseudo-header partial sum for either family
+ * @src:	Source address (IPv4-mapped for IPv4)
+ * @dst:	Destination address, same family as @src
+ * @proto:	Upper-layer protocol
+ * @l4_len:	Upper-layer length, bytes
+ *
+ * Return: partial sum
+ */
+uint32_t csum_pseudo(const union inany *src, const union inany *dst,
+		     uint8_t proto, size_t l4_len)
+{
+	const struct in_addr *s4 = inany_v4(src);
+
+	if (s4)
+		return csum_pseudo4(*s4, *inany_v4(dst), proto, l4_len);
+	return csum_pseudo6(&src->a6, &dst->a6, proto, l4_len);
+}

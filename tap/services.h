@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tap/services.h - Local L2/L3 services answered without any host socket
+ *
+ * ARP (RFC 826), DHCPv4 (RFC 2131/2132), NDP (RFC 4861, RDNSS/DNSSL RFC 8106)
+ * and DHCPv6 (RFC 8415).  Each handler gets one validated frame from the
+ * guest and writes at most one reply frame, starting with its Ethernet
+ * header, into @out.
+ */
+#ifndef TAP_SERVICES_H
+#define TAP_SERVICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../conf/conf.h"
+#include "frame.h"
+
+/* Counters of the local services (requests seen, replies sent, rejects) */
+struct svc_stats {
+	uint64_t arp_req, arp_reply;
+	uint64_t dhcp_req, dhcp_reply, dhcp_nak, dhcp_bad;
+	uint64_t ndp_rs, ndp_ns, ndp_ra, ndp_na, ndp_bad;
+	uint64_t dhcpv6_req, dhcpv6_reply, dhcpv6_bad;
+};
+
+extern struct svc_stats svc_stats;
+
+size_t arp_handle(const struct conf *c, const struct frame *f,
+		  uint8_t *out, size_t cap);
+size_t dhcp_handle(const struct conf *c, const struct frame *f,
+		   uint8_t *out, size_t cap);
+size_t ndp_handle(const struct conf *c, const struct frame *f,
+		  uint8_t *out, size_t cap);
+size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap);
+size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
+		     uint8_t *out, size_t cap);
+
+#endif /* TAP_SERVICES_H */

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test/integration/lib.sh - Scratch topology and helpers for integration tests
+#
+# Every test runs the daemon inside a scratch "host" namespace H that has no
+# route out of the machine: lo plus a veth to a scratch "remote" namespace R.
+#
+#   [R] r0 198.51.100.2/24 2001:db8:1::2/64 <--> h0 198.51.100.1/24 2001:db8:1::1/64 [H]
+#
+# H routes by default via R (so the daemon finds a default route to copy),
+# R has no route anywhere else.  pasta, started in H, connects a third
+# namespace N (created here with "ip netns add", joined with --netns) so
+# tests run commands in it with "in_ns".  Everything started is stopped by
+# PID, namespaces are deleted, /etc/netns/<H> is removed.
+#
+# Usage in a test:
+#   . "$(dirname "$0")/lib.sh"
+#   setup_topology          # H, R, veth, addresses, resolver file
+#   start_pasta [opts]      # pasta in H attached to N; waits for the tap
+#   in_ns cmd...            # run in N (the pasta side)
+#   in_host cmd...          # run in H (the host side)
+#   in_remote cmd...        # run in R
+#   pass / fail "msg" / skip "reason"
+
+set -u
+
+: "${PASST_BIN:?PASST_BIN must point to the passt binary}"
+PASTA_BIN="$(dirname "$PASST_BIN")/pasta"
+TEST_ID=$(mktemp -u XXXXXX | tr 'A-Z' 'a-z')
+H=h-$TEST_ID
+R=r-$TEST_ID
+N=n-$TEST_ID
+WORK=$(mktemp -d /tmp/passt-test.XXXXXX)
+chmod 755 "$WORK"
+PIDS=""
+NAMESPACES=""
+PASTA_PID=""
+
+H4=198.51.100.1
+R4=198.51.100.2
+H6=2001:db8:1::1
+R6=2001:db8:1::2
+
+log() { echo "[$(date +%T)] $*"; }
+pass() { log "PASS: ${1:-}"; exit 0; }
+fail() { log "FAIL: $*"; exit 1; }
+skip() { log "skip: $*"; echo "$*"; exit 77; }
+
+# Remember a PID to stop at cleanup
+track() { PIDS="$PIDS $*"; }
+
+cleanup() {
+	rc=$?
+	set +e
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	sleep 0.2
+	for ns in $NAMESPACES; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+	done
+	for p in $PIDS; do kill -9 "$p" 2>/dev/null; done
+	for ns in $NAMESPACES; do ip netns del "$ns" 2>/dev/null; done
+	rm -rf "/etc/netns/$H"
+	if [ "${KEEP_WORK:-0}" != 1 ]; then rm -rf "$WORK"; fi
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+in_ns() { ip netns exec "$N" "$@"; }
+in_host() { ip netns exec "$H" "$@"; }
+in_remote() { ip netns exec "$R" "$@"; }
+
+# setup_topology - create H and R with the veth pair, addresses and routes
+setup_topology() {
+	[ "$(id -u)" = 0 ] || skip "integration tests need root (to create namespaces)"
+	ip netns add "$H" || fail "ip netns add $H"
+	NAMESPACES="$NAMESPACES $H"
+	ip netns add "$R" || fail "ip netns add $R"
+	NAMESPACES="$NAMESPACES $R"
+	ip link add h0 netns "$H" type veth peer name r0 netns "$R" ||
+		fail "veth"
+	ip -n "$H" link set lo up
+	ip -n "$R" link set lo up
+	ip -n "$H" addr add $H4/24 dev h0
+	ip -n "$R" addr add $R4/24 dev r0
+	ip -n "$H" addr add $H6/64 dev h0 nodad
+	ip -n "$R" addr add $R6/64 dev r0 nodad
+	ip -n "$H" link set h0 up
+	ip -n "$R" link set r0 up
+	ip -n "$H" route add default via $R4
+	ip -n "$H" -6 route add default via $R6
+	mkdir -p "/etc/netns/$H"
+	echo "nameserver 127.0.0.1" > "/etc/netns/$H/resolv.conf"
+	in_host sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
+	in_remote sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
+}
+
+# make_target_ns - create the namespace pasta will connect (N)
+make_target_ns() {
+	ip netns add "$N" || fail "ip netns add $N"
+	NAMESPACES="$NAMESPACES $N"
+	ip netns exec "$N" sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
+}
+
+# wait_for COND_CMD... - poll a command for up to WAIT_S (default 10) seconds
+wait_for() {
+	i=0
+	lim=$(( ${WAIT_S:-10} * 10 ))
+	while [ $i -lt $lim ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# start_pasta [OPTIONS...] - pasta in H attached to N, foreground, logging
+# to $WORK/pasta.log; waits until the tap in N is up with an address.
+# Sets PASTA_PID.  Extra options go before --netns.
+start_pasta() {
+	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
+	in_host "$PASTA_BIN" -f ${PASTA_DEBUG:--d} --config-net "$@" \
+		--netns "/run/netns/$N" >"$WORK/pasta.log" 2>&1 &
+	PASTA_PID=$!
+	track $PASTA_PID
+	if ! wait_for sh -c "ip -n $N -o addr show | grep -q 'inet .*global'" &&
+	   ! wait_for sh -c "ip -n $N -o link show | grep -v ' lo:' | grep -q UP"; then
+		cat "$WORK/pasta.log"
+		fail "pasta did not configure $N"
+	fi
+	kill -0 $PASTA_PID 2>/dev/null || { cat "$WORK/pasta.log"; fail "pasta exited"; }
+}
+
+# pasta_alive - fail if pasta died (crash under ASan, say)
+pasta_alive() {
+	kill -0 "$PASTA_PID" 2>/dev/null && return 0
+	cat "$WORK/pasta.log"
+	fail "pasta is not running"
+}
+
+# stop_pasta - SIGTERM pasta, wait, fail on sanitizer reports in its log
+stop_pasta() {
+	[ -n "$PASTA_PID" ] || return 0
+	kill "$PASTA_PID" 2>/dev/null
+	i=0
+	while kill -0 "$PASTA_PID" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
+		-e 'ERROR: LeakSanitizer' "$WORK/pasta.log"; then
+		cat "$WORK/pasta.log"
+		fail "sanitizer report in pasta log"
+	fi
+	PASTA_PID=""
+}
+
+# bg CMD... - start a command in the background and track it; sets BG_PID
+bg() {
+	"$@" &
+	BG_PID=$!
+	track $BG_PID
+}
+
+# make_file PATH SIZE_MIB - random file
+make_file() {
+	head -c $(( $2 * 1024 * 1024 )) /dev/urandom > "$1"
+}
+
+# sum FILE - sha256 of a file
+sum() { sha256sum "$1" | cut -d' ' -f1; }
