@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/fwd.c - Address translation between the guest's view and the host's
+ *
+ * The guest believes it has the host's address and talks to the host's
+ * gateway.  Two guest-side addresses stand for the host itself (upstream
+ * passt's defaults, passt.1 "Handling of traffic with local destination"):
+ *  - --map-host-loopback (default: the gateway address, unless --no-map-gw):
+ *    traffic to it goes to the host's loopback (127.0.0.1 or ::1), and
+ *    connections from the host's loopback appear to come from it;
+ *  - --map-guest-addr (default: none): traffic to it goes to the host's own
+ *    address, and connections from that address appear to come from it.
+ * Every other address is used as is, in both directions.
+ *
+ * Listeners for forwarded ports (-t, -u on the host; -T, -U in the
+ * namespace) are opened here: one socket per port, dual-stack (IPv6 with
+ * IPV6_V6ONLY off) when both families are enabled and the rule has no
+ * address, non-blocking, registered with epoll with the rule and port in
+ * the reference.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "epoll_ref.h"
+#include "fwd.h"
+#include "passt.h"
+
+static const union inany inany_any4 = {
+	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
+
+/**
+ * inany_set() - Set @a from an address of a given family
+ * @a:		Result
+ * @af:		AF_INET or AF_INET6
+ * @addr:	struct in_addr or struct in6_addr
+ */
+static void inany_set(union inany *a, int af, const void *addr)
+{
+	if (af == AF_INET)
+		inany_from_v4(a, *(const struct in_addr *)addr);
+	else
+		memcpy(&a->a6, addr, sizeof(a->a6));
+}
+
+/**
+ * fwd_nat_to_host() - Translate a destination from the guest's view
+ * @c:		Configuration
+ * @dst:	Destination as the guest sent it
+ * @host:	Destination for the host socket
+ *
+ * Return: false if the destination must not be reached (unspecified or
+ *	   multicast), true otherwise
+ */
+bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
+		     union inany *host)
+{
+	const struct in_addr *d4 = inany_v4(dst);
+
+	*host = *dst;
+	if (d4) {
+		if (d4->s_addr == INADDR_ANY || IN_MULTICAST(ntohl(d4->s_addr)))
+			return false;
+		if (c->ip4.map_host_loopback.s_addr &&
+		    d4->s_addr == c->ip4.map_host_loopback.s_addr) {
+			struct in_addr lo = { htonl(INADDR_LOOPBACK) };
+
+			inany_from_v4(host, lo);
+		} else if (c->ip4.map_guest_addr.s_addr &&
+			   d4->s_addr == c->ip4.map_guest_addr.s_addr) {
+			inany_from_v4(host, c->ip4.addr);
+		}
+		return true;
+	}
+
+	if (IN6_IS_ADDR_UNSPECIFIED(&dst->a6) || IN6_IS_ADDR_MULTICAST(&dst->a6))
+		return false;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_host_loopback) &&
+	    IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.map_host_loopback))
+		host->a6 = in6addr_loopback;
+	else if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_guest_addr) &&
+		 IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.map_guest_addr))
+		host->a6 = c->ip6.addr;
+	return true;
+}
+
+/**
+ * fwd_nat_to_guest() - Translate a host peer's address for the guest
+ * @c:		Configuration
+ * @peer:	Address of the host-side peer
+ * @src:	Source address the guest will see
+ *
+ * Loopback peers, and peers using the host's own address (which the guest
+ * also has), appear as --map-host-loopback (or --map-guest-addr for the
+ * latter if set), else as the gateway.
+ */
+void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+		      union inany *src)
+{
+	const struct in_addr *p4 = inany_v4(peer);
+
+	*src = *peer;
+	if (p4) {
+		bool lo = (ntohl(p4->s_addr) >> 24) == 127;
+		bool self = p4->s_addr == c->ip4.addr.s_addr;
+
+		if (self && c->ip4.map_guest_addr.s_addr)
+			inany_from_v4(src, c->ip4.map_guest_addr);
+		else if ((lo || self) && c->ip4.map_host_loopback.s_addr)
+			inany_from_v4(src, c->ip4.map_host_loopback);
+		else if (lo || self)
+			inany_from_v4(src, c->ip4.gw);
+		return;
+	}
+
+	{
+		bool lo = IN6_IS_ADDR_LOOPBACK(&peer->a6);
+		bool self = IN6_ARE_ADDR_EQUAL(&peer->a6, &c->ip6.addr);
+
+		if (self && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_guest_addr))
+			src->a6 = c->ip6.map_guest_addr;
+		else if ((lo || self) &&
+			 !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_host_loopback))
+			src->a6 = c->ip6.map_host_loopback;
+		else if (lo || self)
+			src->a6 = c->ip6.gw;
+	}
+}
+
+/**
+ * fwd_guest_addr() - The guest's address of a family
+ * @c:		Configuration
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Result: the address the guest last used, else the configured one
+ */
+void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
+{
+	if (af == AF_INET) {
+		inany_set(addr, AF_INET, c->ip4.addr_seen.s_addr ?
+			  &c->ip4.addr_seen : &c->ip4.addr);
+		return;
+	}
+	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr_seen))
+		addr->a6 = c->ip6.addr_seen;
+	else
+		addr->a6 = c->ip6.addr;
+}
+
+/**
+ * fwd_port() - Target port for a port of a rule
+ * @t:		Table
+ * @rule:	Rule index
+ * @port:	Listening port, host order
+ *
+ * Return: target port, host order
+ */
+uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port)
+{
+	const struct fwd_rule *r = &t->rules[rule];
+
+	return (uint16_t)(r->to + (port - r->first));
+}
+
+/**
+ * sockaddr_from_inany() - Build a sockaddr for an address and port
+ * @sa:		Result
+ * @a:		Address (IPv4-mapped gives struct sockaddr_in)
+ * @port:	Port, host order
+ * @scope_id:	Interface index for IPv6 link-local addresses, else 0
+ *
+ * Return: length of the sockaddr
+ */
+socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
+			      const union inany *a, uint16_t port,
+			      unsigned scope_id)
+{
+	const struct in_addr *a4 = inany_v4(a);
+
+	memset(sa, 0, sizeof(*sa));
+	if (a4) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)sa;
+
+		s4->sin_family = AF_INET;
+		s4->sin_addr = *a4;
+		s4->sin_port = htons(port);
+		return sizeof(*s4);
+	} else {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)sa;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = a->a6;
+		s6->sin6_port = htons(port);
+		if (IN6_IS_ADDR_LINKLOCAL(&a->a6))
+			s6->sin6_scope_id = scope_id;
+		return sizeof(*s6);
+	}
+}
+
+/**
+ * inany_from_sockaddr() - Address and port from a sockaddr
+ * @a:		Result address (IPv4-mapped for AF_INET, and for IPv4-mapped
+ *		peers of dual-stack sockets, which are the same bytes)
+ * @port:	Result port, host order
+ * @sa:		sockaddr_in or sockaddr_in6
+ */
+void inany_from_sockaddr(union inany *a, uint16_t *port,
+			 const struct sockaddr_storage *sa)
+{
+	if (sa->ss_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+
+		inany_from_v4(a, s4->sin_addr);
+		*port = ntohs(s4->sin_port);
+	} else {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+
+		a->a6 = s6->sin6_addr;
+		*port = ntohs(s6->sin6_port);
+	}
+}
+
+/**
+ * fwd_listen_one() - Open, bind and register one listening socket
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Rule
+ * @rule:	Rule index
+ * @port:	Port, host order
+ * @af:		AF_INET or AF_INET6 (with @dual: IPV6_V6ONLY off)
+ * @dual:	Dual-stack wildcard socket
+ * @ns:		Socket lives in the namespace (for the epoll reference)
+ *
+ * Return: 0, or -errno
+ */
+static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
+			  const struct fwd_rule *r, unsigned rule,
+			  uint16_t port, int af, bool dual, bool ns)
+{
+	int type = proto == IPPROTO_TCP ? SOCK_STREAM : SOCK_DGRAM;
+	union epoll_ref ref = { .type = proto == IPPROTO_TCP ?
+				EPOLL_TYPE_TCP_LISTEN : EPOLL_TYPE_UDP_LISTEN };
+	struct sockaddr_storage sa;
+	struct epoll_event ev;
+	union inany any;
+	socklen_t sl;
+	int s, one = 1, zero = 0, ret;
+
+	s = socket(af, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	if (s < 0)
+		return -errno;
+
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (af == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, dual ? &zero : &one,
+			   sizeof(int));
+	if (ctx->c.freebind) {
+		setsockopt(s, IPPROTO_IP, IP_FREEBIND, &one, sizeof(one));
+		if (af == AF_INET6)
+			setsockopt(s, IPPROTO_IPV6, IPV6_FREEBIND, &one,
+				   sizeof(one));
+	}
+	if (proto == IPPROTO_UDP && af == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one));
+	if (proto == IPPROTO_UDP && (af == AF_INET || dual))
+		setsockopt(s, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+	if (r->ifname[0] &&
+	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,
+		       (socklen_t)strlen(r->ifname)) < 0) {
+		ret = -errno;
+		goto close_s;
+	}
+
+	if (r->af != AF_UNSPEC) {
+		sl = sockaddr_from_inany(&sa, &r->addr, port, 0);
+	} else if (af == AF_INET) {
+		any = inany_any4;	/* 0.0.0.0, IPv4-mapped */
+		sl = sockaddr_from_inany(&sa, &any, port, 0);
+	} else {
+		memset(&any, 0, sizeof(any));
+		sl = sockaddr_from_inany(&sa, &any, port, 0);
+	}
+
+	if (bind(s, (struct sockaddr *)&sa, sl) < 0) {
+		ret = -errno;
+		goto close_s;
+	}
+	if (proto == IPPROTO_TCP && listen(s, 128) < 0) {
+		ret = -errno;
+		goto close_s;
+	}
+
+	ref.fd = (uint32_t)s;
+	ref.listen.port = port;
+	ref.listen.rule = (uint8_t)rule;
+	ref.listen.ns = ns;
+	ev.events = EPOLLIN;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
+		ret = -errno;
+		goto close_s;
+	}
+	return 0;
+close_s:
+	close(s);
+	return ret;
+}
+
+/**
+ * fwd_listen() - Open listeners for every port of a table
+ * @ctx:	Context (epoll instance)
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @t:		Table (-t, -u, -T or -U)
+ * @ns:		Sockets are opened in the namespace (the caller entered it)
+ *
+ * Context: set-up, in the network namespace where the ports are
+ * Return: number of sockets opened, or -errno for a port of a non-weak
+ *	   rule that can't be bound (the error is logged with the port)
+ */
+int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
+	       bool ns)
+{
+	const char *pname = proto == IPPROTO_TCP ? "TCP" : "UDP";
+	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	unsigned i, opened = 0;
+
+	if (ns)		/* the namespace always has both families on lo */
+		v4 = v6 = true;
+
+	for (i = 0; i < t->n; i++) {
+		const struct fwd_rule *r = &t->rules[i];
+		unsigned p;
+
+		for (p = r->first; p <= r->last; p++) {
+			int ret;
+
+			if (r->af != AF_UNSPEC)
+				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
+						     inany_af(&r->addr), false, ns);
+			else if (v6) {
+				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
+						     AF_INET6, v4, ns);
+				if (ret == -EAFNOSUPPORT && v4)
+					ret = fwd_listen_one(ctx, proto, r, i,
+							     (uint16_t)p, AF_INET,
+							     false, ns);
+			} else {
+				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
+						     AF_INET, false, ns);
+			}
+
+			if (ret < 0 && !r->weak) {
+				err("%s port %u: can't listen: %s", pname, p,
+				    strerror(-ret));
+				return ret;
+			}
+			if (!ret)
+				opened++;
+		}
+	}
+	return (int)opened;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/fwd.h - Address translation and forwarded-port listeners
+ */
+#ifndef PASST_FWD_H
+#define PASST_FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "../conf/conf.h"
+
+struct ctx;
+
+bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
+		     union inany *host);
+void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+		      union inany *src);
+void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
+uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
+int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
+	       bool ns);
+socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
+			      const union inany *a, uint16_t port,
+			      unsigned scope_id);
+void inany_from_sockaddr(union inany *a, uint16_t *port,
+			 const struct sockaddr_storage *sa);
+
+#endif /* PASST_FWD_H */

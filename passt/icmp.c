@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/icmp.c - ICMP and ICMPv6 echo through ping sockets
+ *
+ * DOC: Theory of Operation
+ *
+ * An echo request from the guest goes out through an unprivileged "ping
+ * socket" (socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP), ICMPv6 likewise;
+ * icmp(7), allowed by net.ipv4.ping_group_range).  One socket per (guest
+ * address, echo identifier, destination) flow, connected to the translated
+ * destination.  The kernel owns the identifier on such sockets (it uses the
+ * socket's local port), so replies come back with its identifier and we put
+ * the guest's back before building the reply frame.  Flows idle for
+ * PING_TIMEOUT_MS are closed.  If the kernel refuses ping sockets, one
+ * warning says so and echo requests are dropped from then on.
+ */
+#include <errno.h>
+#include <netinet/icmp6.h>
+#include <netinet/ip_icmp.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../tap/csum.h"
+#include "../tap/tap.h"
+#include "flow_table.h"
+#include "fwd.h"
+#include "icmp.h"
+#include "passt.h"
+
+#define PING_TIMEOUT_MS		60000
+#define ICMP_BUF		65536
+
+static bool icmp_disabled;
+static uint8_t icmp_buf[ICMP_BUF];
+
+/**
+ * icmp_flow_free() - Close a ping flow
+ * @ctx:	Context
+ * @pf:		Flow
+ */
+static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
+{
+	if (pf->sock >= 0) {
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, pf->sock, NULL);
+		close(pf->sock);
+	}
+	flow_free((union flow *)pf);
+}
+
+/**
+ * icmp_flow_new() - Open a ping socket for a new echo flow
+ * @ctx:	Context
+ * @key:	Flow key
+ * @dst:	Translated destination
+ *
+ * Return: flow, or NULL (table full, no ping sockets, or connect() error)
+ */
+static struct ping_flow *icmp_flow_new(struct ctx *ctx,
+				       const struct flow_key *key,
+				       const union inany *dst)
+{
+	int af = inany_af(dst);
+	int proto = af == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6;
+	union epoll_ref ref = { .type = EPOLL_TYPE_PING };
+	struct sockaddr_storage sa;
+	struct epoll_event ev;
+	struct ping_flow *pf;
+	union flow *flow;
+	socklen_t sl;
+	int s;
+
+	s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	if (s < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			warn("ping sockets not permitted (net.ipv4.ping_group_range): ICMP echo disabled");
+			icmp_disabled = true;
+		}
+		return NULL;
+	}
+	sl = sockaddr_from_inany(&sa, dst, 0, 0);
+	if (connect(s, (struct sockaddr *)&sa, sl) < 0) {
+		close(s);
+		return NULL;
+	}
+
+	flow = flow_alloc();
+	if (!flow) {
+		close(s);
+		return NULL;
+	}
+	pf = &flow->ping;
+	pf->f.type = FLOW_PING;
+	pf->f.key = *key;
+	pf->sock = s;
+	pf->last_active = ctx->now;
+	flow_hash_add(flow);
+
+	ref.fd = (uint32_t)s;
+	ref.flow = flow_idx(flow);
+	ev.events = EPOLLIN;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
+		icmp_flow_free(ctx, pf);
+		return NULL;
+	}
+	timer_want(ctx, ctx->now + PING_TIMEOUT_MS);
+	return pf;
+}
+
+/**
+ * icmp_tap_handler() - Echo request from the guest
+ * @ctx:	Context
+ * @f:		ICMP or ICMPv6 frame (frame_parse() checked 8 bytes of header)
+ *
+ * Return: true if the frame was an echo request we handled (or dropped
+ *	   because echo is disabled), false if it's another ICMP type
+ */
+bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
+{
+	uint8_t type = f->l4[0];
+	struct flow_key key;
+	struct ping_flow *pf;
+	union inany dst;
+	union flow *flow;
+
+	if (!((f->af == AF_INET && type == ICMP_ECHO) ||
+	      (f->af == AF_INET6 && type == ICMP6_ECHO_REQUEST)))
+		return false;
+	if (ctx->c.no_icmp || icmp_disabled)
+		return true;
+	if (!fwd_nat_to_host(&ctx->c, &f->dst, &dst))
+		return true;
+
+	flow_key_fill(&key, f->proto, &f->src, f->sport, &f->dst, 0);
+	flow = flow_lookup(&key);
+	if (flow && flow->f.type == FLOW_PING)
+		pf = &flow->ping;
+	else
+		pf = icmp_flow_new(ctx, &key, &dst);
+	if (!pf)
+		return true;
+
+	/* The kernel fills in the identifier and the checksum */
+	if (send(pf->sock, f->l4, f->l4_len, MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
+		stats.icmp_echo_to_host++;
+	pf->last_active = ctx->now;
+	return true;
+}
+
+/**
+ * icmp_sock_handler() - Echo reply on a ping socket: frame to the guest
+ * @ctx:	Context
+ * @ref:	epoll reference (flow index)
+ */
+void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	union flow *flow = flow_at(ref.flow);
+	struct ping_flow *pf = &flow->ping;
+	int i;
+
+	if (flow->f.type != FLOW_PING || pf->sock != (int)ref.fd)
+		return;
+
+	for (i = 0; i < 16; i++) {
+		static const uint8_t bcast[ETH_ALEN_] = {
+			0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+		const struct conf *c = &ctx->c;
+		bool v4 = inany_v4(&pf->f.key.gaddr);
+		size_t l3 = v4 ? 20 : 40, len;
+		ssize_t n;
+		uint8_t *l2;
+		uint16_t ck;
+		uint32_t sum;
+
+		n = recv(pf->sock, icmp_buf, sizeof(icmp_buf), MSG_DONTWAIT);
+		if (n < 8)
+			return;
+
+		len = ETH_HLEN_ + l3 + (size_t)n;
+		l2 = tap_tx_frame(len);
+		if (!l2)
+			return;
+		eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+			     c->mac_our, v4 ? 0x0800 : 0x86dd);
+		l3_hdr_fill(l2 + ETH_HLEN_, &pf->f.key.faddr, &pf->f.key.gaddr,
+			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
+		memcpy(l2 + ETH_HLEN_ + l3, icmp_buf, (size_t)n);
+
+		/* Put back the guest's identifier, then the checksum: ICMP
+		 * over the message (RFC 792), ICMPv6 with the pseudo-header
+		 * (RFC 4443 2.3)
+		 */
+		put_be16(l2 + ETH_HLEN_ + l3 + 4, pf->f.key.gport);
+		put_be16(l2 + ETH_HLEN_ + l3 + 2, 0);
+		sum = v4 ? 0 : csum_pseudo(&pf->f.key.faddr, &pf->f.key.gaddr,
+					   IPPROTO_ICMPV6, (size_t)n);
+		ck = csum(l2 + ETH_HLEN_ + l3, (size_t)n, sum);
+		memcpy(l2 + ETH_HLEN_ + l3 + 2, &ck, 2);
+
+		stats.icmp_echo_from_host++;
+		pf->last_active = ctx->now;
+	}
+}
+
+/**
+ * icmp_timer() - Close idle echo flows
+ * @ctx:	Context
+ */
+void icmp_timer(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type != FLOW_PING)
+			continue;
+		if (ctx->now - flow->ping.last_active >= PING_TIMEOUT_MS)
+			icmp_flow_free(ctx, &flow->ping);
+		else
+			timer_want(ctx, flow->ping.last_active +
+				   PING_TIMEOUT_MS);
+	}
+}

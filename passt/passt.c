@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/passt.c - Main loop: epoll dispatch, guest frame dispatch, timers
+ *
+ * DOC: Theory of Operation
+ *
+ * One thread, one epoll instance.  Every registered fd carries a
+ * union epoll_ref; the loop switches on its type and hands the event to the
+ * owning module with no lookup.  A wake-up on the tap side reads a batch of
+ * frames (tap_rx()), parses each once (frame_parse()), answers ARP, DHCP,
+ * NDP and DHCPv6 locally, and passes runs of consecutive frames that share
+ * a TCP or UDP 4-tuple to the protocol handler in one call.  Frames to the
+ * guest queue up in the tap transmit arena and are written once, at the end
+ * of the wake-up (tap_flush()).
+ *
+ * Timers: modules record their earliest deadline with timer_want(); the
+ * epoll_wait() timeout runs until then (at most one second, for the
+ * housekeeping tick: netns still there, periodic router advertisements).
+ */
+#include <errno.h>
+#include <netinet/icmp6.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../splice/splice.h"
+#include "../tap/services.h"
+#include "../tap/tap.h"
+#include "epoll_ref.h"
+#include "flow.h"
+#include "icmp.h"
+#include "passt.h"
+#include "pasta.h"
+#include "tcp.h"
+#include "udp.h"
+
+#define EPOLL_EVENTS		64
+#define HOUSEKEEPING_MS		1000
+#define RA_INTERVAL_MS		(10 * 60 * 1000)
+
+struct passt_stats stats;
+
+static struct tap_rx_batch tap_batch;
+static struct frame tap_frames[TAP_RX_MAX];
+static uint8_t svc_out[4096];
+static bool tap_epollout_armed;
+
+/**
+ * timer_want() - Ask for a wake-up at a given time
+ * @ctx:	Context
+ * @at:		Deadline, ms (CLOCK_MONOTONIC)
+ */
+void timer_want(struct ctx *ctx, int64_t at)
+{
+	if (at < ctx->timer_next)
+		ctx->timer_next = at;
+}
+
+/**
+ * stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
+ */
+void stats_dump(void)
+{
+	uint64_t dropped = 0;
+	unsigned i;
+
+	for (i = 1; i < FD_COUNT; i++)
+		dropped += stats.frames_dropped[i];
+
+	info("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
+	     tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
+	     tap_stats.tx_bytes, tap_stats.tx_dropped);
+	info("stats: malformed frames dropped %lu, unhandled %lu",
+	     dropped, stats.frames_unhandled);
+	for (i = 1; i < FD_COUNT; i++)
+		if (stats.frames_dropped[i])
+			info("stats:   %s: %lu", frame_drop_str[i],
+			     stats.frames_dropped[i]);
+	info("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+	     stats.tcp_flows_opened, stats.tcp_flows_closed,
+	     stats.tcp_refused_full, stats.tcp_rst_to_tap,
+	     stats.tcp_rst_to_sock);
+	info("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
+	     stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
+	     stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
+	     stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
+	info("stats: spliced flows %lu, bytes %lu",
+	     stats.splice_flows_opened, stats.splice_bytes);
+	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
+	     stats.udp_flows_opened, stats.udp_dgrams_to_tap,
+	     stats.udp_dgrams_from_tap, stats.udp_too_big,
+	     stats.udp_refused_full);
+	info("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
+	     stats.icmp_echo_to_host, stats.icmp_echo_from_host,
+	     stats.flow_refused_nofile);
+	info("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
+	     svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
+	     svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
+	     svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
+	     svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
+	     svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad);
+}
+
+/**
+ * svc_send() - Queue a reply built by a local service
+ * @len:	Length of the frame in svc_out, 0 for none
+ */
+static void svc_send(size_t len)
+{
+	uint8_t *l2;
+
+	if (!len)
+		return;
+	l2 = tap_tx_frame(len);
+	if (l2)
+		memcpy(l2, svc_out, len);
+}
+
+/**
+ * tap_learn() - Learn the guest's MAC and addresses from its frames
+ * @ctx:	Context
+ * @f:		Valid frame
+ */
+static void tap_learn(struct ctx *ctx, const struct frame *f)
+{
+	struct conf *c = &ctx->c;
+	const uint8_t *smac = f->l2 + ETH_ALEN_;
+
+	if (!(smac[0] & 1) && memcmp(c->mac_guest, smac, ETH_ALEN_)) {
+		memcpy(c->mac_guest, smac, ETH_ALEN_);
+		c->mac_guest_set = true;
+	}
+
+	if (f->af == AF_INET) {
+		const struct in_addr *a4 = inany_v4(&f->src);
+
+		if (a4 && a4->s_addr)
+			c->ip4.addr_seen = *a4;
+	} else if (f->af == AF_INET6 &&
+		   !IN6_IS_ADDR_UNSPECIFIED(&f->src.a6)) {
+		if (IN6_IS_ADDR_LINKLOCAL(&f->src.a6))
+			c->ip6.addr_ll_seen = f->src.a6;
+		else
+			c->ip6.addr_seen = f->src.a6;
+	}
+}
+
+/**
+ * same_tuple() - Do two frames belong to the same L4 flow?
+ * @a:		Frame
+ * @b:		Frame
+ *
+ * Return: true if protocol, addresses and ports match
+ */
+static bool same_tuple(const struct frame *a, const struct frame *b)
+{
+	return a->proto == b->proto && a->sport == b->sport &&
+	       a->dport == b->dport && inany_equals(&a->src, &b->src) &&
+	       inany_equals(&a->dst, &b->dst);
+}
+
+/**
+ * tap_dispatch() - Handle a batch of parsed frames
+ * @ctx:	Context
+ * @f:		Frames (valid ones only)
+ * @n:		Count
+ */
+static void tap_dispatch(struct ctx *ctx, const struct frame *f, unsigned n)
+{
+	const struct conf *c = &ctx->c;
+	unsigned i = 0;
+
+	while (i < n) {
+		const struct frame *fr = &f[i];
+		unsigned j = i + 1, used;
+
+		if (fr->ethertype == 0x0806) {
+			if (c->ip4.enabled)
+				svc_send(arp_handle(c, fr, svc_out,
+						    sizeof(svc_out)));
+			i++;
+			continue;
+		}
+
+		if (fr->af == AF_INET && !c->ip4.enabled) {
+			i++;
+			continue;
+		}
+		if (fr->af == AF_INET6 && !c->ip6.enabled) {
+			i++;
+			continue;
+		}
+
+		switch (fr->proto) {
+		case IPPROTO_TCP:
+			while (j < n && j - i < TCP_MAX_BATCH &&
+			       same_tuple(fr, &f[j]))
+				j++;
+			used = tcp_tap_handler(ctx, fr, j - i);
+			i += used ? used : 1;
+			continue;
+		case IPPROTO_UDP:
+			if (fr->af == AF_INET && fr->dport == 67) {
+				if (!c->no_dhcp)
+					svc_send(dhcp_handle(c, fr, svc_out,
+							     sizeof(svc_out)));
+				i++;
+				continue;
+			}
+			if (fr->af == AF_INET6 && fr->dport == 547 &&
+			    IN6_IS_ADDR_MULTICAST(&fr->dst.a6)) {
+				if (!c->no_dhcpv6)
+					svc_send(dhcpv6_handle(c, fr, svc_out,
+							       sizeof(svc_out)));
+				i++;
+				continue;
+			}
+			while (j < n && j - i < TCP_MAX_BATCH &&
+			       same_tuple(fr, &f[j]))
+				j++;
+			used = udp_tap_handler(ctx, fr, j - i);
+			i += used ? used : 1;
+			continue;
+		case IPPROTO_ICMP:
+			if (!icmp_tap_handler(ctx, fr))
+				stats.frames_unhandled++;
+			break;
+		case IPPROTO_ICMPV6: {
+			uint8_t type = fr->l4[0];
+
+			if (type == ND_ROUTER_SOLICIT ||
+			    type == ND_NEIGHBOR_SOLICIT) {
+				if (!c->no_ndp)
+					svc_send(ndp_handle(c, fr, svc_out,
+							    sizeof(svc_out)));
+			} else if (!icmp_tap_handler(ctx, fr)) {
+				stats.frames_unhandled++;
+			}
+			break;
+		}
+		default:
+			stats.frames_unhandled++;
+			break;
+		}
+		i++;
+	}
+}
+
+/**
+ * tap_input() - Read and handle everything the guest sent
+ * @ctx:	Context
+ *
+ * Return: 0, or -errno if the back-end failed (stream client gone)
+ */
+static int tap_input(struct ctx *ctx)
+{
+	int rounds;
+
+	for (rounds = 0; rounds < 16; rounds++) {
+		int n = tap_rx(&tap_batch), i, good = 0;
+
+		if (n < 0)
+			return n;
+		if (!n)
+			return 0;
+
+		for (i = 0; i < n; i++) {
+			int r = frame_parse(tap_batch.frame[i], tap_batch.len[i],
+					    &tap_frames[good]);
+
+			if (r < 0) {
+				stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+				continue;
+			}
+			tap_learn(ctx, &tap_frames[good]);
+			good++;
+		}
+		tap_dispatch(ctx, tap_frames, (unsigned)good);
+
+		if (n < (tap_backend() == TAP_STREAM ? TAP_RX_MAX :
+						       TAP_RX_FRAMES))
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * tap_epoll_update() - Watch EPOLLOUT on the stream while a write is pending
+ * @ctx:	Context
+ */
+static void tap_epoll_update(struct ctx *ctx)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_TAP };
+	bool want = tap_tx_pending();
+	struct epoll_event ev;
+
+	if (want == tap_epollout_armed || tap_fd() < 0)
+		return;
+	ref.fd = (uint32_t)tap_fd();
+	ev.events = EPOLLIN | EPOLLRDHUP | (want ? EPOLLOUT : 0);
+	ev.data.u64 = ref.u64;
+	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, tap_fd(), &ev);
+	tap_epollout_armed = want;
+}
+
+/**
+ * passt_tap_add() - Register the tap fd (or the stream client) with epoll
+ * @ctx:	Context
+ * @fd:		fd
+ *
+ * Return: 0 or -errno
+ */
+int passt_tap_add(struct ctx *ctx, int fd)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_TAP, .fd = (uint32_t)fd };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
+				  .data.u64 = ref.u64 };
+
+	tap_epollout_armed = false;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * tap_client_gone() - passt: the stream client disconnected
+ * @ctx:	Context
+ */
+static void tap_client_gone(struct ctx *ctx)
+{
+	int fd = tap_fd();
+
+	info("client disconnected");
+	if (fd >= 0) {
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, fd, NULL);
+		close(fd);
+	}
+	tap_detach();
+	tcp_close_all(ctx);
+	if (ctx->c.one_off) {
+		ctx->quit = true;
+		ctx->exit_status = 0;
+	}
+}
+
+/**
+ * tap_listen_handler() - passt: a client connects to the UNIX socket
+ * @ctx:	Context
+ * @ref:	epoll reference of the listening socket
+ */
+static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	int s = accept4((int)ref.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (s < 0)
+		return;
+	if (tap_connected()) {
+		/* One guest at a time, as with QEMU's -netdev stream */
+		info("refusing a second client");
+		close(s);
+		return;
+	}
+	tap_init(TAP_STREAM, s, false);
+	if (passt_tap_add(ctx, s) < 0) {
+		tap_detach();
+		close(s);
+		return;
+	}
+	info("client connected");
+	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
+		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
+}
+
+/**
+ * signal_handler() - Read the signalfd
+ * @ctx:	Context
+ * @fd:		signalfd
+ */
+static void signal_handler(struct ctx *ctx, int fd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(fd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGCHLD: {
+			pid_t child = pasta_child_pid_get();
+			int status;
+
+			while (child > 0) {
+				pid_t p = waitpid(-1, &status, WNOHANG);
+
+				if (p <= 0)
+					break;
+				if (p != child)
+					continue;
+				ctx->quit = true;
+				ctx->exit_status = WIFEXITED(status) ?
+						   WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+			}
+			break;
+		}
+		case SIGUSR1:
+			stats_dump();
+			break;
+		default:	/* SIGTERM, SIGINT, SIGHUP */
+			ctx->quit = true;
+			ctx->exit_status = 0;
+			break;
+		}
+	}
+}
+
+/**
+ * signals_init() - Block the signals we handle and route them to epoll
+ * @ctx:	Context
+ *
+ * Return: 0 or -errno
+ */
+int signals_init(struct ctx *ctx)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_SIGNAL };
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+
+	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ref.fd = (uint32_t)fd;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * housekeeping() - Once a second: namespace gone?  Router advertisement due?
+ * @ctx:	Context
+ */
+static void housekeeping(struct ctx *ctx)
+{
+	static int64_t last_ra;
+
+	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit &&
+	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
+		info("target namespace is gone, exiting");
+		ctx->quit = true;
+		ctx->exit_status = 0;
+	}
+
+	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp &&
+	    tap_connected() && (!last_ra || ctx->now - last_ra >= RA_INTERVAL_MS)) {
+		last_ra = ctx->now;
+		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
+	}
+}
+
+/**
+ * passt_loop() - Run until told to quit
+ * @ctx:	Context, with everything registered
+ *
+ * Return: exit status
+ */
+int passt_loop(struct ctx *ctx)
+{
+	struct epoll_event ev[EPOLL_EVENTS];
+	int64_t next_hk = 0;
+
+	ctx->timer_next = INT64_MAX;
+	while (!ctx->quit) {
+		int64_t now = now_ms(), wait = HOUSEKEEPING_MS;
+		int n, i;
+
+		if (ctx->timer_next != INT64_MAX)
+			wait = MIN(wait, MAX(ctx->timer_next - now, 0));
+		if (next_hk)
+			wait = MIN(wait, MAX(next_hk - now, 0));
+
+		n = epoll_wait(ctx->epollfd, ev, EPOLL_EVENTS, (int)wait);
+		if (n < 0 && errno != EINTR)
+			die_perror("epoll_wait");
+		ctx->now = now_ms();
+
+		for (i = 0; i < n; i++) {
+			union epoll_ref ref = { .u64 = ev[i].data.u64 };
+			uint32_t e = ev[i].events;
+
+			switch (ref.type) {
+			case EPOLL_TYPE_TAP:
+				if (e & EPOLLOUT)
+					tap_flush();
+				if (e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)) {
+					int r = tap_input(ctx);
+
+					if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) &&
+						      !(e & EPOLLIN))) {
+						if (tap_backend() == TAP_STREAM)
+							tap_client_gone(ctx);
+						else
+							die("tap device: %s",
+							    strerror(-r));
+					}
+				}
+				break;
+			case EPOLL_TYPE_TAP_LISTEN:
+				tap_listen_handler(ctx, ref);
+				break;
+			case EPOLL_TYPE_TCP:
+				tcp_sock_handler(ctx, ref, e);
+				break;
+			case EPOLL_TYPE_TCP_LISTEN:
+				tcp_listen_handler(ctx, ref);
+				break;
+			case EPOLL_TYPE_TCP_SPLICE:
+				splice_tcp_handler(ctx, ref, e);
+				break;
+			case EPOLL_TYPE_UDP:
+				udp_sock_handler(ctx, ref, e);
+				break;
+			case EPOLL_TYPE_UDP_LISTEN:
+				udp_listen_handler(ctx, ref, e);
+				break;
+			case EPOLL_TYPE_PING:
+				icmp_sock_handler(ctx, ref);
+				break;
+			case EPOLL_TYPE_SIGNAL:
+				signal_handler(ctx, (int)ref.fd);
+				break;
+			default:
+				break;
+			}
+		}
+
+		if (ctx->now >= ctx->timer_next) {
+			ctx->timer_next = INT64_MAX;
+			tcp_timer(ctx);
+			icmp_timer(ctx);
+			udp_timer(ctx);
+			splice_timer(ctx);
+		}
+		if (ctx->now >= next_hk) {
+			housekeeping(ctx);
+			next_hk = ctx->now + HOUSEKEEPING_MS;
+		}
+
+		tap_flush();
+		tap_epoll_update(ctx);
+	}
+	return ctx->exit_status;
+}

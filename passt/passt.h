@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/passt.h - Run-time context shared by the core modules
+ */
+#ifndef PASST_PASST_H
+#define PASST_PASST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../conf/conf.h"
+#include "../tap/frame.h"
+
+/**
+ * struct ctx - Everything the core needs at run time
+ * @c:		Configuration (read only after set-up, but for learnt fields)
+ * @epollfd:	The one epoll instance of the main loop
+ * @now:	CLOCK_MONOTONIC time of the current wake-up, ms
+ * @timer_next:	Earliest pending deadline of any flow, ms (INT64_MAX: none)
+ * @ns_fd:	pasta: fd of the target network namespace, else -1
+ * @host_ns_fd:	pasta: fd of the network namespace we started in, else -1
+ * @quit:	Set by signal handling: leave the loop
+ * @exit_status: Exit status to use when quitting
+ */
+struct ctx {
+	struct conf c;
+	int epollfd;
+	int64_t now;
+	int64_t timer_next;
+	int ns_fd;
+	int host_ns_fd;
+	bool quit;
+	int exit_status;
+};
+
+/**
+ * struct passt_stats - Counters of the core, dumped by --stats / SIGUSR1
+ */
+struct passt_stats {
+	uint64_t frames_dropped[FD_COUNT];
+	uint64_t frames_unhandled;	/* valid frames no handler wanted */
+	uint64_t tcp_flows_opened, tcp_flows_closed;
+	uint64_t tcp_refused_full;	/* new connections refused: table full */
+	uint64_t tcp_rst_to_tap, tcp_rst_to_sock;
+	uint64_t tcp_retrans, tcp_fast_retrans, tcp_rto;
+	uint64_t tcp_bytes_to_tap, tcp_bytes_from_tap;
+	uint64_t tcp_partial_send;	/* host socket took less than offered */
+	uint64_t tcp_bad_opts;		/* segments with malformed options */
+	uint64_t tcp_ooo;		/* out-of-order segments dropped */
+	uint64_t splice_flows_opened, splice_bytes;
+	uint64_t udp_flows_opened, udp_dgrams_to_tap, udp_dgrams_from_tap;
+	uint64_t udp_too_big, udp_refused_full;
+	uint64_t icmp_echo_to_host, icmp_echo_from_host;
+	uint64_t flow_refused_nofile;
+};
+
+extern struct passt_stats stats;
+
+void timer_want(struct ctx *ctx, int64_t at);
+void stats_dump(void);
+
+#endif /* PASST_PASST_H */

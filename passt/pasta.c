@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/pasta.c - pasta mode: join or create the namespaces, set up the tap
+ *
+ * DOC: Theory of Operation
+ *
+ * The daemon itself always stays in the network namespace it was started
+ * in (the "host" side): its flow sockets live there.  The target namespace
+ * is either
+ *  - an existing one: --netns PATH|NAME, or the namespaces of a PID given as
+ *    first argument (plus its user namespace unless --netns-only), or
+ *  - a new one, created by a child process that unshare()s a network
+ *    namespace (and, when we are not root, a user namespace whose uid_map
+ *    maps root to our uid, like "unshare -r"), then waits until we are done
+ *    and runs the command (default: $SHELL) in it.
+ *
+ * When a user namespace is involved the daemon joins it once (setns() while
+ * still single-threaded), which gives it CAP_NET_ADMIN over the target
+ * network namespace without leaving its own.  Work inside the target
+ * namespace runs through ns_call(): a short-lived clone(CLONE_VM |
+ * CLONE_FILES | CLONE_VFORK) child enters the namespace with setns() and
+ * runs a function; file descriptors it opens (the tap, netlink sockets)
+ * belong to the shared table, and sockets stay bound to the namespace they
+ * were created in.
+ *
+ * In the namespace we bring up lo, create the tap (tap/tap.c), read or set
+ * its MAC address, set the MTU and, with --config-net, the addresses and
+ * default routes of both families through libnl-route (conf/netlink.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nsfs.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../conf/netlink.h"
+#include "../tap/tap.h"
+#include "passt.h"
+#include "pasta.h"
+
+#define NS_CALL_STACK	(256 * 1024)
+
+static pid_t pasta_child_pid;
+static int pasta_go_fd = -1;
+static struct stat pasta_netns_st;	/* --netns target, to notice deletion */
+
+/**
+ * struct ns_call_arg - What an ns_call() child needs
+ * @fn:		Function to run in the namespace
+ * @arg:	Its argument
+ * @nsfd:	Network namespace fd
+ * @ret:	Return value of @fn, or -errno of setns()
+ */
+struct ns_call_arg {
+	int (*fn)(void *arg);
+	void *arg;
+	int nsfd;
+	int ret;
+};
+
+/**
+ * ns_call_child() - Body of the ns_call() clone: enter, run, return
+ * @p:		struct ns_call_arg
+ *
+ * Return: 0 (the result goes through @p)
+ */
+static int ns_call_child(void *p)
+{
+	struct ns_call_arg *a = p;
+
+	if (setns(a->nsfd, CLONE_NEWNET)) {
+		a->ret = -errno;
+		return 0;
+	}
+	a->ret = a->fn(a->arg);
+	return 0;
+}
+
+/**
+ * ns_call() - Run a function inside a network namespace
+ * @nsfd:	Namespace fd (from /proc/PID/ns/net or a bind mount)
+ * @fn:		Function; shares our memory and fd table
+ * @arg:	Its argument
+ *
+ * The caller is suspended until @fn returns (CLONE_VFORK), so nothing runs
+ * concurrently with it.
+ *
+ * Context: set-up, and the timer (pool refills); never per packet
+ * #syscalls clone setns wait4
+ * Return: @fn's return value, or -errno
+ */
+int ns_call(int nsfd, int (*fn)(void *arg), void *arg)
+{
+	struct ns_call_arg a = { .fn = fn, .arg = arg, .nsfd = nsfd, .ret = 0 };
+	static uint8_t *stack;
+	pid_t pid;
+
+	if (!stack) {
+		stack = mmap(NULL, NS_CALL_STACK, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (stack == MAP_FAILED) {
+			stack = NULL;
+			return -ENOMEM;
+		}
+	}
+
+	pid = clone(ns_call_child, stack + NS_CALL_STACK,
+		    CLONE_VM | CLONE_FILES | CLONE_VFORK | SIGCHLD, &a);
+	if (pid < 0)
+		return -errno;
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
+	return a.ret;
+}
+
+/**
+ * write_file() - Write a string to a file (uid_map and friends)
+ * @path:	File
+ * @s:		Content
+ *
+ * Return: 0 or -errno
+ */
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/**
+ * pasta_spawn() - Fork the child that creates the namespaces and will run
+ *		   the command
+ * @ctx:	Context
+ * @userns:	Also create a user namespace (we are not root)
+ * @nsfd:	Result: its network namespace
+ * @usernsfd:	Result: its user namespace, or -1
+ *
+ * Return: 0, or -errno
+ */
+static int pasta_spawn(struct ctx *ctx, bool userns, int *nsfd, int *usernsfd)
+{
+	int ready[2], go[2], ret;
+	char path[64], map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid;
+	char c;
+
+	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
+		return -errno;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+
+	if (!pid) {
+		int flags = CLONE_NEWNET | CLONE_NEWUTS |
+			    (userns ? CLONE_NEWUSER : 0);
+		char *sh_argv[2] = { NULL, NULL };
+		char **argv = ctx->c.cmd;
+		int err = 0;
+
+		close(ready[0]);
+		close(go[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (unshare(flags))
+			err = errno;
+		if (write(ready[1], &err, sizeof(err)) != sizeof(err) || err)
+			_exit(1);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);	/* set-up failed: parent closed */
+		close(go[0]);
+
+		if (!argv) {
+			const char *sh = getenv("SHELL");
+
+			sh_argv[0] = (char *)(sh && *sh ? sh : "/bin/sh");
+			argv = sh_argv;
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "pasta: can't run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+
+	close(ready[1]);
+	close(go[0]);
+	pasta_child_pid = pid;
+	pasta_go_fd = go[1];
+
+	if (read(ready[0], &ret, sizeof(ret)) != sizeof(ret)) {
+		close(ready[0]);
+		return -ECHILD;
+	}
+	close(ready[0]);
+	if (ret) {
+		errno = ret;
+		die_perror("unshare() of the namespace child");
+	}
+
+	if (userns) {
+		snprintf(path, sizeof(path), "/proc/%d/setgroups", pid);
+		write_file(path, "deny");
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+		snprintf(map, sizeof(map), "0 %u 1", uid);
+		if ((ret = write_file(path, map)))
+			return ret;
+		snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+		snprintf(map, sizeof(map), "0 %u 1", gid);
+		if ((ret = write_file(path, map)))
+			return ret;
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+		*usernsfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*usernsfd < 0)
+			return -errno;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", pid);
+	*nsfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*nsfd < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * join_userns() - Join a user namespace unless we are in it already
+ * @fd:		User namespace fd
+ *
+ * Return: 0 or -errno
+ */
+static int join_userns(int fd)
+{
+	struct stat a, b;
+
+	if (fstat(fd, &a) == 0 && stat("/proc/self/ns/user", &b) == 0 &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+		return 0;
+	if (setns(fd, CLONE_NEWUSER))
+		return -errno;
+	return 0;
+}
+
+/**
+ * struct pasta_ns_arg - In and out of pasta_ns_setup()
+ * @ctx:	Context
+ * @tap_fd:	Result: tap fd
+ * @ifname:	Result: tap name
+ * @err:	Result: what failed, for the message
+ */
+struct pasta_ns_arg {
+	struct ctx *ctx;
+	int tap_fd;
+	char ifname[IFNAMSIZ];
+	const char *err;
+};
+
+/**
+ * pasta_ns_setup() - In the target namespace: lo up, tap, addresses, routes
+ * @p:		struct pasta_ns_arg
+ *
+ * Return: 0, or -errno with @p->err naming the step
+ */
+static int pasta_ns_setup(void *p)
+{
+	struct pasta_ns_arg *a = p;
+	struct conf *c = &a->ctx->c;
+	const char *name = c->ifname_ns;
+	int fd, ifi, lo, ret;
+
+	if (!*name)
+		name = *c->ip4.ifname_out ? c->ip4.ifname_out :
+		       *c->ip6.ifname_out ? c->ip6.ifname_out : "tap0";
+
+	lo = nl_ifindex("lo");
+	if (lo > 0 && (ret = nl_link_up(lo)) < 0) {
+		a->err = "bringing up lo";
+		return ret;
+	}
+
+	fd = tap_dev_open_current_ns(name, a->ifname);
+	if (fd < 0) {
+		a->err = "creating the tap device (/dev/net/tun)";
+		return fd;
+	}
+	a->tap_fd = fd;
+
+	ifi = nl_ifindex(a->ifname);
+	if (ifi <= 0) {
+		a->err = "looking up the tap device";
+		return ifi < 0 ? ifi : -ENODEV;
+	}
+
+	if (c->mac_guest_set)
+		ret = nl_link_set_mac(ifi, c->mac_guest);
+	else
+		ret = nl_link_get_mac(ifi, c->mac_guest);
+	if (ret < 0) {
+		a->err = "MAC address of the tap device";
+		return ret;
+	}
+	c->mac_guest_set = true;
+
+	if ((ret = nl_link_set_mtu(ifi, c->mtu)) < 0) {
+		a->err = "setting the MTU";
+		return ret;
+	}
+
+	if (!c->config_net)
+		return 0;
+
+	if (c->ip4.enabled && c->ip4.addr.s_addr) {
+		if ((ret = nl_addr_add(ifi, AF_INET, &c->ip4.addr,
+				       c->ip4.prefix_len)) < 0) {
+			a->err = "adding the IPv4 address";
+			return ret;
+		}
+	}
+	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr)) {
+		if ((ret = nl_addr_add(ifi, AF_INET6, &c->ip6.addr,
+				       c->ip6.prefix_len)) < 0) {
+			a->err = "adding the IPv6 address";
+			return ret;
+		}
+	}
+	if ((ret = nl_link_up(ifi)) < 0) {
+		a->err = "bringing up the tap device";
+		return ret;
+	}
+	if (c->ip4.enabled && c->ip4.gw.s_addr) {
+		if ((ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw)) < 0) {
+			a->err = "adding the IPv4 default route";
+			return ret;
+		}
+	}
+	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw)) {
+		if ((ret = nl_route_add_default(ifi, AF_INET6, &c->ip6.gw)) < 0) {
+			a->err = "adding the IPv6 default route";
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * pasta_setup() - Find or create the target namespace and set it up
+ * @ctx:	Context; sets ns_fd and host_ns_fd
+ *
+ * Context: set-up, single-threaded; dies with a message on failure
+ * Return: tap fd
+ */
+int pasta_setup(struct ctx *ctx)
+{
+	struct pasta_ns_arg a = { .ctx = ctx, .tap_fd = -1 };
+	struct conf *c = &ctx->c;
+	int nsfd = -1, usernsfd = -1, ret;
+	char path[PATH_MAX];
+
+	ctx->host_ns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ctx->host_ns_fd < 0)
+		die_perror("open /proc/self/ns/net");
+
+	if (*c->netns) {
+		nsfd = open(c->netns, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0)
+			die_perror("--netns %s", c->netns);
+		fstat(nsfd, &pasta_netns_st);
+		if (*c->userns) {
+			usernsfd = open(c->userns, O_RDONLY | O_CLOEXEC);
+			if (usernsfd < 0)
+				die_perror("--userns %s", c->userns);
+		}
+	} else if (c->target_pid) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", c->target_pid);
+		nsfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0)
+			die_perror("network namespace of PID %d", c->target_pid);
+		if (*c->userns) {
+			usernsfd = open(c->userns, O_RDONLY | O_CLOEXEC);
+			if (usernsfd < 0)
+				die_perror("--userns %s", c->userns);
+		} else if (!c->netns_only) {
+			snprintf(path, sizeof(path), "/proc/%d/ns/user",
+				 c->target_pid);
+			usernsfd = open(path, O_RDONLY | O_CLOEXEC);
+		}
+	} else {
+		ret = pasta_spawn(ctx, geteuid() != 0 && !c->netns_only,
+				  &nsfd, &usernsfd);
+		if (ret < 0) {
+			errno = -ret;
+			die_perror("creating the namespaces");
+		}
+	}
+
+	if (usernsfd >= 0 && (ret = join_userns(usernsfd)) < 0) {
+		errno = -ret;
+		die_perror("joining the user namespace");
+	}
+
+	ret = ns_call(nsfd, pasta_ns_setup, &a);
+	if (ret == -EPERM && usernsfd < 0) {
+		/* The namespace belongs to a user namespace we aren't in:
+		 * try its owner (NS_GET_USERNS, ioctl_ns(2))
+		 */
+		int owner = ioctl(nsfd, NS_GET_USERNS);
+
+		if (owner >= 0 && join_userns(owner) == 0) {
+			a.err = NULL;
+			ret = ns_call(nsfd, pasta_ns_setup, &a);
+		}
+		if (owner >= 0)
+			close(owner);
+	}
+	if (ret < 0) {
+		errno = -ret;
+		die_perror("namespace set-up failed%s%s", a.err ? " while " : "",
+			   a.err ? a.err : "");
+	}
+
+	if (usernsfd >= 0)
+		close(usernsfd);
+	ctx->ns_fd = nsfd;
+	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
+	     a.ifname, c->mac_guest[0], c->mac_guest[1], c->mac_guest[2],
+	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,
+	     c->config_net ? ", addresses and routes configured" : "");
+	return a.tap_fd;
+}
+
+/**
+ * pasta_start_child() - Let the spawned child run its command
+ *
+ * Return: true if there is such a child
+ */
+bool pasta_start_child(void)
+{
+	if (pasta_go_fd < 0)
+		return false;
+	if (write(pasta_go_fd, "g", 1) != 1)
+		warn_perror("starting the command");
+	close(pasta_go_fd);
+	pasta_go_fd = -1;
+	return true;
+}
+
+/**
+ * pasta_child_pid_get() - PID of the command we spawned
+ *
+ * Return: PID, or 0 if none
+ */
+pid_t pasta_child_pid_get(void)
+{
+	return pasta_child_pid;
+}
+
+/**
+ * pasta_netns_gone() - Has the --netns target been deleted?
+ * @ctx:	Context
+ *
+ * Return: true if the path no longer names the namespace we joined
+ */
+bool pasta_netns_gone(const struct ctx *ctx)
+{
+	struct stat st;
+
+	if (!*ctx->c.netns)
+		return false;
+	if (stat(ctx->c.netns, &st))
+		return true;
+	return st.st_ino != pasta_netns_st.st_ino ||
+	       st.st_dev != pasta_netns_st.st_dev;
+}
+
+/**
+ * pasta_target_gone() - Has the target PID exited?
+ * @ctx:	Context
+ *
+ * Return: true if the PID given on the command line no longer exists
+ */
+bool pasta_target_gone(const struct ctx *ctx)
+{
+	if (!ctx->c.target_pid)
+		return false;
+	return kill(ctx->c.target_pid, 0) < 0 && errno == ESRCH;
+}

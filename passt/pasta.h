@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/pasta.h - pasta mode: namespaces and tap set-up
+ */
+#ifndef PASST_PASTA_H
+#define PASST_PASTA_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ctx;
+
+int ns_call(int nsfd, int (*fn)(void *arg), void *arg);
+int pasta_setup(struct ctx *ctx);
+bool pasta_start_child(void);
+pid_t pasta_child_pid_get(void);
+bool pasta_netns_gone(const struct ctx *ctx);
+bool pasta_target_gone(const struct ctx *ctx);
+
+#endif /* PASST_PASTA_H */

@@ -1,0 +1,1557 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/tcp.c - TCP translation: guest segments <-> host stream sockets
+ *
+ * DOC: Theory of Operation
+ *
+ * Each connection the guest sees is carried by one ordinary TCP socket on
+ * the host.  We don't run a TCP stack of our own: towards the guest we play
+ * the far end of the connection with just enough of RFC 9293 to keep the
+ * guest's stack happy (handshake, sequence and acknowledgement numbers,
+ * windows, retransmission, FIN and RST), and the host kernel does the rest.
+ *
+ * Outbound (guest connects out).  A SYN from the guest allocates a flow
+ * and starts a non-blocking connect() to the translated destination
+ * (fwd_nat_to_host()).  The SYN-ACK goes to the guest only once connect()
+ * completes; a refusal becomes an RST.  Inbound (-t): a connection accepted
+ * on a forwarded port becomes a SYN to the guest; its SYN-ACK completes the
+ * handshake, its RST resets the accepted socket.
+ *
+ * Host -> guest data.  Bytes stay in the host socket's receive queue until
+ * the guest ACKs them: a reader back-end (tcp_reader.c) peeks new bytes
+ * straight into the payload areas of frames laid out in the tap transmit
+ * arena, one recvmsg() for up to IOV_MAX_DATA segments of MSS bytes, bounded
+ * by the guest's window.  ACKs from the guest remove the ACKed bytes with
+ * recv(MSG_TRUNC).  Retransmission (RTO per RFC 6298, or three duplicate
+ * ACKs) rewinds SND.NXT to SND.UNA and peeks again.  End of stream on the
+ * socket becomes a FIN after the last byte.
+ *
+ * Guest -> host data.  In-order payload of a batch of segments goes to the
+ * host socket with one sendmsg() whose iovecs point into the received
+ * frames.  We ACK only what the socket took.  The window we advertise is
+ * the free space of the socket's send buffer (SO_MEMINFO: sk_sndbuf minus
+ * sk_wmem_queued, less 1/8 for per-skb overhead), so a guest that respects
+ * it never sends more than the socket accepts and never falls into
+ * retransmission timeouts.  We never move the right edge of the window back
+ * (RFC 9293 3.8.6).  When the free space falls below a third of the buffer
+ * the socket stops being writable (sk_stream_min_wspace()); we then re-arm
+ * EPOLLOUT, and the wake-up that comes when it drains sends a window
+ * update.  Out-of-order segments are dropped and answered with a duplicate
+ * ACK, so the guest retransmits (we don't queue: no userspace buffers).
+ *
+ * Timers.  Each connection has one deadline (tcp_conn.timer_at): SYN and
+ * SYN-ACK retransmission, connect() timeout, RTO, zero-window probes, and
+ * the idle timeout.  The main loop's epoll_wait() timeout is the earliest of
+ * them (timer_want()); tcp_timer() scans the table when it's reached.
+ *
+ * Limits: flow table capacity (--flow-max); window scale 8 towards the guest
+ * (windows up to 16 MiB); no SACK, no timestamps (RFC 9293 allows a peer to
+ * ignore options it doesn't implement).  No memory is allocated per packet.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sock_diag.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../splice/splice.h"
+#include "../tap/csum.h"
+#include "../tap/tap.h"
+#include "flow_table.h"
+#include "fwd.h"
+#include "passt.h"
+#include "siphash.h"
+#include "tcp.h"
+#include "tcp_opt.h"
+#include "tcp_reader.h"
+#include "tcp_seq.h"
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO		55
+#endif
+
+/* TCP header flags (RFC 9293 3.1) */
+#define F_FIN			0x01
+#define F_SYN			0x02
+#define F_RST			0x04
+#define F_PSH			0x08
+#define F_ACK			0x10
+
+#define TCP_HLEN		20
+#define TCP_WS_OUR		8	/* our window shift: up to 16 MiB */
+#define TCP_WND_MAX		(65535U << TCP_WS_OUR)
+#define TCP_WND_INIT		65535U	/* in our SYN / SYN-ACK (unscaled) */
+#define TCP_MSS_DEFAULT4	536	/* RFC 9293 3.7.1 */
+#define TCP_MSS_DEFAULT6	1220	/* RFC 8200 5: 1280 - 60 */
+
+#define RTO_INIT_MS		1000	/* RFC 6298 2.1 */
+#define RTO_MIN_MS		200	/* Linux TCP_RTO_MIN */
+#define RTO_MAX_MS		60000	/* RFC 6298 2.5 */
+#define SYN_RETRIES		6
+#define DATA_RETRIES		10
+#define CONNECT_TIMEOUT_MS	10000
+#define IDLE_TIMEOUT_MS		(7200 * 1000)
+#define DUP_ACK_THRESH		3	/* RFC 5681 3.2 */
+
+static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
+static uint8_t tcp_isn_key[16];
+
+static const char *const tcp_ev_str[TEV_COUNT] = {
+	"TAP_SYN_RCVD", "SOCK_CONNECTED", "SOCK_ACCEPTED", "TAP_SYN_SENT",
+	"ESTABLISHED", "TAP_FIN_RCVD", "SOCK_EOF", "TAP_FIN_SENT",
+	"TAP_FIN_ACKED",
+};
+_Static_assert(ARRAY_SIZE(tcp_ev_str) == TEV_COUNT, "tcp_ev_str out of sync");
+
+/**
+ * struct tcp_seg - Fields of one guest segment
+ * @seq:	SEG.SEQ
+ * @ack:	SEG.ACK
+ * @flags:	Header flags
+ * @wnd:	Raw window field
+ * @payload:	Payload start
+ * @len:	Payload length, bytes
+ */
+struct tcp_seg {
+	uint32_t seq;
+	uint32_t ack;
+	uint8_t flags;
+	uint16_t wnd;
+	const uint8_t *payload;
+	size_t len;
+};
+
+/**
+ * tcp_seg_get() - Read the header fields of a parsed TCP frame
+ * @f:		Frame (frame_parse() checked the data offset)
+ * @s:		Result
+ */
+static void tcp_seg_get(const struct frame *f, struct tcp_seg *s)
+{
+	s->seq = get_be32(f->l4 + 4);
+	s->ack = get_be32(f->l4 + 8);
+	s->flags = f->l4[13];
+	s->wnd = get_be16(f->l4 + 14);
+	s->payload = f->payload;
+	s->len = f->payload_len;
+}
+
+/**
+ * conn_af() - Address family of the guest side
+ * @conn:	Connection
+ *
+ * Return: AF_INET or AF_INET6
+ */
+static int conn_af(const struct tcp_conn *conn)
+{
+	return conn->flags & TFL(IPV4) ? AF_INET : AF_INET6;
+}
+
+/**
+ * conn_dbg() - Debug message prefixed with the flow index and tuple
+ */
+#define conn_dbg(conn, fmt, ...)					\
+	do {								\
+		if (log_level >= LOG_DEBUG) {				\
+			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
+			debug("flow %u TCP [%s]:%u <-> [%s]:%u: " fmt,	\
+			      flow_idx((const union flow *)(conn)),	\
+			      inany_ntop(&(conn)->f.key.gaddr, g_),	\
+			      (conn)->f.key.gport,			\
+			      inany_ntop(&(conn)->f.key.faddr, f_),	\
+			      (conn)->f.key.fport, ##__VA_ARGS__);	\
+		}							\
+	} while (0)
+
+/**
+ * tcp_isn() - Initial sequence number, RFC 6528 section 3
+ * @key:	Connection tuple
+ *
+ * ISN = M + F(tuple, secret): M is a timer ticking every 4 microseconds
+ * (RFC 9293 3.4.1), F is SipHash-2-4 of the tuple under a random key.
+ *
+ * Return: ISN
+ */
+static uint32_t tcp_isn(const struct flow_key *key)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint32_t)siphash24(tcp_isn_key, key, sizeof(*key)) +
+	       (uint32_t)(ns >> 12);
+}
+
+/**
+ * tcp_init() - Choose the reader back-ends, seed the ISN key
+ * @ctx:	Context
+ */
+void tcp_init(struct ctx *ctx)
+{
+	if (getrandom(tcp_isn_key, sizeof(tcp_isn_key), 0) !=
+	    sizeof(tcp_isn_key))
+		die_perror("getrandom");
+	if (ctx->c.no_tcp)
+		return;
+	tcp_reader_select(ctx->c.peek_fallback, &tcp_reader_v4, &tcp_reader_v6);
+}
+
+/**
+ * rd() - Reader back-end of a connection
+ * @conn:	Connection
+ *
+ * Return: ops
+ */
+static const struct tcp_reader_ops *rd(const struct tcp_conn *conn)
+{
+	return tcp_readers[conn->reader];
+}
+
+/**
+ * tcp_timer_arm() - Recompute a connection's deadline
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
+{
+	int64_t at;
+
+	if (!(conn->events & TEV(ESTABLISHED))) {
+		if ((conn->events & TEV(TAP_SYN_RCVD)) &&
+		    !(conn->events & TEV(SOCK_CONNECTED)))
+			at = conn->last_active + CONNECT_TIMEOUT_MS;
+		else
+			at = ctx->now + conn->rto_ms;
+	} else if (conn->snd_una != conn->snd_nxt ||
+		   (conn->flags & TFL(WND_PROBE))) {
+		/* RFC 6298 5.1: start the RTO only if it isn't running */
+		if (conn->timer_at > ctx->now &&
+		    conn->timer_at <= ctx->now + conn->rto_ms)
+			at = conn->timer_at;
+		else
+			at = ctx->now + conn->rto_ms;
+	} else {
+		at = conn->last_active + IDLE_TIMEOUT_MS;
+	}
+	conn->timer_at = at;
+	timer_want(ctx, at);
+}
+
+/**
+ * tcp_rto_restart() - Restart the RTO after progress (RFC 6298 5.3)
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_rto_restart(struct ctx *ctx, struct tcp_conn *conn)
+{
+	conn->timer_at = 0;
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_rtt_sample() - Update SRTT, RTTVAR and RTO (RFC 6298 section 2)
+ * @conn:	Connection
+ * @r:		New RTT measurement, ms
+ */
+static void tcp_rtt_sample(struct tcp_conn *conn, uint32_t r)
+{
+	uint32_t rto;
+
+	if (!conn->srtt_ms && !conn->rttvar_ms) {
+		conn->srtt_ms = r ? r : 1;
+		conn->rttvar_ms = r / 2;
+	} else {
+		uint32_t d = conn->srtt_ms > r ? conn->srtt_ms - r :
+						 r - conn->srtt_ms;
+
+		conn->rttvar_ms = (3 * conn->rttvar_ms + d) / 4;
+		conn->srtt_ms = (7 * conn->srtt_ms + r) / 8;
+	}
+	rto = conn->srtt_ms + MAX(1U, 4 * conn->rttvar_ms);
+	conn->rto_ms = MIN(MAX(rto, (uint32_t)RTO_MIN_MS), (uint32_t)RTO_MAX_MS);
+}
+
+/**
+ * tcp_l2_hlen() - Bytes of Ethernet, IP and TCP header (no options)
+ * @conn:	Connection
+ *
+ * Return: 54 (IPv4) or 74 (IPv6)
+ */
+static size_t tcp_l2_hlen(const struct tcp_conn *conn)
+{
+	return ETH_HLEN_ + (conn_af(conn) == AF_INET ? 20 : 40) + TCP_HLEN;
+}
+
+/**
+ * tcp_frame_fill() - Write Ethernet, IP and TCP headers of a segment
+ * @ctx:	Context
+ * @conn:	Connection
+ * @l2:		Frame start; payload (if any) is already at l2 +
+ *		tcp_l2_hlen() + @optlen
+ * @seq:	Sequence number
+ * @flags:	TCP flags
+ * @opt:	Options to copy after the header, or NULL
+ * @optlen:	Length of @opt, multiple of 4
+ * @plen:	Payload length, bytes
+ * @partial:	Leave the L4 checksum partial (tap device offload)
+ *
+ * Return: frame length
+ */
+static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
+			     uint8_t *l2, uint32_t seq, uint8_t flags,
+			     const uint8_t *opt, size_t optlen, size_t plen,
+			     bool partial)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const struct conf *c = &ctx->c;
+	size_t l3len, l4len = TCP_HLEN + optlen + plen;
+	uint8_t *th;
+	uint32_t wnd, sum;
+	uint16_t ck;
+
+	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+		     conn_af(conn) == AF_INET ? 0x0800 : 0x86dd);
+	l3len = l3_hdr_fill(l2 + ETH_HLEN_, &conn->f.key.faddr,
+			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);
+	th = l2 + ETH_HLEN_ + l3len;
+
+	put_be16(th, conn->f.key.fport);
+	put_be16(th + 2, conn->f.key.gport);
+	put_be32(th + 4, seq);
+	put_be32(th + 8, (flags & F_ACK) ? conn->rcv_nxt : 0);
+	th[12] = (uint8_t)(((TCP_HLEN + optlen) / 4) << 4);
+	th[13] = flags;
+	if (flags & F_SYN)
+		wnd = MIN(conn->rcv_wnd, 65535U);	/* RFC 7323 2.2 */
+	else
+		wnd = MIN(conn->rcv_wnd >> conn->rcv_wscale, 65535U);
+	put_be16(th + 14, (uint16_t)wnd);
+	put_be16(th + 16, 0);
+	put_be16(th + 18, 0);
+	if (optlen)
+		memcpy(th + TCP_HLEN, opt, optlen);
+
+	sum = csum_pseudo(&conn->f.key.faddr, &conn->f.key.gaddr, IPPROTO_TCP,
+			  l4len);
+	if (partial) {
+		ck = (uint16_t)~csum_fold(sum);
+	} else {
+		ck = csum(th, l4len, sum);
+	}
+	memcpy(th + 16, &ck, 2);
+
+	if (flags & F_ACK)
+		conn->rcv_wnd_edge = conn->rcv_nxt +
+				     ((flags & F_SYN) ? wnd :
+				      wnd << conn->rcv_wscale);
+	return ETH_HLEN_ + l3len + l4len;
+}
+
+/**
+ * tcp_send_flags() - Send a segment without payload
+ * @ctx:	Context
+ * @conn:	Connection
+ * @flags:	TCP flags; SYN adds our MSS and window scale options
+ * @seq:	Sequence number to use
+ *
+ * Return: 0, or -ENOBUFS if the frame can't be queued
+ */
+static int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
+			      uint8_t flags, uint32_t seq)
+{
+	uint8_t opt[TCP_SYN_OPT_LEN];
+	size_t optlen = 0, len;
+	uint8_t *l2;
+
+	if (flags & F_SYN) {
+		int mss = ctx->c.mtu - (conn_af(conn) == AF_INET ? 40 : 60);
+
+		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, 65535),
+					  conn->rcv_wscale ? conn->rcv_wscale :
+							     -1);
+	}
+
+	l2 = tap_tx_frame(tcp_l2_hlen(conn) + optlen);
+	if (!l2)
+		return -ENOBUFS;
+	len = tcp_frame_fill(ctx, conn, l2, seq, flags, optlen ? opt : NULL,
+			     optlen, 0, false);
+	(void)len;
+	return 0;
+}
+
+/**
+ * tcp_send_flags() - Send a segment without payload at SND.NXT
+ * @ctx:	Context
+ * @conn:	Connection
+ * @flags:	TCP flags
+ *
+ * Return: 0 or -ENOBUFS
+ */
+static int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn,
+			  uint8_t flags)
+{
+	return tcp_send_flags_seq(ctx, conn, flags, conn->snd_nxt);
+}
+
+/**
+ * tcp_rst_reply() - RST for a segment that belongs to no connection
+ * @ctx:	Context
+ * @f:		The segment's frame
+ *
+ * RFC 9293 3.10.7.1: if the segment has ACK, the RST carries SEQ = SEG.ACK;
+ * else SEQ = 0 and ACK = SEG.SEQ + SEG.LEN (SYN and FIN count one each).
+ * An incoming RST is never answered.
+ */
+static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
+{
+	struct tcp_conn tmp = { 0 };
+	struct tcp_seg s;
+	uint32_t seq = 0;
+	uint8_t flags = F_RST;
+
+	tcp_seg_get(f, &s);
+	if (s.flags & F_RST)
+		return;
+
+	flow_key_fill(&tmp.f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
+		      f->dport);
+	if (f->af == AF_INET)
+		tmp.flags |= TFL(IPV4);
+	if (s.flags & F_ACK) {
+		seq = s.ack;
+	} else {
+		flags |= F_ACK;
+		tmp.rcv_nxt = s.seq + (uint32_t)s.len + !!(s.flags & F_SYN) +
+			      !!(s.flags & F_FIN);
+	}
+	tcp_send_flags_seq(ctx, &tmp, flags, seq);
+	stats.tcp_rst_to_tap++;
+}
+
+/**
+ * tcp_epoll_add() - Register a connection's socket
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * Edge-triggered: every arrival of data, and EPOLLOUT after the send buffer
+ * was found full, wakes us once.
+ *
+ * Return: 0 or -errno
+ */
+static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
+				.flow = flow_idx((union flow *)conn) };
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+		.data.u64 = ref.u64,
+	};
+
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, conn->sock, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * tcp_epoll_rearm() - Re-poll the socket so a full send buffer sets
+ *		       SOCK_NOSPACE and its draining wakes us with EPOLLOUT
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
+				.flow = flow_idx((union flow *)conn) };
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+		.data.u64 = ref.u64,
+	};
+
+	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, conn->sock, &ev);
+}
+
+/**
+ * tcp_conn_free() - Close the host socket and release the flow
+ * @ctx:	Context
+ * @conn:	Connection
+ * @rst:	Make the host peer see an RST (SO_LINGER with zero timeout)
+ * @why:	Reason, for the debug log
+ */
+static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
+			  const char *why)
+{
+	conn_dbg(conn, "closing (%s)", why);
+	if (conn->sock >= 0) {
+		if (rst) {
+			struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+			setsockopt(conn->sock, SOL_SOCKET, SO_LINGER, &l,
+				   sizeof(l));
+			stats.tcp_rst_to_sock++;
+		}
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, conn->sock, NULL);
+		close(conn->sock);
+		conn->sock = -1;
+	}
+	stats.tcp_flows_closed++;
+	flow_free((union flow *)conn);
+}
+
+/**
+ * tcp_rst() - Reset both sides: RST to the guest, RST to the host peer
+ * @ctx:	Context
+ * @conn:	Connection
+ * @why:	Reason, for the debug log
+ */
+static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
+{
+	/* With ACK = RCV.NXT: a guest in SYN-SENT accepts an RST only if it
+	 * acknowledges its SYN (RFC 9293 3.10.7.3)
+	 */
+	tcp_send_flags(ctx, conn, F_RST | F_ACK);
+	stats.tcp_rst_to_tap++;
+	tcp_conn_free(ctx, conn, true, why);
+}
+
+/**
+ * tcp_sndbuf_free() - Window we can offer from the host socket's send buffer
+ * @conn:	Connection
+ *
+ * SO_MEMINFO gives sk_sndbuf and sk_wmem_queued, the two numbers
+ * tcp_sendmsg() compares (include/uapi/linux/sock_diag.h).  Queued memory
+ * counts skb overhead (truesize), so we keep 1/8 back as a margin.
+ *
+ * Return: bytes the socket should accept
+ */
+static uint32_t tcp_sndbuf_free(struct tcp_conn *conn)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+	uint32_t sndbuf, queued, free_b;
+
+	if (getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
+	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
+		return 65535;
+
+	sndbuf = mi[SK_MEMINFO_SNDBUF];
+	queued = mi[SK_MEMINFO_WMEM_QUEUED];
+	conn->sndbuf = sndbuf;
+	free_b = sndbuf > queued ? sndbuf - queued : 0;
+	return free_b - free_b / 8;
+}
+
+/**
+ * tcp_rcv_wnd_update() - Compute the window to advertise to the guest
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * The window follows the socket's free send space, but its right edge never
+ * moves left (RFC 9293 3.8.6).  If the free space is below a third of the
+ * send buffer, the socket is not writable (net/core/stream.c): re-arm epoll
+ * so that EPOLLOUT tells us when it drains.
+ */
+static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
+{
+	uint32_t wnd = tcp_sndbuf_free(conn);
+	uint32_t max = conn->rcv_wscale ? TCP_WND_MAX : 65535;
+
+	wnd = MIN(wnd, max);
+	if (seq_lt(conn->rcv_nxt + wnd, conn->rcv_wnd_edge)) {
+		/* Round up: the scaled field must not fall short of the edge */
+		wnd = conn->rcv_wnd_edge - conn->rcv_nxt +
+		      (1U << conn->rcv_wscale) - 1;
+		wnd = MIN(wnd, max);
+	}
+	conn->rcv_wnd = wnd;
+
+	if (conn->sndbuf && wnd < conn->sndbuf / 3 &&
+	    !(conn->flags & TFL(SNDBUF_WAIT))) {
+		conn->flags |= TFL(SNDBUF_WAIT);
+		tcp_epoll_rearm(ctx, conn);
+	}
+}
+
+/**
+ * tcp_established() - Handshake with the guest done: start moving data
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
+
+static void tcp_established(struct ctx *ctx, struct tcp_conn *conn)
+{
+	int ret;
+
+	conn->events |= TEV(ESTABLISHED);
+	conn->snd_una = conn->snd_nxt = conn->snd_max = conn->iss + 1;
+	conn->retrans = 0;
+	ret = rd(conn)->start(conn);
+	if (ret < 0 && conn->reader == TCP_RD_PEEK_OFF) {
+		conn->reader = TCP_RD_PEEK_DISCARD;	/* can't happen on a probed kernel */
+		conn_dbg(conn, "SO_PEEK_OFF failed: %s, falling back",
+			 strerror(-ret));
+	}
+	conn_dbg(conn, "established");
+	tcp_rcv_wnd_update(ctx, conn);
+	tcp_rto_restart(ctx, conn);
+	tcp_data_from_sock(ctx, conn);
+}
+
+/**
+ * tcp_send_fin() - Host peer's end of stream: FIN to the guest
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
+{
+	if (!(conn->events & TEV(SOCK_EOF)))
+		conn->fin_seq = conn->snd_nxt;
+	conn->events |= TEV(SOCK_EOF) | TEV(TAP_FIN_SENT);
+	if (tcp_send_flags(ctx, conn, F_FIN | F_ACK))
+		return;
+	conn->snd_nxt = conn->fin_seq + 1;
+	if (seq_gt(conn->snd_nxt, conn->snd_max))
+		conn->snd_max = conn->snd_nxt;
+	conn_dbg(conn, "FIN to guest");
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_data_from_sock() - Send new host-socket data to the guest
+ * @ctx:	Context
+ * @conn:	Connection (established)
+ *
+ * Loops until the guest's window is full, the socket has nothing new, or
+ * the frame batch limit is hit.
+ */
+static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
+{
+	size_t hlen = tcp_l2_hlen(conn), mss = conn->mss;
+	bool partial = tap_csum_offload();
+	int loops = 0;
+
+	if (!(conn->events & TEV(ESTABLISHED)) ||
+	    (conn->events & TEV(TAP_FIN_SENT)))
+		return;
+
+	while (loops++ < 64) {
+		size_t sent = conn->snd_nxt - conn->snd_una;
+		int64_t wnd_left = (int64_t)conn->snd_wnd - (int64_t)sent;
+		struct iovec iov[IOV_MAX_DATA];
+		uint8_t *frames[IOV_MAX_DATA];
+		size_t avail, slot, want, got;
+		unsigned n, i;
+		uint8_t *p;
+		ssize_t r;
+
+		if (wnd_left <= 0) {
+			if (!conn->snd_wnd && sent == 0) {
+				conn->flags |= TFL(WND_PROBE);
+				tcp_timer_arm(ctx, conn);
+			}
+			return;
+		}
+		conn->flags &= ~TFL(WND_PROBE);
+
+		slot = ROUND_UP(TAP_HEADROOM + hlen + mss, 8);
+		p = tap_tx_space(&avail);
+		if (avail < slot) {
+			tap_flush();
+			p = tap_tx_space(&avail);
+			if (avail < slot)
+				return;
+		}
+
+		want = (size_t)wnd_left;
+		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
+				  (size_t)IOV_MAX_DATA);
+		for (i = 0; i < n; i++) {
+			frames[i] = p + i * slot + TAP_HEADROOM;
+			iov[i].iov_base = frames[i] + hlen;
+			iov[i].iov_len = MIN(mss, want - i * mss);
+		}
+
+		r = rd(conn)->read(conn, iov, n, sent,
+				   (conn->flags & TFL(SOCK_RDHUP)) ||
+				   (conn->events & TEV(SOCK_EOF)));
+		if (r == -EAGAIN)
+			return;
+		if (r == 0) {
+			tcp_send_fin(ctx, conn);
+			return;
+		}
+		if (r < 0) {
+			if (r == -ENOBUFS)
+				return;	/* discard prefix full: wait for ACKs */
+			tcp_rst(ctx, conn, "host socket read error");
+			return;
+		}
+
+		got = (size_t)r;
+		for (i = 0; i < n && got; i++) {
+			size_t plen = MIN(got, iov[i].iov_len), len;
+			uint8_t flags = F_ACK;
+
+			got -= plen;
+			if (!got)
+				flags |= F_PSH;
+			len = tcp_frame_fill(ctx, conn, frames[i], conn->snd_nxt,
+					     flags, NULL, 0, plen, partial);
+			if (partial)
+				tap_tx_add(frames[i], len, hlen - TCP_HLEN, 16);
+			else
+				tap_tx_add(frames[i], len, TAP_CSUM_DONE, 0);
+			conn->snd_nxt += (uint32_t)plen;
+		}
+		stats.tcp_bytes_to_tap += (uint64_t)r;
+
+		if (seq_gt(conn->snd_nxt, conn->snd_max))
+			conn->snd_max = conn->snd_nxt;
+		if (!(conn->flags & TFL(RTT_PENDING)) && !conn->retrans) {
+			conn->flags |= TFL(RTT_PENDING);
+			conn->rtt_seq = conn->snd_nxt;
+			conn->rtt_ts = ctx->now;
+		}
+		conn->last_active = ctx->now;
+		tcp_timer_arm(ctx, conn);
+
+		/* Less than asked for: the queue is drained for now */
+		if ((size_t)r < want && (size_t)r < n * mss)
+			return;
+	}
+}
+
+/**
+ * tcp_retransmit() - Send everything unacknowledged again
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
+{
+	conn->snd_nxt = conn->snd_una;
+	conn->events &= ~TEV(TAP_FIN_SENT);
+	conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
+	rd(conn)->rewind(conn, 0);
+	stats.tcp_retrans++;
+	tcp_data_from_sock(ctx, conn);
+	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
+	    !(conn->events & TEV(TAP_FIN_SENT)))
+		tcp_send_fin(ctx, conn);
+}
+
+/**
+ * tcp_ack_from_tap() - Process an acknowledgement from the guest
+ * @ctx:	Context
+ * @conn:	Connection (established)
+ * @s:		Segment
+ *
+ * Return: 0, or -1 if the connection was reset
+ */
+static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
+			    const struct tcp_seg *s)
+{
+	uint32_t wnd = (uint32_t)s->wnd << conn->snd_wscale;
+
+	if (seq_gt(s->ack, conn->snd_max) || seq_lt(s->ack, conn->snd_una)) {
+		/* RFC 9293 3.10.7.4: ACK of something not yet sent: ACK and
+		 * drop; old duplicate: ignore
+		 */
+		if (seq_gt(s->ack, conn->snd_max))
+			conn->flags |= TFL(ACK_DUE);
+		return 0;
+	}
+
+	if (seq_gt(s->ack, conn->snd_una)) {
+		uint32_t data_end = s->ack, data;
+		int ret;
+
+		/* Our FIN takes one sequence number but no byte in the queue */
+		if ((conn->events & TEV(SOCK_EOF)) &&
+		    seq_gt(s->ack, conn->fin_seq)) {
+			data_end = conn->fin_seq;
+			conn->events |= TEV(TAP_FIN_ACKED);
+		}
+		data = seq_gt(data_end, conn->snd_una) ?
+		       data_end - conn->snd_una : 0;
+		if (data) {
+			ret = rd(conn)->ack(conn, data);
+			if (ret < 0) {
+				tcp_rst(ctx, conn, "can't drop ACKed data");
+				return -1;
+			}
+		}
+		if (seq_lt(conn->snd_nxt, s->ack)) {
+			/* ACK beyond what we resent after a rewind: the guest
+			 * had it already.  Resynchronise the peek offset.
+			 */
+			conn->snd_nxt = s->ack;
+			if (!(conn->events & TEV(TAP_FIN_ACKED)))
+				rd(conn)->rewind(conn, 0);
+		}
+		conn->snd_una = s->ack;
+		conn->dup_acks = 0;
+		conn->retrans = 0;
+		if ((conn->flags & TFL(RTT_PENDING)) &&
+		    seq_ge(s->ack, conn->rtt_seq)) {
+			conn->flags &= ~TFL(RTT_PENDING);
+			tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
+		}
+		conn->snd_wnd = wnd;
+		conn->snd_wnd_last_raw = s->wnd;
+		tcp_rto_restart(ctx, conn);
+		return 0;
+	}
+
+	/* s->ack == SND.UNA */
+	if (!s->len && !(s->flags & (F_SYN | F_FIN)) &&
+	    conn->snd_nxt != conn->snd_una && s->wnd == conn->snd_wnd_last_raw) {
+		/* RFC 5681 section 2: duplicate ACK */
+		if (++conn->dup_acks == DUP_ACK_THRESH) {
+			stats.tcp_fast_retrans++;
+			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
+			conn->snd_wnd = wnd;
+			tcp_retransmit(ctx, conn);
+			return 0;
+		}
+	}
+	conn->snd_wnd = wnd;
+	conn->snd_wnd_last_raw = s->wnd;
+	return 0;
+}
+
+/**
+ * tcp_data_to_sock() - Send in-order guest payload to the host socket
+ * @ctx:	Context
+ * @conn:	Connection
+ * @segs:	Segments of this batch
+ * @n:		Number of segments
+ *
+ * Return: 0, or -1 if the connection was reset (and freed)
+ */
+static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
+			     const struct tcp_seg *segs, unsigned n)
+{
+	struct iovec iov[TCP_MAX_BATCH];
+	uint32_t seq = conn->rcv_nxt, fin_seq = 0;
+	struct msghdr mh = { 0 };
+	bool fin = false, gap = false;
+	size_t total = 0;
+	unsigned i, niov = 0;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		const struct tcp_seg *s = &segs[i];
+		uint32_t end = s->seq + (uint32_t)s->len;
+		size_t skip;
+
+		if (s->flags & F_RST)
+			continue;
+		if (!s->len && !(s->flags & F_FIN))
+			continue;
+
+		if (seq_gt(s->seq, seq)) {
+			gap = true;		/* out of order: drop */
+			stats.tcp_ooo++;
+			continue;
+		}
+		if (s->len && seq_gt(end, seq)) {
+			if (conn->events & TEV(TAP_FIN_RCVD))
+				continue;	/* data after FIN */
+			skip = seq - s->seq;
+			iov[niov].iov_base = (uint8_t *)s->payload + skip;
+			iov[niov].iov_len = s->len - skip;
+			total += s->len - skip;
+			seq = end;
+			niov++;
+		} else if (s->len) {
+			conn->flags |= TFL(ACK_DUE);	/* duplicate */
+		}
+		if ((s->flags & F_FIN) && end == seq)
+			fin = true, fin_seq = end;
+	}
+
+	if (gap)
+		conn->flags |= TFL(DUP_ACK) | TFL(ACK_DUE);
+
+	if (niov) {
+		mh.msg_iov = iov;
+		mh.msg_iovlen = niov;
+		do
+			r = sendmsg(conn->sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+		while (r < 0 && errno == EINTR);
+
+		if (r < 0) {
+			if (errno != EAGAIN) {
+				tcp_rst(ctx, conn, "host socket write error");
+				return -1;
+			}
+			r = 0;
+		}
+		conn->rcv_nxt += (uint32_t)r;
+		stats.tcp_bytes_from_tap += (uint64_t)r;
+		conn->flags |= TFL(ACK_DUE);
+		if ((size_t)r < total) {
+			stats.tcp_partial_send++;
+			conn->flags |= TFL(PARTIAL_SEND);
+			fin = false;
+		}
+	}
+
+	if (fin && conn->rcv_nxt == fin_seq &&
+	    !(conn->events & TEV(TAP_FIN_RCVD))) {
+		conn->rcv_nxt++;
+		conn->events |= TEV(TAP_FIN_RCVD);
+		conn->flags |= TFL(ACK_DUE);
+		shutdown(conn->sock, SHUT_WR);
+		conn_dbg(conn, "FIN from guest");
+	} else if (fin && (conn->events & TEV(TAP_FIN_RCVD))) {
+		conn->flags |= TFL(ACK_DUE);	/* retransmitted FIN */
+	}
+	return 0;
+}
+
+/**
+ * tcp_check_done() - Free the connection once both directions are closed
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * Return: true if freed
+ */
+static bool tcp_check_done(struct ctx *ctx, struct tcp_conn *conn)
+{
+	if ((conn->events & TEV(TAP_FIN_RCVD)) &&
+	    (conn->events & TEV(TAP_FIN_ACKED))) {
+		tcp_conn_free(ctx, conn, false, "both FINs done");
+		return true;
+	}
+	return false;
+}
+
+/**
+ * tcp_send_ack() - Send a pure ACK with the current window (and duplicates
+ *		    if asked for)
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_send_ack(struct ctx *ctx, struct tcp_conn *conn)
+{
+	tcp_rcv_wnd_update(ctx, conn);
+	tcp_send_flags(ctx, conn, F_ACK);
+	if (conn->flags & TFL(DUP_ACK)) {
+		/* Three duplicates with an unchanged window make the guest
+		 * retransmit at once (RFC 5681 3.2) instead of waiting for
+		 * its RTO
+		 */
+		tcp_send_flags(ctx, conn, F_ACK);
+		tcp_send_flags(ctx, conn, F_ACK);
+		tcp_send_flags(ctx, conn, F_ACK);
+	}
+	conn->flags &= ~(TFL(ACK_DUE) | TFL(DUP_ACK));
+}
+
+/**
+ * tcp_established_segs() - Handle a batch of segments of an established
+ *			    (or closing) connection
+ * @ctx:	Context
+ * @conn:	Connection
+ * @segs:	Segments
+ * @n:		Count
+ */
+static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
+				 const struct tcp_seg *segs, unsigned n)
+{
+	unsigned i;
+
+	conn->last_active = ctx->now;
+
+	for (i = 0; i < n; i++) {
+		const struct tcp_seg *s = &segs[i];
+
+		if (s->flags & F_RST) {
+			/* RFC 5961 3.2: accept an RST in the window */
+			if (seq_in(s->seq, conn->rcv_nxt,
+				   conn->rcv_nxt + MAX(conn->rcv_wnd, 1U))) {
+				tcp_conn_free(ctx, conn, true, "RST from guest");
+				return;
+			}
+			continue;
+		}
+		if (s->flags & F_SYN) {
+			/* Retransmitted SYN-ACK (inbound): our ACK was lost */
+			conn->flags |= TFL(ACK_DUE);
+			continue;
+		}
+		if (!(s->flags & F_ACK))
+			continue;	/* RFC 9293 3.10.7.4: drop */
+		if (tcp_ack_from_tap(ctx, conn, s) < 0)
+			return;
+	}
+
+	if (tcp_data_to_sock(ctx, conn, segs, n) < 0)
+		return;
+
+	if (conn->flags & TFL(ACK_DUE))
+		tcp_send_ack(ctx, conn);
+
+	if (tcp_check_done(ctx, conn))
+		return;
+
+	tcp_data_from_sock(ctx, conn);
+	if (conn->sock >= 0 && conn->f.type == FLOW_TCP)
+		tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_conn_from_tap() - New outbound connection from a guest SYN
+ * @ctx:	Context
+ * @f:		SYN frame
+ * @s:		Its fields
+ */
+static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
+			      const struct tcp_seg *s)
+{
+	struct sockaddr_storage sa;
+	struct tcp_opts o;
+	struct tcp_conn *conn;
+	union inany host;
+	union flow *flow;
+	socklen_t sl;
+	int one = 1, ret;
+	int af = f->af;
+
+	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
+		stats.tcp_bad_opts++;
+		return;
+	}
+	if (!fwd_nat_to_host(&ctx->c, &f->dst, &host)) {
+		tcp_rst_reply(ctx, f);
+		return;
+	}
+
+	flow = flow_alloc();
+	if (!flow) {
+		stats.tcp_refused_full++;
+		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing TCP connection",
+			       flow_max());
+		tcp_rst_reply(ctx, f);
+		return;
+	}
+	conn = &flow->tcp;
+	conn->f.type = FLOW_TCP;
+	conn->sock = -1;
+	flow_key_fill(&conn->f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
+		      f->dport);
+	if (flow_hash_add(flow) < 0) {
+		flow_free(flow);
+		return;
+	}
+	if (af == AF_INET)
+		conn->flags |= TFL(IPV4);
+
+	conn->events = TEV(TAP_SYN_RCVD);
+	conn->rcv_nxt = s->seq + 1;
+	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
+	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
+	conn->snd_wnd = s->wnd;		/* not scaled in a SYN (RFC 7323 2.2) */
+	conn->snd_wnd_last_raw = s->wnd;
+	conn->mss = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
+						      TCP_MSS_DEFAULT6);
+	conn->mss = (uint16_t)MIN((int)conn->mss,
+				  ctx->c.mtu - (af == AF_INET ? 40 : 60));
+	conn->iss = tcp_isn(&conn->f.key);
+	conn->snd_nxt = conn->snd_una = conn->snd_max = conn->iss;
+	conn->rto_ms = RTO_INIT_MS;
+	conn->last_active = ctx->now;
+	conn->reader = inany_v4(&host) ? tcp_reader_v4 : tcp_reader_v6;
+	conn->rcv_wnd = TCP_WND_INIT;
+
+	conn->sock = socket(inany_v4(&host) ? AF_INET : AF_INET6,
+			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    IPPROTO_TCP);
+	if (conn->sock < 0) {
+		stats.flow_refused_nofile++;
+		warn_ratelimit(ctx->now, "TCP socket(): %s", strerror(errno));
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "socket() failed");
+		return;
+	}
+	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+
+	sl = sockaddr_from_inany(&sa, &host, f->dport, 0);
+	stats.tcp_flows_opened++;
+	conn_dbg(conn, "SYN from guest, connecting");
+
+	if (tcp_epoll_add(ctx, conn) < 0) {
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
+		return;
+	}
+
+	ret = connect(conn->sock, (struct sockaddr *)&sa, sl);
+	if (ret < 0 && errno != EINPROGRESS) {
+		conn_dbg(conn, "connect(): %s", strerror(errno));
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "connect() failed");
+		return;
+	}
+	/* Completion (immediate or not) comes as EPOLLOUT */
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_connect_done() - Outbound connect() finished: SYN-ACK or RST to guest
+ * @ctx:	Context
+ * @conn:	Connection in TAP_SYN_RCVD
+ */
+static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
+{
+	int err = 0;
+	socklen_t sl = sizeof(err);
+
+	if (getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl) < 0)
+		err = errno;
+	if (err) {
+		conn_dbg(conn, "connect(): %s", strerror(err));
+		tcp_rst(ctx, conn, "connect() failed");
+		return;
+	}
+	conn->events |= TEV(SOCK_CONNECTED);
+	tcp_rcv_wnd_update(ctx, conn);
+	conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << conn->rcv_wscale);
+	if (tcp_send_flags(ctx, conn, F_SYN | F_ACK) == 0) {
+		conn->snd_nxt = conn->iss + 1;
+		conn->snd_max = conn->snd_nxt;
+	}
+	conn->last_active = ctx->now;
+	conn->timer_at = 0;
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_handshake_segs() - Segments for a connection still in its handshake
+ * @ctx:	Context
+ * @conn:	Connection
+ * @f:		Frames
+ * @segs:	Their fields
+ * @n:		Count
+ */
+static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
+			       const struct frame *f, const struct tcp_seg *segs,
+			       unsigned n)
+{
+	const struct tcp_seg *s = &segs[0];
+
+	if (s->flags & F_RST) {
+		tcp_conn_free(ctx, conn, true, "RST from guest in handshake");
+		return;
+	}
+
+	if (conn->events & TEV(TAP_SYN_SENT)) {
+		/* Inbound: we sent SYN, expect SYN-ACK acking ISS + 1 */
+		struct tcp_opts o;
+
+		if (!(s->flags & F_SYN) || !(s->flags & F_ACK) ||
+		    s->ack != conn->iss + 1)
+			return;
+		if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN,
+				  &o) < 0) {
+			stats.tcp_bad_opts++;
+			return;
+		}
+		conn->rcv_nxt = s->seq + 1;
+		if (o.ws >= 0) {
+			conn->snd_wscale = (uint8_t)o.ws;
+		} else {
+			conn->snd_wscale = 0;
+			conn->rcv_wscale = 0;	/* RFC 7323 1.3: both or none */
+		}
+		if (o.mss)
+			conn->mss = (uint16_t)MIN((int)o.mss, (int)conn->mss);
+		else
+			conn->mss = (uint16_t)MIN((int)conn->mss,
+						  conn_af(conn) == AF_INET ?
+						  TCP_MSS_DEFAULT4 :
+						  TCP_MSS_DEFAULT6);
+		conn->snd_wnd = s->wnd;
+		conn->snd_wnd_last_raw = s->wnd;
+		conn->last_active = ctx->now;
+		conn->flags &= ~TFL(RTT_PENDING);
+		tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
+		conn->snd_nxt = conn->iss + 1;
+		tcp_send_ack(ctx, conn);
+		tcp_established(ctx, conn);
+		if (conn->f.type != FLOW_TCP || conn->sock < 0)
+			return;
+		if (n > 1)
+			tcp_established_segs(ctx, conn, segs + 1, n - 1);
+		return;
+	}
+
+	/* Outbound */
+	if (s->flags & F_SYN) {
+		if (!(s->flags & F_ACK) && (conn->events & TEV(SOCK_CONNECTED)))
+			tcp_send_flags_seq(ctx, conn, F_SYN | F_ACK, conn->iss);
+		return;	/* retransmitted SYN while connecting */
+	}
+	if (!(conn->events & TEV(SOCK_CONNECTED)) || !(s->flags & F_ACK) ||
+	    s->ack != conn->iss + 1)
+		return;
+
+	conn->snd_wnd = (uint32_t)s->wnd << conn->snd_wscale;
+	conn->snd_wnd_last_raw = s->wnd;
+	conn->last_active = ctx->now;
+	tcp_established(ctx, conn);
+	if (conn->f.type != FLOW_TCP || conn->sock < 0)
+		return;
+	tcp_established_segs(ctx, conn, segs, n);
+}
+
+/**
+ * tcp_tap_handler() - Segments from the guest with one 4-tuple
+ * @ctx:	Context
+ * @f:		Parsed frames, all TCP with the same addresses and ports
+ * @n:		Number of frames (at most TCP_MAX_BATCH are used)
+ *
+ * Context: main loop, after tap_rx()
+ * Return: frames consumed (always @n, or TCP_MAX_BATCH)
+ */
+unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
+{
+	struct tcp_seg segs[TCP_MAX_BATCH];
+	struct flow_key key;
+	union flow *flow;
+	unsigned i;
+
+	n = MIN(n, (unsigned)TCP_MAX_BATCH);
+	for (i = 0; i < n; i++)
+		tcp_seg_get(&f[i], &segs[i]);
+
+	if (ctx->c.no_tcp)
+		return n;
+
+	flow_key_fill(&key, IPPROTO_TCP, &f->src, f->sport, &f->dst, f->dport);
+	flow = flow_lookup(&key);
+
+	if (!flow) {
+		/* Only a bare SYN may open a connection */
+		if ((segs[0].flags & (F_SYN | F_ACK | F_RST)) == F_SYN) {
+			tcp_conn_from_tap(ctx, &f[0], &segs[0]);
+			return 1 + (n > 1 ? tcp_tap_handler(ctx, f + 1, n - 1) : 0);
+		}
+		tcp_rst_reply(ctx, &f[0]);
+		return 1 + (n > 1 ? tcp_tap_handler(ctx, f + 1, n - 1) : 0);
+	}
+
+	if (flow->f.type != FLOW_TCP)
+		return n;
+
+	if (!(flow->tcp.events & TEV(ESTABLISHED)))
+		tcp_handshake_segs(ctx, &flow->tcp, f, segs, n);
+	else
+		tcp_established_segs(ctx, &flow->tcp, segs, n);
+	return n;
+}
+
+/**
+ * tcp_sock_handler() - Event on a connection's host socket
+ * @ctx:	Context
+ * @ref:	epoll reference (flow index)
+ * @events:	epoll events
+ *
+ * Context: main loop
+ */
+void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
+{
+	union flow *flow = flow_at(ref.flow);
+	struct tcp_conn *conn = &flow->tcp;
+
+	if (flow->f.type != FLOW_TCP || conn->sock != (int)ref.fd)
+		return;
+
+	if (events & EPOLLRDHUP)
+		conn->flags |= TFL(SOCK_RDHUP);
+
+	if (!(conn->events & TEV(ESTABLISHED))) {
+		if ((conn->events & TEV(TAP_SYN_RCVD)) &&
+		    !(conn->events & TEV(SOCK_CONNECTED)) &&
+		    (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
+			tcp_connect_done(ctx, conn);
+		else if (events & EPOLLERR)
+			tcp_rst(ctx, conn, "socket error in handshake");
+		return;
+	}
+
+	if (events & EPOLLERR) {
+		int err = 0;
+		socklen_t sl = sizeof(err);
+
+		getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
+		if (err) {
+			conn_dbg(conn, "host socket error: %s", strerror(err));
+			tcp_rst(ctx, conn, "host socket error");
+			return;
+		}
+	}
+
+	if ((events & EPOLLOUT) &&
+	    (conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
+		/* Window update; after a partial send, also duplicates so the
+		 * guest resends what the socket couldn't take
+		 */
+		if (conn->flags & TFL(PARTIAL_SEND))
+			conn->flags |= TFL(DUP_ACK);
+		conn->flags &= ~(TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND));
+		tcp_send_ack(ctx, conn);
+	}
+
+	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP))
+		tcp_data_from_sock(ctx, conn);
+}
+
+/**
+ * tcp_listen_handler() - Connection on a forwarded port (-t): SYN to guest
+ * @ctx:	Context
+ * @ref:	epoll reference (rule, port)
+ *
+ * Context: main loop
+ */
+void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	const struct fwd_table *t = ref.listen.ns ? &ctx->c.tcp_out :
+						    &ctx->c.tcp_in;
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof(sa);
+	int s, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		union inany peer, src, gaddr;
+		struct tcp_conn *conn;
+		union flow *flow;
+		uint16_t pport, gport;
+		int one = 1, af;
+
+		sl = sizeof(sa);
+		s = accept4((int)ref.fd, (struct sockaddr *)&sa, &sl,
+			    SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (s < 0) {
+			if (errno != EAGAIN && errno != EINTR) {
+				stats.flow_refused_nofile++;
+				warn_ratelimit(ctx->now, "accept4(): %s",
+					       strerror(errno));
+			}
+			return;
+		}
+
+		inany_from_sockaddr(&peer, &pport, &sa);
+		gport = fwd_port(t, ref.listen.rule, ref.listen.port);
+
+		if (splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
+				      gport, ref.listen.ns))
+			continue;	/* taken by the splice path */
+
+		af = inany_af(&peer);
+		if ((af == AF_INET && !ctx->c.ip4.enabled) ||
+		    (af == AF_INET6 && !ctx->c.ip6.enabled) ||
+		    !tap_connected()) {
+			struct linger l = { 1, 0 };
+
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
+		flow = flow_alloc();
+		if (!flow) {
+			struct linger l = { 1, 0 };
+
+			stats.tcp_refused_full++;
+			warn_ratelimit(ctx->now, "flow table full (%u flows): refusing TCP connection",
+				       flow_max());
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
+		fwd_nat_to_guest(&ctx->c, &peer, &src);
+		fwd_guest_addr(&ctx->c, af, &gaddr);
+
+		conn = &flow->tcp;
+		conn->f.type = FLOW_TCP;
+		conn->sock = s;
+		flow_key_fill(&conn->f.key, IPPROTO_TCP, &gaddr, gport, &src,
+			      pport);
+		if (flow_hash_add(flow) < 0) {
+			/* Same tuple as a live flow: can't happen unless the
+			 * peer reuses a port that's still open; refuse
+			 */
+			struct linger l = { 1, 0 };
+
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			flow_free(flow);
+			continue;
+		}
+		if (af == AF_INET)
+			conn->flags |= TFL(IPV4);
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+
+		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
+		conn->reader = sa.ss_family == AF_INET ? tcp_reader_v4 :
+			       tcp_reader_v6;
+		conn->rcv_wscale = TCP_WS_OUR;
+		conn->mss = (uint16_t)MIN(ctx->c.mtu - (af == AF_INET ? 40 : 60),
+					  65535);
+		conn->iss = tcp_isn(&conn->f.key);
+		conn->snd_una = conn->snd_max = conn->iss;
+		conn->rto_ms = RTO_INIT_MS;
+		conn->last_active = ctx->now;
+		conn->rtt_ts = ctx->now;
+		tcp_rcv_wnd_update(ctx, conn);
+		conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << TCP_WS_OUR);
+
+		if (tcp_epoll_add(ctx, conn) < 0) {
+			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
+			continue;
+		}
+		stats.tcp_flows_opened++;
+		conn->snd_nxt = conn->iss;
+		tcp_send_flags(ctx, conn, F_SYN);
+		conn->snd_nxt = conn->iss + 1;
+		conn->snd_max = conn->snd_nxt;
+		conn_dbg(conn, "accepted on port %u, SYN to guest",
+			 ref.listen.port);
+		tcp_timer_arm(ctx, conn);
+	}
+}
+
+/**
+ * tcp_timer_conn() - A connection's deadline passed
+ * @ctx:	Context
+ * @conn:	Connection
+ */
+static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
+{
+	conn->timer_at = 0;
+
+	if (!(conn->events & TEV(ESTABLISHED))) {
+		if (conn->events & TEV(TAP_SYN_SENT) ||
+		    conn->events & TEV(SOCK_CONNECTED)) {
+			if (conn->retrans++ >= SYN_RETRIES) {
+				tcp_rst(ctx, conn, "handshake timeout");
+				return;
+			}
+			conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
+			tcp_send_flags_seq(ctx, conn,
+					   (conn->events & TEV(TAP_SYN_SENT)) ?
+					   F_SYN : F_SYN | F_ACK, conn->iss);
+			stats.tcp_retrans++;
+		} else if (ctx->now - conn->last_active >= CONNECT_TIMEOUT_MS) {
+			tcp_rst(ctx, conn, "connect() timeout");
+			return;
+		}
+		tcp_timer_arm(ctx, conn);
+		return;
+	}
+
+	if (conn->snd_una != conn->snd_nxt) {
+		if (conn->retrans++ >= DATA_RETRIES) {
+			tcp_rst(ctx, conn, "too many retransmissions");
+			return;
+		}
+		stats.tcp_rto++;
+		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
+			 conn->rto_ms, conn->snd_una);
+		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
+		tcp_retransmit(ctx, conn);
+		if (conn->f.type == FLOW_TCP && conn->sock >= 0)
+			tcp_timer_arm(ctx, conn);
+		return;
+	}
+
+	if (conn->flags & TFL(WND_PROBE)) {
+		/* Zero window: an ACK with SEQ = SND.NXT - 1 makes the guest
+		 * answer with its current window (RFC 9293 3.8.6.1)
+		 */
+		tcp_send_flags_seq(ctx, conn, F_ACK, conn->snd_nxt - 1);
+		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
+		tcp_timer_arm(ctx, conn);
+		return;
+	}
+
+	if (ctx->now - conn->last_active >= IDLE_TIMEOUT_MS) {
+		tcp_rst(ctx, conn, "idle timeout");
+		return;
+	}
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_timer() - Run expired connection timers
+ * @ctx:	Context; @ctx->now is current
+ *
+ * Context: main loop, when ctx->timer_next is reached
+ */
+void tcp_timer(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type != FLOW_TCP)
+			continue;
+		if (flow->tcp.timer_at && flow->tcp.timer_at <= ctx->now)
+			tcp_timer_conn(ctx, &flow->tcp);
+		if (flow->f.type == FLOW_TCP && flow->tcp.timer_at)
+			timer_want(ctx, flow->tcp.timer_at);
+	}
+}
+
+/**
+ * tcp_close_all() - Reset every tap-side connection (guest went away)
+ * @ctx:	Context
+ */
+void tcp_close_all(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type == FLOW_TCP)
+			tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
+	}
+}
+
+/**
+ * tcp_state_str() - Name of a connection's state, derived from its events
+ * @events:	TEV() bits
+ *
+ * Return: RFC 9293 state name as seen from the guest's peer (us)
+ */
+const char *tcp_state_str(uint16_t events);
+const char *tcp_state_str(uint16_t events)
+{
+	if (!(events & TEV(ESTABLISHED)))
+		return events & TEV(TAP_SYN_SENT) ? "SYN-SENT" : "SYN-RECEIVED";
+	if ((events & TEV(TAP_FIN_SENT)) && (events & TEV(TAP_FIN_RCVD)))
+		return events & TEV(TAP_FIN_ACKED) ? "TIME-WAIT" : "CLOSING";
+	if (events & TEV(TAP_FIN_SENT))
+		return events & TEV(TAP_FIN_ACKED) ? "FIN-WAIT-2" : "FIN-WAIT-1";
+	if (events & TEV(TAP_FIN_RCVD))
+		return "CLOSE-WAIT";
+	(void)tcp_ev_str;
+	return "ESTABLISHED";
+}

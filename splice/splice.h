@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* splice/splice.h - Interface of the loopback splice path to the core
+ */
+#ifndef SPLICE_SPLICE_H
+#define SPLICE_SPLICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../conf/util.h"
+#include "../passt/epoll_ref.h"
+
+struct ctx;
+
+bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
+		       uint16_t peer_port, uint16_t port, uint16_t to_port,
+		       bool from_ns);
+void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref,
+			uint32_t events);
+void splice_timer(struct ctx *ctx);
+
+#endif /* SPLICE_SPLICE_H */

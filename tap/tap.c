@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/tap.c - Frame I/O with the guest: tap device (pasta) or stream (passt)
+ *
+ * DOC: Theory of Operation
+ *
+ * Receive.  With a tap device every read() returns one frame, preceded by a
+ * struct virtio_net_hdr (we open the device with IFF_VNET_HDR and announce
+ * TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 with TUNSETOFFLOAD, so the namespace
+ * hands us TCP super-frames up to 64 KiB with partial checksums instead of
+ * segmenting and checksumming them: Documentation/networking/tuntap.rst,
+ * include/uapi/linux/virtio_net.h).  tap_rx() reads up to TAP_RX_FRAMES of
+ * them into static slots.  With a QEMU stream (-netdev stream, net/stream.c
+ * in QEMU) each frame is preceded by its length as a 4-byte big-endian
+ * integer; tap_rx() reads as much as fits into one buffer and splits it, a
+ * partial frame at the end is moved to the front for the next call.
+ *
+ * Transmit.  Callers lay frames out one after another in a 4 MiB arena
+ * (tap_tx_space()), each with TAP_HEADROOM bytes in front, and register
+ * them with tap_tx_add().  tap_flush() writes them: one write() per frame
+ * to a tap device (with a virtio_net_hdr in the headroom), one sendmsg()
+ * for the whole batch to a stream (with the length in the headroom).  A
+ * stream write that is cut short keeps the unwritten tail in a pending
+ * buffer, and nothing new is written until it drains (tap_tx_pending()
+ * tells the loop to wait for EPOLLOUT); frames that arrive meanwhile and
+ * don't fit are dropped and counted, never reordered.
+ *
+ * Checksums.  A frame added with a @csum_start carries only the
+ * pseudo-header sum in its L4 checksum field.  On a tap device it goes out
+ * with VIRTIO_NET_HDR_F_NEEDS_CSUM, so the kernel completes the checksum
+ * only if the packet ever leaves the namespace (local delivery treats
+ * CHECKSUM_PARTIAL as verified).  On a stream, or while a pcap capture runs,
+ * tap_csum_offload() is false and callers compute full checksums.
+ *
+ * Memory: 2 MiB of receive slots (or the 1 MiB stream buffer), the 4 MiB
+ * transmit arena, and for streams a pending buffer of the same size; all
+ * static, nothing is allocated after start-up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/if_tun.h>
+#include <linux/virtio_net.h>
+#include <net/if.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../conf/util.h"
+#include "pcap.h"
+#include "tap.h"
+
+#define VNET_HLEN	sizeof(struct virtio_net_hdr)
+#define RX_SLOT		(VNET_HLEN + FRAME_MAX)
+
+struct tap_stats tap_stats;
+
+static enum tap_backend tap_be;
+static int tap_dev_fd = -1;
+static bool tap_vnet;
+static bool tap_pcap_on;
+
+/* Receive side */
+static uint8_t tap_rx_slots[TAP_RX_FRAMES][RX_SLOT] __attribute__((aligned(64)));
+static uint8_t tap_stream_rx[TAP_STREAM_RXBUF] __attribute__((aligned(64)));
+static size_t tap_stream_rx_len;	/* bytes held in tap_stream_rx */
+static size_t tap_stream_rx_off;	/* first byte not yet handed out */
+
+/* Transmit side */
+static uint8_t tap_tx_arena[TAP_TX_ARENA] __attribute__((aligned(64)));
+static size_t tap_tx_used;		/* arena bytes in use */
+static struct iovec tap_tx_iov[TAP_TX_FRAMES];	/* headroom prefix + frame */
+static uint32_t tap_tx_csum[TAP_TX_FRAMES];	/* csum_start << 16 | offset */
+static unsigned tap_tx_n;
+static uint8_t tap_tx_pend[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
+static size_t tap_tx_pend_len;		/* bytes in tap_tx_pend */
+static size_t tap_tx_pend_off;		/* bytes of it already written */
+
+/**
+ * iov_length() - Total length of an iovec array
+ * @iov:	Array
+ * @n:		Entries
+ *
+ * Return: sum of iov_len, bytes
+ */
+static size_t iov_length(const struct iovec *iov, size_t n)
+{
+	size_t l = 0;
+
+	while (n--)
+		l += iov[n].iov_len;
+	return l;
+}
+
+/**
+ * tap_dev_open_current_ns() - Create the tap device in the current netns
+ * @ifname:	Requested name ("" lets the kernel choose tapN)
+ * @ifname_out:	Name actually given, IFNAMSIZ bytes
+ *
+ * Opens /dev/net/tun with IFF_TAP | IFF_NO_PI | IFF_VNET_HDR, announces
+ * TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 (if_tun.h), and makes the fd
+ * non-blocking.
+ *
+ * Context: set-up, in the target network namespace
+ * Return: fd, or -errno from open() or ioctl()
+ */
+int tap_dev_open_current_ns(const char *ifname, char *ifname_out)
+{
+	unsigned offload = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+	struct ifreq ifr = { 0 };
+	int fd, ret, hlen = VNET_HLEN;
+
+	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR;
+	strncpy(ifr.ifr_name, ifname, IFNAMSIZ - 1);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		ret = -errno;
+		goto close_fd;
+	}
+	if (ioctl(fd, TUNSETVNETHDRSZ, &hlen) < 0) {
+		ret = -errno;
+		goto close_fd;
+	}
+	if (ioctl(fd, TUNSETOFFLOAD, offload) < 0) {
+		ret = -errno;
+		goto close_fd;
+	}
+
+	memcpy(ifname_out, ifr.ifr_name, IFNAMSIZ);
+	ifname_out[IFNAMSIZ - 1] = '\0';
+	return fd;
+close_fd:
+	close(fd);
+	return ret;
+}
+
+/**
+ * tap_init() - Select the back-end and its fd
+ * @be:		TAP_DEV or TAP_STREAM
+ * @fd:		Tap device fd, or connected stream socket (non-blocking)
+ * @vnet_hdr:	For TAP_DEV: frames carry a struct virtio_net_hdr
+ */
+void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
+{
+	tap_be = be;
+	tap_dev_fd = fd;
+	tap_vnet = be == TAP_DEV && vnet_hdr;
+	tap_stream_rx_len = tap_stream_rx_off = 0;
+	tap_tx_used = 0;
+	tap_tx_n = 0;
+	tap_tx_pend_len = tap_tx_pend_off = 0;
+}
+
+/**
+ * tap_detach() - Forget the current fd (stream client gone); frames queued
+ *		  meanwhile are dropped
+ */
+void tap_detach(void)
+{
+	tap_dev_fd = -1;
+	tap_stream_rx_len = tap_stream_rx_off = 0;
+	tap_tx_used = 0;
+	tap_tx_n = 0;
+	tap_tx_pend_len = tap_tx_pend_off = 0;
+}
+
+/**
+ * tap_fd() - fd of the back-end, -1 if none is connected
+ *
+ * Return: fd
+ */
+int tap_fd(void)
+{
+	return tap_dev_fd;
+}
+
+/**
+ * tap_backend() - Which back-end is in use
+ *
+ * Return: TAP_DEV, TAP_STREAM or TAP_NONE
+ */
+enum tap_backend tap_backend(void)
+{
+	return tap_be;
+}
+
+/**
+ * tap_connected() - Is there a guest to talk to?
+ *
+ * Return: true if a tap fd or a stream client is attached
+ */
+bool tap_connected(void)
+{
+	return tap_dev_fd >= 0;
+}
+
+/**
+ * tap_csum_offload() - May L4 checksums be left partial?
+ *
+ * Return: true for a tap device with virtio_net_hdr and no pcap capture
+ */
+bool tap_csum_offload(void)
+{
+	return tap_vnet && !tap_pcap_on;
+}
+
+/**
+ * tap_set_pcap() - Tell the back-end that a capture is running
+ * @on:		pcap file open: frames must carry complete checksums
+ */
+void tap_set_pcap(bool on)
+{
+	tap_pcap_on = on;
+}
+
+/**
+ * tap_rx_dev() - Read frames from a tap device
+ * @b:		Batch to fill
+ *
+ * Return: frames read (0 if none was ready), or -errno on a read error
+ */
+static int tap_rx_dev(struct tap_rx_batch *b)
+{
+	size_t skip = tap_vnet ? VNET_HLEN : 0;
+	unsigned i;
+
+	b->n = 0;
+	for (i = 0; i < TAP_RX_FRAMES; i++) {
+		ssize_t n = read(tap_dev_fd, tap_rx_slots[i], RX_SLOT);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			return b->n ? (int)b->n : -errno;
+		}
+		if ((size_t)n <= skip)
+			continue;
+		b->frame[b->n] = tap_rx_slots[i] + skip;
+		b->len[b->n] = (size_t)n - skip;
+		tap_stats.rx_frames++;
+		tap_stats.rx_bytes += b->len[b->n];
+		pcap_frame(b->frame[b->n], b->len[b->n]);
+		b->n++;
+	}
+	return (int)b->n;
+}
+
+/**
+ * tap_rx_stream() - Read and split length-prefixed frames from a stream
+ * @b:		Batch to fill
+ *
+ * A length of zero, below an Ethernet header, or above FRAME_MAX means the
+ * stream is corrupt or hostile: the caller drops the connection.
+ *
+ * Return: frames in @b, 0 if none complete yet, -EPIPE at EOF, -EBADMSG for
+ *	   a bad length, -errno from recv()
+ */
+static int tap_rx_stream(struct tap_rx_batch *b)
+{
+	size_t off, len;
+
+	b->n = 0;
+
+	/* Move what's left of the last read to the front, then read more */
+	if (tap_stream_rx_off) {
+		memmove(tap_stream_rx, tap_stream_rx + tap_stream_rx_off,
+			tap_stream_rx_len - tap_stream_rx_off);
+		tap_stream_rx_len -= tap_stream_rx_off;
+		tap_stream_rx_off = 0;
+	}
+	if (tap_stream_rx_len < sizeof(tap_stream_rx)) {
+		ssize_t n = recv(tap_dev_fd, tap_stream_rx + tap_stream_rx_len,
+				 sizeof(tap_stream_rx) - tap_stream_rx_len,
+				 MSG_DONTWAIT);
+
+		if (n == 0)
+			return -EPIPE;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			tap_stream_rx_len += (size_t)n;
+	}
+
+	off = 0;
+	while (b->n < TAP_RX_MAX && tap_stream_rx_len - off >= 4) {
+		len = get_be32(tap_stream_rx + off);
+		if (len < ETH_HLEN_ || len > FRAME_MAX) {
+			tap_stats.rx_bad_len++;
+			return -EBADMSG;
+		}
+		if (tap_stream_rx_len - off - 4 < len)
+			break;
+		b->frame[b->n] = tap_stream_rx + off + 4;
+		b->len[b->n] = len;
+		tap_stats.rx_frames++;
+		tap_stats.rx_bytes += len;
+		pcap_frame(b->frame[b->n], len);
+		b->n++;
+		off += 4 + len;
+	}
+	tap_stream_rx_off = off;
+	return (int)b->n;
+}
+
+/**
+ * tap_rx() - Read a batch of frames from the guest
+ * @b:		Batch to fill; frames stay valid until the next call
+ *
+ * Context: main loop, on EPOLLIN of tap_fd().  Call again while it returns a
+ *	    full batch (TAP_RX_FRAMES or TAP_RX_MAX): data may be left over.
+ * Return: number of frames, 0 if nothing complete was ready, or -errno
+ *	   (-EPIPE: stream closed, -EBADMSG: corrupt stream)
+ */
+int tap_rx(struct tap_rx_batch *b)
+{
+	b->n = 0;
+	if (tap_dev_fd < 0)
+		return 0;
+	if (tap_be == TAP_STREAM)
+		return tap_rx_stream(b);
+	return tap_rx_dev(b);
+}
+
+/**
+ * tap_tx_space() - Free space in the transmit arena
+ * @avail:	Bytes available from the returned pointer (including the
+ *		TAP_HEADROOM each frame needs in front of it)
+ *
+ * The caller writes frames at p + TAP_HEADROOM, p + TAP_HEADROOM + len +
+ * TAP_HEADROOM... and registers each with tap_tx_add(), in order.
+ *
+ * Return: start of free space; *@avail is 0 if a flush is needed
+ */
+uint8_t *tap_tx_space(size_t *avail)
+{
+	if (tap_tx_n >= TAP_TX_FRAMES)
+		*avail = 0;
+	else
+		*avail = sizeof(tap_tx_arena) - tap_tx_used;
+	return tap_tx_arena + tap_tx_used;
+}
+
+/**
+ * tap_tx_add() - Queue a frame laid out in the arena
+ * @l2:		Ethernet header of the frame, with TAP_HEADROOM bytes free
+ *		before it, at or after the pointer tap_tx_space() returned
+ * @len:	Frame length, bytes
+ * @csum_start:	TAP_CSUM_DONE if checksums are complete; else offset of the
+ *		L4 header from @l2, whose checksum field holds the
+ *		pseudo-header sum only
+ * @csum_offset: Offset of the checksum field in the L4 header (16 for TCP,
+ *		6 for UDP), if @csum_start is set
+ */
+void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
+		size_t csum_offset)
+{
+	size_t end = (size_t)(l2 - tap_tx_arena) + len;
+
+	tap_tx_iov[tap_tx_n].iov_base = l2;
+	tap_tx_iov[tap_tx_n].iov_len = len;
+	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
+	tap_tx_n++;
+	tap_tx_used = ROUND_UP(end, 8);
+}
+
+/**
+ * tap_tx_frame() - Reserve room for one frame and queue it
+ * @len:	Frame length, bytes (the caller fills it after this returns)
+ *
+ * For small frames with complete checksums (ARP, DHCP, ICMP...).  Flushes
+ * first if the arena is full.
+ *
+ * Return: pointer to the Ethernet header to fill, NULL if @len can't fit
+ */
+uint8_t *tap_tx_frame(size_t len)
+{
+	size_t avail;
+	uint8_t *p = tap_tx_space(&avail);
+
+	if (avail < TAP_HEADROOM + len) {
+		tap_flush();
+		p = tap_tx_space(&avail);
+		if (avail < TAP_HEADROOM + len)
+			return NULL;
+	}
+	tap_tx_add(p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);
+	return p + TAP_HEADROOM;
+}
+
+/**
+ * tap_tx_pending() - Is a stream write waiting for EPOLLOUT?
+ *
+ * Return: true if bytes of an earlier flush are still unwritten
+ */
+bool tap_tx_pending(void)
+{
+	return tap_tx_pend_len > tap_tx_pend_off;
+}
+
+/**
+ * tap_flush_pending() - Write what's left of an earlier stream flush
+ *
+ * Return: 0 if everything is written, -EAGAIN if some is left, -errno
+ */
+static int tap_flush_pending(void)
+{
+	while (tap_tx_pend_off < tap_tx_pend_len) {
+		ssize_t n = send(tap_dev_fd, tap_tx_pend + tap_tx_pend_off,
+				 tap_tx_pend_len - tap_tx_pend_off,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN ? -EAGAIN : -errno;
+		}
+		tap_tx_pend_off += (size_t)n;
+	}
+	tap_tx_pend_len = tap_tx_pend_off = 0;
+	return 0;
+}
+
+/**
+ * tap_flush_stream() - Write queued frames to a stream, in one sendmsg()
+ *
+ * Return: 0, or -errno from sendmsg() other than EAGAIN
+ */
+static int tap_flush_stream(void)
+{
+	size_t total = 0, done, i;
+	struct msghdr mh = { 0 };
+	ssize_t n;
+	int ret;
+
+	for (i = 0; i < tap_tx_n; i++) {
+		uint8_t *l2 = tap_tx_iov[i].iov_base;
+
+		put_be32(l2 - 4, (uint32_t)tap_tx_iov[i].iov_len);
+		tap_tx_iov[i].iov_base = l2 - 4;
+		tap_tx_iov[i].iov_len += 4;
+		total += tap_tx_iov[i].iov_len;
+	}
+
+	ret = tap_flush_pending();
+	if (ret == -EAGAIN)
+		goto keep;		/* nothing new may overtake the tail */
+	if (ret < 0)
+		return ret;
+
+	n = 0;
+	for (i = 0; i < tap_tx_n; i += IOV_MAX) {
+		ssize_t r;
+
+		mh.msg_iov = tap_tx_iov + i;
+		mh.msg_iovlen = MIN(tap_tx_n - i, (size_t)IOV_MAX);
+		r = sendmsg(tap_dev_fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (r < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				return -errno;
+			break;
+		}
+		n += r;
+		if ((size_t)r < iov_length(mh.msg_iov, mh.msg_iovlen))
+			break;
+	}
+	if ((size_t)n == total)
+		return 0;
+
+	/* Keep the unwritten tail, in order, for EPOLLOUT */
+	done = (size_t)n;
+keep:
+	if (ret == -EAGAIN)
+		done = 0;
+	for (i = 0; i < tap_tx_n; i++) {
+		size_t l = tap_tx_iov[i].iov_len;
+		const uint8_t *p = tap_tx_iov[i].iov_base;
+
+		if (done >= l) {
+			done -= l;
+			continue;
+		}
+		p += done;
+		l -= done;
+		done = 0;
+		if (tap_tx_pend_len + l > sizeof(tap_tx_pend)) {
+			/* Only whole frames are dropped: never a partial */
+			if (p == tap_tx_iov[i].iov_base) {
+				tap_stats.tx_dropped++;
+				continue;
+			}
+		}
+		memcpy(tap_tx_pend + tap_tx_pend_len, p, l);
+		tap_tx_pend_len += l;
+	}
+	return 0;
+}
+
+/**
+ * tap_flush_dev() - Write queued frames to a tap device, one write() each
+ *
+ * Return: 0, or -errno of the first write error other than EAGAIN
+ */
+static int tap_flush_dev(void)
+{
+	unsigned i;
+
+	for (i = 0; i < tap_tx_n; i++) {
+		uint8_t *l2 = tap_tx_iov[i].iov_base;
+		size_t len = tap_tx_iov[i].iov_len, hlen = 0;
+		ssize_t n;
+
+		if (tap_vnet) {
+			struct virtio_net_hdr vh = { 0 };
+			uint32_t cs = tap_tx_csum[i];
+
+			if (cs) {
+				vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+				vh.csum_start = (uint16_t)(cs >> 16);
+				vh.csum_offset = (uint16_t)(cs & 0xffff);
+			}
+			hlen = VNET_HLEN;
+			memcpy(l2 - hlen, &vh, hlen);
+		}
+
+		n = write(tap_dev_fd, l2 - hlen, len + hlen);
+		if (n < 0) {
+			tap_stats.tx_dropped++;
+			if (errno == EAGAIN || errno == EINTR || errno == ENOBUFS)
+				continue;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/**
+ * tap_flush() - Write every queued frame to the guest
+ *
+ * Context: main loop, at the end of each wake-up, or when the arena fills
+ * Return: 0, or -errno of a fatal error on the back-end fd
+ */
+int tap_flush(void)
+{
+	int ret = 0;
+	unsigned i;
+
+	if (!tap_tx_n) {
+		if (tap_tx_pending() && tap_dev_fd >= 0) {
+			ret = tap_flush_pending();
+			return ret == -EAGAIN ? 0 : ret;
+		}
+		return 0;
+	}
+
+	if (tap_dev_fd < 0) {
+		tap_stats.tx_dropped += tap_tx_n;
+		goto out;
+	}
+
+	for (i = 0; i < tap_tx_n; i++) {
+		tap_stats.tx_bytes += tap_tx_iov[i].iov_len;
+		pcap_frame(tap_tx_iov[i].iov_base, tap_tx_iov[i].iov_len);
+	}
+	tap_stats.tx_frames += tap_tx_n;
+
+	if (tap_be == TAP_STREAM)
+		ret = tap_flush_stream();
+	else
+		ret = tap_flush_dev();
+out:
+	tap_tx_n = 0;
+	tap_tx_used = 0;
+	return ret;
+}

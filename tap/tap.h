@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tap/tap.h - Frame-level interface to the guest: tap device or QEMU stream
+ *
+ * The protocol handlers see only batches of frames: tap_rx() fills a batch
+ * of received frames, and frames to send are laid out in the transmit arena
+ * (tap_tx_space(), tap_tx_add()) and written together by tap_flush() at the
+ * end of each wake-up.  Which back-end carries them (a tap fd with a virtio
+ * net header, or a UNIX stream with 4-byte big-endian lengths) is invisible
+ * to the callers.
+ */
+#ifndef TAP_TAP_H
+#define TAP_TAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+/* Bytes reserved in front of every transmitted frame for the back-end's
+ * prefix: a struct virtio_net_hdr (10 bytes) or a 4-byte length.
+ */
+#define TAP_HEADROOM		12
+
+#define TAP_RX_FRAMES		32	/* frames per tap_rx() batch (tap fd) */
+#define TAP_TX_ARENA		(4 << 20)	/* bytes of frames per flush */
+#define TAP_TX_FRAMES		1024	/* frames per flush */
+#define TAP_STREAM_RXBUF	(1 << 20)	/* passt stream receive buffer */
+#define TAP_RX_MAX		2048	/* frames per batch, any back-end */
+
+enum tap_backend {
+	TAP_NONE = 0,
+	TAP_DEV,	/* pasta: tap device fd, IFF_TAP | IFF_NO_PI | IFF_VNET_HDR */
+	TAP_STREAM,	/* passt: connected UNIX stream, length-prefixed frames */
+};
+
+/**
+ * struct tap_rx_batch - Frames read by one tap_rx() call
+ * @n:		Number of frames
+ * @frame:	Start of each frame (Ethernet header), valid until next tap_rx()
+ * @len:	Length of each frame, bytes
+ */
+struct tap_rx_batch {
+	unsigned n;
+	const uint8_t *frame[TAP_RX_MAX];
+	size_t len[TAP_RX_MAX];
+};
+
+/**
+ * struct tap_stats - Counters of the guest-facing side
+ * @rx_frames, @rx_bytes:	Frames and bytes received from the guest
+ * @tx_frames, @tx_bytes:	Frames and bytes written to the guest
+ * @tx_dropped:			Frames we could not write (queue full, error)
+ * @rx_bad_len:			Stream length prefixes out of range
+ */
+struct tap_stats {
+	uint64_t rx_frames, rx_bytes;
+	uint64_t tx_frames, tx_bytes;
+	uint64_t tx_dropped;
+	uint64_t rx_bad_len;
+};
+
+extern struct tap_stats tap_stats;
+
+int tap_dev_open_current_ns(const char *ifname, char *ifname_out);
+void tap_init(enum tap_backend be, int fd, bool vnet_hdr);
+void tap_detach(void);
+int tap_fd(void);
+enum tap_backend tap_backend(void);
+bool tap_connected(void);
+bool tap_csum_offload(void);
+void tap_set_pcap(bool on);
+
+int tap_rx(struct tap_rx_batch *b);
+
+uint8_t *tap_tx_space(size_t *avail);
+void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
+		size_t csum_offset);
+uint8_t *tap_tx_frame(size_t len);
+int tap_flush(void);
+bool tap_tx_pending(void);
+
+#define TAP_CSUM_DONE	0	/* @csum_start value: checksums are complete */
+
+#endif /* TAP_TAP_H */
