@@ -80,13 +80,15 @@ static void log_vmsg(int prio, bool with_errno, const char *fmt, va_list ap)
 	}
 	buf[n++] = '\n';
 
-	if (log_file_fd >= 0 && write(log_file_fd, buf, n) < 0)
-		;	/* nowhere to report it */
+	if (log_file_fd >= 0 && write(log_file_fd, buf, n) < 0) {
+		/* nowhere to report it */
+	}
 	if (log_use_syslog)
 		syslog(prio > LOG_DEBUG ? LOG_DEBUG : prio, "%.*s",
 		       (int)n - 1, buf);
-	if (log_use_stderr && write(STDERR_FILENO, buf, n) < 0)
-		;
+	if (log_use_stderr && write(STDERR_FILENO, buf, n) < 0) {
+		/* as above */
+	}
 
 	errno = saved_errno;
 }
