@@ -27,6 +27,18 @@
 #define CONF_MTU_DEFAULT	65520
 #define CONF_FLOW_MAX_DEFAULT	8192
 #define CONF_UDP_TIMEOUT_DEFAULT 180	/* s, like nf_conntrack_udp_timeout_stream */
+#define CONF_FLOW_MAX_LIMIT	65536	/* --flow-max upper bound */
+#define CONF_UDP_TIMEOUT_MAX	86400	/* s, --udp-timeout upper bound */
+#define CONF_LOG_SIZE_DEFAULT	(1024 * 1024)	/* --log-size, as upstream */
+#define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
+
+/* Our MAC address unless -M: locally administered, as upstream's default */
+#define CONF_MAC_OUR_DEFAULT	{ 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 }
+
+/* Local mode (no usable host interface), upstream's link-local choices */
+#define CONF_LL4_ADDR		0xa9fe0201	/* 169.254.2.1, host order */
+#define CONF_LL4_GW		0xa9fe0202	/* 169.254.2.2 */
+#define CONF_LL4_PREFIX_LEN	16		/* RFC 3927 */
 
 enum conf_mode {
 	MODE_PASTA,
@@ -68,16 +80,24 @@ struct fwd_table {
  * struct conf_ip4 - IPv4 configuration of the guest side
  * @enabled:		IPv4 is handled at all (-6 clears it; no address, too)
  * @addr:		Address the guest uses (-a, or the host's)
- * @prefix_len:		Prefix length for @addr (-n, or the host's)
+ * @prefix_len:		Prefix length for @addr (-n, -a ADDR/LEN, the host's,
+ *			else by address class); -1 only while parsing
  * @gw:			Default gateway the guest uses (-g, or the host's)
  * @map_host_loopback:	Guest-side address meaning "host loopback", or 0
  * @map_guest_addr:	Guest-side address meaning "the host's @addr", or 0
  * @dns:		Name servers offered to the guest (DHCP), network order
  * @dns_count:		Entries in @dns
- * @dns_fwd:		--dns-forward address, or 0
+ * @dns_fwd:		--dns-forward address, else @map_host_loopback if
+ *			it stands for a loopback name server of the host
+ *			(see conf/resolv.c), else 0
  * @dns_host:		Where queries to @dns_fwd go (--dns-host, or the
  *			host's first IPv4 name server), or 0
- * @ifname_out:		Host interface the defaults came from
+ * @ifname_out:		Host interface the defaults came from (template
+ *			interface: -i, --outbound-if4 or the default route's),
+ *			"" if none (local mode, or everything given)
+ * @addr_out:		-o/--outbound: bind outbound sockets to it, or 0
+ * @ifname_bind:	--outbound-if4: bind outbound sockets to this
+ *			interface (SO_BINDTODEVICE), "" for none
  * @addr_seen:		Learnt: last source address seen from the guest
  */
 struct conf_ip4 {
@@ -92,6 +112,8 @@ struct conf_ip4 {
 	struct in_addr dns_fwd;
 	struct in_addr dns_host;
 	char ifname_out[IFNAMSIZ];
+	struct in_addr addr_out;
+	char ifname_bind[IFNAMSIZ];
 	struct in_addr addr_seen;
 };
 
@@ -99,7 +121,8 @@ struct conf_ip4 {
  * struct conf_ip6 - IPv6 configuration of the guest side
  * @enabled:		IPv6 is handled at all
  * @addr:		Global address the guest uses (-a, or the host's)
- * @prefix_len:		Prefix length for @addr (64 unless the host says)
+ * @prefix_len:		Prefix length for @addr (-a ADDR/LEN, the host's,
+ *			else 64); -1 only while parsing
  * @gw:			Default gateway the guest uses (-g, or the host's,
  *			usually link-local)
  * @our_ll:		Link-local address we use as source of RA, NA and
@@ -108,9 +131,12 @@ struct conf_ip4 {
  * @map_guest_addr:	Guest-side address meaning "the host's @addr", or ::
  * @dns:		Name servers offered to the guest (RA RDNSS, DHCPv6)
  * @dns_count:		Entries in @dns
- * @dns_fwd:		--dns-forward address, or ::
+ * @dns_fwd:		--dns-forward address, or as for IPv4, or ::
  * @dns_host:		Where queries to @dns_fwd go, or ::
- * @ifname_out:		Host interface the defaults came from
+ * @ifname_out:		Host interface the defaults came from, as for IPv4
+ * @addr_out:		-o/--outbound: bind outbound sockets to it, or ::
+ * @ifname_bind:	--outbound-if6: bind outbound sockets to this
+ *			interface, "" for none
  * @addr_seen:		Learnt: last global source address seen from the guest
  * @addr_ll_seen:	Learnt: last link-local source address from the guest
  */
@@ -127,6 +153,8 @@ struct conf_ip6 {
 	struct in6_addr dns_fwd;
 	struct in6_addr dns_host;
 	char ifname_out[IFNAMSIZ];
+	struct in6_addr addr_out;
+	char ifname_bind[IFNAMSIZ];
 	struct in6_addr addr_seen;
 	struct in6_addr addr_ll_seen;
 };
@@ -134,29 +162,37 @@ struct conf_ip6 {
 /**
  * struct conf - Whole configuration
  * @mode:		pasta or passt, from argv[0]
- * @argv0:		Program name as invoked
+ * @argv0:		Program name as invoked (basename of argv[0]), used as
+ *			the prefix of error messages
  *
  * @debug, @trace, @quiet, @foreground: logging and detaching (-d, --trace,
  *			-q, -f)
- * @log_file:		-l/--log-file, "" for none
+ * @log_file:		-l/--log-file, "" for none (conf_parse() doesn't open it)
+ * @log_size:		--log-size, bytes (default 1 MiB)
  * @pid_file:		-P/--pid, "" for none
  * @pcap_file:		-p/--pcap, "" for none
  * @runas_set:		--runas given
- * @uid, @gid:		--runas target (or nobody when started as root)
+ * @uid, @gid:		--runas target; without it, nobody (65534 if there's
+ *			no such user) when started as root, else our own IDs
  *
  * @mtu:		-m/--mtu, bytes of IP packet (68..65520)
  * @mac_our:		MAC address we answer with (ARP, NDP, as frame source)
  * @mac_guest:		Guest's MAC: --ns-mac-addr, or learnt from frames
  * @mac_guest_set:	@mac_guest was given or learnt (else broadcast is used)
  * @ip4, @ip6:		Per-family addresses, see above
+ * @local_mode:		No host interface was usable: link-local defaults
+ *			(169.254.2.1/16 via 169.254.2.2, IPv6 via fe80::1)
  * @search:		DNS search domains (-S, or from resolv.conf)
  * @search_count:	Entries in @search
- * @no_dhcp_dns:	Don't advertise DNS servers (DHCP, RA, DHCPv6)
- * @no_dhcp_search:	Don't advertise the search list
+ * @no_dhcp_dns:	Don't advertise DNS servers (DHCP, RA, DHCPv6): set
+ *			by --no-dhcp-dns (passt); pasta's default, cleared by
+ *			--dhcp-dns
+ * @no_dhcp_search:	Don't advertise the search list, likewise
  * @hostname:		-H/--hostname for DHCP option 12, "" for none
  * @fqdn:		--fqdn for DHCP option 81 / DHCPv6 option 39
  *
- * @no_tcp, @no_udp, @no_icmp: disable a protocol
+ * @no_tcp, @no_udp, @no_icmp: disable a protocol (--no-icmp implies
+ *			@no_ndp, as upstream)
  * @no_dhcp, @no_ndp, @no_dhcpv6, @no_ra: disable a local service
  * @no_map_gw:		--no-map-gw: the gateway address is not the host
  * @no_splice:		--no-splice: loopback connections take the tap path
@@ -171,25 +207,31 @@ struct conf_ip6 {
  * @stats:		--stats: dump counters on exit and on SIGUSR1
  *
  * pasta only:
- * @ifname_ns:		-I/--ns-ifname: tap name in the namespace ("" = the
- *			host's default-route interface name, as upstream)
- * @netns:		--netns path or name, or "" to create a namespace
+ * @ifname_ns:		-I/--ns-ifname: tap name in the namespace; default
+ *			filled in by conf_parse(): the template interface's
+ *			name (IPv4 first), or "tap0" if there is none
+ * @netns:		--netns path (a NAME without '/' is stored as
+ *			/run/netns/NAME), or "" to create a namespace
  * @userns:		--userns path, or ""
  * @target_pid:		PID given as first non-option argument, or 0
- * @netns_only:		--netns-only: don't join or create a user namespace
+ * @netns_only:		--netns-only: don't join or create a user namespace;
+ *			also set by --netns without --userns, as upstream
  * @config_net:		--config-net: configure addresses and routes in it
  * @no_netns_quit:	--no-netns-quit: keep running if the netns goes away
  * @no_copy_routes:	--no-copy-routes
  * @no_copy_addrs:	--no-copy-addrs
- * @cmd:		Command and arguments to run (NULL-terminated), or NULL
+ * @cmd:		Command and arguments to run (NULL-terminated, points
+ *			into the argv given to conf_parse()), or NULL
  *
  * passt only:
  * @sock_path:		-s/--socket path, "" to choose /tmp/passt_N.socket
  * @fd:			-F/--fd: already connected socket, or -1
- * @one_off:		-1/--one-off: exit after the first client goes
+ * @one_off:		-1/--one-off: exit after the first client goes (-F
+ *			implies it)
  *
  * @devmem_if:		--devmem interface, "" if off
- * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n)
+ * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n,
+ *			queues 0-63; BIT(0) if the list is omitted)
  */
 struct conf {
 	enum conf_mode mode;
@@ -200,6 +242,7 @@ struct conf {
 	bool quiet;
 	bool foreground;
 	char log_file[PATH_MAX];
+	size_t log_size;
 	char pid_file[PATH_MAX];
 	char pcap_file[PATH_MAX];
 	bool runas_set;
@@ -212,6 +255,7 @@ struct conf {
 	bool mac_guest_set;
 	struct conf_ip4 ip4;
 	struct conf_ip6 ip6;
+	bool local_mode;
 	char search[CONF_MAX_SEARCH][CONF_SEARCH_LEN];
 	unsigned search_count;
 	bool no_dhcp_dns;

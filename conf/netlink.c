@@ -1,0 +1,1182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* conf/netlink.c - Host defaults and namespace set-up through libnl-route-3
+ *
+ * nl_host_defaults() looks at the routes, links and addresses of the
+ * current namespace once, from three libnl caches, and picks for each
+ * address family a "template" interface whose address, prefix length and
+ * default gateway the guest gets.  The rest are small helpers that pasta
+ * uses after entering the target namespace: find a link, bring it up, set
+ * its MTU or MAC, add an address or a default route, wait for the kernel
+ * to finish DAD on a link-local address.
+ *
+ * Each call opens and closes its own NETLINK_ROUTE socket: a netlink socket
+ * belongs to the namespace it was created in, and callers move between
+ * namespaces.  libnl's negative NLE_* codes are turned into -errno.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <net/if.h>
+#include <linux/if_addr.h>
+#include <linux/rtnetlink.h>
+
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/route.h>
+
+#include "log.h"
+#include "netlink.h"
+
+/**
+ * union nl_ip - IPv4 or IPv6 address, network order
+ * @a4:		IPv4 view
+ * @a6:		IPv6 view
+ */
+union nl_ip {
+	struct in_addr a4;
+	struct in6_addr a6;
+};
+
+/**
+ * nl_errno() - Translate a libnl error code to -errno
+ * @nlerr:	Return value of a libnl function (negative NLE_* code)
+ *
+ * Return: matching -errno, -EIO for codes without an obvious one
+ */
+static int nl_errno(int nlerr)
+{
+	static const int map[] = {
+		[NLE_INTR] = EINTR,		[NLE_BAD_SOCK] = EBADF,
+		[NLE_AGAIN] = EAGAIN,		[NLE_NOMEM] = ENOMEM,
+		[NLE_EXIST] = EEXIST,		[NLE_INVAL] = EINVAL,
+		[NLE_RANGE] = ERANGE,		[NLE_MSGSIZE] = EMSGSIZE,
+		[NLE_OPNOTSUPP] = EOPNOTSUPP,	[NLE_AF_NOSUPPORT] = EAFNOSUPPORT,
+		[NLE_OBJ_NOTFOUND] = ENOENT,	[NLE_NOADDR] = EADDRNOTAVAIL,
+		[NLE_BUSY] = EBUSY,		[NLE_NOACCESS] = EACCES,
+		[NLE_PERM] = EPERM,		[NLE_NODEV] = ENODEV,
+		[NLE_IMMUTABLE] = EPERM,	[NLE_DUMP_INTR] = EINTR,
+	};
+	int e = nlerr < 0 ? -nlerr : nlerr;
+
+	if (e > 0 && (size_t)e < ARRAY_SIZE(map) && map[e])
+		return -map[e];
+	return -EIO;
+}
+
+/**
+ * nl_open() - Open a NETLINK_ROUTE socket in the current namespace
+ * @sk:		Result, to be released with nl_socket_free()
+ *
+ * Return: 0, -ENOMEM, or -errno from the connection
+ */
+static int nl_open(struct nl_sock **sk)
+{
+	int rc;
+
+	*sk = nl_socket_alloc();
+	if (!*sk)
+		return -ENOMEM;
+	rc = nl_connect(*sk, NETLINK_ROUTE);
+	if (rc < 0) {
+		nl_socket_free(*sk);
+		*sk = NULL;
+		return nl_errno(rc);
+	}
+	return 0;
+}
+
+/**
+ * nl_af_len() - Address length of a family
+ * @af:		AF_INET or AF_INET6
+ *
+ * Return: 4 or 16, or 0 for other families
+ */
+static size_t nl_af_len(int af)
+{
+	if (af == AF_INET)
+		return sizeof(struct in_addr);
+	if (af == AF_INET6)
+		return sizeof(struct in6_addr);
+	return 0;
+}
+
+/**
+ * nl_prefix_covers() - Is @addr within @pfx/@len?
+ * @af:		Address family of both
+ * @pfx:	Network (any address inside it), network order
+ * @len:	Prefix length, bits
+ * @addr:	Address to check
+ *
+ * Return: true if the first @len bits are equal
+ */
+static bool nl_prefix_covers(int af, const void *pfx, unsigned len,
+			     const void *addr)
+{
+	const uint8_t *a = pfx, *b = addr;
+	unsigned bytes = len / 8, bits = len % 8;
+
+	if (len > nl_af_len(af) * 8)
+		return false;
+	if (memcmp(a, b, bytes))
+		return false;
+	if (bits) {
+		uint8_t mask = (uint8_t)(0xff << (8 - bits));
+
+		return (a[bytes] & mask) == (b[bytes] & mask);
+	}
+	return true;
+}
+
+/**
+ * struct nl_caches - Snapshot of links, addresses and routes
+ * @links:	Link cache
+ * @addrs:	Address cache
+ * @routes:	Route cache (all tables)
+ */
+struct nl_caches {
+	struct nl_cache *links;
+	struct nl_cache *addrs;
+	struct nl_cache *routes;
+};
+
+/**
+ * nl_caches_free() - Release a snapshot
+ * @nc:		Snapshot, members may be NULL
+ */
+static void nl_caches_free(struct nl_caches *nc)
+{
+	if (nc->links)
+		nl_cache_free(nc->links);
+	if (nc->addrs)
+		nl_cache_free(nc->addrs);
+	if (nc->routes)
+		nl_cache_free(nc->routes);
+}
+
+/**
+ * nl_caches_fill() - Dump links, addresses and routes
+ * @sk:		Connected socket
+ * @nc:		Snapshot to fill, zeroed by the caller
+ *
+ * Return: 0 or -errno (members filled so far are left for nl_caches_free())
+ */
+static int nl_caches_fill(struct nl_sock *sk, struct nl_caches *nc)
+{
+	int rc;
+
+	rc = rtnl_link_alloc_cache(sk, AF_UNSPEC, &nc->links);
+	if (!rc)
+		rc = rtnl_addr_alloc_cache(sk, &nc->addrs);
+	if (!rc)
+		rc = rtnl_route_alloc_cache(sk, AF_UNSPEC, 0, &nc->routes);
+	return rc < 0 ? nl_errno(rc) : 0;
+}
+
+/**
+ * nl_is_loopback() - Is this link a loopback device?
+ * @nc:		Snapshot
+ * @ifindex:	Interface index
+ *
+ * Return: true for IFF_LOOPBACK links (and for unknown indices)
+ */
+static bool nl_is_loopback(const struct nl_caches *nc, int ifindex)
+{
+	struct rtnl_link *link = rtnl_link_get(nc->links, ifindex);
+	bool lo;
+
+	if (!link)
+		return true;
+	lo = rtnl_link_get_flags(link) & IFF_LOOPBACK;
+	rtnl_link_put(link);
+	return lo;
+}
+
+/**
+ * nl_route_main_unicast() - Is the route a unicast route of the main table?
+ * @r:		Route
+ * @af:		Wanted family
+ *
+ * Return: true if it is
+ */
+static bool nl_route_main_unicast(struct rtnl_route *r, int af)
+{
+	return rtnl_route_get_family(r) == af &&
+	       rtnl_route_get_table(r) == RT_TABLE_MAIN &&
+	       rtnl_route_get_type(r) == RTN_UNICAST;
+}
+
+/**
+ * nl_default_route() - Find the preferred default route of a family
+ * @nc:		Snapshot
+ * @af:		AF_INET or AF_INET6
+ * @oif:	Only consider next hops through this interface, 0 for any
+ *		non-loopback one
+ * @ifindex:	Result: interface of the chosen next hop
+ * @gw:		Result: its gateway, left alone if it has none
+ * @have_gw:	Result: whether @gw was set
+ *
+ * Among default routes of the main table, the lowest metric wins (the
+ * first one dumped on ties), and within a multipath route the next hop
+ * with the highest weight.
+ *
+ * Return: true if a default route was found
+ */
+static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
+			     int *ifindex, union nl_ip *gw, bool *have_gw)
+{
+	struct rtnl_nexthop *best_nh = NULL;
+	uint32_t best_prio = 0;
+	struct nl_object *o;
+
+	for (o = nl_cache_get_first(nc->routes); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_route *r = (struct rtnl_route *)o;
+		struct rtnl_nexthop *pick = NULL;
+		struct nl_addr *dst;
+		int i, n;
+
+		if (!nl_route_main_unicast(r, af))
+			continue;
+		dst = rtnl_route_get_dst(r);
+		if (dst && nl_addr_get_prefixlen(dst))
+			continue;
+		if (best_nh && rtnl_route_get_priority(r) >= best_prio)
+			continue;
+
+		n = rtnl_route_get_nnexthops(r);
+		for (i = 0; i < n; i++) {
+			struct rtnl_nexthop *nh = rtnl_route_nexthop_n(r, i);
+			int idx = rtnl_route_nh_get_ifindex(nh);
+
+			if (oif ? idx != oif : nl_is_loopback(nc, idx))
+				continue;
+			if (!pick || rtnl_route_nh_get_weight(nh) >
+				     rtnl_route_nh_get_weight(pick))
+				pick = nh;
+		}
+		if (pick) {
+			best_nh = pick;
+			best_prio = rtnl_route_get_priority(r);
+		}
+	}
+
+	if (!best_nh)
+		return false;
+
+	*ifindex = rtnl_route_nh_get_ifindex(best_nh);
+	*have_gw = false;
+	if (rtnl_route_nh_get_gateway(best_nh)) {
+		struct nl_addr *a = rtnl_route_nh_get_gateway(best_nh);
+
+		if (nl_addr_get_len(a) == nl_af_len(af)) {
+			memcpy(gw, nl_addr_get_binary_addr(a), nl_af_len(af));
+			*have_gw = true;
+		}
+	}
+	return true;
+}
+
+/**
+ * nl_first_routed_link() - Lowest-index non-loopback link with a route
+ * @nc:		Snapshot
+ * @af:		Address family of the routes
+ *
+ * Return: interface index, or 0 if no link has a route of @af
+ */
+static int nl_first_routed_link(const struct nl_caches *nc, int af)
+{
+	struct nl_object *o;
+	int best = 0;
+
+	for (o = nl_cache_get_first(nc->routes); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_route *r = (struct rtnl_route *)o;
+		int i, n;
+
+		if (!nl_route_main_unicast(r, af))
+			continue;
+		n = rtnl_route_get_nnexthops(r);
+		for (i = 0; i < n; i++) {
+			int idx = rtnl_route_nh_get_ifindex(
+					rtnl_route_nexthop_n(r, i));
+
+			if (idx > 0 && (!best || idx < best) &&
+			    !nl_is_loopback(nc, idx))
+				best = idx;
+		}
+	}
+	return best;
+}
+
+/**
+ * nl_addr_usable() - Could the guest take over this host address?
+ * @a:		Address object
+ * @af:		Wanted family
+ *
+ * IPv4: anything but host scope (127.0.0.0/8).  IPv6: global scope, not
+ * tentative, failed DAD, deprecated or temporary (RFC 8981) addresses.
+ *
+ * Return: true if usable
+ */
+static bool nl_addr_usable(struct rtnl_addr *a, int af)
+{
+	unsigned bad = IFA_F_TENTATIVE | IFA_F_DADFAILED | IFA_F_DEPRECATED |
+		       IFA_F_TEMPORARY;
+
+	if (rtnl_addr_get_family(a) != af || !rtnl_addr_get_local(a))
+		return false;
+	if (nl_addr_get_len(rtnl_addr_get_local(a)) != nl_af_len(af))
+		return false;
+	if (af == AF_INET)
+		return rtnl_addr_get_scope(a) != RT_SCOPE_HOST;
+	return rtnl_addr_get_scope(a) == RT_SCOPE_UNIVERSE &&
+	       !(rtnl_addr_get_flags(a) & bad);
+}
+
+/**
+ * nl_find_addr() - Address of an interface for the guest, or its prefix
+ * @nc:		Snapshot
+ * @af:		AF_INET or AF_INET6
+ * @ifindex:	Interface
+ * @match:	If not NULL, only this address (to learn its prefix length)
+ * @addr:	Result: address, network order (if @match is NULL)
+ * @prefix_len:	Result: its prefix length
+ *
+ * Return: true if an address was found
+ */
+static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
+			 const void *match, void *addr, int *prefix_len)
+{
+	struct nl_object *o;
+
+	for (o = nl_cache_get_first(nc->addrs); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		const void *bin;
+
+		if (rtnl_addr_get_ifindex(a) != ifindex ||
+		    !nl_addr_usable(a, af))
+			continue;
+		bin = nl_addr_get_binary_addr(rtnl_addr_get_local(a));
+		if (match && memcmp(match, bin, nl_af_len(af)))
+			continue;
+		if (!match)
+			memcpy(addr, bin, nl_af_len(af));
+		*prefix_len = rtnl_addr_get_prefixlen(a);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * struct nl_pick - What nl_host_defaults() chose for one family
+ * @ifindex:	Template interface, 0 if none
+ * @why:	How it was chosen, for the log line
+ * @usable:	The family can be used (template with an address, or -a)
+ */
+struct nl_pick {
+	int ifindex;
+	const char *why;
+	bool usable;
+};
+
+/**
+ * nl_pick_template() - Choose the template interface of a family
+ * @nc:		Snapshot
+ * @af:		AF_INET or AF_INET6
+ * @ifname:	Given interface name (-i, --outbound-if4/6), or ""; set to
+ *		the chosen interface's name
+ * @p:		Result
+ *
+ * Return: 0, or -ENODEV if @ifname is given and doesn't exist
+ */
+static int nl_pick_template(const struct nl_caches *nc, int af, char *ifname,
+			    struct nl_pick *p)
+{
+	struct rtnl_link *link;
+	union nl_ip gw;
+	bool have_gw;
+
+	p->ifindex = 0;
+	if (ifname[0]) {
+		link = rtnl_link_get_by_name(nc->links, ifname);
+		if (!link)
+			return -ENODEV;
+		p->ifindex = rtnl_link_get_ifindex(link);
+		rtnl_link_put(link);
+		p->why = "given";
+		return 0;
+	}
+
+	if (nl_default_route(nc, af, 0, &p->ifindex, &gw, &have_gw)) {
+		p->why = "default route";
+	} else {
+		p->ifindex = nl_first_routed_link(nc, af);
+		p->why = "first interface with a route";
+	}
+
+	if (p->ifindex) {
+		link = rtnl_link_get(nc->links, p->ifindex);
+		if (!link) {
+			p->ifindex = 0;
+			return 0;
+		}
+		snprintf(ifname, IFNAMSIZ, "%s", rtnl_link_get_name(link));
+		rtnl_link_put(link);
+	}
+	return 0;
+}
+
+/**
+ * nl_defaults4() - Fill IPv4 defaults from the template interface
+ * @nc:		Snapshot
+ * @ip4:	IPv4 configuration (given values are kept)
+ * @p:		Result of the choice
+ *
+ * Return: 0, or -ENODEV for a given interface that doesn't exist
+ */
+static int nl_defaults4(const struct nl_caches *nc, struct conf_ip4 *ip4,
+			struct nl_pick *p)
+{
+	bool given = ip4->addr.s_addr != INADDR_ANY;
+	union nl_ip gw;
+	bool have_gw;
+	int idx, rc;
+
+	rc = nl_pick_template(nc, AF_INET, ip4->ifname_out, p);
+	if (rc || !p->ifindex) {
+		p->usable = given;
+		return rc;
+	}
+
+	if (!given) {
+		int plen;
+
+		if (nl_find_addr(nc, AF_INET, p->ifindex, NULL, &ip4->addr,
+				 &plen) && ip4->prefix_len < 0)
+			ip4->prefix_len = plen;
+	} else if (ip4->prefix_len < 0) {
+		nl_find_addr(nc, AF_INET, p->ifindex, &ip4->addr, NULL,
+			     &ip4->prefix_len);
+	}
+
+	if (!ip4->gw.s_addr &&
+	    nl_default_route(nc, AF_INET, p->ifindex, &idx, &gw, &have_gw) &&
+	    have_gw)
+		ip4->gw = gw.a4;
+
+	p->usable = ip4->addr.s_addr != INADDR_ANY;
+	return 0;
+}
+
+/**
+ * nl_defaults6() - Fill IPv6 defaults from the template interface
+ * @nc:		Snapshot
+ * @ip6:	IPv6 configuration (given values are kept)
+ * @p:		Result of the choice
+ *
+ * Return: 0, or -ENODEV for a given interface that doesn't exist
+ */
+static int nl_defaults6(const struct nl_caches *nc, struct conf_ip6 *ip6,
+			struct nl_pick *p)
+{
+	bool given = !IN6_IS_ADDR_UNSPECIFIED(&ip6->addr);
+	union nl_ip gw;
+	bool have_gw;
+	int idx, rc;
+
+	rc = nl_pick_template(nc, AF_INET6, ip6->ifname_out, p);
+	if (rc || !p->ifindex) {
+		p->usable = given;
+		return rc;
+	}
+
+	if (!given) {
+		int plen;
+
+		if (nl_find_addr(nc, AF_INET6, p->ifindex, NULL, &ip6->addr,
+				 &plen) && ip6->prefix_len < 0)
+			ip6->prefix_len = plen;
+	} else if (ip6->prefix_len < 0) {
+		nl_find_addr(nc, AF_INET6, p->ifindex, &ip6->addr, NULL,
+			     &ip6->prefix_len);
+	}
+
+	if (IN6_IS_ADDR_UNSPECIFIED(&ip6->gw) &&
+	    nl_default_route(nc, AF_INET6, p->ifindex, &idx, &gw, &have_gw) &&
+	    have_gw)
+		ip6->gw = gw.a6;
+
+	p->usable = !IN6_IS_ADDR_UNSPECIFIED(&ip6->addr);
+	return 0;
+}
+
+/**
+ * nl_describe() - Append one family's choice to the info line
+ * @buf:	Line buffer
+ * @len:	Size of @buf
+ * @n:		Characters used so far, updated
+ * @af:		AF_INET or AF_INET6
+ * @enabled:	Family enabled at the end
+ * @prefix:	Interface and reason to print first, or NULL
+ * @addr:	Address, network order
+ * @plen:	Prefix length
+ * @gw:		Gateway, network order
+ */
+static void nl_describe(char *buf, size_t len, size_t *n, int af,
+			bool enabled, const char *prefix, const void *addr,
+			int plen, const void *gw)
+{
+	char a[INET6_ADDRSTRLEN + 8] = "no address", g[INET6_ADDRSTRLEN];
+	const char *fam = af == AF_INET ? "IPv4" : "IPv6";
+	static const uint8_t zero[16];
+	int r;
+
+	if (*n >= len)
+		return;
+	if (!enabled) {
+		r = snprintf(buf + *n, len - *n, "%s%s disabled",
+			     *n ? "; " : "", fam);
+	} else {
+		if (memcmp(addr, zero, nl_af_len(af))) {
+			inet_ntop(af, addr, a, INET6_ADDRSTRLEN);
+			snprintf(a + strlen(a), 8, "/%d", plen);
+		}
+		if (memcmp(gw, zero, nl_af_len(af)))
+			inet_ntop(af, gw, g, sizeof(g));
+		else
+			snprintf(g, sizeof(g), "no gateway");
+		r = snprintf(buf + *n, len - *n, "%s%s%s%s %s via %s",
+			     *n ? "; " : "", prefix ? prefix : "",
+			     prefix ? " " : "", fam, a, g);
+	}
+	if (r > 0)
+		*n += (size_t)r;
+}
+
+/**
+ * nl_pick_str() - "IFNAME (reason)" for the info line
+ * @buf:	Output buffer
+ * @len:	Size of @buf
+ * @ifname:	Template interface, "" for none
+ * @why:	Reason
+ *
+ * Return: @buf
+ */
+static const char *nl_pick_str(char *buf, size_t len, const char *ifname,
+			       const char *why)
+{
+	snprintf(buf, len, "%s%s(%s)", ifname, ifname[0] ? " " : "",
+		 why ? why : "no interface");
+	return buf;
+}
+
+/**
+ * nl_prefix_by_class() - Classful prefix length of an IPv4 address
+ * @a:		Address, network order
+ *
+ * RFC 791 classes (RFC 4632 section 1 for the history): A /8, B /16,
+ * C /24; anything else /32.
+ *
+ * Return: prefix length
+ */
+static int nl_prefix_by_class(struct in_addr a)
+{
+	uint32_t h = ntohl(a.s_addr);
+
+	if (!(h & 0x80000000U))
+		return 8;
+	if ((h & 0xc0000000U) == 0x80000000U)
+		return 16;
+	if ((h & 0xe0000000U) == 0xc0000000U)
+		return 24;
+	return 32;
+}
+
+/**
+ * nl_host_defaults() - Fill addresses, prefix lengths and gateways
+ * @c:		Configuration: given values are kept.  Reads @ip4/@ip6
+ *		.enabled, .ifname_out (-i, --outbound-if4/6), .addr (0 or
+ *		:: if not given), .prefix_len (< 0 if not given), .gw
+ *
+ * For each enabled family, the template interface is the given one, else
+ * the interface of the default route (lowest metric), else the first
+ * non-loopback interface with a route of that family.  Unless given, the
+ * guest gets its first usable address (IPv6: global, not temporary,
+ * tentative or deprecated) with the prefix length, and the gateway of the
+ * default route through it.  The MTU is not copied.
+ *
+ * A family without such an address (and without -a) is disabled if the
+ * other family is usable.  If no enabled family is, local mode is used:
+ * IPv4 169.254.2.1/16 via 169.254.2.2, IPv6 with no address (the guest's
+ * link-local one is learnt) via fe80::1; @local_mode is set.  Finally
+ * @ip6.our_ll is the IPv6 gateway if that is link-local, else fe80::1.
+ * One info() line tells what was chosen and why.
+ *
+ * Return: 0 on success, -ENODEV if a given interface doesn't exist, or
+ *	   -errno if the namespace can't be read
+ */
+int nl_host_defaults(struct conf *c)
+{
+	struct nl_pick p4 = { 0 }, p6 = { 0 };
+	struct nl_caches nc = { 0 };
+	char line[640], fams[448], pick[96];
+	struct nl_sock *sk;
+	size_t n = 0;
+	int rc;
+
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+	rc = nl_caches_fill(sk, &nc);
+	if (rc)
+		goto out;
+
+	if (c->ip4.enabled) {
+		rc = nl_defaults4(&nc, &c->ip4, &p4);
+		if (rc)
+			goto out;
+	}
+	if (c->ip6.enabled) {
+		rc = nl_defaults6(&nc, &c->ip6, &p6);
+		if (rc)
+			goto out;
+	}
+
+	if ((c->ip4.enabled && p4.usable) || (c->ip6.enabled && p6.usable)) {
+		if (c->ip4.enabled && !p4.usable)
+			c->ip4.enabled = false;
+		if (c->ip6.enabled && !p6.usable)
+			c->ip6.enabled = false;
+	} else {
+		c->local_mode = true;
+		if (c->ip4.enabled) {
+			c->ip4.ifname_out[0] = '\0';
+			c->ip4.addr.s_addr = htonl(CONF_LL4_ADDR);
+			if (c->ip4.prefix_len < 0)
+				c->ip4.prefix_len = CONF_LL4_PREFIX_LEN;
+			if (!c->ip4.gw.s_addr)
+				c->ip4.gw.s_addr = htonl(CONF_LL4_GW);
+			p4.why = "local mode";
+		}
+		if (c->ip6.enabled) {
+			c->ip6.ifname_out[0] = '\0';
+			if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw))
+				inet_pton(AF_INET6, "fe80::1", &c->ip6.gw);
+			p6.why = "local mode";
+		}
+	}
+
+	if (c->ip4.enabled && !p4.ifindex)
+		c->ip4.ifname_out[0] = '\0';
+	if (c->ip6.enabled && !p6.ifindex)
+		c->ip6.ifname_out[0] = '\0';
+
+	if (IN6_IS_ADDR_LINKLOCAL(&c->ip6.gw))
+		c->ip6.our_ll = c->ip6.gw;
+	else
+		inet_pton(AF_INET6, "fe80::1", &c->ip6.our_ll);
+
+	if (c->ip4.enabled && c->ip4.prefix_len < 0)
+		c->ip4.prefix_len = nl_prefix_by_class(c->ip4.addr);
+	if (c->ip6.enabled && c->ip6.prefix_len < 0)
+		c->ip6.prefix_len = 64;
+
+	if (!p4.ifindex && !c->local_mode)
+		p4.why = NULL;
+	if (!p6.ifindex && !c->local_mode)
+		p6.why = NULL;
+	if (c->ip4.enabled && c->ip6.enabled && p4.why && p6.why &&
+	    !strcmp(c->ip4.ifname_out, c->ip6.ifname_out)) {
+		/* same interface for both families: name it once */
+		char why[64];
+
+		if (strcmp(p4.why, p6.why))
+			snprintf(why, sizeof(why), "%s, %s", p4.why, p6.why);
+		else
+			snprintf(why, sizeof(why), "%s", p4.why);
+		nl_pick_str(pick, sizeof(pick), c->ip4.ifname_out, why);
+		nl_describe(fams, sizeof(fams), &n, AF_INET, true, NULL,
+			    &c->ip4.addr, c->ip4.prefix_len, &c->ip4.gw);
+		nl_describe(fams, sizeof(fams), &n, AF_INET6, true, NULL,
+			    &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
+		snprintf(line, sizeof(line), "template interface: %s, %s",
+			 pick, fams);
+	} else {
+		nl_pick_str(pick, sizeof(pick), c->ip4.ifname_out, p4.why);
+		nl_describe(fams, sizeof(fams), &n, AF_INET, c->ip4.enabled,
+			    pick, &c->ip4.addr, c->ip4.prefix_len, &c->ip4.gw);
+		nl_pick_str(pick, sizeof(pick), c->ip6.ifname_out, p6.why);
+		nl_describe(fams, sizeof(fams), &n, AF_INET6, c->ip6.enabled,
+			    pick, &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
+		snprintf(line, sizeof(line), "template interface: %s", fams);
+	}
+	info("%s", line);
+	rc = 0;
+out:
+	nl_caches_free(&nc);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * nl_ifindex() - Index of a network interface
+ * @ifname:	Interface name
+ *
+ * Return: index (> 0), -EINVAL for an empty or too long name, -ENODEV if
+ *	   there is no such interface, or -errno
+ */
+int nl_ifindex(const char *ifname)
+{
+	struct rtnl_link *link = NULL;
+	struct nl_sock *sk;
+	int rc;
+
+	if (!ifname || !ifname[0] || strlen(ifname) >= IFNAMSIZ)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		if (rc == -ENOENT)
+			rc = -ENODEV;
+	} else {
+		rc = rtnl_link_get_ifindex(link);
+		rtnl_link_put(link);
+	}
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * enum nl_link_op - Change requested from nl_link_change()
+ * @NL_LINK_UP:		Set IFF_UP
+ * @NL_LINK_MTU:	Set the MTU
+ * @NL_LINK_MAC:	Set the hardware address
+ */
+enum nl_link_op {
+	NL_LINK_UP,
+	NL_LINK_MTU,
+	NL_LINK_MAC,
+};
+
+/**
+ * nl_link_change() - Apply one change to a link
+ * @ifindex:	Interface index
+ * @op:		What to change
+ * @mtu:	New MTU, for NL_LINK_MTU
+ * @mac:	New MAC address (6 bytes), for NL_LINK_MAC
+ *
+ * Return: 0 or -errno (-ENODEV if there is no such link)
+ */
+static int nl_link_change(int ifindex, enum nl_link_op op, int mtu,
+			  const uint8_t *mac)
+{
+	struct rtnl_link *orig = NULL, *change = NULL;
+	struct nl_addr *lladdr = NULL;
+	struct nl_sock *sk;
+	int rc;
+
+	if (ifindex <= 0)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+
+	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &orig);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		if (rc == -ENOENT)
+			rc = -ENODEV;
+		goto out;
+	}
+	change = rtnl_link_alloc();
+	if (!change) {
+		rc = -ENOMEM;
+		goto out;
+	}
+
+	switch (op) {
+	case NL_LINK_UP:
+		rtnl_link_set_flags(change, IFF_UP);
+		break;
+	case NL_LINK_MTU:
+		rtnl_link_set_mtu(change, (unsigned)mtu);
+		break;
+	case NL_LINK_MAC:
+		lladdr = nl_addr_build(AF_LLC, mac, ETH_ALEN_);
+		if (!lladdr) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		rtnl_link_set_addr(change, lladdr);
+		break;
+	}
+
+	rc = rtnl_link_change(sk, orig, change, 0);
+	rc = rc < 0 ? nl_errno(rc) : 0;
+out:
+	if (lladdr)
+		nl_addr_put(lladdr);
+	if (change)
+		rtnl_link_put(change);
+	if (orig)
+		rtnl_link_put(orig);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * nl_link_up() - Bring a link up (IFF_UP)
+ * @ifindex:	Interface index
+ *
+ * Return: 0 or -errno
+ */
+int nl_link_up(int ifindex)
+{
+	return nl_link_change(ifindex, NL_LINK_UP, 0, NULL);
+}
+
+/**
+ * nl_link_set_mtu() - Set the MTU of a link
+ * @ifindex:	Interface index
+ * @mtu:	MTU, bytes; the kernel checks it against the device's limits
+ *
+ * Return: 0, -EINVAL for a non-positive @mtu or one the device refuses,
+ *	   or -errno
+ */
+int nl_link_set_mtu(int ifindex, int mtu)
+{
+	if (mtu <= 0)
+		return -EINVAL;
+	return nl_link_change(ifindex, NL_LINK_MTU, mtu, NULL);
+}
+
+/**
+ * nl_link_set_mac() - Set the hardware address of a link
+ * @ifindex:	Interface index
+ * @mac:	6-byte MAC address
+ *
+ * Return: 0, -EINVAL for a NULL @mac, or -errno (e.g. -EADDRNOTAVAIL for
+ *	   a multicast address)
+ */
+int nl_link_set_mac(int ifindex, const uint8_t *mac)
+{
+	if (!mac)
+		return -EINVAL;
+	return nl_link_change(ifindex, NL_LINK_MAC, 0, mac);
+}
+
+/**
+ * nl_link_get_mac() - Read the hardware address of a link
+ * @ifindex:	Interface index
+ * @mac:	Output, 6 bytes
+ *
+ * Return: 0, -EOPNOTSUPP if the link has no 6-byte hardware address (a
+ *	   tun device, loopback has one of zeros), -ENODEV, or -errno
+ */
+int nl_link_get_mac(int ifindex, uint8_t *mac)
+{
+	struct rtnl_link *link = NULL;
+	struct nl_addr *a;
+	struct nl_sock *sk;
+	int rc;
+
+	if (ifindex <= 0 || !mac)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		if (rc == -ENOENT)
+			rc = -ENODEV;
+		goto out;
+	}
+	a = rtnl_link_get_addr(link);
+	if (!a || nl_addr_get_len(a) != ETH_ALEN_) {
+		rc = -EOPNOTSUPP;
+	} else {
+		memcpy(mac, nl_addr_get_binary_addr(a), ETH_ALEN_);
+		rc = 0;
+	}
+	rtnl_link_put(link);
+out:
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * nl_addr_add() - Add an address to a link
+ * @ifindex:	Interface index
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Address, network order (4 or 16 bytes)
+ * @prefix_len:	Prefix length, 0-32 or 0-128
+ *
+ * IPv6 addresses are added with IFA_F_NODAD: the only other node on a tap
+ * link is us, and a tentative address can't be used for a while.
+ *
+ * Return: 0, -EINVAL for a bad family or prefix length, -EEXIST if the
+ *	   address is already there, or -errno
+ */
+int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len)
+{
+	struct rtnl_addr *a = NULL;
+	struct nl_addr *local;
+	struct nl_sock *sk;
+	size_t alen = nl_af_len(af);
+	int rc;
+
+	if (!alen || !addr || ifindex <= 0 || prefix_len < 0 ||
+	    (size_t)prefix_len > alen * 8)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+
+	a = rtnl_addr_alloc();
+	local = nl_addr_build(af, addr, alen);
+	if (!a || !local) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	nl_addr_set_prefixlen(local, prefix_len);
+	rtnl_addr_set_ifindex(a, ifindex);
+	rtnl_addr_set_family(a, af);
+	rc = rtnl_addr_set_local(a, local);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		goto out;
+	}
+	rtnl_addr_set_prefixlen(a, prefix_len);
+	if (af == AF_INET6)
+		rtnl_addr_set_flags(a, IFA_F_NODAD);
+
+	rc = rtnl_addr_add(sk, a, NLM_F_EXCL);
+	rc = rc < 0 ? nl_errno(rc) : 0;
+out:
+	if (local)
+		nl_addr_put(local);
+	if (a)
+		rtnl_addr_put(a);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * nl_gw_needs_onlink() - Is a gateway outside every prefix of a link?
+ * @sk:		Connected socket
+ * @ifindex:	Interface index
+ * @af:		Family of @gw
+ * @gw:		Gateway, network order
+ * @onlink:	Result: true if no address of the link covers @gw
+ *
+ * Return: 0 or -errno
+ */
+static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
+			      const void *gw, bool *onlink)
+{
+	struct nl_cache *addrs;
+	struct nl_object *o;
+	int rc;
+
+	rc = rtnl_addr_alloc_cache(sk, &addrs);
+	if (rc < 0)
+		return nl_errno(rc);
+
+	*onlink = true;
+	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		struct nl_addr *l = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_ifindex(a) != ifindex ||
+		    rtnl_addr_get_family(a) != af || !l ||
+		    nl_addr_get_len(l) != nl_af_len(af))
+			continue;
+		if (nl_prefix_covers(af, nl_addr_get_binary_addr(l),
+				     (unsigned)rtnl_addr_get_prefixlen(a), gw)) {
+			*onlink = false;
+			break;
+		}
+	}
+	nl_cache_free(addrs);
+	return 0;
+}
+
+/**
+ * nl_route_add_default() - Add a default route through a link
+ * @ifindex:	Output interface (needed for link-local IPv6 gateways)
+ * @af:		AF_INET or AF_INET6
+ * @gw:		Gateway, network order, or NULL for a device route
+ *
+ * If no address of the link covers @gw, the next hop gets RTNH_F_ONLINK,
+ * so that a gateway outside the guest's prefix (or a link-local one before
+ * the link-local address exists) is accepted.
+ *
+ * Return: 0, -EINVAL for a bad family or index, -EEXIST if a default route
+ *	   exists already, or -errno
+ */
+int nl_route_add_default(int ifindex, int af, const void *gw)
+{
+	static const uint8_t zero[16];
+	struct rtnl_nexthop *nh = NULL;
+	struct nl_addr *dst = NULL, *gwa = NULL;
+	struct rtnl_route *r = NULL;
+	size_t alen = nl_af_len(af);
+	struct nl_sock *sk;
+	bool onlink = false;
+	int rc;
+
+	if (!alen || ifindex <= 0)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+
+	if (gw) {
+		rc = nl_gw_needs_onlink(sk, ifindex, af, gw, &onlink);
+		if (rc)
+			goto out;
+	}
+
+	r = rtnl_route_alloc();
+	nh = rtnl_route_nh_alloc();
+	dst = nl_addr_build(af, zero, alen);
+	if (gw)
+		gwa = nl_addr_build(af, gw, alen);
+	if (!r || !nh || !dst || (gw && !gwa)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	nl_addr_set_prefixlen(dst, 0);
+
+	rtnl_route_set_family(r, (uint8_t)af);
+	rtnl_route_set_table(r, RT_TABLE_MAIN);
+	rtnl_route_set_protocol(r, RTPROT_BOOT);
+	rtnl_route_set_type(r, RTN_UNICAST);
+	rtnl_route_set_scope(r, gw ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK);
+	rc = rtnl_route_set_dst(r, dst);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		goto out;
+	}
+
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	if (gwa)
+		rtnl_route_nh_set_gateway(nh, gwa);
+	if (onlink)
+		rtnl_route_nh_set_flags(nh, RTNH_F_ONLINK);
+	rtnl_route_add_nexthop(r, nh);
+	nh = NULL;	/* owned by the route now */
+
+	rc = rtnl_route_add(sk, r, NLM_F_EXCL);
+	rc = rc < 0 ? nl_errno(rc) : 0;
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (gwa)
+		nl_addr_put(gwa);
+	if (dst)
+		nl_addr_put(dst);
+	if (r)
+		rtnl_route_put(r);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * nl_find_ll() - Find a usable link-local IPv6 address of a link
+ * @sk:		Connected socket
+ * @ifindex:	Interface index
+ * @ll:		Result
+ *
+ * Return: 1 if found, 0 if not (yet), -errno on failure
+ */
+static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
+{
+	unsigned bad = IFA_F_TENTATIVE | IFA_F_DADFAILED;
+	struct nl_cache *addrs;
+	struct nl_object *o;
+	int rc, found = 0;
+
+	rc = rtnl_addr_alloc_cache(sk, &addrs);
+	if (rc < 0)
+		return nl_errno(rc);
+
+	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		struct nl_addr *l = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_ifindex(a) != ifindex ||
+		    rtnl_addr_get_family(a) != AF_INET6 || !l ||
+		    nl_addr_get_len(l) != sizeof(*ll) ||
+		    (rtnl_addr_get_flags(a) & bad))
+			continue;
+		if (!IN6_IS_ADDR_LINKLOCAL(nl_addr_get_binary_addr(l)))
+			continue;
+		memcpy(ll, nl_addr_get_binary_addr(l), sizeof(*ll));
+		found = 1;
+		break;
+	}
+	nl_cache_free(addrs);
+	return found;
+}
+
+/**
+ * nl_addr_wait_ll() - Wait until a link has a non-tentative link-local address
+ * @ifindex:	Interface index
+ * @ll:		Result: the address
+ * @timeout_ms:	How long to wait at most, ms (0: look once)
+ *
+ * Polls every 10 ms: DAD (RFC 4862 5.4) usually takes about one second
+ * (net.ipv6.conf.*.dad_transmits times retrans_time).
+ *
+ * Return: 0, -ETIMEDOUT if no such address appeared in time, -ENODEV if
+ *	   the link doesn't exist, -EINVAL for bad arguments, or -errno
+ */
+int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
+{
+	struct rtnl_link *link = NULL;
+	int64_t deadline;
+	struct nl_sock *sk;
+	int rc;
+
+	if (ifindex <= 0 || !ll || timeout_ms < 0)
+		return -EINVAL;
+	rc = nl_open(&sk);
+	if (rc)
+		return rc;
+
+	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
+	if (rc < 0) {
+		rc = nl_errno(rc);
+		if (rc == -ENOENT)
+			rc = -ENODEV;
+		goto out;
+	}
+	rtnl_link_put(link);
+
+	deadline = now_ms() + timeout_ms;
+	for (;;) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		rc = nl_find_ll(sk, ifindex, ll);
+		if (rc) {
+			rc = rc > 0 ? 0 : rc;
+			break;
+		}
+		if (now_ms() >= deadline) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+out:
+	nl_socket_free(sk);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* conf/netlink.h - Routes, addresses and links through libnl-route-3
+ *
+ * Every function opens its own NETLINK_ROUTE socket, so it acts on the
+ * network namespace the calling thread is in at the time of the call
+ * (pasta calls the configuration helpers after setns() into the target).
+ * All return 0 (or a non-negative value where stated) or -errno.
+ */
+#ifndef CONF_NETLINK_H
+#define CONF_NETLINK_H
+
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include "conf.h"
+
+int nl_host_defaults(struct conf *c);
+
+int nl_ifindex(const char *ifname);
+int nl_link_up(int ifindex);
+int nl_link_set_mtu(int ifindex, int mtu);
+int nl_link_set_mac(int ifindex, const uint8_t *mac);
+int nl_link_get_mac(int ifindex, uint8_t *mac);
+int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len);
+int nl_route_add_default(int ifindex, int af, const void *gw);
+int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
+
+#endif /* CONF_NETLINK_H */

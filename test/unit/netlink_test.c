@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/netlink_test.c - Host defaults and link helpers (conf/netlink.c)
+ *
+ * Each test runs in a scratch network namespace (fake_netns.c).  Expected
+ * values are what the test configured there with iproute2, and the effect
+ * of the set-up helpers is checked with iproute2 output or with the
+ * SIOCGIF* ioctls of netdevice(7), never by reading back through our own
+ * code.  Local mode values are upstream passt(1)'s ("Local mode for
+ * disconnected setups": 169.254.2.1, gateway 169.254.2.2, fe80::1).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "../../conf/log.h"
+#include "../../conf/netlink.h"
+#include "fake_netns.h"
+
+static struct conf c;
+
+static void setup(void)
+{
+	netns_enter_scratch();
+	memset(&c, 0, sizeof(c));
+	c.ip4.enabled = c.ip6.enabled = true;
+	c.ip4.prefix_len = c.ip6.prefix_len = -1;
+	log_level = LOG_ERR;
+}
+
+static void setup_topo(void)
+{
+	setup();
+	netns_host_topology();
+}
+
+/**
+ * a4() - Parse an IPv4 address
+ * @s:		Text
+ *
+ * Return: address, network order
+ */
+static struct in_addr a4(const char *s)
+{
+	struct in_addr a;
+
+	ck_assert_int_eq(inet_pton(AF_INET, s, &a), 1);
+	return a;
+}
+
+/**
+ * a6() - Parse an IPv6 address
+ * @s:		Text
+ *
+ * Return: address
+ */
+static struct in6_addr a6(const char *s)
+{
+	struct in6_addr a;
+
+	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
+	return a;
+}
+
+#define ck_assert_a4(got, want)	ck_assert_uint_eq((got).s_addr, a4(want).s_addr)
+#define ck_assert_a6(got, want)						\
+	do {								\
+		struct in6_addr w_ = a6(want);				\
+		char g_[INET6_ADDRSTRLEN];				\
+		inet_ntop(AF_INET6, &(got), g_, sizeof(g_));		\
+		ck_assert_msg(IN6_ARE_ADDR_EQUAL(&(got), &w_),		\
+			      "got %s, want %s", g_, want);		\
+	} while (0)
+
+/**
+ * ifreq_get() - SIOCGIF* ioctl on an interface
+ * @name:	Interface name
+ * @req:	Request
+ * @ifr:	Result
+ */
+static void ifreq_get(const char *name, unsigned long req, struct ifreq *ifr)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(s, 0);
+	memset(ifr, 0, sizeof(*ifr));
+	snprintf(ifr->ifr_name, IFNAMSIZ, "%s", name);
+	ck_assert_int_eq(ioctl(s, req, ifr), 0);
+	close(s);
+}
+
+/* lib.sh topology: both families from h0's default routes */
+START_TEST(test_nl_host_defaults_default_routes)
+{
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert(c.ip4.enabled);
+	ck_assert(c.ip6.enabled);
+	ck_assert(!c.local_mode);
+	ck_assert_str_eq(c.ip4.ifname_out, "h0");
+	ck_assert_str_eq(c.ip6.ifname_out, "h0");
+	ck_assert_a4(c.ip4.addr, TOPO_H4);
+	ck_assert_int_eq(c.ip4.prefix_len, 24);
+	ck_assert_a4(c.ip4.gw, TOPO_R4);
+	ck_assert_a6(c.ip6.addr, TOPO_H6);
+	ck_assert_int_eq(c.ip6.prefix_len, 64);
+	ck_assert_a6(c.ip6.gw, TOPO_R6);
+	/* gateway is global: our link-local address is fe80::1 */
+	ck_assert_a6(c.ip6.our_ll, "fe80::1");
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_link_local_gw_is_our_ll)
+{
+	netns_sh("ip -6 route del default");
+	netns_sh("ip -6 route add default via fe80::2 dev h0");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_a6(c.ip6.gw, "fe80::2");
+	ck_assert_a6(c.ip6.our_ll, "fe80::2");
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_given_values_kept)
+{
+	c.ip4.addr = a4("10.0.2.100");
+	c.ip4.gw = a4("10.0.2.2");
+	c.ip6.prefix_len = 48;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_a4(c.ip4.addr, "10.0.2.100");
+	ck_assert_a4(c.ip4.gw, "10.0.2.2");
+	/* not a host address: prefix from the class (A: /8, RFC 791) */
+	ck_assert_int_eq(c.ip4.prefix_len, 8);
+	ck_assert_a6(c.ip6.addr, TOPO_H6);
+	ck_assert_int_eq(c.ip6.prefix_len, 48);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_given_host_address_takes_its_prefix)
+{
+	netns_sh("ip addr add 203.0.113.7/26 dev h0");
+	c.ip4.addr = a4("203.0.113.7");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(c.ip4.prefix_len, 26);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_lowest_metric_wins)
+{
+	netns_sh("ip link add h1 type veth peer name r1");
+	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
+	netns_sh("ip link set h1 up && ip addr add 192.0.2.1/24 dev h1");
+	netns_sh("ip route del default");
+	netns_sh("ip route add default via " TOPO_R4 " metric 200");
+	netns_sh("ip route add default via 192.0.2.2 dev h1 metric 100");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_str_eq(c.ip4.ifname_out, "h1");
+	ck_assert_a4(c.ip4.addr, "192.0.2.1");
+	ck_assert_a4(c.ip4.gw, "192.0.2.2");
+	ck_assert_str_eq(c.ip6.ifname_out, "h0");
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_multipath_highest_weight)
+{
+	netns_sh("ip addr add 198.51.100.10/24 dev h0");
+	netns_sh("ip route del default");
+	netns_sh("ip route add default nexthop via " TOPO_R4
+		 " weight 1 nexthop via 198.51.100.3 weight 5");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_a4(c.ip4.gw, "198.51.100.3");
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_given_interface)
+{
+	netns_sh("ip link add h1 type veth peer name r1");
+	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
+	netns_sh("ip link set h1 up && ip addr add 192.0.2.1/25 dev h1");
+	snprintf(c.ip4.ifname_out, IFNAMSIZ, "h1");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_str_eq(c.ip4.ifname_out, "h1");
+	ck_assert_a4(c.ip4.addr, "192.0.2.1");
+	ck_assert_int_eq(c.ip4.prefix_len, 25);
+	/* no default route through h1: no gateway */
+	ck_assert_uint_eq(c.ip4.gw.s_addr, 0);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_missing_interface)
+{
+	snprintf(c.ip6.ifname_out, IFNAMSIZ, "nosuchif");
+	ck_assert_int_eq(nl_host_defaults(&c), -ENODEV);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_no_default_route_first_routed_link)
+{
+	netns_sh("ip route del default && ip -6 route del default");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_str_eq(c.ip4.ifname_out, "h0");
+	ck_assert_a4(c.ip4.addr, TOPO_H4);
+	ck_assert_uint_eq(c.ip4.gw.s_addr, 0);
+	ck_assert_a6(c.ip6.addr, TOPO_H6);
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.gw));
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_ipv4_only_host_disables_ipv6)
+{
+	netns_sh("ip -6 route del default");
+	netns_sh("ip -6 addr del " TOPO_H6 "/64 dev h0");
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert(c.ip4.enabled);
+	ck_assert(!c.ip6.enabled);
+	ck_assert(!c.local_mode);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_disabled_family_untouched)
+{
+	c.ip6.enabled = false;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert(!c.ip6.enabled);
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.addr));
+	ck_assert_a4(c.ip4.addr, TOPO_H4);
+}
+END_TEST
+
+/* Only lo: upstream's local mode */
+START_TEST(test_nl_host_defaults_local_mode)
+{
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert(c.local_mode);
+	ck_assert(c.ip4.enabled);
+	ck_assert(c.ip6.enabled);
+	ck_assert_a4(c.ip4.addr, "169.254.2.1");
+	ck_assert_int_eq(c.ip4.prefix_len, 16);
+	ck_assert_a4(c.ip4.gw, "169.254.2.2");
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.addr));
+	ck_assert_a6(c.ip6.gw, "fe80::1");
+	ck_assert_a6(c.ip6.our_ll, "fe80::1");
+	ck_assert_str_eq(c.ip4.ifname_out, "");
+}
+END_TEST
+
+START_TEST(test_nl_ifindex_matches_libc)
+{
+	ck_assert_int_eq(nl_ifindex("h0"), (int)if_nametoindex("h0"));
+	ck_assert_int_eq(nl_ifindex("lo"), (int)if_nametoindex("lo"));
+	ck_assert_int_eq(nl_ifindex("nosuchif"), -ENODEV);
+	ck_assert_int_eq(nl_ifindex(""), -EINVAL);
+	ck_assert_int_eq(nl_ifindex("abcdefghijklmnopq"), -EINVAL);
+	ck_assert_int_eq(nl_ifindex(NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_nl_link_up_sets_iff_up)
+{
+	struct ifreq ifr;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	ifreq_get("x0", SIOCGIFFLAGS, &ifr);
+	ck_assert(!(ifr.ifr_flags & IFF_UP));
+	ck_assert_int_eq(nl_link_up(nl_ifindex("x0")), 0);
+	ifreq_get("x0", SIOCGIFFLAGS, &ifr);
+	ck_assert(ifr.ifr_flags & IFF_UP);
+	ck_assert_int_eq(nl_link_up(99999), -ENODEV);
+	ck_assert_int_eq(nl_link_up(0), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_nl_link_set_mtu_values)
+{
+	struct ifreq ifr;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 1280), 0);
+	ifreq_get("x0", SIOCGIFMTU, &ifr);
+	ck_assert_int_eq(ifr.ifr_mtu, 1280);
+	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 65520), 0);
+	ifreq_get("x0", SIOCGIFMTU, &ifr);
+	ck_assert_int_eq(ifr.ifr_mtu, 65520);
+	/* veth's max_mtu is 65535 (ip -d link: "maxmtu 65535") */
+	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 70000), -EINVAL);
+	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 0), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_nl_link_mac_set_and_get)
+{
+	static const uint8_t mac[6] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0x30 };
+	static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	uint8_t got[6];
+	struct ifreq ifr;
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	idx = nl_ifindex("x0");
+	ck_assert_int_eq(nl_link_set_mac(idx, mac), 0);
+	ifreq_get("x0", SIOCGIFHWADDR, &ifr);
+	ck_assert_mem_eq(ifr.ifr_hwaddr.sa_data, mac, 6);
+	ck_assert_int_eq(nl_link_get_mac(idx, got), 0);
+	ck_assert_mem_eq(got, mac, 6);
+	/* eth_validate_addr(): multicast addresses are refused */
+	ck_assert_int_eq(nl_link_set_mac(idx, mcast), -EADDRNOTAVAIL);
+	ck_assert_int_eq(nl_link_get_mac(99999, got), -ENODEV);
+}
+END_TEST
+
+START_TEST(test_nl_addr_add_both_families)
+{
+	struct in6_addr v6 = a6("2001:db8::5");
+	struct in_addr v4 = a4("192.0.2.1");
+	char out[1024];
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	idx = nl_ifindex("x0");
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 24), 0);
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET6, &v6, 64), 0);
+	netns_out(out, sizeof(out), "ip -o addr show dev x0");
+	ck_assert_ptr_nonnull(strstr(out, "inet 192.0.2.1/24"));
+	ck_assert_ptr_nonnull(strstr(out, "inet6 2001:db8::5/64"));
+	/* IFA_F_NODAD: iproute2 prints "nodad" and never "tentative" */
+	ck_assert_ptr_nonnull(strstr(out, "nodad"));
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 24), -EEXIST);
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 33), -EINVAL);
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET6, &v6, 129), -EINVAL);
+	ck_assert_int_eq(nl_addr_add(idx, AF_UNIX, &v6, 1), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_nl_route_add_default_in_prefix)
+{
+	struct in_addr gw = a4("192.0.2.254"), a = a4("192.0.2.1");
+	char out[512];
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	idx = nl_ifindex("x0");
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 24), 0);
+	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), 0);
+	netns_out(out, sizeof(out), "ip -4 route show default");
+	ck_assert_ptr_nonnull(strstr(out, "default via 192.0.2.254 dev x0"));
+	ck_assert_ptr_null(strstr(out, "onlink"));
+	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), -EEXIST);
+}
+END_TEST
+
+START_TEST(test_nl_route_add_default_outside_prefix_onlink)
+{
+	struct in_addr gw = a4("203.0.113.1"), a = a4("192.0.2.1");
+	char out[512];
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	idx = nl_ifindex("x0");
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 32), 0);
+	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), 0);
+	netns_out(out, sizeof(out), "ip -4 route show default");
+	ck_assert_ptr_nonnull(strstr(out, "default via 203.0.113.1 dev x0"));
+	ck_assert_ptr_nonnull(strstr(out, "onlink"));
+}
+END_TEST
+
+START_TEST(test_nl_route_add_default_ipv6_link_local)
+{
+	struct in6_addr gw = a6("fe80::1");
+	char out[512];
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	netns_sh("ip link set x0 addrgenmode none && ip link set x0 up");
+	idx = nl_ifindex("x0");
+	/* no link-local address yet: onlink lets the kernel take it */
+	ck_assert_int_eq(nl_route_add_default(idx, AF_INET6, &gw), 0);
+	netns_out(out, sizeof(out), "ip -6 route show default");
+	ck_assert_ptr_nonnull(strstr(out, "default via fe80::1 dev x0"));
+}
+END_TEST
+
+START_TEST(test_nl_route_add_default_device_route)
+{
+	char out[512];
+
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	ck_assert_int_eq(nl_route_add_default(nl_ifindex("x0"), AF_INET,
+					      NULL), 0);
+	netns_out(out, sizeof(out), "ip -4 route show default");
+	ck_assert_ptr_nonnull(strstr(out, "default dev x0"));
+	ck_assert_int_eq(nl_route_add_default(0, AF_INET, NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_nl_addr_wait_ll_after_dad)
+{
+	struct in6_addr ll, want;
+	char out[512], *p, *slash;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	netns_sh("ip link set y0 up && ip link set x0 up");
+	ck_assert_int_eq(nl_addr_wait_ll(nl_ifindex("x0"), &ll, 5000), 0);
+	netns_out(out, sizeof(out),
+		  "ip -6 -o addr show dev x0 scope link -tentative");
+	p = strstr(out, "inet6 ");
+	ck_assert_ptr_nonnull(p);
+	p += 6;
+	slash = strchr(p, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	want = a6(p);
+	ck_assert(IN6_ARE_ADDR_EQUAL(&ll, &want));
+}
+END_TEST
+
+START_TEST(test_nl_addr_wait_ll_timeout)
+{
+	struct in6_addr ll;
+
+	netns_sh("ip link add x0 type veth peer name y0");
+	netns_sh("ip link set x0 addrgenmode none && ip link set x0 up");
+	ck_assert_int_eq(nl_addr_wait_ll(nl_ifindex("x0"), &ll, 50),
+			 -ETIMEDOUT);
+	ck_assert_int_eq(nl_addr_wait_ll(99999, &ll, 0), -ENODEV);
+	ck_assert_int_eq(nl_addr_wait_ll(1, &ll, -1), -EINVAL);
+}
+END_TEST
+
+static Suite *netlink_suite(void)
+{
+	Suite *s = suite_create("netlink");
+	TCase *tc;
+
+	tc = tcase_create("host_defaults");
+	tcase_add_checked_fixture(tc, setup_topo, NULL);
+	tcase_add_test(tc, test_nl_host_defaults_default_routes);
+	tcase_add_test(tc, test_nl_host_defaults_link_local_gw_is_our_ll);
+	tcase_add_test(tc, test_nl_host_defaults_given_values_kept);
+	tcase_add_test(tc,
+		       test_nl_host_defaults_given_host_address_takes_its_prefix);
+	tcase_add_test(tc, test_nl_host_defaults_lowest_metric_wins);
+	tcase_add_test(tc, test_nl_host_defaults_multipath_highest_weight);
+	tcase_add_test(tc, test_nl_host_defaults_given_interface);
+	tcase_add_test(tc, test_nl_host_defaults_missing_interface);
+	tcase_add_test(tc,
+		       test_nl_host_defaults_no_default_route_first_routed_link);
+	tcase_add_test(tc, test_nl_host_defaults_ipv4_only_host_disables_ipv6);
+	tcase_add_test(tc, test_nl_host_defaults_disabled_family_untouched);
+	tcase_add_test(tc, test_nl_ifindex_matches_libc);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("local_mode");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_nl_host_defaults_local_mode);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("set_up");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_nl_link_up_sets_iff_up);
+	tcase_add_test(tc, test_nl_link_set_mtu_values);
+	tcase_add_test(tc, test_nl_link_mac_set_and_get);
+	tcase_add_test(tc, test_nl_addr_add_both_families);
+	tcase_add_test(tc, test_nl_route_add_default_in_prefix);
+	tcase_add_test(tc, test_nl_route_add_default_outside_prefix_onlink);
+	tcase_add_test(tc, test_nl_route_add_default_ipv6_link_local);
+	tcase_add_test(tc, test_nl_route_add_default_device_route);
+	tcase_add_test(tc, test_nl_addr_wait_ll_after_dad);
+	tcase_add_test(tc, test_nl_addr_wait_ll_timeout);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(netlink_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/ports_test.c - Port forwarding specs (conf/ports.c)
+ *
+ * The "examples" case walks every example of the -t option in the upstream
+ * passt(1) man page (passt.top, "-t, --tcp-ports spec"); the expected rules
+ * restate the sentence the man page gives for each example.  The "all"
+ * ranges use the kernel's default ip_local_port_range, 32768-60999
+ * (Documentation/networking/ip-sysctl.rst), written to a file the fixture
+ * points fwd_ephemeral_path at, so the machine's own setting never matters.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../conf/ports.h"
+
+static char tmpdir[64];
+static char range_path[128];
+static struct fwd_table t;
+static char err[256];
+
+/**
+ * write_range() - Write an ip_local_port_range file and use it
+ * @text:	File contents
+ */
+static void write_range(const char *text)
+{
+	FILE *f = fopen(range_path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	fwd_ephemeral_path = range_path;
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ports_test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(range_path, sizeof(range_path), "%s/range", tmpdir);
+	write_range("32768\t60999\n");	/* kernel default */
+	memset(&t, 0, sizeof(t));
+	err[0] = '\0';
+}
+
+static void teardown(void)
+{
+	unlink(range_path);
+	rmdir(tmpdir);
+}
+
+/**
+ * parse() - fwd_spec_parse() on the host side, into the shared table
+ * @spec:	Spec to parse
+ *
+ * Return: fwd_spec_parse() result
+ */
+static int parse(const char *spec)
+{
+	return fwd_spec_parse(&t, spec, false, err, sizeof(err));
+}
+
+/**
+ * check_rule() - Compare one rule with expected values
+ * @i:		Rule index in the shared table
+ * @first:	Expected first port
+ * @last:	Expected last port
+ * @to:		Expected target of @first
+ * @weak:	Expected weak flag
+ */
+static void check_rule(unsigned i, unsigned first, unsigned last, unsigned to,
+		       bool weak)
+{
+	ck_assert_uint_lt(i, t.n);
+	ck_assert_uint_eq(t.rules[i].first, first);
+	ck_assert_uint_eq(t.rules[i].last, last);
+	ck_assert_uint_eq(t.rules[i].to, to);
+	ck_assert_int_eq(t.rules[i].weak, weak);
+}
+
+/**
+ * check_addr() - Compare the bind address and interface of one rule
+ * @i:		Rule index
+ * @af:		Expected family
+ * @addr:	Expected address text (NULL for AF_UNSPEC)
+ * @ifname:	Expected interface ("" for none)
+ */
+static void check_addr(unsigned i, int af, const char *addr,
+		       const char *ifname)
+{
+	union inany want;
+	struct in_addr a4;
+
+	ck_assert_int_eq(t.rules[i].af, af);
+	ck_assert_str_eq(t.rules[i].ifname, ifname);
+	if (af == AF_INET) {
+		ck_assert_int_eq(inet_pton(AF_INET, addr, &a4), 1);
+		inany_from_v4(&want, a4);
+		ck_assert(inany_equals(&t.rules[i].addr, &want));
+	} else if (af == AF_INET6) {
+		ck_assert_int_eq(inet_pton(AF_INET6, addr, &want.a6), 1);
+		ck_assert(inany_equals(&t.rules[i].addr, &want));
+	}
+}
+
+/* man page: "-t 22: Forward local port 22 to port 22" */
+START_TEST(test_fwd_spec_parse_single_port)
+{
+	ck_assert_int_eq(parse("22"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 22, false);
+	check_addr(0, AF_UNSPEC, NULL, "");
+}
+END_TEST
+
+/* man page: "-t 22:23: Forward local port 22 to port 23" */
+START_TEST(test_fwd_spec_parse_single_remap)
+{
+	ck_assert_int_eq(parse("22:23"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 23, false);
+}
+END_TEST
+
+/* man page: "-t 22,25: Forward local ports 22 and 25 to ports 22 and 25" */
+START_TEST(test_fwd_spec_parse_list)
+{
+	ck_assert_int_eq(parse("22,25"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 22, 22, 22, false);
+	check_rule(1, 25, 25, 25, false);
+}
+END_TEST
+
+/* man page: "-t 22-80: ports between 22 and 80 to corresponding ports" */
+START_TEST(test_fwd_spec_parse_range)
+{
+	ck_assert_int_eq(parse("22-80"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 80, 22, false);
+}
+END_TEST
+
+/* man page: "-t 22-80:32-90: ports between 22 and 80 to ports between 32
+ * and 90"
+ */
+START_TEST(test_fwd_spec_parse_range_remap)
+{
+	ck_assert_int_eq(parse("22-80:32-90"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 80, 32, false);
+}
+END_TEST
+
+/* man page: "-t 192.0.2.1/22: local port 22, bound to 192.0.2.1" */
+START_TEST(test_fwd_spec_parse_ipv4_bind)
+{
+	ck_assert_int_eq(parse("192.0.2.1/22"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 22, false);
+	check_addr(0, AF_INET, "192.0.2.1", "");
+}
+END_TEST
+
+/* Same form with an IPv6 documentation address (RFC 3849) */
+START_TEST(test_fwd_spec_parse_ipv6_bind)
+{
+	ck_assert_int_eq(parse("2001:db8::1/22"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 22, false);
+	check_addr(0, AF_INET6, "2001:db8::1", "");
+}
+END_TEST
+
+/* man page: "-t 192.0.2.1%eth0/22: bound to 192.0.2.1 and interface eth0" */
+START_TEST(test_fwd_spec_parse_addr_and_interface)
+{
+	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 22, false);
+	check_addr(0, AF_INET, "192.0.2.1", "eth0");
+}
+END_TEST
+
+/* man page: "-t %eth0/22: bound to any address on interface eth0" */
+START_TEST(test_fwd_spec_parse_interface_only)
+{
+	ck_assert_int_eq(parse("%eth0/22"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 22, 22, 22, false);
+	check_addr(0, AF_UNSPEC, NULL, "eth0");
+}
+END_TEST
+
+/* man page: "-t 2000-5000,~3000-3010: between 2000 and 5000, except for
+ * those between 3000 and 3010"
+ */
+START_TEST(test_fwd_spec_parse_exclusion_splits_range)
+{
+	ck_assert_int_eq(parse("2000-5000,~3000-3010"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 2000, 2999, 2000, false);
+	check_rule(1, 3011, 5000, 3011, false);
+}
+END_TEST
+
+/* man page: "-t 192.0.2.1/20-30,~25: for 192.0.2.1, ports between 20 and
+ * 24 and between 26 and 30"
+ */
+START_TEST(test_fwd_spec_parse_exclusion_with_address)
+{
+	ck_assert_int_eq(parse("192.0.2.1/20-30,~25"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 20, 24, 20, false);
+	check_rule(1, 26, 30, 26, false);
+	check_addr(0, AF_INET, "192.0.2.1", "");
+	check_addr(1, AF_INET, "192.0.2.1", "");
+}
+END_TEST
+
+/* man page: "-t ~20000-20010: all ports, except 20000 to 20010"; "all"
+ * means non-ephemeral, so 32768-60999 is left out too
+ */
+START_TEST(test_fwd_spec_parse_exclusion_only_means_all)
+{
+	ck_assert_int_eq(parse("~20000-20010"), 0);
+	ck_assert_uint_eq(t.n, 3);
+	check_rule(0, 1, 19999, 1, true);
+	check_rule(1, 20011, 32767, 20011, true);
+	check_rule(2, 61000, 65535, 61000, true);
+}
+END_TEST
+
+/* man page: "-t all: all unbound, non-ephemeral ports"; upstream's example
+ * output for the default range lists 1-32767 and 61000-65535
+ */
+START_TEST(test_fwd_spec_parse_all)
+{
+	ck_assert_int_eq(parse("all"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1, 32767, 1, true);
+	check_rule(1, 61000, 65535, 61000, true);
+	check_addr(0, AF_UNSPEC, NULL, "");
+}
+END_TEST
+
+/* man page: "-t ::1/all: for the local address ::1, all ... ports" */
+START_TEST(test_fwd_spec_parse_all_with_address)
+{
+	ck_assert_int_eq(parse("::1/all"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1, 32767, 1, true);
+	check_addr(0, AF_INET6, "::1", "");
+	check_addr(1, AF_INET6, "::1", "");
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_all_with_exclusion)
+{
+	ck_assert_int_eq(parse("all,~22"), 0);
+	ck_assert_uint_eq(t.n, 3);
+	check_rule(0, 1, 21, 1, true);
+	check_rule(1, 23, 32767, 23, true);
+	check_rule(2, 61000, 65535, 61000, true);
+}
+END_TEST
+
+/* man page: "-t none: Don't forward any ports" */
+START_TEST(test_fwd_spec_parse_none)
+{
+	ck_assert_int_eq(parse("none"), 0);
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+/* man page "-t auto", "-t ::1/auto", "-t 8000-8010,auto": not supported
+ * yet, and the message must say so
+ */
+START_TEST(test_fwd_spec_parse_auto_rejected)
+{
+	static const char *const specs[] = {
+		"auto", "::1/auto", "8000-8010,auto",
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
+		ck_assert_int_eq(parse(specs[i]), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(err, "'auto' is not supported"));
+	}
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+/* man page: "-t 0.0.0.0/5000:192.0.2.5/6000" and "-t 127.0.0.6/all:192.0.2.6"
+ * (target addresses): not supported, rejected with a reason
+ */
+START_TEST(test_fwd_spec_parse_target_address_rejected)
+{
+	ck_assert_int_eq(parse("0.0.0.0/5000:192.0.2.5/6000"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not supported"));
+	ck_assert_int_eq(parse("127.0.0.6/all:192.0.2.6"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not supported"));
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_range_shift)
+{
+	/* A-B:C keeps the length: 8000-8010 -> 9000-9010 */
+	ck_assert_int_eq(parse("8000-8010:9000"), 0);
+	check_rule(0, 8000, 8010, 9000, false);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_exclusion_keeps_remap_offset)
+{
+	/* 1000-1009 -> 2000-2009 minus 1003-1004: 1005 still goes to 2005 */
+	ck_assert_int_eq(parse("1000-1009:2000-2009,~1003-1004"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1000, 1002, 2000, false);
+	check_rule(1, 1005, 1009, 2005, false);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_port_limits)
+{
+	ck_assert_int_eq(parse("1"), 0);
+	ck_assert_int_eq(parse("65535"), 0);
+	check_rule(0, 1, 1, 1, false);
+	check_rule(1, 65535, 65535, 65535, false);
+}
+END_TEST
+
+/* Every one of these must be refused with a reason, and add nothing */
+START_TEST(test_fwd_spec_parse_invalid_rejected)
+{
+	static const char *const bad[] = {
+		"", "0", "65536", "99999999999999999999", "-1", "1-", "-",
+		"80-22", "22-80:32-89", "22:0", "22:65536", "22,,25", ",22",
+		"22,", "abc", "22a", " 22", "22 ", "+22", "0x16", "~", "~22:23",
+		"~0", "1.2.3.4/", "/22", "999.1.1.1/22", "%/22",
+		"%averyveryverylongifname/22", "all,22", "all,all", "none,22",
+		"22,none", "22:23:24", "22-80,50", "22,22", "~1-65535",
+		"22,~22", "22-80:65530", "192.0.2.1%eth 0/22", "2001:db8::1",
+		"all:192.0.2.1", "1-2-3", "22:-", ":22", "22:",
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		ck_assert_msg(parse(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+		ck_assert_msg(err[0] != '\0', "no message for '%s'", bad[i]);
+		ck_assert_msg(!strchr(err, '\n'), "multi-line for '%s'", bad[i]);
+	}
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_null_rejected)
+{
+	ck_assert_int_eq(fwd_spec_parse(&t, NULL, false, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_int_eq(fwd_spec_parse(&t, "22", false, NULL, 0), 0);
+	ck_assert_int_eq(fwd_spec_parse(&t, "0", false, NULL, 0), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_long_spec_rejected)
+{
+	static char spec[FWD_SPEC_MAX_LEN + 2];
+
+	memset(spec, '1', sizeof(spec) - 1);
+	ck_assert_int_eq(parse(spec), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_overlap_across_options_rejected)
+{
+	ck_assert_int_eq(parse("22"), 0);
+	ck_assert_int_eq(parse("20-30"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "22"));
+	ck_assert_uint_eq(t.n, 1);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_same_port_other_address_accepted)
+{
+	ck_assert_int_eq(parse("192.0.2.1/22"), 0);
+	ck_assert_int_eq(parse("192.0.2.2/22"), 0);
+	ck_assert_int_eq(parse("%eth0/22"), 0);
+	ck_assert_int_eq(parse("22"), 0);
+	ck_assert_uint_eq(t.n, 4);
+	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
+	ck_assert_int_eq(parse("192.0.2.2/20-25"), -EINVAL);
+	ck_assert_uint_eq(t.n, 5);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_failed_spec_leaves_table)
+{
+	ck_assert_int_eq(parse("10-20"), 0);
+	/* first element fine, second one bad: nothing of it is kept */
+	ck_assert_int_eq(parse("30,0"), -EINVAL);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 10, 20, 10, false);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_table_full_rejected)
+{
+	char spec[8];
+	unsigned i;
+
+	for (i = 0; i < CONF_MAX_FWD_RULES; i++) {
+		snprintf(spec, sizeof(spec), "%u", 1000 + i);
+		ck_assert_int_eq(parse(spec), 0);
+	}
+	ck_assert_uint_eq(t.n, CONF_MAX_FWD_RULES);
+	ck_assert_int_eq(parse("5000"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "too many"));
+	ck_assert_uint_eq(t.n, CONF_MAX_FWD_RULES);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_too_many_pieces_rejected)
+{
+	/* 1-1000 with every even port excluded: 500 pieces > 256 */
+	static char spec[4096];
+	size_t n;
+	unsigned p;
+
+	n = (size_t)snprintf(spec, sizeof(spec), "1-1000");
+	for (p = 2; p <= 1000 && n < sizeof(spec) - 8; p += 4)
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, ",~%u-%u",
+				      p, p);
+	ck_assert_int_eq(parse(spec), -EINVAL);
+	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+START_TEST(test_fwd_spec_parse_ns_side_same_rules)
+{
+	ck_assert_int_eq(fwd_spec_parse(&t, "8080:80", true, err,
+					sizeof(err)), 0);
+	check_rule(0, 8080, 8080, 80, false);
+	ck_assert_int_eq(fwd_spec_parse(&t, "8080", true, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "namespace"));
+}
+END_TEST
+
+/* ip_local_port_range "40000 50000": "all" is 1-39999 and 50001-65535 */
+START_TEST(test_fwd_ephemeral_range_from_file)
+{
+	uint16_t first, last;
+
+	write_range("40000 50000\n");
+	fwd_ephemeral_range(&first, &last);
+	ck_assert_uint_eq(first, 40000);
+	ck_assert_uint_eq(last, 50000);
+	ck_assert_int_eq(parse("all"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1, 39999, 1, true);
+	check_rule(1, 50001, 65535, 50001, true);
+}
+END_TEST
+
+/* Unreadable or bogus file: kernel default 32768-60999 (ip-sysctl.rst) */
+START_TEST(test_fwd_ephemeral_range_fallback)
+{
+	uint16_t first, last;
+
+	fwd_ephemeral_path = "/nonexistent/ip_local_port_range";
+	fwd_ephemeral_range(&first, &last);
+	ck_assert_uint_eq(first, 32768);
+	ck_assert_uint_eq(last, 60999);
+
+	write_range("60000 1000\n");
+	fwd_ephemeral_range(&first, &last);
+	ck_assert_uint_eq(first, 32768);
+	ck_assert_uint_eq(last, 60999);
+
+	write_range("garbage\n");
+	fwd_ephemeral_range(&first, &last);
+	ck_assert_uint_eq(first, 32768);
+}
+END_TEST
+
+START_TEST(test_fwd_rule_fmt_forms)
+{
+	char buf[128];
+
+	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
+	ck_assert_int_eq(parse("22-80:32-90"), 0);
+	ck_assert_int_eq(parse("2001:db8::1/all"), 0);
+	fwd_rule_fmt(&t.rules[0], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[192.0.2.1]%eth0:22 => 22");
+	fwd_rule_fmt(&t.rules[1], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[*]:22-80 => 32-90");
+	fwd_rule_fmt(&t.rules[2], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[2001:db8::1]:1-32767 => 1-32767 (weak)");
+}
+END_TEST
+
+static Suite *ports_suite(void)
+{
+	Suite *s = suite_create("ports");
+	TCase *tc;
+
+	tc = tcase_create("examples");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fwd_spec_parse_single_port);
+	tcase_add_test(tc, test_fwd_spec_parse_single_remap);
+	tcase_add_test(tc, test_fwd_spec_parse_list);
+	tcase_add_test(tc, test_fwd_spec_parse_range);
+	tcase_add_test(tc, test_fwd_spec_parse_range_remap);
+	tcase_add_test(tc, test_fwd_spec_parse_ipv4_bind);
+	tcase_add_test(tc, test_fwd_spec_parse_ipv6_bind);
+	tcase_add_test(tc, test_fwd_spec_parse_addr_and_interface);
+	tcase_add_test(tc, test_fwd_spec_parse_interface_only);
+	tcase_add_test(tc, test_fwd_spec_parse_exclusion_splits_range);
+	tcase_add_test(tc, test_fwd_spec_parse_exclusion_with_address);
+	tcase_add_test(tc, test_fwd_spec_parse_exclusion_only_means_all);
+	tcase_add_test(tc, test_fwd_spec_parse_all);
+	tcase_add_test(tc, test_fwd_spec_parse_all_with_address);
+	tcase_add_test(tc, test_fwd_spec_parse_all_with_exclusion);
+	tcase_add_test(tc, test_fwd_spec_parse_none);
+	tcase_add_test(tc, test_fwd_spec_parse_auto_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_target_address_rejected);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("syntax");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fwd_spec_parse_range_shift);
+	tcase_add_test(tc, test_fwd_spec_parse_exclusion_keeps_remap_offset);
+	tcase_add_test(tc, test_fwd_spec_parse_port_limits);
+	tcase_add_test(tc, test_fwd_spec_parse_invalid_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_null_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_long_spec_rejected);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("table");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fwd_spec_parse_overlap_across_options_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_same_port_other_address_accepted);
+	tcase_add_test(tc, test_fwd_spec_parse_failed_spec_leaves_table);
+	tcase_add_test(tc, test_fwd_spec_parse_table_full_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_too_many_pieces_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_ns_side_same_rules);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ephemeral");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fwd_ephemeral_range_from_file);
+	tcase_add_test(tc, test_fwd_ephemeral_range_fallback);
+	tcase_add_test(tc, test_fwd_rule_fmt_forms);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ports_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
