@@ -25,6 +25,13 @@ struct svc_stats {
 
 extern struct svc_stats svc_stats;
 
+/* Unsolicited Router Advertisements: the daemon sends one with ndp_ra() at
+ * start and then at least every NDP_RA_INTERVAL_MAX_S seconds (the largest
+ * MaxRtrAdvInterval of RFC 4861 section 6.2.1).  Lifetimes in the RA are
+ * derived from it: see tap/ndp.c.
+ */
+#define NDP_RA_INTERVAL_MAX_S	1800
+
 size_t arp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
 size_t dhcp_handle(const struct conf *c, const struct frame *f,

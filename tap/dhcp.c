@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/dhcp.c - Minimal DHCPv4 server for the one guest (RFC 2131, RFC 2132)
+ *
+ * DOC: Theory of Operation
+ *
+ * There is one client and one address to give: c->ip4.addr.  No lease
+ * table is kept.  Messages from the guest are answered as follows:
+ *
+ *   DHCPDISCOVER  ->  DHCPOFFER of c->ip4.addr
+ *   DHCPREQUEST   ->  DHCPACK if the requested address (option 50, else
+ *                     ciaddr) is c->ip4.addr, else DHCPNAK.  A REQUEST
+ *                     whose server identifier (option 54) names another
+ *                     server gets no answer: RFC 2131 section 4.3.2 says
+ *                     the client declined our offer, so silence is due.
+ *   DHCPINFORM    ->  DHCPACK with configuration but no address or lease
+ *                     time (RFC 2131 sections 3.4 and 4.3.5)
+ *   DHCPDECLINE, DHCPRELEASE, anything else  ->  no answer
+ *
+ * The server identifier is the gateway address, the address the guest can
+ * reach us at; without a gateway there is nothing to name and no answer.
+ * The lease time is infinite (0xffffffff, RFC 2131 section 3.3): the
+ * address never changes while we run, and a restart answers any REQUEST
+ * from scratch.
+ *
+ * Replies carry options 53, 54, 51, 1, 3 (or 121 when the gateway is
+ * outside the guest's subnet, RFC 3442), 61 if the client sent one
+ * (RFC 6842), 6, 26, 12, 15 and 119, in this order of priority: a reply
+ * never exceeds 576 bytes of IP datagram unless the client announced a
+ * larger maximum (option 57, RFC 2132 section 9.10), so options that don't
+ * fit are left out, and the search list is cut after the last whole name
+ * that fits.  The client's parameter request list (option 55) is not
+ * consulted: RFC 2131 section 4.3.1 allows sending more than was asked.
+ * The sname and file fields are not read, so option overload (52) is
+ * ignored.  Relayed messages (giaddr != 0) are ignored: there is no relay
+ * on a point-to-point link.
+ *
+ * UDP checksums of requests are not verified: the tap may deliver frames
+ * with CHECKSUM_PARTIAL offload, where the field holds only the
+ * pseudo-header sum, and a guest sending a bad checksum hurts only itself.
+ * Replies always carry a full checksum.
+ */
+#include <linux/if_ether.h>
+#include <string.h>
+
+#include "../conf/log.h"
+#include "csum.h"
+#include "dns_name.h"
+#include "services.h"
+
+#define DHCP_PORT_SERVER	67
+#define DHCP_PORT_CLIENT	68
+
+/* BOOTP message layout, RFC 2131 section 2 figure 1 */
+#define BOOTP_OP		0
+#define BOOTP_HTYPE		1
+#define BOOTP_HLEN		2
+#define BOOTP_XID		4
+#define BOOTP_FLAGS		10
+#define BOOTP_CIADDR		12
+#define BOOTP_YIADDR		16
+#define BOOTP_GIADDR		24
+#define BOOTP_CHADDR		28
+#define BOOTP_COOKIE		236
+#define BOOTP_OPTIONS		240
+
+#define BOOTP_OP_REQUEST	1
+#define BOOTP_OP_REPLY		2
+#define BOOTP_FLAG_BROADCAST	0x8000	/* RFC 2131 section 2, figure 2 */
+
+/* RFC 951 fixes the BOOTP message at 300 bytes (64-byte vendor area);
+ * RFC 1542 section 2.1 keeps that as the minimum a relay or client expects
+ */
+#define BOOTP_MIN_LEN		300
+
+/* Every DHCP client accepts 576-byte datagrams (RFC 2131 section 2) */
+#define DHCP_MIN_MSG		576
+
+/* Magic cookie 99.130.83.99, RFC 2131 section 3 / RFC 2132 section 2 */
+static const uint8_t dhcp_cookie[4] = { 99, 130, 83, 99 };
+
+/* Option codes, RFC 2132 unless noted */
+#define OPT_PAD			0
+#define OPT_SUBNET_MASK		1
+#define OPT_ROUTER		3
+#define OPT_DNS			6
+#define OPT_HOSTNAME		12
+#define OPT_DOMAIN_NAME		15
+#define OPT_MTU			26
+#define OPT_REQ_ADDR		50
+#define OPT_LEASE_TIME		51
+#define OPT_MSG_TYPE		53
+#define OPT_SERVER_ID		54
+#define OPT_MAX_MSG		57
+#define OPT_CLIENT_ID		61
+#define OPT_DOMAIN_SEARCH	119	/* RFC 3397 */
+#define OPT_CLASSLESS_ROUTE	121	/* RFC 3442 */
+#define OPT_END			255
+
+/* DHCP message types, RFC 2132 section 9.6 */
+#define DHCPDISCOVER		1
+#define DHCPOFFER		2
+#define DHCPREQUEST		3
+#define DHCPDECLINE		4
+#define DHCPACK			5
+#define DHCPNAK			6
+#define DHCPRELEASE		7
+#define DHCPINFORM		8
+
+#define DHCP_LEASE_INFINITE	0xffffffffU	/* RFC 2131 section 3.3 */
+
+/**
+ * struct dhcp_req - What we use from a client message
+ * @type:		Option 53 value, 0 if absent
+ * @req_addr:		Option 50, network order, 0 if absent
+ * @server_id:		Option 54, network order
+ * @has_server_id:	Option 54 present
+ * @max_msg:		Option 57 (maximum DHCP message size), bytes, or 0
+ * @client_id:		Option 61 data, NULL if absent
+ * @client_id_len:	Option 61 length (2..255)
+ */
+struct dhcp_req {
+	uint8_t type;
+	struct in_addr req_addr;
+	struct in_addr server_id;
+	bool has_server_id;
+	size_t max_msg;
+	const uint8_t *client_id;
+	uint8_t client_id_len;
+};
+
+/**
+ * struct dhcp_opts - Option area of a reply being written
+ * @p:		Start of the option area (after the magic cookie)
+ * @len:	Bytes written so far
+ * @cap:	Bytes available, one less than the area to keep room for END
+ */
+struct dhcp_opts {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+
+/**
+ * dhcp_opts_parse() - Walk the options of a client message
+ * @p:		First option byte (after the magic cookie)
+ * @len:	Bytes from @p to the end of the UDP payload
+ * @r:		Result, zeroed by the caller
+ *
+ * Every option length is checked against @len.  A missing END option is
+ * tolerated; bytes after END are ignored.  Only the first instance of an
+ * option counts.
+ *
+ * Return: 0, or -1 if an option runs past the end or has an invalid length
+ */
+static int dhcp_opts_parse(const uint8_t *p, size_t len, struct dhcp_req *r)
+{
+	bool seen_req = false, seen_max = false;
+	size_t i = 0;
+
+	while (i < len) {
+		uint8_t code = p[i], olen;
+		const uint8_t *d;
+
+		if (code == OPT_PAD) {
+			i++;
+			continue;
+		}
+		if (code == OPT_END)
+			return 0;
+		if (len - i < 2)
+			return -1;
+		olen = p[i + 1];
+		if (olen > len - i - 2)
+			return -1;
+		d = p + i + 2;
+
+		switch (code) {
+		case OPT_MSG_TYPE:
+			if (olen != 1)
+				return -1;
+			if (!r->type)
+				r->type = d[0];
+			break;
+		case OPT_REQ_ADDR:
+			if (olen != 4)
+				return -1;
+			if (!seen_req)
+				memcpy(&r->req_addr, d, 4);
+			seen_req = true;
+			break;
+		case OPT_SERVER_ID:
+			if (olen != 4)
+				return -1;
+			if (!r->has_server_id)
+				memcpy(&r->server_id, d, 4);
+			r->has_server_id = true;
+			break;
+		case OPT_MAX_MSG:
+			if (olen != 2)
+				return -1;
+			if (!seen_max)
+				r->max_msg = get_be16(d);
+			seen_max = true;
+			break;
+		case OPT_CLIENT_ID:
+			/* RFC 2132 section 9.14: minimum length 2 */
+			if (olen >= 2 && !r->client_id) {
+				r->client_id = d;
+				r->client_id_len = olen;
+			}
+			break;
+		default:
+			break;
+		}
+		i += 2 + (size_t)olen;
+	}
+	return 0;
+}
+
+/**
+ * dhcp_opt_add() - Append one option to a reply, if it fits whole
+ * @o:		Option area
+ * @code:	Option code
+ * @data:	Option data
+ * @len:	Length of @data, bytes (at most 255)
+ *
+ * Return: true if written, false if it doesn't fit (nothing written)
+ */
+static bool dhcp_opt_add(struct dhcp_opts *o, uint8_t code, const void *data,
+			 size_t len)
+{
+	if (len > 255 || o->cap - o->len < 2 + len)
+		return false;
+	o->p[o->len] = code;
+	o->p[o->len + 1] = (uint8_t)len;
+	memcpy(o->p + o->len + 2, data, len);
+	o->len += 2 + len;
+	return true;
+}
+
+/**
+ * dhcp_opt_add_be32() - Append a 4-byte option from a host order value
+ * @o:		Option area
+ * @code:	Option code
+ * @v:		Value, host order
+ *
+ * Return: true if written
+ */
+static bool dhcp_opt_add_be32(struct dhcp_opts *o, uint8_t code, uint32_t v)
+{
+	uint8_t b[4];
+
+	put_be32(b, v);
+	return dhcp_opt_add(o, code, b, sizeof(b));
+}
+
+/**
+ * dhcp_opt_add_search() - Append the search list as option 119 (RFC 3397)
+ * @c:		Configuration
+ * @o:		Option area
+ *
+ * The list is compressed (RFC 3397 section 2) and split into options of at
+ * most 255 bytes, which the client concatenates (RFC 3396).  Only whole
+ * names that fit in what is left of @o are sent.
+ */
+static void dhcp_opt_add_search(const struct conf *c, struct dhcp_opts *o)
+{
+	uint8_t list[CONF_MAX_SEARCH * DNS_NAME_MAX];
+	size_t room = o->cap - o->len, data_cap, len, off;
+
+	/* Each option carries up to 255 bytes of data behind 2 header bytes */
+	data_cap = room / 257 * 255;
+	if (room % 257 > 2)
+		data_cap += room % 257 - 2;
+	data_cap = MIN(data_cap, sizeof(list));
+
+	len = dns_name_list_encode((const char (*)[CONF_SEARCH_LEN])c->search,
+				   MIN(c->search_count, CONF_MAX_SEARCH), true,
+				   list, data_cap);
+	for (off = 0; off < len; off += 255)
+		dhcp_opt_add(o, OPT_DOMAIN_SEARCH, list + off,
+			     MIN(255, len - off));
+}
+
+/**
+ * dhcp_opt_add_config() - Append the configuration options
+ * @c:		Configuration
+ * @o:		Option area
+ * @server:	Server identifier (gateway), network order
+ */
+static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
+				struct in_addr server)
+{
+	int plen = c->ip4.prefix_len;
+	uint32_t mask, addr, gw;
+
+	if (plen >= 1 && plen <= 32) {
+		mask = plen == 32 ? 0xffffffffU : ~(0xffffffffU >> plen);
+		addr = ntohl(c->ip4.addr.s_addr);
+		gw = ntohl(server.s_addr);
+		dhcp_opt_add_be32(o, OPT_SUBNET_MASK, mask);
+
+		if ((addr & mask) == (gw & mask)) {
+			dhcp_opt_add(o, OPT_ROUTER, &server, 4);
+		} else {
+			/* RFC 3442: gateway/32 on link (router 0.0.0.0),
+			 * then the default route through it.  Clients that
+			 * know option 121 ignore option 3 (section 2)
+			 */
+			uint8_t r[14] = { 32 };
+
+			memcpy(r + 1, &server, 4);
+			/* r[5..8]: router 0.0.0.0, r[9]: width 0 */
+			memcpy(r + 10, &server, 4);
+			dhcp_opt_add(o, OPT_CLASSLESS_ROUTE, r, sizeof(r));
+			dhcp_opt_add(o, OPT_ROUTER, &server, 4);
+		}
+	}
+
+	if (!c->no_dhcp_dns) {
+		uint8_t dns[CONF_MAX_DNS * 4];
+		unsigned i, n = 0;
+
+		for (i = 0; i < MIN(c->ip4.dns_count, CONF_MAX_DNS); i++) {
+			if (c->ip4.dns[i].s_addr == INADDR_ANY)
+				continue;
+			memcpy(dns + n * 4, &c->ip4.dns[i], 4);
+			n++;
+		}
+		if (n)
+			dhcp_opt_add(o, OPT_DNS, dns, n * 4);
+	}
+
+	/* RFC 2132 5.1 allows 68, but 576 is what every host must take */
+	if (c->mtu >= DHCP_MIN_MSG && c->mtu <= 65535) {
+		uint8_t m[2];
+
+		put_be16(m, (uint16_t)c->mtu);
+		dhcp_opt_add(o, OPT_MTU, m, sizeof(m));
+	}
+
+	/* RFC 2132 3.14: NVT ASCII, no trailing NUL (section 2) */
+	if (c->hostname[0])
+		dhcp_opt_add(o, OPT_HOSTNAME, c->hostname,
+			     strnlen(c->hostname, sizeof(c->hostname)));
+
+	if (!c->no_dhcp_search && c->search_count) {
+		size_t n = strnlen(c->search[0], CONF_SEARCH_LEN);
+
+		if (n > 1 && c->search[0][n - 1] == '.')
+			n--;		/* RFC 2132 3.17 wants no root dot */
+		if (n && c->search[0][0] != '.')
+			dhcp_opt_add(o, OPT_DOMAIN_NAME, c->search[0], n);
+		dhcp_opt_add_search(c, o);
+	}
+}
+
+/**
+ * dhcp_reply() - Write a complete reply frame
+ * @c:		Configuration
+ * @f:		Client frame (validated)
+ * @r:		Parsed client options
+ * @type:	DHCPOFFER, DHCPACK or DHCPNAK
+ * @server:	Server identifier and source address, network order
+ * @out:	Output frame buffer
+ * @cap:	Size of @out, bytes
+ *
+ * Return: frame length, or 0 if @cap is too small
+ */
+static size_t dhcp_reply(const struct conf *c, const struct frame *f,
+			 const struct dhcp_req *r, uint8_t type,
+			 struct in_addr server, uint8_t *out, size_t cap)
+{
+	static const uint8_t bcast_mac[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	const uint8_t *req = f->payload, *dst_mac;
+	size_t lim, bootp_len, l4_len;
+	struct in_addr ciaddr, yiaddr = { 0 }, dst;
+	struct dhcp_opts o;
+	uint8_t *bootp;
+	uint16_t sum;
+	uint8_t *udp;
+
+	/* Largest IP datagram the client takes, within our MTU */
+	lim = r->max_msg > DHCP_MIN_MSG ? r->max_msg : DHCP_MIN_MSG;
+	if (c->mtu >= DHCP_MIN_MSG && lim > (size_t)c->mtu)
+		lim = (size_t)c->mtu;
+	lim += ETH_HLEN_;
+	if (lim > cap)
+		lim = cap;
+	if (lim < ETH_HLEN_ + 20 + 8 + BOOTP_MIN_LEN)
+		return 0;
+
+	udp = out + ETH_HLEN_ + 20;
+	bootp = udp + 8;
+	memset(bootp, 0, BOOTP_OPTIONS);
+
+	bootp[BOOTP_OP] = BOOTP_OP_REPLY;
+	bootp[BOOTP_HTYPE] = 1;
+	bootp[BOOTP_HLEN] = ETH_ALEN_;
+	memcpy(bootp + BOOTP_XID, req + BOOTP_XID, 4);
+	memcpy(bootp + BOOTP_FLAGS, req + BOOTP_FLAGS, 2);
+	memcpy(bootp + BOOTP_CHADDR, req + BOOTP_CHADDR, 16);
+	memcpy(bootp + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie));
+	memcpy(&ciaddr, req + BOOTP_CIADDR, 4);
+
+	/* RFC 2131 table 3: ACK echoes ciaddr, OFFER and NAK carry 0; yiaddr
+	 * is the address in OFFER and ACK, but 0 for INFORM (section 3.4)
+	 */
+	if (type == DHCPACK)
+		memcpy(bootp + BOOTP_CIADDR, &ciaddr, 4);
+	if (type != DHCPNAK && r->type != DHCPINFORM)
+		yiaddr = c->ip4.addr;
+	memcpy(bootp + BOOTP_YIADDR, &yiaddr, 4);
+
+	o.p = bootp + BOOTP_OPTIONS;
+	o.len = 0;
+	o.cap = lim - ETH_HLEN_ - 20 - 8 - BOOTP_OPTIONS - 1;
+
+	dhcp_opt_add(&o, OPT_MSG_TYPE, &type, 1);
+	dhcp_opt_add(&o, OPT_SERVER_ID, &server, 4);
+	if (type == DHCPOFFER || (type == DHCPACK && r->type != DHCPINFORM))
+		dhcp_opt_add_be32(&o, OPT_LEASE_TIME, DHCP_LEASE_INFINITE);
+	/* RFC 6842 section 3: echo the client identifier, NAK included */
+	if (r->client_id)
+		dhcp_opt_add(&o, OPT_CLIENT_ID, r->client_id, r->client_id_len);
+	if (type != DHCPNAK)
+		dhcp_opt_add_config(c, &o, server);
+	o.p[o.len++] = OPT_END;
+
+	bootp_len = BOOTP_OPTIONS + o.len;
+	if (bootp_len < BOOTP_MIN_LEN) {
+		memset(bootp + bootp_len, OPT_PAD, BOOTP_MIN_LEN - bootp_len);
+		bootp_len = BOOTP_MIN_LEN;
+	}
+	l4_len = 8 + bootp_len;
+
+	/* RFC 2131 section 4.1, "giaddr is zero" cases: NAK is broadcast,
+	 * a client with an address (ciaddr) gets unicast there, the
+	 * broadcast flag asks for broadcast, else unicast to yiaddr/chaddr
+	 */
+	if (type == DHCPNAK || (ciaddr.s_addr == INADDR_ANY &&
+	    ((get_be16(req + BOOTP_FLAGS) & BOOTP_FLAG_BROADCAST) ||
+	     yiaddr.s_addr == INADDR_ANY))) {
+		dst.s_addr = INADDR_BROADCAST;
+		dst_mac = bcast_mac;
+	} else {
+		dst = ciaddr.s_addr != INADDR_ANY ? ciaddr : yiaddr;
+		dst_mac = req + BOOTP_CHADDR;
+	}
+
+	put_be16(udp, DHCP_PORT_SERVER);
+	put_be16(udp + 2, DHCP_PORT_CLIENT);
+	put_be16(udp + 4, (uint16_t)l4_len);
+	put_be16(udp + 6, 0);
+	sum = csum(udp, l4_len, csum_pseudo4(server, dst, IPPROTO_UDP, l4_len));
+	if (!sum)
+		sum = 0xffff;	/* RFC 768: zero means "no checksum" */
+	memcpy(udp + 6, &sum, 2);
+
+	ip4_hdr_fill(out + ETH_HLEN_, server, dst, IPPROTO_UDP, l4_len, 64);
+	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IP);
+
+	return ETH_HLEN_ + 20 + l4_len;
+}
+
+/**
+ * dhcp_handle() - Answer a DHCP message from the guest
+ * @c:		Configuration (reads no_dhcp, ip4, mtu, mac_our, search,
+ *		hostname, no_dhcp_dns, no_dhcp_search)
+ * @f:		Frame validated by frame_parse()
+ * @out:	Buffer for the reply frame, starting with the Ethernet header
+ * @cap:	Size of @out, bytes; replies need 342 bytes and at most
+ *		14 + max(576, client's option 57, capped to c->mtu)
+ *
+ * Frames that are not IPv4/UDP to port 67 are ignored.  See the DOC block
+ * above for which messages get which reply.  Counters: svc_stats.dhcp_req
+ * for every well-formed client message, dhcp_reply for every OFFER or ACK,
+ * dhcp_nak for every NAK, dhcp_bad for malformed messages (short, not a
+ * BOOTREQUEST for Ethernet, no magic cookie, an option past the end, no
+ * or an unknown message type).
+ *
+ * Context: main loop; no allocation
+ * Return: length of the reply written to @out, or 0 for no reply
+ */
+size_t dhcp_handle(const struct conf *c, const struct frame *f,
+		   uint8_t *out, size_t cap)
+{
+	struct dhcp_req r = { 0 };
+	struct in_addr server, want;
+	const uint8_t *m;
+	uint8_t type;
+	size_t len;
+
+	if (f->af != AF_INET || f->proto != IPPROTO_UDP ||
+	    f->dport != DHCP_PORT_SERVER || !f->payload)
+		return 0;
+	if (c->no_dhcp || !c->ip4.enabled)
+		return 0;
+
+	m = f->payload;
+	len = f->payload_len;
+	if (len < BOOTP_OPTIONS || m[BOOTP_OP] != BOOTP_OP_REQUEST ||
+	    m[BOOTP_HTYPE] != 1 || m[BOOTP_HLEN] != ETH_ALEN_ ||
+	    memcmp(m + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie)) ||
+	    dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r) ||
+	    r.type < DHCPDISCOVER || r.type > DHCPINFORM) {
+		svc_stats.dhcp_bad++;
+		return 0;
+	}
+	svc_stats.dhcp_req++;
+
+	if (get_be32(m + BOOTP_GIADDR))
+		return 0;		/* relayed: not on our link */
+
+	server = c->ip4.gw;
+	if (server.s_addr == INADDR_ANY) {
+		debug("dhcp: no gateway address to use as server identifier");
+		return 0;
+	}
+
+	switch (r.type) {
+	case DHCPDISCOVER:
+		type = DHCPOFFER;
+		break;
+	case DHCPREQUEST:
+		/* RFC 2131 4.3.2: another server was selected */
+		if (r.has_server_id && r.server_id.s_addr != server.s_addr)
+			return 0;
+		want = r.req_addr;
+		if (want.s_addr == INADDR_ANY)
+			memcpy(&want, m + BOOTP_CIADDR, 4);
+		type = want.s_addr == c->ip4.addr.s_addr ? DHCPACK : DHCPNAK;
+		break;
+	case DHCPINFORM:
+		type = DHCPACK;
+		break;
+	default:		/* DECLINE, RELEASE, server-only types */
+		return 0;
+	}
+
+	len = dhcp_reply(c, f, &r, type, server, out, cap);
+	if (len && type == DHCPNAK)
+		svc_stats.dhcp_nak++;
+	else if (len)
+		svc_stats.dhcp_reply++;
+	return len;
+}

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/dhcpv6.c - Minimal DHCPv6 server for the one guest (RFC 8415)
+ *
+ * DOC: Theory of Operation
+ *
+ * One client, one address (c->ip6.addr), no binding table.  Client
+ * messages are validated as in RFC 8415 section 16 (client and server
+ * identifiers present or absent as each type requires, our server
+ * identifier where one is given, multicast destination for Solicit,
+ * Confirm, Rebind and Information-request) and answered:
+ *
+ *   Solicit             -> Advertise, with Preference 255 so the client
+ *                          doesn't wait for other servers (section
+ *                          18.2.1); with Rapid Commit (option 14) a Reply
+ *                          that carries Rapid Commit (section 18.3.1)
+ *   Request, Renew,
+ *   Rebind              -> Reply with the address
+ *   Confirm             -> Reply with status Success if every address is
+ *                          in our prefix, else NotOnLink; no Reply without
+ *                          addresses (section 18.3.3)
+ *   Release, Decline    -> Reply with status Success (18.3.7, 18.3.8)
+ *   Information-request -> Reply with DNS servers (RFC 3646 option 23)
+ *                          and the domain list (option 24) only
+ *
+ * The first IA_NA of a message gets c->ip6.addr with infinite lifetimes,
+ * T1 and T2 (0xffffffff, section 7.7); other addresses the client lists in
+ * it are returned with lifetimes 0 (sections 18.3.2, 18.3.4, 18.3.5), so
+ * an address from an earlier run is dropped at once.  Further IA_NAs get
+ * status NoAddrsAvail.  IA_TA and IA_PD are not served (left out of the
+ * reply).  The server identifier is a DUID-LL (section 11.4) made from
+ * c->mac_our.  Replies go from c->ip6.our_ll port 547 to the client's
+ * address port 546 and never exceed max(c->mtu, 1280) bytes of IPv6
+ * packet: domains that don't fit are left out.
+ *
+ * UDP checksums of requests are not verified (the tap may deliver
+ * CHECKSUM_PARTIAL frames; a guest can only hurt itself).
+ */
+#include <linux/if_ether.h>
+#include <string.h>
+
+#include "csum.h"
+#include "dns_name.h"
+#include "services.h"
+
+#define DHCPV6_PORT_CLIENT	546
+#define DHCPV6_PORT_SERVER	547
+
+/* Message types, RFC 8415 section 7.3 */
+#define SOLICIT			1
+#define ADVERTISE		2
+#define REQUEST			3
+#define CONFIRM			4
+#define RENEW			5
+#define REBIND			6
+#define REPLY			7
+#define RELEASE			8
+#define DECLINE			9
+#define INFORMATION_REQUEST	11
+
+/* Option codes, RFC 8415 section 21 and RFC 3646 */
+#define OPT_CLIENTID		1
+#define OPT_SERVERID		2
+#define OPT_IA_NA		3
+#define OPT_IA_TA		4
+#define OPT_IAADDR		5
+#define OPT_PREFERENCE		7
+#define OPT_STATUS_CODE		13
+#define OPT_RAPID_COMMIT	14
+#define OPT_DNS_SERVERS		23
+#define OPT_DOMAIN_LIST		24
+#define OPT_IA_PD		25
+
+/* Status codes, RFC 8415 section 21.13 */
+#define STATUS_SUCCESS		0
+#define STATUS_NOADDRSAVAIL	2
+#define STATUS_NOTONLINK	4
+
+#define DHCPV6_INFINITE		0xffffffffU	/* section 7.7 */
+#define DHCPV6_IA_MAX		4	/* IA_NAs we look at in one message */
+#define DHCPV6_ADDR_MAX		4	/* addresses we look at in one IA_NA */
+#define DUID_LL_LEN		10	/* type, hardware type, MAC */
+#define IP6_MIN_MTU		1280
+
+/**
+ * struct dhcpv6_req - What we use from a client message
+ * @type:		msg-type
+ * @xid:		transaction-id (3 bytes)
+ * @client_id:		Client Identifier option data, or NULL
+ * @client_id_len:	Its length, bytes
+ * @server_id:		Server Identifier option data, or NULL
+ * @server_id_len:	Its length, bytes
+ * @rapid_commit:	Rapid Commit option present
+ * @other_ia:		IA_TA or IA_PD present
+ * @ia_na:		IA_NA option data (first DHCPV6_IA_MAX)
+ * @ia_na_len:		Their lengths, bytes (>= 12)
+ * @n_ia_na:		Entries in @ia_na
+ */
+struct dhcpv6_req {
+	uint8_t type;
+	const uint8_t *xid;
+	const uint8_t *client_id;
+	size_t client_id_len;
+	const uint8_t *server_id;
+	size_t server_id_len;
+	bool rapid_commit;
+	bool other_ia;
+	const uint8_t *ia_na[DHCPV6_IA_MAX];
+	size_t ia_na_len[DHCPV6_IA_MAX];
+	unsigned n_ia_na;
+};
+
+/**
+ * struct dhcpv6_out - Reply being written
+ * @p:		Start of the DHCPv6 message
+ * @len:	Bytes written
+ * @cap:	Bytes available from @p
+ */
+struct dhcpv6_out {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+
+/**
+ * dhcpv6_opt_next() - Step to the next option, checking its bounds
+ * @buf:	Option area
+ * @len:	Bytes in @buf
+ * @off:	Offset of the option, advanced past it on success
+ * @code:	Option code, host order
+ * @data:	Option data
+ * @olen:	Option data length, bytes
+ *
+ * Return: 1 for an option, 0 at the end, -1 if it runs past @len
+ */
+static int dhcpv6_opt_next(const uint8_t *buf, size_t len, size_t *off,
+			   uint16_t *code, const uint8_t **data, size_t *olen)
+{
+	if (*off == len)
+		return 0;
+	if (len - *off < 4)
+		return -1;
+	*code = get_be16(buf + *off);
+	*olen = get_be16(buf + *off + 2);
+	if (*olen > len - *off - 4)
+		return -1;
+	*data = buf + *off + 4;
+	*off += 4 + *olen;
+	return 1;
+}
+
+/**
+ * dhcpv6_parse() - Parse a client message
+ * @m:		Message (UDP payload)
+ * @len:	Its length, bytes
+ * @r:		Result, zeroed by the caller
+ *
+ * Return: 0, or -1 if malformed
+ */
+static int dhcpv6_parse(const uint8_t *m, size_t len, struct dhcpv6_req *r)
+{
+	const uint8_t *d;
+	size_t off = 4, olen;
+	uint16_t code;
+	int ret;
+
+	if (len < 4)
+		return -1;
+	r->type = m[0];
+	r->xid = m + 1;
+
+	while ((ret = dhcpv6_opt_next(m, len, &off, &code, &d, &olen)) > 0) {
+		switch (code) {
+		case OPT_CLIENTID:
+			/* A second one makes the message ambiguous */
+			if (r->client_id || !olen)
+				return -1;
+			r->client_id = d;
+			r->client_id_len = olen;
+			break;
+		case OPT_SERVERID:
+			if (r->server_id || !olen)
+				return -1;
+			r->server_id = d;
+			r->server_id_len = olen;
+			break;
+		case OPT_RAPID_COMMIT:
+			r->rapid_commit = true;
+			break;
+		case OPT_IA_NA:
+			/* Section 21.4: IAID, T1, T2, then options */
+			if (olen < 12)
+				return -1;
+			if (r->n_ia_na < DHCPV6_IA_MAX) {
+				r->ia_na[r->n_ia_na] = d;
+				r->ia_na_len[r->n_ia_na++] = olen;
+			}
+			break;
+		case OPT_IA_TA:
+		case OPT_IA_PD:
+			r->other_ia = true;
+			break;
+		default:
+			break;
+		}
+	}
+	return ret;
+}
+
+/**
+ * dhcpv6_ia_addrs() - Collect the addresses listed in an IA_NA
+ * @ia:		IA_NA option data
+ * @len:	Its length (>= 12)
+ * @addrs:	Result, up to DHCPV6_ADDR_MAX addresses
+ *
+ * Return: number of IA Address options found (at most DHCPV6_ADDR_MAX), or
+ *	   -1 if the options inside are malformed
+ */
+static int dhcpv6_ia_addrs(const uint8_t *ia, size_t len,
+			   struct in6_addr *addrs)
+{
+	const uint8_t *d;
+	size_t off = 12, olen;
+	uint16_t code;
+	int ret, n = 0;
+
+	while ((ret = dhcpv6_opt_next(ia, len, &off, &code, &d, &olen)) > 0) {
+		if (code != OPT_IAADDR)
+			continue;
+		/* Section 21.6: address, preferred and valid lifetime */
+		if (olen < 24)
+			return -1;
+		if (n < DHCPV6_ADDR_MAX)
+			memcpy(&addrs[n++], d, 16);
+	}
+	return ret < 0 ? -1 : n;
+}
+
+/**
+ * dhcpv6_put() - Start an option in the reply
+ * @o:		Reply
+ * @code:	Option code
+ * @len:	Option data length, bytes
+ *
+ * Return: pointer to the option data, NULL if it doesn't fit
+ */
+static uint8_t *dhcpv6_put(struct dhcpv6_out *o, uint16_t code, size_t len)
+{
+	uint8_t *p;
+
+	if (len > 0xffff || o->cap - o->len < 4 + len)
+		return NULL;
+	p = o->p + o->len;
+	put_be16(p, code);
+	put_be16(p + 2, (uint16_t)len);
+	o->len += 4 + len;
+	return p + 4;
+}
+
+/**
+ * dhcpv6_put_status() - Write a Status Code option (section 21.13)
+ * @p:		Where (6 + strlen(@msg) bytes)
+ * @status:	Status code
+ * @msg:	Status message, UTF-8, no terminator on the wire
+ *
+ * Return: bytes written
+ */
+static size_t dhcpv6_put_status(uint8_t *p, uint16_t status, const char *msg)
+{
+	size_t n = strlen(msg);
+
+	put_be16(p, OPT_STATUS_CODE);
+	put_be16(p + 2, (uint16_t)(2 + n));
+	put_be16(p + 4, status);
+	memcpy(p + 6, msg, n);
+	return 6 + n;
+}
+
+/**
+ * dhcpv6_put_ia_na() - Answer one IA_NA of the client
+ * @c:		Configuration
+ * @o:		Reply
+ * @ia:		Client's IA_NA option data
+ * @len:	Its length
+ * @first:	The first IA_NA: gets the address, others NoAddrsAvail
+ *
+ * Return: 0, or -1 if the IA_NA is malformed or doesn't fit
+ */
+static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
+			    const uint8_t *ia, size_t len, bool first)
+{
+	static const char noaddrs[] = "one address per client";
+	struct in6_addr addrs[DHCPV6_ADDR_MAX];
+	size_t olen = 12, at;
+	int n, i, stale = 0;
+	uint8_t *p;
+
+	n = dhcpv6_ia_addrs(ia, len, addrs);
+	if (n < 0)
+		return -1;
+
+	if (first) {
+		for (i = 0; i < n; i++) {
+			if (!IN6_ARE_ADDR_EQUAL(&addrs[i], &c->ip6.addr))
+				stale++;
+		}
+		olen += (size_t)(1 + stale) * 28;
+	} else {
+		olen += 6 + sizeof(noaddrs) - 1;
+	}
+
+	p = dhcpv6_put(o, OPT_IA_NA, olen);
+	if (!p)
+		return -1;
+
+	/* Section 21.4: IAID echoed, T1, T2 */
+	memcpy(p, ia, 4);
+	put_be32(p + 4, first ? DHCPV6_INFINITE : 0);
+	put_be32(p + 8, first ? DHCPV6_INFINITE : 0);
+	at = 12;
+
+	if (!first) {
+		dhcpv6_put_status(p + at, STATUS_NOADDRSAVAIL, noaddrs);
+		return 0;
+	}
+
+	/* Section 21.6: IA Address, preferred then valid lifetime */
+	put_be16(p + at, OPT_IAADDR);
+	put_be16(p + at + 2, 24);
+	memcpy(p + at + 4, &c->ip6.addr, 16);
+	put_be32(p + at + 20, DHCPV6_INFINITE);
+	put_be32(p + at + 24, DHCPV6_INFINITE);
+	at += 28;
+
+	for (i = 0; i < n; i++) {
+		if (IN6_ARE_ADDR_EQUAL(&addrs[i], &c->ip6.addr))
+			continue;
+		put_be16(p + at, OPT_IAADDR);
+		put_be16(p + at + 2, 24);
+		memcpy(p + at + 4, &addrs[i], 16);
+		put_be32(p + at + 20, 0);
+		put_be32(p + at + 24, 0);
+		at += 28;
+	}
+	return 0;
+}
+
+/**
+ * dhcpv6_confirm_status() - Status for a Confirm (section 18.3.3)
+ * @c:		Configuration
+ * @r:		Parsed Confirm
+ *
+ * Return: STATUS_SUCCESS or STATUS_NOTONLINK, or -1 if there are no
+ *	   addresses (then no Reply is sent) or an IA_NA is malformed
+ */
+static int dhcpv6_confirm_status(const struct conf *c,
+				 const struct dhcpv6_req *r)
+{
+	int plen = c->ip6.prefix_len, status = STATUS_SUCCESS, total = 0;
+	unsigned i;
+
+	for (i = 0; i < r->n_ia_na; i++) {
+		struct in6_addr addrs[DHCPV6_ADDR_MAX];
+		int n, j, b;
+
+		n = dhcpv6_ia_addrs(r->ia_na[i], r->ia_na_len[i], addrs);
+		if (n < 0)
+			return -1;
+		total += n;
+		for (j = 0; j < n; j++) {
+			for (b = 0; b < plen && b < 128; b++) {
+				uint8_t m = (uint8_t)(0x80 >> (b % 8));
+
+				if ((addrs[j].s6_addr[b / 8] & m) !=
+				    (c->ip6.addr.s6_addr[b / 8] & m)) {
+					status = STATUS_NOTONLINK;
+					break;
+				}
+			}
+		}
+	}
+	return total ? status : -1;
+}
+
+/**
+ * dhcpv6_put_dns() - Append DNS servers and domain list options
+ * @c:		Configuration
+ * @o:		Reply
+ */
+static void dhcpv6_put_dns(const struct conf *c, struct dhcpv6_out *o)
+{
+	if (!c->no_dhcp_dns) {
+		unsigned i, n = 0;
+		uint8_t *p;
+
+		for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS); i++)
+			n += !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]);
+		/* RFC 3646 section 3: list of 16-byte addresses */
+		if (n && (p = dhcpv6_put(o, OPT_DNS_SERVERS, n * 16))) {
+			for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS);
+			     i++) {
+				if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]))
+					continue;
+				memcpy(p, &c->ip6.dns[i], 16);
+				p += 16;
+			}
+		}
+	}
+
+	/* RFC 3646 section 4, names uncompressed (RFC 8415 section 10) */
+	if (!c->no_dhcp_search && c->search_count && o->cap - o->len > 4) {
+		size_t n;
+
+		n = dns_name_list_encode((const char (*)[CONF_SEARCH_LEN])
+					 c->search,
+					 MIN(c->search_count, CONF_MAX_SEARCH),
+					 false, o->p + o->len + 4,
+					 o->cap - o->len - 4);
+		if (n)
+			dhcpv6_put(o, OPT_DOMAIN_LIST, n);
+	}
+}
+
+/**
+ * dhcpv6_valid() - Validate a client message as in RFC 8415 section 16
+ * @c:		Configuration
+ * @f:		Frame
+ * @r:		Parsed message
+ *
+ * Return: true if the message is for us
+ */
+static bool dhcpv6_valid(const struct conf *c, const struct frame *f,
+			 const struct dhcpv6_req *r)
+{
+	uint8_t duid[DUID_LL_LEN] = { 0, 3, 0, 1 };
+	bool mcast = IN6_IS_ADDR_MULTICAST(&f->dst.a6), sid_ok;
+
+	memcpy(duid + 4, c->mac_our, ETH_ALEN_);
+	sid_ok = r->server_id && r->server_id_len == sizeof(duid) &&
+		 !memcmp(r->server_id, duid, sizeof(duid));
+
+	switch (r->type) {
+	case SOLICIT:		/* 16.2 */
+	case CONFIRM:		/* 16.5 */
+	case REBIND:		/* 16.7 */
+		return mcast && r->client_id && !r->server_id;
+	case REQUEST:		/* 16.4 */
+	case RENEW:		/* 16.6 */
+	case RELEASE:		/* 16.9 */
+	case DECLINE:		/* 16.8 */
+		return r->client_id && sid_ok;
+	case INFORMATION_REQUEST:	/* 16.12 */
+		return mcast && (!r->server_id || sid_ok) &&
+		       !r->n_ia_na && !r->other_ia;
+	default:
+		return false;
+	}
+}
+
+/**
+ * dhcpv6_handle() - Answer a DHCPv6 message from the guest
+ * @c:		Configuration (reads no_dhcpv6, ip6, mtu, mac_our, search,
+ *		no_dhcp_dns, no_dhcp_search)
+ * @f:		Frame validated by frame_parse()
+ * @out:	Buffer for the reply frame, starting with the Ethernet header
+ * @cap:	Size of @out, bytes; 14 + max(c->mtu, 1280) is always enough
+ *
+ * Frames that are not IPv6/UDP to port 547 are ignored.  See the DOC block
+ * above for the replies.  Counters: svc_stats.dhcpv6_req for each message
+ * that passes the checks of RFC 8415 section 16, dhcpv6_reply for each
+ * reply, dhcpv6_bad for malformed or invalid messages (and those naming
+ * another server).
+ *
+ * Context: main loop; no allocation
+ * Return: length of the reply written to @out, or 0 for no reply
+ */
+size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
+		     uint8_t *out, size_t cap)
+{
+	static const char ok[] = "success", notonlink[] = "not on link";
+	struct dhcpv6_req r = { 0 };
+	struct dhcpv6_out o;
+	size_t lim, l4_len;
+	int status = -1;
+	uint8_t *p, *udp;
+	uint16_t sum;
+	unsigned i;
+
+	if (f->af != AF_INET6 || f->proto != IPPROTO_UDP ||
+	    f->dport != DHCPV6_PORT_SERVER || !f->payload)
+		return 0;
+	if (c->no_dhcpv6 || !c->ip6.enabled ||
+	    IN6_IS_ADDR_UNSPECIFIED(&c->ip6.our_ll))
+		return 0;
+
+	if (dhcpv6_parse(f->payload, f->payload_len, &r) ||
+	    !dhcpv6_valid(c, f, &r)) {
+		svc_stats.dhcpv6_bad++;
+		return 0;
+	}
+	if (r.type == CONFIRM) {
+		status = dhcpv6_confirm_status(c, &r);
+		if (status < 0) {
+			svc_stats.dhcpv6_bad++;
+			return 0;
+		}
+	}
+	svc_stats.dhcpv6_req++;
+
+	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN_;
+	if (lim > cap)
+		lim = cap;
+	if (lim < ETH_HLEN_ + 40 + 8 + 4)
+		return 0;
+
+	udp = out + ETH_HLEN_ + 40;
+	o.p = udp + 8;
+	o.cap = lim - ETH_HLEN_ - 40 - 8;
+	o.len = 4;
+
+	o.p[0] = (r.type == SOLICIT && !r.rapid_commit) ? ADVERTISE : REPLY;
+	memcpy(o.p + 1, r.xid, 3);
+
+	/* Section 21.3: Server Identifier, DUID-LL (section 11.4) */
+	if (!(p = dhcpv6_put(&o, OPT_SERVERID, DUID_LL_LEN)))
+		return 0;
+	put_be16(p, 3);			/* DUID-LL */
+	put_be16(p + 2, 1);		/* hardware type: Ethernet */
+	memcpy(p + 4, c->mac_our, ETH_ALEN_);
+
+	if (r.client_id) {
+		if (!(p = dhcpv6_put(&o, OPT_CLIENTID, r.client_id_len)))
+			return 0;
+		memcpy(p, r.client_id, r.client_id_len);
+	}
+
+	switch (r.type) {
+	case SOLICIT:
+		if (r.rapid_commit) {
+			if (!dhcpv6_put(&o, OPT_RAPID_COMMIT, 0))
+				return 0;
+		} else {
+			/* Section 21.8: 255 makes the client go ahead */
+			if (!(p = dhcpv6_put(&o, OPT_PREFERENCE, 1)))
+				return 0;
+			*p = 255;
+		}
+		/* fall through */
+	case REQUEST:
+	case RENEW:
+	case REBIND:
+		for (i = 0; i < r.n_ia_na; i++) {
+			if (dhcpv6_put_ia_na(c, &o, r.ia_na[i], r.ia_na_len[i],
+					     i == 0)) {
+				svc_stats.dhcpv6_bad++;
+				return 0;
+			}
+		}
+		dhcpv6_put_dns(c, &o);
+		break;
+	case CONFIRM:
+	case RELEASE:
+	case DECLINE:
+		if (r.type != CONFIRM)
+			status = STATUS_SUCCESS;
+		if (o.cap - o.len < 6 + sizeof(notonlink))
+			return 0;
+		o.len += dhcpv6_put_status(o.p + o.len, (uint16_t)status,
+					   status ? notonlink : ok);
+		break;
+	case INFORMATION_REQUEST:
+		dhcpv6_put_dns(c, &o);
+		break;
+	}
+
+	l4_len = 8 + o.len;
+	put_be16(udp, DHCPV6_PORT_SERVER);
+	put_be16(udp + 2, DHCPV6_PORT_CLIENT);
+	put_be16(udp + 4, (uint16_t)l4_len);
+	put_be16(udp + 6, 0);
+	sum = csum(udp, l4_len, csum_pseudo6(&c->ip6.our_ll, &f->src.a6,
+					     IPPROTO_UDP, l4_len));
+	if (!sum)
+		sum = 0xffff;	/* RFC 8200 8.1: zero is not allowed */
+	memcpy(udp + 6, &sum, 2);
+
+	ip6_hdr_fill(out + ETH_HLEN_, &c->ip6.our_ll, &f->src.a6, IPPROTO_UDP,
+		     l4_len, 64);
+	eth_hdr_fill(out, f->l2 + ETH_ALEN_, c->mac_our, ETH_P_IPV6);
+
+	svc_stats.dhcpv6_reply++;
+	return ETH_HLEN_ + 40 + l4_len;
+}

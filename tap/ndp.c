@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/ndp.c - Router and neighbour discovery for the guest (RFC 4861)
+ *
+ * DOC: Theory of Operation
+ *
+ * We are the only router and every other neighbour of the guest, so:
+ *
+ * - a Router Solicitation gets a Router Advertisement (unless c->no_ra),
+ *   unicast to the solicitor if it has an address, else to ff02::1
+ *   (RFC 4861 section 6.2.6); ndp_ra() builds the unsolicited RAs;
+ * - a Neighbor Solicitation for any target except the guest's own
+ *   addresses gets a Neighbor Advertisement with our MAC address, Router,
+ *   Solicited and Override flags set, sent from the target address.
+ *   Duplicate Address Detection probes (source ::) are answered only for
+ *   addresses we really use (c->ip6.our_ll and c->ip6.gw), then with S=0
+ *   to ff02::1 (RFC 4861 section 7.2.4): the guest probes addresses it is
+ *   about to take (SLAAC, privacy addresses) before we ever saw them, and
+ *   an answer would make it give them up.
+ *
+ * The RA carries: M and O flags when DHCPv6 is on; a router lifetime of
+ * 9000 s, the largest AdvDefaultLifetime of RFC 4861 section 6.2.1; a
+ * Source Link-Layer Address option; an MTU option if c->mtu >= 1280
+ * (RFC 8200 section 5); a Prefix Information option for c->ip6.addr (L=1,
+ * A=1 only for /64, the length SLAAC needs, RFC 4862 section 5.5.3, with
+ * infinite lifetimes, RFC 4861 section 4.6.2); RDNSS and DNSSL options
+ * (RFC 8106) with a lifetime of 2 * NDP_RA_INTERVAL_MAX_S, the upper bound
+ * of RFC 8106 section 5.1.  An RA never exceeds max(c->mtu, 1280) bytes of
+ * IPv6 packet: search domains that don't fit are left out.
+ *
+ * Incoming messages are validated as in RFC 4861 sections 6.1.1 and 7.1.1
+ * (hop limit 255, code 0, length, no zero-length option, no source
+ * link-layer option from ::, NS target not multicast, DAD to a
+ * solicited-node address) except for the ICMPv6 checksum: the tap may
+ * deliver CHECKSUM_PARTIAL frames, and a guest can only hurt itself.
+ */
+#include <linux/if_ether.h>
+#include <string.h>
+
+#include "csum.h"
+#include "dns_name.h"
+#include "services.h"
+
+/* ICMPv6 types, RFC 4861 section 4 */
+#define ND_RS			133
+#define ND_RA			134
+#define ND_NS			135
+#define ND_NA			136
+
+/* Option types, RFC 4861 section 4.6 and RFC 8106 */
+#define ND_OPT_SLLA		1
+#define ND_OPT_TLLA		2
+#define ND_OPT_PREFIX		3
+#define ND_OPT_MTU		5
+#define ND_OPT_RDNSS		25
+#define ND_OPT_DNSSL		31
+
+/* RA flags (byte 5), RFC 4861 section 4.2 */
+#define ND_RA_MANAGED		0x80
+#define ND_RA_OTHER		0x40
+
+/* NA flags (byte 4), RFC 4861 section 4.4 */
+#define ND_NA_ROUTER		0x80
+#define ND_NA_SOLICITED		0x40
+#define ND_NA_OVERRIDE		0x20
+
+/* Prefix Information flags, RFC 4861 section 4.6.2 */
+#define ND_PIO_ONLINK		0x80
+#define ND_PIO_AUTO		0x40
+
+#define ND_HOP_LIMIT		255	/* RFC 4861 6.1.1, 7.1.1 */
+#define ND_ROUTER_LIFETIME_S	9000	/* RFC 4861 6.2.1 maximum */
+#define ND_DNS_LIFETIME_S	(2 * NDP_RA_INTERVAL_MAX_S) /* RFC 8106 5.1 */
+#define ND_CUR_HOP_LIMIT	64	/* RFC 4861 6.2.1: IANA default TTL */
+#define ND_LIFETIME_INFINITE	0xffffffffU
+#define IP6_MIN_MTU		1280	/* RFC 8200 section 5 */
+
+static const struct in6_addr ndp_all_nodes = {
+	.s6_addr = { 0xff, 0x02, [15] = 0x01 }
+};
+
+/**
+ * ndp_mcast_mac() - Ethernet address for an IPv6 multicast address
+ * @mac:	Result, 33:33 and the last 4 bytes of @a (RFC 2464 section 7)
+ * @a:		Multicast address
+ */
+static void ndp_mcast_mac(uint8_t *mac, const struct in6_addr *a)
+{
+	mac[0] = mac[1] = 0x33;
+	memcpy(mac + 2, &a->s6_addr[12], 4);
+}
+
+/**
+ * ndp_icmp_finish() - Fill IPv6 and Ethernet headers, ICMPv6 checksum
+ * @c:		Configuration (reads mac_our)
+ * @out:	Frame start; the ICMPv6 message is at @out + 54
+ * @icmp_len:	ICMPv6 message length, bytes
+ * @src:	IPv6 source
+ * @dst:	IPv6 destination
+ * @dst_mac:	Ethernet destination
+ *
+ * Return: frame length
+ */
+static size_t ndp_icmp_finish(const struct conf *c, uint8_t *out,
+			      size_t icmp_len, const struct in6_addr *src,
+			      const struct in6_addr *dst,
+			      const uint8_t *dst_mac)
+{
+	uint8_t *icmp = out + ETH_HLEN_ + 40;
+	uint16_t sum;
+
+	put_be16(icmp + 2, 0);
+	sum = csum(icmp, icmp_len,
+		   csum_pseudo6(src, dst, IPPROTO_ICMPV6, icmp_len));
+	memcpy(icmp + 2, &sum, 2);
+
+	ip6_hdr_fill(out + ETH_HLEN_, src, dst, IPPROTO_ICMPV6, icmp_len,
+		     ND_HOP_LIMIT);
+	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IPV6);
+	return ETH_HLEN_ + 40 + icmp_len;
+}
+
+/**
+ * ndp_ra_build() - Write a Router Advertisement frame
+ * @c:		Configuration
+ * @dst:	IPv6 destination (solicitor or ff02::1)
+ * @dst_mac:	Ethernet destination
+ * @out:	Output buffer
+ * @cap:	Size of @out, bytes
+ *
+ * Return: frame length, 0 if RAs are off or @cap is too small
+ */
+static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
+			   const uint8_t *dst_mac, uint8_t *out, size_t cap)
+{
+	uint8_t *ra = out + ETH_HLEN_ + 40, *o;
+	size_t lim, len;
+	int plen;
+
+	if (c->no_ra || c->no_ndp || !c->ip6.enabled ||
+	    !IN6_IS_ADDR_LINKLOCAL(&c->ip6.our_ll))
+		return 0;
+
+	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN_;
+	if (lim > cap)
+		lim = cap;
+	/* Header, SLLA, MTU, prefix: always; DNS options only if they fit */
+	if (lim < ETH_HLEN_ + 40 + 16 + 8 + 8 + 32)
+		return 0;
+	lim -= ETH_HLEN_ + 40;		/* room for the ICMPv6 message */
+
+	/* RFC 4861 section 4.2 */
+	ra[0] = ND_RA;
+	ra[1] = 0;
+	ra[4] = ND_CUR_HOP_LIMIT;
+	ra[5] = c->no_dhcpv6 ? 0 : ND_RA_MANAGED | ND_RA_OTHER;
+	put_be16(ra + 6, ND_ROUTER_LIFETIME_S);
+	put_be32(ra + 8, 0);		/* reachable time: unspecified */
+	put_be32(ra + 12, 0);		/* retrans timer: unspecified */
+	len = 16;
+
+	/* Source link-layer address, section 4.6.1 */
+	o = ra + len;
+	o[0] = ND_OPT_SLLA;
+	o[1] = 1;
+	memcpy(o + 2, c->mac_our, ETH_ALEN_);
+	len += 8;
+
+	/* MTU, section 4.6.4 */
+	if (c->mtu >= IP6_MIN_MTU) {
+		o = ra + len;
+		o[0] = ND_OPT_MTU;
+		o[1] = 1;
+		put_be16(o + 2, 0);
+		put_be32(o + 4, (uint32_t)c->mtu);
+		len += 8;
+	}
+
+	/* Prefix information, section 4.6.2 */
+	plen = c->ip6.prefix_len;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr) && plen >= 1 &&
+	    plen <= 128) {
+		int i;
+
+		o = ra + len;
+		o[0] = ND_OPT_PREFIX;
+		o[1] = 4;
+		o[2] = (uint8_t)plen;
+		o[3] = ND_PIO_ONLINK | (plen == 64 ? ND_PIO_AUTO : 0);
+		put_be32(o + 4, ND_LIFETIME_INFINITE);	/* valid */
+		put_be32(o + 8, ND_LIFETIME_INFINITE);	/* preferred */
+		put_be32(o + 12, 0);			/* reserved2 */
+		memcpy(o + 16, &c->ip6.addr, 16);
+		/* Bits after the prefix length are reserved: zero them */
+		for (i = 0; i < 16; i++) {
+			int keep = plen - i * 8;
+
+			if (keep <= 0)
+				o[16 + i] = 0;
+			else if (keep < 8)
+				o[16 + i] &= (uint8_t)(0xff << (8 - keep));
+		}
+		len += 32;
+	}
+
+	/* RDNSS, RFC 8106 section 5.1: length 1 + 2 per address */
+	if (!c->no_dhcp_dns) {
+		unsigned i, n = 0;
+
+		o = ra + len;
+		for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS); i++) {
+			if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]))
+				continue;
+			if (lim - len < 8 + (n + 1) * 16)
+				break;
+			memcpy(o + 8 + n * 16, &c->ip6.dns[i], 16);
+			n++;
+		}
+		if (n) {
+			o[0] = ND_OPT_RDNSS;
+			o[1] = (uint8_t)(1 + 2 * n);
+			put_be16(o + 2, 0);
+			put_be32(o + 4, ND_DNS_LIFETIME_S);
+			len += 8 + n * 16;
+		}
+	}
+
+	/* DNSSL, RFC 8106 section 5.2: uncompressed names, zero padded to
+	 * 8 bytes, at most 255 units of 8 bytes
+	 */
+	if (!c->no_dhcp_search && c->search_count && lim - len >= 16) {
+		size_t room = MIN(lim - len, 255 * 8) - 8, n;
+
+		room -= room % 8;
+		o = ra + len;
+		n = dns_name_list_encode((const char (*)[CONF_SEARCH_LEN])
+					 c->search,
+					 MIN(c->search_count, CONF_MAX_SEARCH),
+					 false, o + 8, room);
+		if (n) {
+			size_t olen = ROUND_UP(8 + n, 8);
+
+			memset(o + 8 + n, 0, olen - 8 - n);
+			o[0] = ND_OPT_DNSSL;
+			o[1] = (uint8_t)(olen / 8);
+			put_be16(o + 2, 0);
+			put_be32(o + 4, ND_DNS_LIFETIME_S);
+			len += olen;
+		}
+	}
+
+	svc_stats.ndp_ra++;
+	return ndp_icmp_finish(c, out, len, &c->ip6.our_ll, dst, dst_mac);
+}
+
+/**
+ * ndp_ra() - Build an unsolicited Router Advertisement to ff02::1
+ * @c:		Configuration (reads no_ra, no_ndp, no_dhcpv6, ip6, mtu,
+ *		mac_our, search, no_dhcp_dns, no_dhcp_search)
+ * @out:	Buffer for the frame, starting with the Ethernet header
+ * @cap:	Size of @out, bytes; 14 + max(c->mtu, 1280) is always enough
+ *
+ * The daemon sends one at start and then at least every
+ * NDP_RA_INTERVAL_MAX_S seconds, so that the DNS lifetimes (twice that)
+ * never run out.  Counts svc_stats.ndp_ra.
+ *
+ * Context: any; no allocation
+ * Return: frame length, or 0 if RAs are disabled (no_ra, no_ndp, no IPv6,
+ *	   c->ip6.our_ll not link-local) or @cap is below 118 bytes
+ */
+size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap)
+{
+	uint8_t mac[ETH_ALEN_];
+
+	ndp_mcast_mac(mac, &ndp_all_nodes);
+	return ndp_ra_build(c, &ndp_all_nodes, mac, out, cap);
+}
+
+/**
+ * ndp_opts_valid() - Check ND options, find the source link-layer address
+ * @o:		First option
+ * @len:	Bytes from @o to the end of the message
+ * @slla:	Set to the source link-layer address if present, else NULL
+ *
+ * Return: true if every option has a nonzero length that fits in @len
+ *	   (RFC 4861 sections 4.6, 6.1.1 and 7.1.1)
+ */
+static bool ndp_opts_valid(const uint8_t *o, size_t len, const uint8_t **slla)
+{
+	*slla = NULL;
+	while (len) {
+		size_t olen;
+
+		if (len < 2 || !o[1])
+			return false;
+		olen = (size_t)o[1] * 8;
+		if (olen > len)
+			return false;
+		if (o[0] == ND_OPT_SLLA && !*slla)
+			*slla = o + 2;
+		o += olen;
+		len -= olen;
+	}
+	return true;
+}
+
+/**
+ * ndp_target_guest() - Is @t one of the guest's own addresses?
+ * @c:		Configuration
+ * @t:		NS target
+ *
+ * Return: true for c->ip6.addr and the addresses we saw the guest use
+ */
+static bool ndp_target_guest(const struct conf *c, const struct in6_addr *t)
+{
+	return IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr) ||
+	       IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr_seen) ||
+	       IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr_ll_seen);
+}
+
+/**
+ * ndp_na() - Answer a Neighbor Solicitation
+ * @c:		Configuration
+ * @f:		Frame with a valid NS
+ * @slla:	Source link-layer address option data, or NULL
+ * @out:	Output buffer
+ * @cap:	Size of @out, bytes
+ *
+ * Return: frame length, or 0 for no answer
+ */
+static size_t ndp_na(const struct conf *c, const struct frame *f,
+		     const uint8_t *slla, uint8_t *out, size_t cap)
+{
+	uint8_t *na = out + ETH_HLEN_ + 40, mac[ETH_ALEN_];
+	const struct in6_addr *dst;
+	struct in6_addr target;
+	bool dad;
+
+	memcpy(&target, f->l4 + 8, 16);
+	dad = IN6_IS_ADDR_UNSPECIFIED(&f->src.a6);
+
+	if (IN6_IS_ADDR_UNSPECIFIED(&target) || IN6_IS_ADDR_LOOPBACK(&target) ||
+	    ndp_target_guest(c, &target))
+		return 0;
+	if (dad && !IN6_ARE_ADDR_EQUAL(&target, &c->ip6.our_ll) &&
+	    !IN6_ARE_ADDR_EQUAL(&target, &c->ip6.gw))
+		return 0;
+	if (cap < ETH_HLEN_ + 40 + 32)
+		return 0;
+
+	/* RFC 4861 section 4.4, with a target link-layer address option */
+	na[0] = ND_NA;
+	na[1] = 0;
+	na[4] = ND_NA_ROUTER | ND_NA_OVERRIDE | (dad ? 0 : ND_NA_SOLICITED);
+	na[5] = na[6] = na[7] = 0;
+	memcpy(na + 8, &target, 16);
+	na[24] = ND_OPT_TLLA;
+	na[25] = 1;
+	memcpy(na + 26, c->mac_our, ETH_ALEN_);
+
+	/* Section 7.2.4: unicast to the solicitor, or ff02::1 for DAD */
+	if (dad) {
+		dst = &ndp_all_nodes;
+		ndp_mcast_mac(mac, dst);
+	} else {
+		dst = &f->src.a6;
+		memcpy(mac, slla ? slla : f->l2 + ETH_ALEN_, ETH_ALEN_);
+	}
+
+	svc_stats.ndp_na++;
+	return ndp_icmp_finish(c, out, 32, &target, dst, mac);
+}
+
+/**
+ * ndp_handle() - Answer a Router or Neighbor Solicitation from the guest
+ * @c:		Configuration (reads no_ndp, no_ra, ip6, mac_our, and for RAs
+ *		what ndp_ra() reads)
+ * @f:		Frame validated by frame_parse()
+ * @out:	Buffer for the reply frame, starting with the Ethernet header
+ * @cap:	Size of @out, bytes; 14 + max(c->mtu, 1280) is always enough
+ *
+ * Frames other than ICMPv6 types 133 and 135 are ignored.  Counters:
+ * svc_stats.ndp_rs and ndp_ns for valid solicitations, ndp_bad for invalid
+ * ones, ndp_ra and ndp_na for replies written.
+ *
+ * Context: main loop; no allocation
+ * Return: length of the reply written to @out, or 0 for no reply
+ */
+size_t ndp_handle(const struct conf *c, const struct frame *f,
+		  uint8_t *out, size_t cap)
+{
+	const uint8_t *icmp = f->l4, *slla;
+	bool unspec;
+	uint8_t type;
+
+	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !icmp ||
+	    f->l4_len < 8)
+		return 0;
+	type = icmp[0];
+	if (type != ND_RS && type != ND_NS)
+		return 0;
+	if (c->no_ndp || !c->ip6.enabled)
+		return 0;
+
+	unspec = IN6_IS_ADDR_UNSPECIFIED(&f->src.a6);
+
+	if (type == ND_RS) {
+		uint8_t mac[ETH_ALEN_];
+
+		/* RFC 4861 6.1.1: 8 bytes or more, options from byte 8 */
+		if (f->ttl != ND_HOP_LIMIT || icmp[1] ||
+		    !ndp_opts_valid(icmp + 8, f->l4_len - 8, &slla) ||
+		    (unspec && slla)) {
+			svc_stats.ndp_bad++;
+			return 0;
+		}
+		svc_stats.ndp_rs++;
+
+		/* Section 6.2.6: unicast if the solicitor has an address */
+		if (unspec) {
+			ndp_mcast_mac(mac, &ndp_all_nodes);
+			return ndp_ra_build(c, &ndp_all_nodes, mac, out, cap);
+		}
+		memcpy(mac, slla ? slla : f->l2 + ETH_ALEN_, ETH_ALEN_);
+		return ndp_ra_build(c, &f->src.a6, mac, out, cap);
+	}
+
+	/* RFC 4861 7.1.1: 24 bytes or more, target not multicast, from ::
+	 * only to a solicited-node address (ff02::1:ff00:0/104), no SLLA
+	 */
+	if (f->ttl != ND_HOP_LIMIT || icmp[1] || f->l4_len < 24 ||
+	    icmp[8] == 0xff ||
+	    !ndp_opts_valid(icmp + 24, f->l4_len - 24, &slla) ||
+	    (unspec && slla)) {
+		svc_stats.ndp_bad++;
+		return 0;
+	}
+	if (unspec) {
+		static const uint8_t sn[13] = {
+			0xff, 0x02, [11] = 0x01, [12] = 0xff
+		};
+
+		if (memcmp(&f->dst.a6, sn, sizeof(sn))) {
+			svc_stats.ndp_bad++;
+			return 0;
+		}
+	}
+	svc_stats.ndp_ns++;
+
+	return ndp_na(c, f, slla, out, cap);
+}
