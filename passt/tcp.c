@@ -524,30 +524,30 @@ static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
 }
 
 /**
- * tcp_sndbuf_free() - Window we can offer from the host socket's send buffer
+ * tcp_sndbuf_free() - Free space of the host socket's send buffer
  * @conn:	Connection
+ * @queued:	Result: sk_wmem_queued, bytes (0 if unknown)
  *
  * SO_MEMINFO gives sk_sndbuf and sk_wmem_queued, the two numbers
- * tcp_sendmsg() compares (include/uapi/linux/sock_diag.h).  Queued memory
- * counts skb overhead (truesize), so we keep 1/8 back as a margin.
+ * tcp_sendmsg() compares (include/uapi/linux/sock_diag.h).
  *
- * Return: bytes the socket should accept
+ * Return: sk_sndbuf - sk_wmem_queued (0 if negative), bytes of truesize
  */
-static uint32_t tcp_sndbuf_free(struct tcp_conn *conn)
+static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
 {
 	uint32_t mi[SK_MEMINFO_VARS];
 	socklen_t sl = sizeof(mi);
-	uint32_t sndbuf, queued, free_b;
+	uint32_t sndbuf;
 
+	*queued = 0;
 	if (getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
 	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
 		return 65535;
 
 	sndbuf = mi[SK_MEMINFO_SNDBUF];
-	queued = mi[SK_MEMINFO_WMEM_QUEUED];
+	*queued = mi[SK_MEMINFO_WMEM_QUEUED];
 	conn->sndbuf = sndbuf;
-	free_b = sndbuf > queued ? sndbuf - queued : 0;
-	return free_b - free_b / 8;
+	return sndbuf > *queued ? sndbuf - *queued : 0;
 }
 
 /**
@@ -555,15 +555,18 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn)
  * @ctx:	Context
  * @conn:	Connection
  *
- * The window follows the socket's free send space, but its right edge never
- * moves left (RFC 9293 3.8.6).  If the free space is below a third of the
- * send buffer, the socket is not writable (net/core/stream.c): re-arm epoll
- * so that EPOLLOUT tells us when it drains.
+ * The window follows the socket's free send space, less 1/8 for per-skb
+ * overhead (queued memory counts skb truesize), but its right edge never
+ * moves left (RFC 9293 3.8.6).  If the socket isn't writable any more
+ * (free space below half the queued memory: sk_stream_min_wspace(),
+ * include/net/sock.h), re-arm epoll: the poll sets SOCK_NOSPACE, and the
+ * kernel wakes us with EPOLLOUT once it's writable again.
  */
 static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 {
-	uint32_t wnd = tcp_sndbuf_free(conn);
+	uint32_t queued, free_b = tcp_sndbuf_free(conn, &queued);
 	uint32_t max = conn->rcv_wscale ? TCP_WND_MAX : 65535;
+	uint32_t wnd = free_b - free_b / 8;
 
 	wnd = MIN(wnd, max);
 	if (seq_lt(conn->rcv_nxt + wnd, conn->rcv_wnd_edge)) {
@@ -574,8 +577,7 @@ static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 	}
 	conn->rcv_wnd = wnd;
 
-	if (conn->sndbuf && wnd < conn->sndbuf / 3 &&
-	    !(conn->flags & TFL(SNDBUF_WAIT))) {
+	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT))) {
 		conn->flags |= TFL(SNDBUF_WAIT);
 		tcp_epoll_rearm(ctx, conn);
 	}
@@ -901,6 +903,14 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 		stats.tcp_bytes_from_tap += (uint64_t)r;
 		conn->flags |= TFL(ACK_DUE);
 		if ((size_t)r < total) {
+			uint32_t mi[SK_MEMINFO_VARS];
+			socklen_t sl = sizeof(mi);
+
+			getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl);
+			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u queued %u",
+				 r, total, conn->rcv_wnd,
+				 (int)(conn->rcv_wnd_edge - conn->rcv_nxt),
+				 mi[SK_MEMINFO_SNDBUF], mi[SK_MEMINFO_WMEM_QUEUED]);
 			stats.tcp_partial_send++;
 			conn->flags |= TFL(PARTIAL_SEND);
 			fin = false;
@@ -1060,6 +1070,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 
 	conn->events = TEV(TAP_SYN_RCVD);
 	conn->rcv_nxt = s->seq + 1;
+	conn->rcv_wnd_edge = conn->rcv_nxt;
 	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
 	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
 	conn->snd_wnd = s->wnd;		/* not scaled in a SYN (RFC 7323 2.2) */
@@ -1170,6 +1181,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 			return;
 		}
 		conn->rcv_nxt = s->seq + 1;
+		conn->rcv_wnd_edge = conn->rcv_nxt;
 		if (o.ws >= 0) {
 			conn->snd_wscale = (uint8_t)o.ws;
 		} else {
@@ -1306,13 +1318,22 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if ((events & EPOLLOUT) &&
 	    (conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
-		/* Window update; after a partial send, also duplicates so the
-		 * guest resends what the socket couldn't take
-		 */
-		if (conn->flags & TFL(PARTIAL_SEND))
-			conn->flags |= TFL(DUP_ACK);
+		uint32_t edge = conn->rcv_wnd_edge;
+		bool partial = conn->flags & TFL(PARTIAL_SEND);
+
 		conn->flags &= ~(TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND));
-		tcp_send_ack(ctx, conn);
+		tcp_rcv_wnd_update(ctx, conn);
+		/* Only a real window update: an ACK with the same window
+		 * would count as a duplicate (RFC 5681 section 2).  After a
+		 * partial send, add duplicates on purpose so the guest
+		 * resends what the socket couldn't take.
+		 */
+		if (partial)
+			conn->flags |= TFL(DUP_ACK);
+		if (partial || seq_ge(conn->rcv_nxt + (conn->rcv_wnd >>
+				       conn->rcv_wscale << conn->rcv_wscale),
+				      edge + (1U << conn->rcv_wscale)))
+			tcp_send_ack(ctx, conn);
 	}
 
 	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP))

@@ -120,7 +120,7 @@ wait_for() {
 # Sets PASTA_PID.  Extra options go before --netns.
 start_pasta() {
 	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
-	in_host "$PASTA_BIN" -f ${PASTA_DEBUG:--d} --config-net "$@" \
+	ip netns exec "$H" "$PASTA_BIN" -f ${PASTA_DEBUG:--d} --config-net "$@" \
 		--netns "/run/netns/$N" >"$WORK/pasta.log" 2>&1 &
 	PASTA_PID=$!
 	track $PASTA_PID
