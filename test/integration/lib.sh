@@ -155,9 +155,15 @@ stop_pasta() {
 	PASTA_PID=""
 }
 
-# bg CMD... - start a command in the background and track it; sets BG_PID
+# bg [in_ns|in_host|in_remote] CMD... - start a command in the background
+# and track it; sets BG_PID (the command's own PID: ip netns exec execs it)
 bg() {
-	"$@" &
+	case "$1" in
+	in_ns) shift; ip netns exec "$N" "$@" & ;;
+	in_host) shift; ip netns exec "$H" "$@" & ;;
+	in_remote) shift; ip netns exec "$R" "$@" & ;;
+	*) "$@" & ;;
+	esac
 	BG_PID=$!
 	track $BG_PID
 }

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tcptool.py - Small TCP peers for the integration tests
+
+Every payload is a deterministic stream (Python's Mersenne Twister seeded
+with a name), so both ends can check integrity without sharing files.
+
+  serve-pattern PORT [--bind A]      for each connection: read a line "SEED SIZE\\n",
+                                     send SIZE bytes of stream SEED, close
+  fetch HOST PORT SEED SIZE          ask for and verify such a stream
+  concurrent HOST PORT N SIZE        N parallel fetches, all verified
+  serve-halfclose PORT [--bind A]    read until EOF, then reply with
+                                     "GOT <bytes> <sha256>\\n" + 1 MiB pattern
+  halfclose HOST PORT SIZE           send SIZE bytes, shutdown(SHUT_WR), check
+                                     the reply after our FIN
+  serve-rst PORT [--bind A]          accept, read a line, reset (SO_LINGER 0)
+  expect-rst HOST PORT               connect, send a line, expect ECONNRESET
+  serve-expect-rst PORT [--bind A]   accept, expect ECONNRESET from the client
+  send-rst HOST PORT                 connect, send, then reset the connection
+  expect-refused HOST PORT           connect must fail with ECONNREFUSED
+
+Exit status 0 on success, 1 with a message on failure.
+"""
+import hashlib
+import os
+import random
+import socket
+import struct
+import sys
+import threading
+
+
+def stream(seed, size):
+    """Yield SIZE bytes of the deterministic stream SEED, in chunks."""
+    r = random.Random(seed)
+    left = size
+    while left > 0:
+        n = min(left, 1 << 18)
+        left -= n
+        yield r.randbytes(n)
+
+
+def stream_digest(seed, size):
+    h = hashlib.sha256()
+    for c in stream(seed, size):
+        h.update(c)
+    return h.hexdigest()
+
+
+def listener(port, bind):
+    fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if fam == socket.AF_INET6 and bind == "::":
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    s.bind((bind, port))
+    s.listen(512)
+    return s
+
+
+def connect(host, port, timeout=60):
+    return socket.create_connection((host, port), timeout=timeout)
+
+
+def readline(c):
+    buf = b""
+    while not buf.endswith(b"\n"):
+        d = c.recv(1)
+        if not d:
+            break
+        buf += d
+    return buf.decode().strip()
+
+
+def recv_all(c):
+    h = hashlib.sha256()
+    n = 0
+    while True:
+        d = c.recv(1 << 20)
+        if not d:
+            return n, h.hexdigest()
+        h.update(d)
+        n += len(d)
+
+
+def fail(msg):
+    print("tcptool: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def serve_pattern(port, bind):
+    s = listener(port, bind)
+
+    def one(c):
+        try:
+            seed, size = readline(c).split()
+            for chunk in stream(seed, int(size)):
+                c.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+
+def fetch(host, port, seed, size):
+    c = connect(host, port)
+    c.sendall(b"%s %d\n" % (seed.encode(), size))
+    n, d = recv_all(c)
+    c.close()
+    if n != size:
+        return "stream %s: got %d bytes, expected %d" % (seed, n, size)
+    if d != stream_digest(seed, size):
+        return "stream %s: sha256 mismatch" % seed
+    return None
+
+
+def concurrent(host, port, n, size):
+    errors = []
+    socks = []
+    for i in range(n):           # all connected before any data flows
+        c = connect(host, port, timeout=120)
+        c.sendall(b"c%d %d\n" % (i, size))
+        socks.append(c)
+
+    def one(i, c):
+        try:
+            got, d = recv_all(c)
+            if got != size or d != stream_digest("c%d" % i, size):
+                errors.append("connection %d: %d bytes, digest %s" % (i, got, d[:12]))
+        except OSError as e:
+            errors.append("connection %d: %s" % (i, e))
+        finally:
+            c.close()
+
+    ts = [threading.Thread(target=one, args=(i, c)) for i, c in enumerate(socks)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        fail("%d of %d connections failed: %s" % (len(errors), n, "; ".join(errors[:5])))
+    print("%d connections x %d bytes intact" % (n, size))
+
+
+def serve_halfclose(port, bind):
+    s = listener(port, bind)
+    while True:
+        c, _ = s.accept()
+        n, d = recv_all(c)          # until the client's FIN
+        c.sendall(b"GOT %d %s\n" % (n, d.encode()))
+        for chunk in stream("reply", 1 << 20):
+            c.sendall(chunk)
+        c.close()
+
+
+def halfclose(host, port, size):
+    c = connect(host, port)
+    h = hashlib.sha256()
+    for chunk in stream("request", size):
+        h.update(chunk)
+        c.sendall(chunk)
+    c.shutdown(socket.SHUT_WR)
+    line = readline(c).split()
+    n, d = recv_all(c)
+    c.close()
+    if line != ["GOT", str(size), h.hexdigest()]:
+        fail("server saw %s, expected %d bytes %s" % (line, size, h.hexdigest()[:12]))
+    if n != 1 << 20 or d != stream_digest("reply", 1 << 20):
+        fail("reply after half-close: %d bytes" % n)
+    print("half-close: %d bytes up, 1 MiB reply after our FIN" % size)
+
+
+def linger0(c):
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def serve_rst(port, bind):
+    s = listener(port, bind)
+    while True:
+        c, _ = s.accept()
+        readline(c)
+        linger0(c)
+        c.close()
+
+
+def expect_rst(host, port):
+    c = connect(host, port, timeout=10)
+    c.sendall(b"hello\n")
+    try:
+        d = c.recv(100)
+        # Some stacks report the RST on the next call
+        if d == b"":
+            fail("got EOF (FIN), expected a reset")
+        c.recv(100)
+    except ConnectionResetError:
+        print("ECONNRESET as expected")
+        return
+    fail("no reset seen")
+
+
+def serve_expect_rst(port, bind):
+    s = listener(port, bind)
+    c, _ = s.accept()
+    c.settimeout(10)
+    try:
+        while True:
+            d = c.recv(100)
+            if not d:
+                fail("got EOF (FIN), expected a reset")
+    except ConnectionResetError:
+        print("server saw ECONNRESET as expected")
+        return
+    except socket.timeout:
+        fail("no reset within 10 s")
+
+
+def send_rst(host, port):
+    c = connect(host, port, timeout=10)
+    c.sendall(b"hello\n")
+    linger0(c)
+    c.close()
+
+
+def expect_refused(host, port):
+    try:
+        c = connect(host, port, timeout=10)
+    except ConnectionRefusedError:
+        print("ECONNREFUSED as expected")
+        return
+    except socket.timeout:
+        fail("connect timed out, expected a refusal")
+    c.close()
+    fail("connect succeeded, expected a refusal")
+
+
+def main():
+    a = sys.argv[1:]
+    bind = "::"
+    if "--bind" in a:
+        i = a.index("--bind")
+        bind = a[i + 1]
+        del a[i:i + 2]
+    cmd = a[0]
+    if cmd == "serve-pattern":
+        serve_pattern(int(a[1]), bind)
+    elif cmd == "fetch":
+        e = fetch(a[1], int(a[2]), a[3], int(a[4]))
+        if e:
+            fail(e)
+        print("stream %s: %s bytes intact" % (a[3], a[4]))
+    elif cmd == "concurrent":
+        concurrent(a[1], int(a[2]), int(a[3]), int(a[4]))
+    elif cmd == "serve-halfclose":
+        serve_halfclose(int(a[1]), bind)
+    elif cmd == "halfclose":
+        halfclose(a[1], int(a[2]), int(a[3]))
+    elif cmd == "serve-rst":
+        serve_rst(int(a[1]), bind)
+    elif cmd == "expect-rst":
+        expect_rst(a[1], int(a[2]))
+    elif cmd == "serve-expect-rst":
+        serve_expect_rst(int(a[1]), bind)
+    elif cmd == "send-rst":
+        send_rst(a[1], int(a[2]))
+    elif cmd == "expect-refused":
+        expect_refused(a[1], int(a[2]))
+    else:
+        fail("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()
