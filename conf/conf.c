@@ -396,12 +396,16 @@ __attribute__((format(printf, 3, 4), noreturn))
 static void conf_die(const struct conf_state *st, const struct conf_opt *o,
 		     const char *fmt, ...)
 {
-	char name[64], msg[512];
+	char name[64], msg[512], *p;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	for (p = msg; *p; p++) {
+		if (*p < ' ' || *p > '~')
+			*p = '?';
+	}
 
 	/* A usage error, not a log message: no level or time stamp even
 	 * with -d, nothing in a log file

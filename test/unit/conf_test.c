@@ -828,6 +828,7 @@ START_TEST(test_conf_parse_getopt_errors_rejected)
 	EXPECT_REJECTED("pasta", "--netns", "--netns");
 	/* an unprintable argument is quoted on one line */
 	EXPECT_REJECTED("passt", "-m/--mtu", "-m", "1\n2\x1b");
+	EXPECT_REJECTED("passt", "-t/--tcp-ports", "-t", "2\n2");
 }
 END_TEST
 
