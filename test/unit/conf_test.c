@@ -51,6 +51,10 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/**
+ * setup() - Per-test fixture: temp files for resolv.conf and the port
+ *	     range, then a scratch namespace with lib.sh's host topology
+ */
 static void setup(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/conf_test.XXXXXX");
@@ -69,6 +73,9 @@ static void setup(void)
 	netns_host_topology();
 }
 
+/**
+ * teardown() - Remove the fixture's temporary files
+ */
 static void teardown(void)
 {
 	unlink(resolv_file);
@@ -844,6 +851,11 @@ START_TEST(test_conf_parse_empty_argv)
 }
 END_TEST
 
+/**
+ * conf_suite() - Test cases of conf/conf.c
+ *
+ * Return: the suite
+ */
 static Suite *conf_suite(void)
 {
 	Suite *s = suite_create("conf");
@@ -898,6 +910,11 @@ static Suite *conf_suite(void)
 	return s;
 }
 
+/**
+ * main() - Run the suite, CK_ENV chooses the verbosity
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(conf_suite());

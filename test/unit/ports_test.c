@@ -36,6 +36,9 @@ static void write_range(const char *text)
 	fwd_ephemeral_path = range_path;
 }
 
+/**
+ * setup() - Per-test fixture: kernel-default port range file, empty table
+ */
 static void setup(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ports_test.XXXXXX");
@@ -46,6 +49,9 @@ static void setup(void)
 	err[0] = '\0';
 }
 
+/**
+ * teardown() - Remove the fixture's temporary files
+ */
 static void teardown(void)
 {
 	unlink(range_path);
@@ -506,6 +512,11 @@ START_TEST(test_fwd_rule_fmt_forms)
 }
 END_TEST
 
+/**
+ * ports_suite() - Test cases of conf/ports.c
+ *
+ * Return: the suite
+ */
 static Suite *ports_suite(void)
 {
 	Suite *s = suite_create("ports");
@@ -563,6 +574,11 @@ static Suite *ports_suite(void)
 	return s;
 }
 
+/**
+ * main() - Run the suite, CK_ENV chooses the verbosity
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(ports_suite());
