@@ -549,15 +549,15 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 		else
 			snprintf(g, sizeof(g), "no gateway");
 		r = snprintf(buf + *n, len - *n, "%s%s%s%s %s via %s",
-			     *n ? "; " : "", prefix ? prefix : "",
-			     prefix ? " " : "", fam, a, g);
+			     *n ? "; " : "", fam, prefix ? " " : "",
+			     prefix ? prefix : "", a, g);
 	}
 	if (r > 0)
 		*n += (size_t)r;
 }
 
 /**
- * nl_pick_str() - "IFNAME (reason)" for the info line
+ * nl_pick_str() - "IFNAME (reason)" or "none (reason)" for the info line
  * @buf:	Output buffer
  * @len:	Size of @buf
  * @ifname:	Template interface, "" for none
@@ -568,8 +568,8 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 static const char *nl_pick_str(char *buf, size_t len, const char *ifname,
 			       const char *why)
 {
-	snprintf(buf, len, "%s%s(%s)", ifname, ifname[0] ? " " : "",
-		 why ? why : "no interface");
+	snprintf(buf, len, "%s (%s)", ifname[0] ? ifname : "none",
+		 why ? why : "not found");
 	return buf;
 }
 
@@ -694,7 +694,8 @@ int nl_host_defaults(struct conf *c)
 		char why[64];
 
 		if (strcmp(p4.why, p6.why))
-			snprintf(why, sizeof(why), "%s, %s", p4.why, p6.why);
+			snprintf(why, sizeof(why), "IPv4 %s, IPv6 %s", p4.why,
+				 p6.why);
 		else
 			snprintf(why, sizeof(why), "%s", p4.why);
 		nl_pick_str(pick, sizeof(pick), c->ip4.ifname_out, why);

@@ -47,7 +47,7 @@ struct fwd_range {
 };
 
 /**
- * fwd_err() - Format an error message for the caller
+ * fwd_err() - Format an error message for the caller, printable and one line
  * @err:	Buffer, may be NULL
  * @errlen:	Size of @err
  * @fmt:	printf() format, then its arguments
@@ -58,11 +58,17 @@ __attribute__((format(printf, 3, 4)))
 static int fwd_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 
 	if (err && errlen) {
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		/* parts of the spec are quoted: keep the message one line */
+		for (p = err; *p; p++) {
+			if (*p < ' ' || *p > '~')
+				*p = '?';
+		}
 	}
 	return -EINVAL;
 }

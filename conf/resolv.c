@@ -20,6 +20,8 @@
 #include "log.h"
 #include "resolv.h"
 
+const char *resolv_path = RESOLV_PATH;
+
 /**
  * resolv_domain_norm() - Check a domain name and copy it without final dot
  * @dst:	Output, CONF_SEARCH_LEN bytes

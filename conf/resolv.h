@@ -36,6 +36,9 @@ struct resolv_conf {
 	unsigned search_count;
 };
 
+/* File conf_parse() reads; tests point it at their own */
+extern const char *resolv_path;
+
 int resolv_domain_norm(char *dst, const char *src, size_t srclen);
 int resolv_read(const char *path, struct resolv_conf *r);
 void resolv_apply(struct conf *c, const struct resolv_conf *r,

@@ -24,6 +24,9 @@
 
 static struct conf c;
 
+/**
+ * setup() - Per-test fixture: empty scratch namespace, fresh configuration
+ */
 static void setup(void)
 {
 	netns_enter_scratch();
@@ -33,6 +36,9 @@ static void setup(void)
 	log_level = LOG_ERR;
 }
 
+/**
+ * setup_topo() - setup(), plus lib.sh's host topology (fake_netns.c)
+ */
 static void setup_topo(void)
 {
 	setup();
@@ -430,6 +436,11 @@ START_TEST(test_nl_addr_wait_ll_timeout)
 }
 END_TEST
 
+/**
+ * netlink_suite() - Test cases of conf/netlink.c
+ *
+ * Return: the suite
+ */
 static Suite *netlink_suite(void)
 {
 	Suite *s = suite_create("netlink");
@@ -476,6 +487,11 @@ static Suite *netlink_suite(void)
 	return s;
 }
 
+/**
+ * main() - Run the suite, CK_ENV chooses the verbosity
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(netlink_suite());

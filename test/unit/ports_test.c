@@ -36,6 +36,9 @@ static void write_range(const char *text)
 	fwd_ephemeral_path = range_path;
 }
 
+/**
+ * setup() - Per-test fixture: kernel-default port range file, empty table
+ */
 static void setup(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ports_test.XXXXXX");
@@ -46,6 +49,9 @@ static void setup(void)
 	err[0] = '\0';
 }
 
+/**
+ * teardown() - Remove the fixture's temporary files
+ */
 static void teardown(void)
 {
 	unlink(range_path);
@@ -345,7 +351,8 @@ START_TEST(test_fwd_spec_parse_invalid_rejected)
 		"%averyveryverylongifname/22", "all,22", "all,all", "none,22",
 		"22,none", "22:23:24", "22-80,50", "22,22", "~1-65535",
 		"22,~22", "22-80:65530", "192.0.2.1%eth 0/22", "2001:db8::1",
-		"all:192.0.2.1", "1-2-3", "22:-", ":22", "22:",
+		"all:192.0.2.1", "1-2-3", "22:-", ":22", "22:", "\n", "2\n2",
+		"\x1b[31m", "22,\xff",
 	};
 	unsigned i;
 
@@ -505,6 +512,11 @@ START_TEST(test_fwd_rule_fmt_forms)
 }
 END_TEST
 
+/**
+ * ports_suite() - Test cases of conf/ports.c
+ *
+ * Return: the suite
+ */
 static Suite *ports_suite(void)
 {
 	Suite *s = suite_create("ports");
@@ -562,6 +574,11 @@ static Suite *ports_suite(void)
 	return s;
 }
 
+/**
+ * main() - Run the suite, CK_ENV chooses the verbosity
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(ports_suite());

@@ -24,6 +24,9 @@ static char path[128];
 static struct resolv_conf r;
 static struct conf c;
 
+/**
+ * setup() - Per-test fixture: temporary directory, cleared configuration
+ */
 static void setup(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/resolv_test.XXXXXX");
@@ -34,6 +37,9 @@ static void setup(void)
 	c.ip4.enabled = c.ip6.enabled = true;
 }
 
+/**
+ * teardown() - Remove the fixture's temporary files
+ */
 static void teardown(void)
 {
 	unlink(path);
@@ -362,6 +368,11 @@ START_TEST(test_resolv_apply_disabled_family_untouched)
 }
 END_TEST
 
+/**
+ * resolv_suite() - Test cases of conf/resolv.c
+ *
+ * Return: the suite
+ */
 static Suite *resolv_suite(void)
 {
 	Suite *s = suite_create("resolv");
@@ -395,6 +406,11 @@ static Suite *resolv_suite(void)
 	return s;
 }
 
+/**
+ * main() - Run the suite, CK_ENV chooses the verbosity
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(resolv_suite());
