@@ -6,7 +6,9 @@
  * pair) or captures/capture_tap.sh (ISC dhclient against tap/ on a tap
  * device), with the tshark 4.0 decode of that frame above it.  The guest
  * (client) MAC is 52:54:00:12:34:56, the other side 9a:55:9a:55:9a:55.
- * Expected values in the tests come from these decodes and the RFCs.
+ * The *_linux frames are answers of the Linux kernel on the other side,
+ * to compare our answers with.  Expected values in the tests come from
+ * these decodes and the RFCs.
  */
 #ifndef TEST_UNIT_CAPTURED_FRAMES_H
 #define TEST_UNIT_CAPTURED_FRAMES_H
@@ -1390,6 +1392,103 @@ static const uint8_t cap_dhcpv6_release[] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x15, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00,
 };
+
+/* arp.pcap frame 4 (42 bytes), tshark -V -O arp (checksums checked):
+ * Ethernet II, Src: 9a:55:9a:55:9a:55 (9a:55:9a:55:9a:55), Dst: RealtekU_12:34:56 (52:54:00:12:34:56)
+ * Address Resolution Protocol (reply)
+ *     Hardware type: Ethernet (1)
+ *     Protocol type: IPv4 (0x0800)
+ *     Hardware size: 6
+ *     Protocol size: 4
+ *     Opcode: reply (2)
+ *     Sender MAC address: 9a:55:9a:55:9a:55 (9a:55:9a:55:9a:55)
+ *     Sender IP address: 10.0.2.2
+ *     Target MAC address: RealtekU_12:34:56 (52:54:00:12:34:56)
+ *     Target IP address: 10.0.2.15
+ */
+static const uint8_t cap_arp_reply_linux[] = {
+	0x52, 0x54, 0x00, 0x12, 0x34, 0x56, 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55,
+	0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x02, 0x9a, 0x55,
+	0x9a, 0x55, 0x9a, 0x55, 0x0a, 0x00, 0x02, 0x02, 0x52, 0x54, 0x00, 0x12,
+	0x34, 0x56, 0x0a, 0x00, 0x02, 0x0f,
+};
+
+/* ndp.pcap frame 3 (86 bytes), tshark -V -O ipv6,icmpv6 (checksums checked):
+ * Ethernet II, Src: 9a:55:9a:55:9a:55 (9a:55:9a:55:9a:55), Dst: RealtekU_12:34:56 (52:54:00:12:34:56)
+ * Internet Protocol Version 6, Src: 2001:db8::1, Dst: fe80::5054:ff:fe12:3456
+ *     0110 .... = Version: 6
+ *     .... 0000 0000 .... .... .... .... .... = Traffic Class: 0x00 (DSCP: CS0, ECN: Not-ECT)
+ *         .... 0000 00.. .... .... .... .... .... = Differentiated Services Codepoint: Default (0)
+ *         .... .... ..00 .... .... .... .... .... = Explicit Congestion Notification: Not ECN-Capable Transport (0)
+ *     .... 0000 0000 0000 0000 0000 = Flow Label: 0x00000
+ *     Payload Length: 32
+ *     Next Header: ICMPv6 (58)
+ *     Hop Limit: 255
+ *     Source Address: 2001:db8::1
+ *     Destination Address: fe80::5054:ff:fe12:3456
+ * Internet Control Message Protocol v6
+ *     Type: Neighbor Advertisement (136)
+ *     Code: 0
+ *     Checksum: 0x68f1 [correct]
+ *     [Checksum Status: Good]
+ *     Flags: 0x60000000, Solicited, Override
+ *         0... .... .... .... .... .... .... .... = Router: Not set
+ *         .1.. .... .... .... .... .... .... .... = Solicited: Set
+ *         ..1. .... .... .... .... .... .... .... = Override: Set
+ *         ...0 0000 0000 0000 0000 0000 0000 0000 = Reserved: 0
+ *     Target Address: 2001:db8::1
+ *     ICMPv6 Option (Target link-layer address : 9a:55:9a:55:9a:55)
+ *         Type: Target link-layer address (2)
+ *         Length: 1 (8 bytes)
+ *         Link-layer address: 9a:55:9a:55:9a:55 (9a:55:9a:55:9a:55)
+ */
+static const uint8_t cap_na_linux[] = {
+	0x52, 0x54, 0x00, 0x12, 0x34, 0x56, 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55,
+	0x86, 0xdd, 0x60, 0x00, 0x00, 0x00, 0x00, 0x20, 0x3a, 0xff, 0x20, 0x01,
+	0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x01, 0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x50, 0x54,
+	0x00, 0xff, 0xfe, 0x12, 0x34, 0x56, 0x88, 0x00, 0x68, 0xf1, 0x60, 0x00,
+	0x00, 0x00, 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x01, 0x9a, 0x55, 0x9a, 0x55,
+	0x9a, 0x55,
+};
+
+/* ndp.pcap frame 2 (86 bytes), tshark -V -O ipv6,icmpv6 (checksums checked):
+ * Ethernet II, Src: RealtekU_12:34:56 (52:54:00:12:34:56), Dst: IPv6mcast_ff:00:00:01 (33:33:ff:00:00:01)
+ * Internet Protocol Version 6, Src: fe80::5054:ff:fe12:3456, Dst: ff02::1:ff00:1
+ *     0110 .... = Version: 6
+ *     .... 0000 0000 .... .... .... .... .... = Traffic Class: 0x00 (DSCP: CS0, ECN: Not-ECT)
+ *         .... 0000 00.. .... .... .... .... .... = Differentiated Services Codepoint: Default (0)
+ *         .... .... ..00 .... .... .... .... .... = Explicit Congestion Notification: Not ECN-Capable Transport (0)
+ *     .... 1011 1010 0000 1000 0011 = Flow Label: 0xba083
+ *     Payload Length: 32
+ *     Next Header: ICMPv6 (58)
+ *     Hop Limit: 255
+ *     Source Address: fe80::5054:ff:fe12:3456
+ *     Destination Address: ff02::1:ff00:1
+ * Internet Control Message Protocol v6
+ *     Type: Neighbor Solicitation (135)
+ *     Code: 0
+ *     Checksum: 0x42ea [correct]
+ *     [Checksum Status: Good]
+ *     Reserved: 00000000
+ *     Target Address: 2001:db8::1
+ *     ICMPv6 Option (Source link-layer address : 52:54:00:12:34:56)
+ *         Type: Source link-layer address (1)
+ *         Length: 1 (8 bytes)
+ *         Link-layer address: RealtekU_12:34:56 (52:54:00:12:34:56)
+ */
+static const uint8_t cap_ns_ll_for_global[] = {
+	0x33, 0x33, 0xff, 0x00, 0x00, 0x01, 0x52, 0x54, 0x00, 0x12, 0x34, 0x56,
+	0x86, 0xdd, 0x60, 0x0b, 0xa0, 0x83, 0x00, 0x20, 0x3a, 0xff, 0xfe, 0x80,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x50, 0x54, 0x00, 0xff, 0xfe, 0x12,
+	0x34, 0x56, 0xff, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x01, 0xff, 0x00, 0x00, 0x01, 0x87, 0x00, 0x42, 0xea, 0x00, 0x00,
+	0x00, 0x00, 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01, 0x01, 0x52, 0x54, 0x00, 0x12,
+	0x34, 0x56,
+};
+
 
 #pragma GCC diagnostic pop
 
