@@ -187,7 +187,8 @@ static size_t dhcp_build(uint8_t *b, uint8_t type, const char *src,
 	b[i++] = 53;
 	b[i++] = 1;
 	b[i++] = type;
-	memcpy(b + i, extra, extra_len);
+	if (extra_len)
+		memcpy(b + i, extra, extra_len);
 	i += extra_len;
 	b[i] = 255;
 	return 342;
