@@ -948,7 +948,7 @@ static const struct {
 	F(cap_ns_gw_ll), F(cap_dhcp_discover_udhcpc),
 	F(cap_dhcp_request_udhcpc), F(cap_dhcp_discover_dhclient),
 	F(cap_dhcp_request_dhclient), F(cap_dhcpv6_solicit),
-	F(cap_dhcpv6_request_other), F(cap_dhcpv6_solicit_rapid),
+	F(cap_dhcpv6_solicit_rapid),
 	F(cap_dhcpv6_inforeq), F(cap_dhcpv6_request), F(cap_dhcpv6_release),
 #undef F
 };
