@@ -423,6 +423,11 @@ START_TEST(test_dhcp_handle_renew_wrong_address_nak)
 	n = run(b, sizeof(b));
 	ck_assert_uint_gt(n, 0);
 	opt_eq(53, &nak, 1, n);
+	/* RFC 2131 4.1: with giaddr 0 a NAK is always broadcast */
+	ck_assert_mem_eq(out, bcast_mac, 6);
+	ck_assert_uint_eq(out[IP + 16] & out[IP + 17] & out[IP + 18] &
+			  out[IP + 19], 255);
+	ck_assert_uint_eq(out[CIADDR] | out[CIADDR + 3], 0);
 }
 END_TEST
 
@@ -744,6 +749,27 @@ START_TEST(test_dhcp_handle_search_split_when_long)
 }
 END_TEST
 
+/* Option 57 says 1500 but our MTU is 600: the reply stays within 600 */
+START_TEST(test_dhcp_handle_reply_within_mtu)
+{
+	uint8_t b[342];
+	size_t n, olen;
+	uint8_t *p;
+
+	long_search();
+	c.mtu = 600;
+	memcpy(b, cap_dhcp_request_udhcpc, sizeof(b));
+	p = (uint8_t *)opt(b, sizeof(b), 57, 0, &olen);
+	ck_assert_ptr_nonnull(p);
+	p[0] = 0x05;			/* 1500 */
+	p[1] = 0xdc;
+	n = run(b, sizeof(b));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_le(n - 14, 600);
+	ck_assert_ptr_nonnull(opt(out, n, 119, 0, &olen));
+}
+END_TEST
+
 /* /32 address: the gateway is off-link.  RFC 3442 option 121: 32,
  * 10.0.2.2 (4 significant octets), router 0.0.0.0; then 0 (default),
  * router 10.0.2.2
@@ -827,6 +853,7 @@ static Suite *dhcp_suite(void)
 	tcase_add_test(tc, test_dhcp_handle_search_rfc3397_example);
 	tcase_add_test(tc, test_dhcp_handle_search_cut_at_max_message);
 	tcase_add_test(tc, test_dhcp_handle_search_split_when_long);
+	tcase_add_test(tc, test_dhcp_handle_reply_within_mtu);
 	tcase_add_test(tc, test_dhcp_handle_prefix32_classless_routes);
 	suite_add_tcase(s, tc);
 

@@ -570,6 +570,7 @@ END_TEST
 START_TEST(test_dhcpv6_handle_malformed_counted)
 {
 	static const uint8_t two_cid[] = { CLIENTID, CLIENTID };
+	static const uint8_t two_sid[] = { CLIENTID, SERVERID, SERVERID };
 	static const uint8_t short_ia[] = {
 		CLIENTID, 0, 3, 0, 8, 0, 0, 0, 1, 0, 0, 0, 0
 	};
@@ -587,6 +588,9 @@ START_TEST(test_dhcpv6_handle_malformed_counted)
 
 	ck_assert_uint_eq(run(b, v6_build(b, 1, "ff02::1:2", two_cid,
 					  sizeof(two_cid))), 0);
+	/* Two Server Identifiers, even if both are ours */
+	ck_assert_uint_eq(run(b, v6_build(b, 3, "ff02::1:2", two_sid,
+					  sizeof(two_sid))), 0);
 	/* 21.4: IA_NA shorter than IAID, T1, T2 */
 	ck_assert_uint_eq(run(b, v6_build(b, 1, "ff02::1:2", short_ia,
 					  sizeof(short_ia))), 0);
@@ -601,7 +605,7 @@ START_TEST(test_dhcpv6_handle_malformed_counted)
 		b[UDP + 5] = 8 + 3;
 		ck_assert_uint_eq(run(b, len), 0);
 	}
-	ck_assert_uint_eq(svc_stats.dhcpv6_bad, 5);
+	ck_assert_uint_eq(svc_stats.dhcpv6_bad, 6);
 }
 END_TEST
 
