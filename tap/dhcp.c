@@ -22,9 +22,9 @@
  * address never changes while we run, and a restart answers any REQUEST
  * from scratch.
  *
- * Replies carry options 53, 54, 51, 1, 3 (or 121 when the gateway is
- * outside the guest's subnet, RFC 3442), 61 if the client sent one
- * (RFC 6842), 6, 26, 12, 15 and 119, in this order of priority: a reply
+ * Replies carry options 53, 54, 51, 61 if the client sent one (RFC 6842),
+ * 1, 121 when the gateway is outside the guest's subnet (RFC 3442), 3, 6,
+ * 26, 12, 15 and 119, in this order of priority: a reply
  * never exceeds 576 bytes of IP datagram unless the client announced a
  * larger maximum (option 57, RFC 2132 section 9.10), so options that don't
  * fit are left out, and the search list is cut after the last whole name

@@ -57,6 +57,10 @@ extern const char *const frame_drop_str[FD_COUNT];
  * @dport:	TCP/UDP destination port, 0 for ICMP; host order
  * @payload:	@l4 + @l4_hlen
  * @payload_len: @l4_len - @l4_hlen, bytes
+ *
+ * For ARP frames: @af is 0, @l3 is the ARP payload, @l3_len and @l3_hlen
+ * are 28, @src and @dst hold the sender and target protocol addresses
+ * (IPv4-mapped), and @l4 and @payload are NULL with zero lengths.
  */
 struct frame {
 	const uint8_t *l2;

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/csum_test.c - Tests for tap/csum.c
+ *
+ * Expected values: the worked example of RFC 1071 section 3, and
+ * checksums that tshark verified ("[correct]") or computed ("should be")
+ * on frames captured from real kernels (captured_frames.h).
+ */
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tap/csum.h"
+#include "captured_frames.h"
+
+/**
+ * be16_bytes() - Store a checksum as computed and compare with two bytes
+ * @c:		Checksum from csum() (in network order when stored)
+ * @hi:		Expected first byte on the wire
+ * @lo:		Expected second byte
+ */
+static void be16_bytes(uint16_t c, uint8_t hi, uint8_t lo)
+{
+	uint8_t b[2];
+
+	memcpy(b, &c, 2);
+	ck_assert_uint_eq(b[0], hi);
+	ck_assert_uint_eq(b[1], lo);
+}
+
+/* RFC 1071 section 3: the one's complement sum of 00 01 f2 03 f4 f5 f6 f7
+ * is 0xddf2, so the checksum field is ~0xddf2 = 0x220d
+ */
+START_TEST(test_csum_rfc1071_example)
+{
+	static const uint8_t b[] = {
+		0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7
+	};
+
+	be16_bytes(csum(b, sizeof(b), 0), 0x22, 0x0d);
+	be16_bytes(csum_fold(csum_unfolded(b, sizeof(b), 0)), 0x22, 0x0d);
+}
+END_TEST
+
+/* RFC 1071 section 3: the sum may be computed in parts and added */
+START_TEST(test_csum_rfc1071_example_in_parts)
+{
+	static const uint8_t b[] = {
+		0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7
+	};
+	uint32_t s = csum_unfolded(b, 4, 0);
+
+	be16_bytes(csum(b + 4, 4, s), 0x22, 0x0d);
+}
+END_TEST
+
+/* RFC 1071 section 4.1: a left-over byte is the high byte of a word
+ * padded with zero: sum(01) = 0x0100, checksum 0xfeff
+ */
+START_TEST(test_csum_odd_length_pads_low_byte)
+{
+	static const uint8_t b[] = { 0x01 };
+
+	be16_bytes(csum(b, 1, 0), 0xfe, 0xff);
+}
+END_TEST
+
+/* Longer than the 16-byte inner loop: the RFC 1071 example 8 times.  By
+ * hand: 8 * 0xddf2 = 0x6ef90, end-around carry 0xef90 + 0x6 = 0xef96,
+ * complement 0x1069
+ */
+START_TEST(test_csum_long_buffer_matches_hand_sum)
+{
+	uint8_t b[64];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		static const uint8_t ex[] = {
+			0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7
+		};
+
+		memcpy(b + i * 8, ex, 8);
+	}
+	be16_bytes(csum(b, sizeof(b), 0), 0x10, 0x69);
+}
+END_TEST
+
+/* Decode of ping.pcap frame 3: "Header Checksum: 0x958c [correct]" */
+START_TEST(test_csum_captured_ip4_header)
+{
+	uint8_t ip[20];
+
+	memcpy(ip, cap_icmp4_echo + 14, 20);
+	ck_assert_uint_eq(ip[10], 0x95);
+	ck_assert_uint_eq(ip[11], 0x8c);
+	ip[10] = ip[11] = 0;
+	be16_bytes(csum(ip, 20, 0), 0x95, 0x8c);
+
+	/* Summing a correct header, checksum included, gives zero */
+	ck_assert_uint_eq(csum(cap_icmp4_echo + 14, 20, 0), 0);
+}
+END_TEST
+
+/* dhcp_udhcpc.pcap frame 1, tshark -V -O udp: "Checksum: 0x650d
+ * [correct]" for 0.0.0.0 -> 255.255.255.255, UDP length 308
+ */
+START_TEST(test_csum_captured_udp4_pseudo)
+{
+	const uint8_t *udp = cap_dhcp_discover_udhcpc + 34;
+	struct in_addr s, d;
+	uint8_t b[308];
+
+	ck_assert_uint_eq(sizeof(cap_dhcp_discover_udhcpc), 34 + 308);
+	memcpy(b, udp, sizeof(b));
+	b[6] = b[7] = 0;
+	inet_pton(AF_INET, "0.0.0.0", &s);
+	inet_pton(AF_INET, "255.255.255.255", &d);
+	be16_bytes(csum(b, sizeof(b), csum_pseudo4(s, d, 17, sizeof(b))),
+		   0x65, 0x0d);
+}
+END_TEST
+
+/* l4.pcap frame 3 carries a partial checksum (Linux CHECKSUM_PARTIAL:
+ * the field holds the folded pseudo-header sum); tshark says the full
+ * one "should be 0x3cb3"
+ */
+START_TEST(test_csum_captured_tcp4_partial_and_full)
+{
+	const uint8_t *tcp = cap_tcp4_syn + 34;
+	struct in_addr s, d;
+	uint8_t b[40];
+	uint16_t c;
+
+	memcpy(b, tcp, sizeof(b));
+	b[16] = b[17] = 0;
+	memcpy(&s, cap_tcp4_syn + 26, 4);
+	memcpy(&d, cap_tcp4_syn + 30, 4);
+	be16_bytes(csum(b, sizeof(b), csum_pseudo4(s, d, 6, sizeof(b))),
+		   0x3c, 0xb3);
+
+	/* The partial value 0x183f is the pseudo-header sum, not inverted */
+	c = (uint16_t)~csum_fold(csum_pseudo4(s, d, 6, sizeof(b)));
+	be16_bytes(c, 0x18, 0x3f);
+}
+END_TEST
+
+/* ping.pcap frame 5 (NS): "Checksum: 0x9759 [correct]", ICMPv6 length 32,
+ * 2001:db8::15 -> ff02::1:ff00:1
+ */
+START_TEST(test_csum_captured_icmp6_pseudo)
+{
+	const uint8_t *ip6 = cap_ns_global + 14;
+	struct in6_addr s, d;
+	uint8_t b[32];
+
+	memcpy(b, ip6 + 40, sizeof(b));
+	b[2] = b[3] = 0;
+	memcpy(&s, ip6 + 8, 16);
+	memcpy(&d, ip6 + 24, 16);
+	be16_bytes(csum(b, sizeof(b), csum_pseudo6(&s, &d, 58, sizeof(b))),
+		   0x97, 0x59);
+}
+END_TEST
+
+/* ping.pcap frame 7 (echo request, 64 bytes): "Checksum: 0x8807
+ * [correct]"; csum_pseudo() with IPv6 addresses takes the IPv6 path
+ */
+START_TEST(test_csum_captured_icmp6_echo_inany)
+{
+	const uint8_t *ip6 = cap_icmp6_echo + 14;
+	union inany s, d;
+	uint8_t b[64];
+
+	memcpy(b, ip6 + 40, sizeof(b));
+	b[2] = b[3] = 0;
+	memcpy(&s.a6, ip6 + 8, 16);
+	memcpy(&d.a6, ip6 + 24, 16);
+	be16_bytes(csum(b, sizeof(b), csum_pseudo(&s, &d, 58, sizeof(b))),
+		   0x88, 0x07);
+}
+END_TEST
+
+/* csum_pseudo() with IPv4-mapped addresses takes the IPv4 path: same
+ * result as the UDP test above
+ */
+START_TEST(test_csum_pseudo_inany_v4)
+{
+	struct in_addr s4, d4;
+	union inany s, d;
+	uint8_t b[308];
+
+	memcpy(b, cap_dhcp_discover_udhcpc + 34, sizeof(b));
+	b[6] = b[7] = 0;
+	inet_pton(AF_INET, "0.0.0.0", &s4);
+	inet_pton(AF_INET, "255.255.255.255", &d4);
+	inany_from_v4(&s, s4);
+	inany_from_v4(&d, d4);
+	be16_bytes(csum(b, sizeof(b), csum_pseudo(&s, &d, 17, sizeof(b))),
+		   0x65, 0x0d);
+}
+END_TEST
+
+/**
+ * csum_suite() - All checksum tests
+ *
+ * Return: the suite
+ */
+static Suite *csum_suite(void)
+{
+	Suite *s = suite_create("csum");
+	TCase *tc;
+
+	tc = tcase_create("rfc1071");
+	tcase_add_test(tc, test_csum_rfc1071_example);
+	tcase_add_test(tc, test_csum_rfc1071_example_in_parts);
+	tcase_add_test(tc, test_csum_odd_length_pads_low_byte);
+	tcase_add_test(tc, test_csum_long_buffer_matches_hand_sum);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("captured");
+	tcase_add_test(tc, test_csum_captured_ip4_header);
+	tcase_add_test(tc, test_csum_captured_udp4_pseudo);
+	tcase_add_test(tc, test_csum_captured_tcp4_partial_and_full);
+	tcase_add_test(tc, test_csum_captured_icmp6_pseudo);
+	tcase_add_test(tc, test_csum_captured_icmp6_echo_inany);
+	tcase_add_test(tc, test_csum_pseudo_inany_v4);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(csum_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
