@@ -1202,6 +1202,11 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 		tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
 		conn->snd_nxt = conn->iss + 1;
 		tcp_send_ack(ctx, conn);
+		if (conn->flags & TFL(RST_AFTER_HS)) {
+			conn->events |= TEV(ESTABLISHED);
+			tcp_rst(ctx, conn, "peer reset before the guest accepted");
+			return;
+		}
 		tcp_established(ctx, conn);
 		if (conn->f.type != FLOW_TCP || conn->sock < 0)
 			return;
@@ -1299,6 +1304,14 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		    !(conn->events & TEV(SOCK_CONNECTED)) &&
 		    (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
 			tcp_connect_done(ctx, conn);
+		else if ((conn->events & TEV(TAP_SYN_SENT)) &&
+			 (events & (EPOLLERR | EPOLLHUP)))
+			/* The peer reset an accepted connection before the
+			 * guest answered our SYN: finish the handshake, then
+			 * reset, so the guest's application sees what a
+			 * direct peer would (accept(), then ECONNRESET)
+			 */
+			conn->flags |= TFL(RST_AFTER_HS);
 		else if (events & EPOLLERR)
 			tcp_rst(ctx, conn, "socket error in handshake");
 		return;

@@ -39,6 +39,7 @@ enum tcp_fl {
 	TFL_WND_PROBE,		/* guest window is zero: persist timer */
 	TFL_RTT_PENDING,	/* @rtt_seq / @rtt_ts hold a sample in flight */
 	TFL_IPV4,		/* guest side is IPv4 */
+	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
 	TFL_COUNT
 };
 

@@ -52,6 +52,7 @@ for mode in "" "--no-peek-offset"; do
 
 	pasta_alive
 	stop_pasta
+	for p in $PIDS; do kill $p 2>/dev/null; done
 	log "half-close, RST and refusal ok ${mode:-(SO_PEEK_OFF)}"
 done
 pass "half-close, RST both ways, refused connect"

@@ -58,7 +58,7 @@ def listener(port, bind):
     return s
 
 
-def connect(host, port, timeout=60):
+def connect(host, port, timeout=30):
     return socket.create_connection((host, port), timeout=timeout)
 
 
@@ -150,6 +150,7 @@ def serve_halfclose(port, bind):
     s = listener(port, bind)
     while True:
         c, _ = s.accept()
+        c.settimeout(30)
         n, d = recv_all(c)          # until the client's FIN
         c.sendall(b"GOT %d %s\n" % (n, d.encode()))
         for chunk in stream("reply", 1 << 20):
@@ -204,7 +205,11 @@ def expect_rst(host, port):
 
 def serve_expect_rst(port, bind):
     s = listener(port, bind)
-    c, _ = s.accept()
+    s.settimeout(10)
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        fail("no connection within 10 s")
     c.settimeout(10)
     try:
         while True:
