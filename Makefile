@@ -46,7 +46,7 @@ CFLAGS_MODE := $(HARDEN)
 LDFLAGS_MODE := $(LDFLAGS_HARDEN)
 endif
 
-ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS_MODE) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS_MODE) -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_MODE) $(LDFLAGS)
 
 SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c))
@@ -68,6 +68,13 @@ all: $(BUILD)/passt $(BUILD)/pasta
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The seccomp allow-list, from the "#syscalls" lines of every source file
+SECCOMP_LIST := $(BUILD)/gen/seccomp_list.h
+$(SECCOMP_LIST): $(SRCS) $(HDRS) passt/seccomp.sh
+	@mkdir -p $(@D)
+	sh passt/seccomp.sh $(SRCS) $(HDRS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/passt/isolation.o: $(SECCOMP_LIST)
 
 $(BUILD)/libcore.a: $(CORE_OBJS)
 	@rm -f $@

@@ -101,6 +101,7 @@ enum conf_opt_id {
 	OPT_UDP_TIMEOUT,
 	OPT_STATS,
 	OPT_DEVMEM,
+	OPT_SECCOMP_SELFTEST,
 };
 
 /**
@@ -293,6 +294,12 @@ static const struct conf_opt conf_opts[] = {
 	{ "devmem", 0, OPT_DEVMEM, required_argument, M_BOTH,
 	  "IF[:QUEUES]", "interface name, optionally ':' and queues 0-63 "
 	  "like 0,2-3", "devmem TCP receive on these queues of IF" },
+
+	/* hidden test aid (no help line, not in passt.1): on SIGUSR2, make a
+	 * system call the seccomp filter forbids (isolate_forbidden_syscall())
+	 */
+	{ "seccomp-selftest", 0, OPT_SECCOMP_SELFTEST, no_argument, M_BOTH,
+	  NULL, NULL, NULL },
 };
 
 /**
@@ -386,6 +393,26 @@ static const char *conf_quote(const char *arg, char *buf, size_t len)
 	return buf;
 }
 
+void (*conf_exit_hook)(int status);
+
+/**
+ * conf_exit() - End the process where parsing can't go on
+ * @status:	EXIT_SUCCESS (--help, --version: stdio is flushed) or
+ *		EXIT_FAILURE
+ *
+ * A fuzzing harness sets conf_exit_hook to get control back instead
+ * (test/fuzz/conf.c): the hook must not return.
+ */
+__attribute__((noreturn))
+static void conf_exit(int status)
+{
+	if (conf_exit_hook)
+		conf_exit_hook(status);
+	if (status == EXIT_SUCCESS)
+		exit(status);
+	_exit(status);
+}
+
 /**
  * conf_die() - Report a problem with an option and exit with status 1
  * @st:		Parsing state
@@ -416,7 +443,7 @@ static void conf_die(const struct conf_state *st, const struct conf_opt *o,
 			conf_opt_name(o, name, sizeof(name)), msg);
 	else
 		fprintf(stderr, "%s: %s\n", st->prog, msg);
-	_exit(EXIT_FAILURE);
+	conf_exit(EXIT_FAILURE);
 }
 
 /**
@@ -1111,11 +1138,11 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 	case 'h':
 		conf_usage(c);
 		fflush(stdout);
-		exit(EXIT_SUCCESS);
+		conf_exit(EXIT_SUCCESS);
 	case OPT_VERSION:
 		printf("%s %s\n", c->argv0, VERSION);
 		fflush(stdout);
-		exit(EXIT_SUCCESS);
+		conf_exit(EXIT_SUCCESS);
 	case 'p':
 		if (conf_path(arg, c->pcap_file, sizeof(c->pcap_file)))
 			conf_invalid(st, o, arg);
@@ -1325,6 +1352,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case OPT_DEVMEM:
 		conf_opt_devmem(st, o, arg);
+		break;
+	case OPT_SECCOMP_SELFTEST:
+		c->seccomp_selftest = true;
 		break;
 	}
 }
@@ -1666,9 +1696,11 @@ int conf_parse(struct conf *c, int argc, char **argv)
 
 	conf_interfaces(&st);
 	rc = nl_host_defaults(c);
-	if (rc)
-		die("%s: can't read routes and addresses: %s", c->argv0,
+	if (rc) {
+		err("%s: can't read routes and addresses: %s", c->argv0,
 		    strerror(-rc));
+		conf_exit(EXIT_FAILURE);
+	}
 	conf_derived(&st);
 	conf_dns(&st);
 	conf_debug_dump(c);

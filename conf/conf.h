@@ -205,6 +205,8 @@ struct conf_ip6 {
  * @flow_max:		Flow table capacity (--flow-max)
  * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
  * @stats:		--stats: dump counters on exit and on SIGUSR1
+ * @seccomp_selftest:	Hidden --seccomp-selftest: on SIGUSR2, make a system
+ *			call the seccomp filter forbids (test aid)
  *
  * pasta only:
  * @ifname_ns:		-I/--ns-ifname: tap name in the namespace; default
@@ -283,6 +285,7 @@ struct conf {
 	unsigned flow_max;
 	unsigned udp_timeout_s;
 	bool stats;
+	bool seccomp_selftest;
 
 	char ifname_ns[IFNAMSIZ];
 	char netns[PATH_MAX];
@@ -304,5 +307,11 @@ struct conf {
 };
 
 int conf_parse(struct conf *c, int argc, char **argv);
+
+/* Test and fuzzing aid: called, if set, where conf_parse() would end the
+ * process (usage errors, --help, --version) with the exit status; it must
+ * not return (a harness longjmp()s out).  NULL in the daemon.
+ */
+extern void (*conf_exit_hook)(int status);
 
 #endif /* CONF_CONF_H */

@@ -154,6 +154,7 @@ static inline const char *inany_ntop(const union inany *a, char *buf)
 /**
  * now_ms() - CLOCK_MONOTONIC time
  *
+ * #syscalls clock_gettime
  * Return: milliseconds since an arbitrary start
  */
 static inline int64_t now_ms(void)

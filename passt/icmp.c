@@ -39,6 +39,7 @@ static uint8_t icmp_buf[ICMP_BUF];
  * icmp_flow_free() - Close a ping flow
  * @ctx:	Context
  * @pf:		Flow
+ * #syscalls epoll_ctl close
  */
 static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
 {
@@ -55,6 +56,7 @@ static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
  * @key:	Flow key
  * @dst:	Translated destination
  *
+ * #syscalls socket connect close epoll_ctl
  * Return: flow, or NULL (table full, no ping sockets, or connect() error)
  */
 static struct ping_flow *icmp_flow_new(struct ctx *ctx,
@@ -114,6 +116,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
  * @ctx:	Context
  * @f:		ICMP or ICMPv6 frame (frame_parse() checked 8 bytes of header)
  *
+ * #syscalls sendto
  * Return: true if the frame was an echo request we handled (or dropped
  *	   because echo is disabled), false if it's another ICMP type
  */
@@ -153,6 +156,7 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
  * icmp_sock_handler() - Echo reply on a ping socket: frame to the guest
  * @ctx:	Context
  * @ref:	epoll reference (flow index)
+ * #syscalls recvfrom
  */
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref)
 {

@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* passt/isolation.h - Privilege and capability reduction, seccomp
+/* passt/isolation.h - Privilege reduction in stages, and the seccomp filter
+ *
+ * main() calls, in this order:
+ *   isolate_initial()	right after conf_parse(), before any set-up
+ *   isolate_prefork()	after set-up (sockets, tap, listeners, pid file),
+ *			before the command pasta spawned is let go
+ *   isolate_postfork()	just before the main loop
+ * See the DOC block of isolation.c for what each stage does.
  */
 #ifndef PASST_ISOLATION_H
 #define PASST_ISOLATION_H
 
+#include <stdbool.h>
+
 struct ctx;
+struct conf;
 
 void isolate_initial(struct ctx *ctx);
 void isolate_prefork(struct ctx *ctx);
 void isolate_postfork(struct ctx *ctx);
+bool isolate_root_in_init_userns(void);
+void isolate_forbidden_syscall(void);
 
 #endif /* PASST_ISOLATION_H */

@@ -3,9 +3,10 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll and signals; the guest
- * side (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; isolation; loop.
+ * defaults; isolation stage 1 (stray fds, file descriptor limit,
+ * capabilities); flow table; epoll and signals; the guest side (pasta:
+ * namespaces and tap; passt: the UNIX socket); forwarded-port listeners;
+ * pcap; detaching; isolation stages 2 and 3 (passt/isolation.c); loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -27,6 +27,7 @@
 #include "flow.h"
 #include "fwd.h"
 #include "isolation.h"
+#include "limits.h"
 #include "passt.h"
 #include "pasta.h"
 #include "tcp.h"
@@ -40,23 +41,9 @@ static struct ctx ctx_main;
 static char passt_sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
 /**
- * raise_nofile() - Raise RLIMIT_NOFILE's soft limit to the hard limit
- *
- * Every flow needs one or two fds (spliced: two sockets and four pipe ends),
- * and forwarded-port listeners one per port.
- */
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return;
-	rl.rlim_cur = rl.rlim_max;
-	setrlimit(RLIMIT_NOFILE, &rl);
-}
-
-/**
  * passt_sock_remove() - Remove the UNIX socket file (atexit)
+ *
+ * #syscalls:passt unlink
  */
 static void passt_sock_remove(void)
 {
@@ -196,6 +183,9 @@ int main(int argc, char **argv)
 	conf_parse(c, argc, argv);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 
+	/* stray fds closed, RLIMIT_NOFILE sized, capabilities reduced */
+	isolate_initial(ctx);
+
 	if (c->debug)
 		log_level = LOG_DEBUG;
 	else if (c->quiet)
@@ -208,19 +198,20 @@ int main(int argc, char **argv)
 		die_perror("--log-file %s", c->log_file);
 	}
 
-	raise_nofile();
 	if (flow_init(c->flow_max))
 		die("can't allocate the flow table (%u flows)", c->flow_max);
 
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ctx->epollfd < 0)
 		die_perror("epoll_create1");
+	if ((ret = limits_reserve_init(ctx->epollfd)) < 0) {
+		errno = -ret;
+		die_perror("reserve file descriptor");
+	}
 	if ((ret = signals_init(ctx)) < 0) {
 		errno = -ret;
 		die_perror("signals");
 	}
-
-	isolate_initial(ctx);
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);

@@ -34,7 +34,9 @@
 #include "../tap/tap.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "frame_input.h"
 #include "icmp.h"
+#include "isolation.h"
 #include "passt.h"
 #include "pasta.h"
 #include "tcp.h"
@@ -253,6 +255,38 @@ static void tap_dispatch(struct ctx *ctx, const struct frame *f, unsigned n)
 }
 
 /**
+ * passt_frames_input() - Handle frames from the guest: parse, learn, dispatch
+ * @ctx:	Context
+ * @frame:	Start of each frame (Ethernet header)
+ * @len:	Length of each frame, bytes
+ * @n:		Number of frames, at most TAP_RX_MAX
+ *
+ * Malformed frames are dropped and counted (stats.frames_dropped), the
+ * others go to the local services and to the L4 handlers, whose replies
+ * queue up in tap/ (the caller flushes).  Also the entry point of the
+ * fuzzing harness test/fuzz/frame.c.
+ *
+ * Context: main loop
+ */
+void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
+			const size_t *len, unsigned n)
+{
+	unsigned i, good = 0;
+
+	for (i = 0; i < n && i < TAP_RX_MAX; i++) {
+		int r = frame_parse(frame[i], len[i], &tap_frames[good]);
+
+		if (r < 0) {
+			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			continue;
+		}
+		tap_learn(ctx, &tap_frames[good]);
+		good++;
+	}
+	tap_dispatch(ctx, tap_frames, good);
+}
+
+/**
  * tap_input() - Read and handle everything the guest sent
  * @ctx:	Context
  *
@@ -263,25 +297,15 @@ static int tap_input(struct ctx *ctx)
 	int rounds;
 
 	for (rounds = 0; rounds < 16; rounds++) {
-		int n = tap_rx(&tap_batch), i, good = 0;
+		int n = tap_rx(&tap_batch);
 
 		if (n < 0)
 			return n;
 		if (!n)
 			return 0;
 
-		for (i = 0; i < n; i++) {
-			int r = frame_parse(tap_batch.frame[i], tap_batch.len[i],
-					    &tap_frames[good]);
-
-			if (r < 0) {
-				stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
-				continue;
-			}
-			tap_learn(ctx, &tap_frames[good]);
-			good++;
-		}
-		tap_dispatch(ctx, tap_frames, (unsigned)good);
+		passt_frames_input(ctx, tap_batch.frame, tap_batch.len,
+				   (unsigned)n);
 
 		if (n < (tap_backend() == TAP_STREAM ? TAP_RX_MAX :
 						       TAP_RX_FRAMES))
@@ -293,6 +317,7 @@ static int tap_input(struct ctx *ctx)
 /**
  * tap_epoll_update() - Watch EPOLLOUT on the stream while a write is pending
  * @ctx:	Context
+ * #syscalls epoll_ctl
  */
 static void tap_epoll_update(struct ctx *ctx)
 {
@@ -314,6 +339,7 @@ static void tap_epoll_update(struct ctx *ctx)
  * @ctx:	Context
  * @fd:		fd
  *
+ * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
 int passt_tap_add(struct ctx *ctx, int fd)
@@ -331,6 +357,7 @@ int passt_tap_add(struct ctx *ctx, int fd)
 /**
  * tap_client_gone() - passt: the stream client disconnected
  * @ctx:	Context
+ * #syscalls:passt epoll_ctl close
  */
 static void tap_client_gone(struct ctx *ctx)
 {
@@ -353,6 +380,7 @@ static void tap_client_gone(struct ctx *ctx)
  * tap_listen_handler() - passt: a client connects to the UNIX socket
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
+ * #syscalls:passt accept4 close
  */
 static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {
@@ -381,6 +409,7 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
  * signal_handler() - Read the signalfd
  * @ctx:	Context
  * @fd:		signalfd
+ * #syscalls read wait4
  */
 static void signal_handler(struct ctx *ctx, int fd)
 {
@@ -409,6 +438,9 @@ static void signal_handler(struct ctx *ctx, int fd)
 		case SIGUSR1:
 			stats_dump();
 			break;
+		case SIGUSR2:	/* only with the hidden --seccomp-selftest */
+			isolate_forbidden_syscall();
+			break;
 		default:	/* SIGTERM, SIGINT, SIGHUP */
 			ctx->quit = true;
 			ctx->exit_status = 0;
@@ -436,6 +468,8 @@ int signals_init(struct ctx *ctx)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGUSR1);
+	if (ctx->c.seccomp_selftest)
+		sigaddset(&set, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);
@@ -476,6 +510,7 @@ static void housekeeping(struct ctx *ctx)
  * passt_loop() - Run until told to quit
  * @ctx:	Context, with everything registered
  *
+ * #syscalls epoll_wait
  * Return: exit status
  */
 int passt_loop(struct ctx *ctx)

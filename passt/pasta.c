@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -44,6 +45,7 @@
 #include "../conf/log.h"
 #include "../conf/netlink.h"
 #include "../tap/tap.h"
+#include "isolation.h"
 #include "passt.h"
 #include "pasta.h"
 
@@ -51,7 +53,8 @@
 
 static pid_t pasta_child_pid;
 static int pasta_go_fd = -1;
-static struct stat pasta_netns_st;	/* --netns target, to notice deletion */
+static int pasta_netns_watch = -1;	/* inotify on the --netns directory */
+static char pasta_netns_name[NAME_MAX + 1];	/* --netns file name */
 
 /**
  * struct ns_call_arg - What an ns_call() child needs
@@ -94,8 +97,9 @@ static int ns_call_child(void *p)
  * The caller is suspended until @fn returns (CLONE_VFORK), so nothing runs
  * concurrently with it.
  *
- * Context: set-up, and the timer (pool refills); never per packet
- * #syscalls clone setns wait4
+ * Context: set-up.  After isolate_prefork() no capability is left and
+ *	    setns() fails with EPERM (passt/isolation.c)
+ * #syscalls:pasta clone setns wait4
  * Return: @fn's return value, or -errno
  */
 int ns_call(int nsfd, int (*fn)(void *arg), void *arg)
@@ -355,6 +359,43 @@ static int pasta_ns_setup(void *p)
 }
 
 /**
+ * pasta_netns_watch_init() - Watch the directory of --netns for its removal
+ * @path:	--netns path
+ *
+ * A stat() of the path can't tell after isolate_prefork(): the file system
+ * is gone by then.  An inotify watch keeps working, as it holds the
+ * directory's inode and no path.  Paths under /proc give no events: there
+ * the namespace is watched no further (debug message).
+ *
+ * Context: set-up
+ */
+static void pasta_netns_watch_init(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t dlen;
+
+	if (!slash || !slash[1] || !strncmp(path, "/proc/", 6)) {
+		debug("--netns %s: can't notice its removal", path);
+		return;
+	}
+	dlen = slash == path ? 1 : (size_t)(slash - path);	/* "/N": "/" */
+	snprintf(dir, sizeof(dir), "%.*s", (int)dlen, path);
+	snprintf(pasta_netns_name, sizeof(pasta_netns_name), "%s", slash + 1);
+
+	pasta_netns_watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (pasta_netns_watch < 0 ||
+	    inotify_add_watch(pasta_netns_watch, dir, IN_DELETE | IN_MOVED_FROM |
+			      IN_DELETE_SELF | IN_MOVE_SELF) < 0) {
+		debug_perror("inotify on %s: can't notice the removal of %s",
+			     dir, path);
+		if (pasta_netns_watch >= 0)
+			close(pasta_netns_watch);
+		pasta_netns_watch = -1;
+	}
+}
+
+/**
  * pasta_setup() - Find or create the target namespace and set it up
  * @ctx:	Context; sets ns_fd and host_ns_fd
  *
@@ -376,7 +417,8 @@ int pasta_setup(struct ctx *ctx)
 		nsfd = open(c->netns, O_RDONLY | O_CLOEXEC);
 		if (nsfd < 0)
 			die_perror("--netns %s", c->netns);
-		fstat(nsfd, &pasta_netns_st);
+		if (!c->no_netns_quit)
+			pasta_netns_watch_init(c->netns);
 		if (*c->userns) {
 			usernsfd = open(c->userns, O_RDONLY | O_CLOEXEC);
 			if (usernsfd < 0)
@@ -405,7 +447,12 @@ int pasta_setup(struct ctx *ctx)
 		}
 	}
 
-	if (usernsfd >= 0 && (ret = join_userns(usernsfd)) < 0) {
+	/* root in the initial user namespace may set up any network
+	 * namespace from there, and must stay there to switch to --runas or
+	 * nobody after set-up (passt/isolation.c)
+	 */
+	if (usernsfd >= 0 && !isolate_root_in_init_userns() &&
+	    (ret = join_userns(usernsfd)) < 0) {
 		errno = -ret;
 		die_perror("joining the user namespace");
 	}
@@ -470,24 +517,45 @@ pid_t pasta_child_pid_get(void)
  * pasta_netns_gone() - Has the --netns target been deleted?
  * @ctx:	Context
  *
- * Return: true if the path no longer names the namespace we joined
+ * Reads what the inotify watch of pasta_netns_watch_init() collected: the
+ * file was deleted or renamed ("ip netns del"), or its directory went away.
+ *
+ * Context: main loop (housekeeping), non-blocking
+ * #syscalls:pasta read
+ * Return: true if so
  */
 bool pasta_netns_gone(const struct ctx *ctx)
 {
-	struct stat st;
+	char buf[sizeof(struct inotify_event) + NAME_MAX + 1]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
+	bool gone = false;
+	ssize_t n;
 
-	if (!*ctx->c.netns)
+	if (!*ctx->c.netns || pasta_netns_watch < 0)
 		return false;
-	if (stat(ctx->c.netns, &st))
-		return true;
-	return st.st_ino != pasta_netns_st.st_ino ||
-	       st.st_dev != pasta_netns_st.st_dev;
+
+	while ((n = read(pasta_netns_watch, buf, sizeof(buf))) > 0) {
+		const char *p = buf;
+
+		while (p + sizeof(struct inotify_event) <= buf + n) {
+			const struct inotify_event *ev = (const void *)p;
+
+			if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF |
+					IN_UNMOUNT))
+				gone = true;
+			if (ev->len && !strcmp(ev->name, pasta_netns_name))
+				gone = true;
+			p += sizeof(*ev) + ev->len;
+		}
+	}
+	return gone;
 }
 
 /**
  * pasta_target_gone() - Has the target PID exited?
  * @ctx:	Context
  *
+ * #syscalls:pasta kill
  * Return: true if the PID given on the command line no longer exists
  */
 bool pasta_target_gone(const struct ctx *ctx)

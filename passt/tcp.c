@@ -177,6 +177,7 @@ static int conn_af(const struct tcp_conn *conn)
  * ISN = M + F(tuple, secret): M is a timer ticking every 4 microseconds
  * (RFC 9293 3.4.1), F is SipHash-2-4 of the tuple under a random key.
  *
+ * #syscalls clock_gettime
  * Return: ISN
  */
 static uint32_t tcp_isn(const struct flow_key *key)
@@ -446,6 +447,7 @@ static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  * Edge-triggered: every arrival of data, and EPOLLOUT after the send buffer
  * was found full, wakes us once.
  *
+ * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
 static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
@@ -467,6 +469,7 @@ static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
  *		       SOCK_NOSPACE and its draining wakes us with EPOLLOUT
  * @ctx:	Context
  * @conn:	Connection
+ * #syscalls epoll_ctl
  */
 static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
 {
@@ -486,6 +489,7 @@ static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
  * @conn:	Connection
  * @rst:	Make the host peer see an RST (SO_LINGER with zero timeout)
  * @why:	Reason, for the debug log
+ * #syscalls setsockopt epoll_ctl close
  */
 static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 			  const char *why)
@@ -531,6 +535,7 @@ static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
  * SO_MEMINFO gives sk_sndbuf and sk_wmem_queued, the two numbers
  * tcp_sendmsg() compares (include/uapi/linux/sock_diag.h).
  *
+ * #syscalls getsockopt
  * Return: sk_sndbuf - sk_wmem_queued (0 if negative), bytes of truesize
  */
 static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
@@ -838,6 +843,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
  * @segs:	Segments of this batch
  * @n:		Number of segments
  *
+ * #syscalls sendmsg getsockopt shutdown
  * Return: 0, or -1 if the connection was reset (and freed)
  */
 static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
@@ -1026,6 +1032,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @ctx:	Context
  * @f:		SYN frame
  * @s:		Its fields
+ * #syscalls socket setsockopt epoll_ctl connect
  */
 static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			      const struct tcp_seg *s)
@@ -1124,6 +1131,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
  * tcp_connect_done() - Outbound connect() finished: SYN-ACK or RST to guest
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
+ * #syscalls getsockopt
  */
 static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 {
@@ -1287,6 +1295,7 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
  * @events:	epoll events
  *
  * Context: main loop
+ * #syscalls getsockopt
  */
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
@@ -1359,6 +1368,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
  * @ref:	epoll reference (rule, port)
  *
  * Context: main loop
+ * #syscalls accept4 setsockopt close epoll_ctl
  */
 void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {

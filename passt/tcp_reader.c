@@ -50,6 +50,7 @@ static uint8_t tcp_discard_buf[TCP_DISCARD_BUF];
  * @s:		TCP socket
  * @off:	Offset, bytes past the first unread byte
  *
+ * #syscalls setsockopt
  * Return: 0 or -errno
  */
 static int peek_set_off(int s, int off)
@@ -67,6 +68,7 @@ static int peek_set_off(int s, int off)
  * recv() with a NULL buffer and MSG_TRUNC discards on TCP (tcp(7)); with
  * SO_PEEK_OFF set, the kernel lowers the offset by the same amount.
  *
+ * #syscalls recvfrom
  * Return: 0, or -errno
  */
 static int tcp_peek_ack(struct tcp_conn *conn, size_t bytes)
@@ -106,6 +108,7 @@ static int tcp_peek_off_start(struct tcp_conn *conn)
  * @sent:	Bytes in flight (equal to the kernel's offset; unused)
  * @rdhup:	Unused: recv() itself returns 0 at the end of the stream
  *
+ * #syscalls recvmsg
  * Return: bytes, 0 at end of stream, -EAGAIN, or -errno
  */
 static ssize_t tcp_peek_off_read(struct tcp_conn *conn, const struct iovec *iov,
@@ -154,6 +157,7 @@ static int tcp_discard_start(struct tcp_conn *conn)
  * @sent:	Bytes in flight, peeked again into the scratch buffer
  * @rdhup:	Peer's FIN seen: no new bytes means end of stream
  *
+ * #syscalls recvmsg
  * Return: new bytes, 0 at end of stream, -EAGAIN, -ENOBUFS if @sent needs
  *	   more than TCP_DISCARD_IOV_MAX scratch iovecs, or -errno
  */

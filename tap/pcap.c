@@ -114,8 +114,7 @@ static void pcap_now(uint32_t *sec, uint32_t *usec)
  * file already open is closed first.  The file is created with mode 0600:
  * it holds the guest's traffic.
  *
- * Context: set-up
- * #syscalls openat write close
+ * Context: set-up (before the seccomp filter: no #syscalls needed)
  * Return: 0, or -errno (nothing stays open then)
  */
 int pcap_open(const char *path)

@@ -222,6 +222,7 @@ void tap_set_pcap(bool on)
  * tap_rx_dev() - Read frames from a tap device
  * @b:		Batch to fill
  *
+ * #syscalls read
  * Return: frames read (0 if none was ready), or -errno on a read error
  */
 static int tap_rx_dev(struct tap_rx_batch *b)
@@ -257,6 +258,7 @@ static int tap_rx_dev(struct tap_rx_batch *b)
  * A length of zero, below an Ethernet header, or above FRAME_MAX means the
  * stream is corrupt or hostile: the caller drops the connection.
  *
+ * #syscalls recvfrom
  * Return: frames in @b, 0 if none complete yet, -EPIPE at EOF, -EBADMSG for
  *	   a bad length, -errno from recv()
  */
@@ -405,6 +407,7 @@ bool tap_tx_pending(void)
 /**
  * tap_flush_pending() - Write what's left of an earlier stream flush
  *
+ * #syscalls sendto
  * Return: 0 if everything is written, -EAGAIN if some is left, -errno
  */
 static int tap_flush_pending(void)
@@ -428,6 +431,7 @@ static int tap_flush_pending(void)
 /**
  * tap_flush_stream() - Write queued frames to a stream, in one sendmsg()
  *
+ * #syscalls sendmsg
  * Return: 0, or -errno from sendmsg() other than EAGAIN
  */
 static int tap_flush_stream(void)
@@ -503,6 +507,7 @@ keep:
 /**
  * tap_flush_dev() - Write queued frames to a tap device, one write() each
  *
+ * #syscalls write
  * Return: 0, or -errno of the first write error other than EAGAIN
  */
 static int tap_flush_dev(void)

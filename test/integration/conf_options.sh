@@ -102,7 +102,8 @@ expect_bad "$PASST_BIN" "unexpected argument" 1234
 # 3. effects: only with a pasta that connects a namespace
 probe_pasta() {
 	make_target_ns
-	in_host "$PASTA_BIN" -f --config-net --netns "/run/netns/$N" \
+	# not through in_host: $! must be pasta itself, not a subshell
+	ip netns exec "$H" "$PASTA_BIN" -f --config-net --netns "/run/netns/$N" \
 		>"$WORK/probe.log" 2>&1 &
 	probe=$!
 	track $probe
