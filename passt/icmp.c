@@ -27,6 +27,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "icmp.h"
+#include "limits.h"
 #include "passt.h"
 
 #define PING_TIMEOUT_MS		60000
@@ -78,6 +79,9 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 		if (errno == EACCES || errno == EPERM) {
 			warn("ping sockets not permitted (net.ipv4.ping_group_range): ICMP echo disabled");
 			icmp_disabled = true;
+		} else if (errno == EMFILE || errno == ENFILE) {
+			stats.flow_refused_nofile++;
+			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
 		return NULL;
 	}
@@ -89,6 +93,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 
 	flow = flow_alloc();
 	if (!flow) {
+		limits_refused(ctx->now, LIMIT_FLOWS, "ICMP echo");
 		close(s);
 		return NULL;
 	}

@@ -37,6 +37,7 @@
 #include "frame_input.h"
 #include "icmp.h"
 #include "isolation.h"
+#include "limits.h"
 #include "passt.h"
 #include "pasta.h"
 #include "tcp.h"
@@ -101,6 +102,9 @@ void stats_dump(void)
 	info("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
 	     stats.icmp_echo_to_host, stats.icmp_echo_from_host,
 	     stats.flow_refused_nofile);
+	info("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
+	     (unsigned long)limits_refused_total(LIMIT_FLOWS),
+	     (unsigned long)limits_refused_total(LIMIT_FDS));
 	info("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
 	     svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
 	     svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,

@@ -66,6 +66,7 @@
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "limits.h"
 #include "passt.h"
 #include "siphash.h"
 #include "tcp.h"
@@ -1058,8 +1059,8 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	flow = flow_alloc();
 	if (!flow) {
 		stats.tcp_refused_full++;
-		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing TCP connection",
-			       flow_max());
+		limits_refused(ctx->now, LIMIT_FLOWS,
+			       "TCP connection from the guest");
 		tcp_rst_reply(ctx, f);
 		return;
 	}
@@ -1098,7 +1099,8 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			    IPPROTO_TCP);
 	if (conn->sock < 0) {
 		stats.flow_refused_nofile++;
-		warn_ratelimit(ctx->now, "TCP socket(): %s", strerror(errno));
+		limits_refused(ctx->now, LIMIT_FDS,
+			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
 		tcp_conn_free(ctx, conn, false, "socket() failed");
 		return;
@@ -1389,10 +1391,17 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		s = accept4((int)ref.fd, (struct sockaddr *)&sa, &sl,
 			    SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (s < 0) {
-			if (errno != EAGAIN && errno != EINTR) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				/* reset it, or the listener wakes us forever */
 				stats.flow_refused_nofile++;
-				warn_ratelimit(ctx->now, "accept4(): %s",
-					       strerror(errno));
+				limits_refused(ctx->now, LIMIT_FDS,
+					       "TCP connection to a forwarded "
+					       "port, accept4()");
+				if (!limits_accept_refuse((int)ref.fd))
+					continue;
+			} else if (errno != EAGAIN && errno != EINTR) {
+				debug("accept4(): %s", strerror(errno));
 			}
 			return;
 		}
@@ -1420,8 +1429,8 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			struct linger l = { 1, 0 };
 
 			stats.tcp_refused_full++;
-			warn_ratelimit(ctx->now, "flow table full (%u flows): refusing TCP connection",
-				       flow_max());
+			limits_refused(ctx->now, LIMIT_FLOWS,
+				       "TCP connection to a forwarded port");
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 			close(s);
 			continue;
