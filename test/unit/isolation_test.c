@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/isolation_test.c - Seccomp list and filter, resource limits
+ * (passt/isolation.c, passt/limits.c, passt/seccomp.sh)
+ *
+ * The allow-list is generated from "#syscalls" comments: every name in it
+ * must be a system call of this architecture (a libc function name like
+ * "recv" or "open" would silently allow nothing), and a few system calls
+ * must never be in it.  The filter itself is installed in a child, which
+ * must survive an allowed call and be killed with SIGSYS by a forbidden one
+ * (release builds; sanitizer builds only log, see isolation.c).
+ */
+#include <check.h>
+#include <errno.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../conf/conf.h"
+#include "../../passt/isolation.h"
+#include "../../passt/limits.h"
+#include "../../passt/passt.h"
+
+#define SECCOMP_M_PASTA		BIT(MODE_PASTA)
+#define SECCOMP_M_PASST		BIT(MODE_PASST)
+#define SECCOMP_M_BOTH		(SECCOMP_M_PASTA | SECCOMP_M_PASST)
+
+/**
+ * struct entry - One generated allow-list entry
+ * @name:	System call name
+ * @modes:	Mode bits
+ * @why:	Functions asking for it
+ */
+static const struct entry {
+	const char *name;
+	unsigned long modes;
+	const char *why;
+} list[] = {
+#define SECCOMP_ENTRY(n, m, w)	{ (n), (m), (w) },
+#include "seccomp_list.h"
+#undef SECCOMP_ENTRY
+};
+
+/**
+ * in_list() - Is a name in the generated list for a mode?
+ * @name:	System call name
+ * @modes:	Mode bits to look at
+ *
+ * Return: true if some entry has the name and one of @modes
+ */
+static bool in_list(const char *name, unsigned long modes)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(list); i++)
+		if (!strcmp(list[i].name, name) && (list[i].modes & modes))
+			return true;
+	return false;
+}
+
+START_TEST(test_seccomp_list_names_are_syscalls)
+{
+	size_t i;
+
+	ck_assert_uint_gt(ARRAY_SIZE(list), 10);
+	for (i = 0; i < ARRAY_SIZE(list); i++) {
+		int nr = seccomp_syscall_resolve_name(list[i].name);
+
+		ck_assert_msg(nr >= 0, "'%s' (asked for by %s) is no system "
+			      "call here", list[i].name, list[i].why);
+		ck_assert_msg(list[i].why[0], "'%s' has no reason",
+			      list[i].name);
+	}
+}
+END_TEST
+
+/* Never on the list: running programs, debugging other processes, mounts,
+ * kernel modules and eBPF, the self-test's personality()
+ */
+START_TEST(test_seccomp_list_forbids_dangerous_calls)
+{
+	static const char *const never[] = {
+		"execve", "execveat", "ptrace", "process_vm_writev",
+		"process_vm_readv", "mount", "umount2", "pivot_root", "chroot",
+		"unshare", "init_module", "finit_module", "delete_module",
+		"kexec_load", "bpf", "personality", "setuid", "setresuid",
+		"capset", "prctl", "seccomp", "open_by_handle_at", "keyctl",
+		"add_key", "userfaultfd", "perf_event_open", "io_uring_setup",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++)
+		ck_assert_msg(!in_list(never[i], SECCOMP_M_BOTH),
+			      "'%s' must not be allowed", never[i]);
+}
+END_TEST
+
+/* Rules with argument checks or ENOSYS live in isolation.c's
+ * seccomp_special[]: a plain entry would override them
+ */
+START_TEST(test_seccomp_list_leaves_special_rules_alone)
+{
+	ck_assert(!in_list("mmap", SECCOMP_M_BOTH));
+	ck_assert(!in_list("mprotect", SECCOMP_M_BOTH));
+	ck_assert(!in_list("clone3", SECCOMP_M_BOTH));
+}
+END_TEST
+
+/* kill() only serves pasta (has the target PID gone?); accept4() is in
+ * both lists (passt: the UNIX socket, both: forwarded ports)
+ */
+START_TEST(test_seccomp_list_modes)
+{
+	ck_assert(in_list("kill", SECCOMP_M_PASTA));
+	ck_assert(!in_list("kill", SECCOMP_M_PASST));
+	ck_assert(in_list("epoll_wait", SECCOMP_M_PASTA));
+	ck_assert(in_list("epoll_wait", SECCOMP_M_PASST));
+}
+END_TEST
+
+/**
+ * filtered_child() - Fork, install the filter of a mode, run a step
+ * @mode:	MODE_PASTA or MODE_PASST
+ * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0)
+ *
+ * Return: wait status of the child (it exits 42 if it got to the end)
+ */
+static int filtered_child(enum conf_mode mode, int step)
+{
+	static struct ctx ctx;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		ctx.c.mode = mode;
+		isolate_postfork(&ctx);
+		if (syscall(SYS_getpid) != getpid())
+			_exit(1);
+		if (step == 1)
+			isolate_forbidden_syscall();
+		if (step == 2)
+			kill(getpid(), 0);
+		_exit(42);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+START_TEST(test_seccomp_filter_allows_listed_calls)
+{
+	int status = filtered_child(MODE_PASTA, 0);
+
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+	status = filtered_child(MODE_PASST, 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+}
+END_TEST
+
+START_TEST(test_seccomp_filter_kills_forbidden_call)
+{
+	int status = filtered_child(MODE_PASTA, 1);
+
+#ifdef SANITIZER_BUILD
+	/* SECCOMP_RET_LOG: the call goes through, the kernel logs it */
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+#else
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), SIGSYS);
+#endif
+}
+END_TEST
+
+START_TEST(test_seccomp_filter_is_per_mode)
+{
+	int status = filtered_child(MODE_PASTA, 2);
+
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+	status = filtered_child(MODE_PASST, 2);
+#ifdef SANITIZER_BUILD
+	ck_assert(WIFEXITED(status));
+#else
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), SIGSYS);
+#endif
+}
+END_TEST
+
+/**
+ * gen() - Run passt/seccomp.sh on one file with the given content
+ * @content:	File content
+ * @out:	Output, at least 4096 bytes
+ *
+ * Return: exit status of the script
+ */
+static int gen(const char *content, char *out)
+{
+	char src[] = "/tmp/isolation_test_XXXXXX", cmd[256];
+	size_t n;
+	FILE *f;
+	int fd, st;
+
+	fd = mkstemp(src);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, content, strlen(content)),
+			 (ssize_t)strlen(content));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "sh passt/seccomp.sh %s 2>&1", src);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(out, 1, 4095, f);
+	out[n] = '\0';
+	st = pclose(f);
+	unlink(src);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_seccomp_gen_merges_by_name)
+{
+	char out[4096];
+
+	ck_assert_int_eq(gen("/**\n * a() - A\n * #syscalls read write\n */\n"
+			     "/**\n * b() - B\n * #syscalls:pasta read kill\n */\n",
+			     out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "SECCOMP_ENTRY(\"kill\", "
+					  "SECCOMP_M_PASTA,"));
+	ck_assert_ptr_nonnull(strstr(out, "SECCOMP_ENTRY(\"read\", "
+					  "SECCOMP_M_BOTH,"));
+	ck_assert_ptr_nonnull(strstr(out, ": a(); "));
+	ck_assert_ptr_nonnull(strstr(out, "SECCOMP_ENTRY(\"write\", "
+					  "SECCOMP_M_BOTH,"));
+	ck_assert(strstr(out, "\"kill\"") < strstr(out, "\"read\""));
+}
+END_TEST
+
+START_TEST(test_seccomp_gen_rejects_bad_lines)
+{
+	char out[4096];
+
+	ck_assert_int_eq(gen("/**\n * a() - A\n * #syscalls recv()\n */\n",
+			     out), 1);
+	ck_assert_ptr_nonnull(strstr(out, "is not a system call name"));
+	ck_assert_int_eq(gen("/**\n * a() - A\n * #syscalls:qemu read\n */\n",
+			     out), 1);
+	ck_assert_int_eq(gen("/**\n * a() - A\n * #syscalls\n */\n", out), 1);
+}
+END_TEST
+
+/* LIMITS_FDS_PER_FLOW (6) per flow, two per forwarded port, 64 fixed */
+START_TEST(test_limits_nofile_need)
+{
+	static struct conf c;
+
+	c.flow_max = 100;
+	c.tcp_in.n = 1;
+	c.tcp_in.rules[0].first = 80;
+	c.tcp_in.rules[0].last = 81;
+	ck_assert_uint_eq(limits_nofile_need(&c), 100 * 6 + 2 * 2 + 64);
+}
+END_TEST
+
+/**
+ * count_lines() - Count lines containing a string in a file
+ * @fd:		File, read from the start
+ * @s:		String
+ *
+ * Return: count
+ */
+static int count_lines(int fd, const char *s)
+{
+	char buf[8192], *p;
+	ssize_t n;
+	int count = 0;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ck_assert_int_ge(n, 0);
+	buf[n] = '\0';
+	for (p = buf; (p = strstr(p, s)); p++)
+		count++;
+	return count;
+}
+
+START_TEST(test_limits_refused_logs_once_per_second)
+{
+	char path[] = "/tmp/isolation_test_XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDERR_FILENO), i;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	dup2(fd, STDERR_FILENO);
+
+	limits_refused(10000, LIMIT_FLOWS, "x");	/* logged: first */
+	for (i = 1; i <= 9; i++)
+		limits_refused(10000 + i * 100, LIMIT_FLOWS, "x");
+	limits_refused(11000, LIMIT_FLOWS, "x");	/* logged: 1 s later */
+	limits_refused(11999, LIMIT_FLOWS, "x");
+	limits_refused(11500, LIMIT_FDS, "y");	/* other kind: own budget */
+
+	dup2(saved, STDERR_FILENO);
+	ck_assert_int_eq(count_lines(fd, "flow table full"), 2);
+	ck_assert_int_eq(count_lines(fd, "(10 since the last message"), 1);
+	ck_assert_int_eq(count_lines(fd, "out of file descriptors"), 1);
+	ck_assert_uint_eq(limits_refused_total(LIMIT_FLOWS), 12);
+	close(fd);
+	close(saved);
+}
+END_TEST
+
+/**
+ * isolation_suite() - Build the suite
+ *
+ * Return: suite
+ */
+static Suite *isolation_suite(void)
+{
+	Suite *s = suite_create("isolation");
+	TCase *tc;
+
+	tc = tcase_create("seccomp_list");
+	tcase_add_test(tc, test_seccomp_list_names_are_syscalls);
+	tcase_add_test(tc, test_seccomp_list_forbids_dangerous_calls);
+	tcase_add_test(tc, test_seccomp_list_leaves_special_rules_alone);
+	tcase_add_test(tc, test_seccomp_list_modes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("seccomp_filter");
+	tcase_add_test(tc, test_seccomp_filter_allows_listed_calls);
+	tcase_add_test(tc, test_seccomp_filter_kills_forbidden_call);
+	tcase_add_test(tc, test_seccomp_filter_is_per_mode);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("seccomp_gen");
+	tcase_add_test(tc, test_seccomp_gen_merges_by_name);
+	tcase_add_test(tc, test_seccomp_gen_rejects_bad_lines);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("limits");
+	tcase_add_test(tc, test_limits_nofile_need);
+	tcase_add_test(tc, test_limits_refused_logs_once_per_second);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+/**
+ * main() - Run the suite
+ *
+ * Return: EXIT_SUCCESS if every test passed
+ */
+int main(void)
+{
+	SRunner *sr = srunner_create(isolation_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
