@@ -127,12 +127,15 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
  */
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 {
-	uint8_t type = f->l4[0];
 	struct flow_key key;
 	struct ping_flow *pf;
 	union inany dst;
 	union flow *flow;
+	uint8_t type;
 
+	if (f->l4_hlen < 8)	/* ICMP of the other family: opaque */
+		return false;
+	type = f->l4[0];
 	if (!((f->af == AF_INET && type == ICMP_ECHO) ||
 	      (f->af == AF_INET6 && type == ICMP6_ECHO_REQUEST)))
 		return false;

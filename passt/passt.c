@@ -234,11 +234,18 @@ static void tap_dispatch(struct ctx *ctx, const struct frame *f, unsigned n)
 			i += used ? used : 1;
 			continue;
 		case IPPROTO_ICMP:
-			if (!icmp_tap_handler(ctx, fr))
+			/* frame_parse() passes ICMP in IPv6 as opaque */
+			if (fr->af != AF_INET || !icmp_tap_handler(ctx, fr))
 				stats.frames_unhandled++;
 			break;
 		case IPPROTO_ICMPV6: {
-			uint8_t type = fr->l4[0];
+			uint8_t type;
+
+			if (fr->af != AF_INET6) {	/* ICMPv6 in IPv4 */
+				stats.frames_unhandled++;
+				break;
+			}
+			type = fr->l4[0];
 
 			if (type == ND_ROUTER_SOLICIT ||
 			    type == ND_NEIGHBOR_SOLICIT) {
