@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test/fuzz/mkcorpus.py - Seed corpora for the harnesses, from real frames
+#
+# Usage: mkcorpus.py [OUTDIR]   (default: test/fuzz/corpus)
+#
+# The frames come from the captures of test/unit/captures/ (real udhcpc,
+# dhclient, rdisc6/ndisc6, ping, arping, nc and socat traffic, see
+# capture.sh there), cut to what each harness takes as input (see the
+# comment at the top of each test/fuzz/HARNESS.c).  Command lines and port
+# specs are the forms passt.1 documents and podman and libvirt use.
+# Re-running it rewrites the seeds; the files are committed.
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CAPS = os.path.join(HERE, '..', 'unit', 'captures')
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'corpus')
+MAX_FRAME_SEEDS = 48
+
+
+def pcap_frames(path):
+    """Frames of a classic pcap file (either byte order)."""
+    data = open(path, 'rb').read()
+    magic = struct.unpack('<I', data[:4])[0]
+    end = '<' if magic in (0xa1b2c3d4, 0xa1b23c4d) else '>'
+    off = 24
+    while off + 16 <= len(data):
+        _, _, incl, _ = struct.unpack(end + 'IIII', data[off:off + 16])
+        off += 16
+        yield data[off:off + incl]
+        off += incl
+
+
+def l4_of(frame):
+    """(af, proto, l4 bytes) of an IPv4/IPv6 frame, or None."""
+    etype = struct.unpack('!H', frame[12:14])[0]
+    ip = frame[14:]
+    if etype == 0x0800 and len(ip) >= 20:
+        hl = (ip[0] & 15) * 4
+        tot = struct.unpack('!H', ip[2:4])[0]
+        return 4, ip[9], ip[hl:tot]
+    if etype == 0x86dd and len(ip) >= 40:
+        nh, off = ip[6], 40
+        end = 40 + struct.unpack('!H', ip[4:6])[0]
+        while nh in (0, 43, 60) and off + 2 <= end:
+            nh, off = ip[off], off + (ip[off + 1] + 1) * 8
+        return 6, nh, ip[off:end]
+    return None
+
+
+def put(harness, name, blob):
+    d = os.path.join(OUT, harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(blob)
+
+
+def main():
+    seen = set()
+    nframe = 0
+    for pc in sorted(os.listdir(CAPS)):
+        if not pc.endswith('.pcap'):
+            continue
+        base = pc[:-5]
+        frames = list(pcap_frames(os.path.join(CAPS, pc)))
+        stream = b''.join(struct.pack('!I', len(f)) + f for f in frames[:64])
+        put('stream', base, stream)
+        for i, fr in enumerate(frames):
+            etype = struct.unpack('!H', fr[12:14])[0]
+            key = fr[12:14] + fr[14 + 9:14 + 10] + fr[34:40]
+            if key not in seen and nframe < MAX_FRAME_SEEDS:
+                seen.add(key)
+                nframe += 1
+                put('frame', '%s-%d' % (base, i), fr)
+            if etype == 0x0806:
+                put('arp', '%s-%d' % (base, i), b'\xff' + fr[14:])
+                continue
+            p = l4_of(fr)
+            if not p:
+                continue
+            af, proto, l4 = p
+            if proto == 17 and len(l4) >= 8:
+                dport = struct.unpack('!H', l4[2:4])[0]
+                if af == 4 and dport == 67:
+                    src = fr[14 + 12:14 + 16]
+                    sel = b'\x00' if src == b'\0\0\0\0' else b'\x01'
+                    put('dhcp', '%s-%d' % (base, i), b'\xff' + sel + l4[8:])
+                if af == 6 and dport == 547:
+                    put('dhcpv6', '%s-%d' % (base, i), b'\xff' + l4[8:])
+            if af == 6 and proto == 58 and l4 and l4[0] in (133, 135, 136):
+                sel = {133: 0, 135: 1, 136: 2}[l4[0]]
+                if fr[14 + 8:14 + 24] == bytes(16):
+                    sel |= 4
+                put('ndp', '%s-%d' % (base, i), bytes([0xff, sel]) + l4)
+            if proto == 6 and len(l4) >= 20:
+                doff = (l4[12] >> 4) * 4
+                if doff > 20:
+                    put('tcp_opt', '%s-%d' % (base, i), l4[20:doff])
+
+    # Option areas as Linux sends them (SYN: MSS 1460, SACK permitted,
+    # timestamps, NOP, window scale 7; ACK: NOP NOP timestamps), and a few
+    # malformed ones (RFC 9293 3.2: kind, length, value)
+    for name, opt in [('linux-syn', '020405b40402080a0000000100000000010303 07'),
+                      ('linux-ack', '0101080a0000000200000001'),
+                      ('eol', '0204ffff00'), ('truncated-mss', '0204'),
+                      ('zero-len', '0200'), ('ws-too-big', '030320'),
+                      ('sack', '0101050a0000000100000002')]:
+        put('tcp_opt', name, bytes.fromhex(opt.replace(' ', '')))
+
+    for name, spec in [('single', b'\x0022'), ('range', b'\x0080-90'),
+                       ('remap', b'\x008080:80'),
+                       ('range-remap', b'\x0010000-10010:20000-20010'),
+                       ('exclude', b'\x00~25,~10000-20000'),
+                       ('all', b'\x00all'), ('none', b'\x00none'),
+                       ('addr4', b'\x00127.0.0.1/lo:5000'),
+                       ('addr6', b'\x01[::1]:22'),
+                       ('ifname', b'\x00%lo/22'),
+                       ('list', b'\x021,2,3-5,7:70,~4')]:
+        put('ports', name, spec)
+
+    argvs = {
+        'podman': [0, '--config-net', '--dns-forward', '169.254.1.1', '-t',
+                   'none', '-u', 'none', '-T', 'none', '-U', 'none',
+                   '--no-map-gw', '--quiet', '--netns', '/run/netns/x',
+                   '--map-guest-addr', '169.254.1.2'],
+        'libvirt': [1, '--one-off', '--fd', '3', '-t', '2222:22', '-a',
+                    '198.51.100.5', '-g', '198.51.100.1', '-M',
+                    '52:54:00:12:34:56'],
+        'pasta-cmd': [0, '-f', '-d', '--config-net', '-4', '--', 'sh', '-c',
+                      'true'],
+        'pasta-pid': [0, '--netns-only', '-I', 'eth1', '-m', '1400', '1234'],
+        'passt-dns': [1, '-D', '2001:db8::53', '-S', 'example.org', '-H',
+                      'guest', '--fqdn', 'guest.example.org', '-6'],
+        'help': [1, '--help'],
+        'bad': [0, '--flow-max', '0'],
+        'ours': [1, '--flow-max', '16', '--udp-timeout', '30', '--stats',
+                 '--no-peek-offset', '--runas', 'nobody'],
+    }
+    for name, a in argvs.items():
+        put('conf', name, bytes([a[0]]) +
+            b'\0'.join(s.encode() for s in a[1:]))
+
+
+if __name__ == '__main__':
+    main()
