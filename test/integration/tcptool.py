@@ -18,6 +18,12 @@ with a name), so both ends can check integrity without sharing files.
   serve-expect-rst PORT [--bind A]   accept, expect ECONNRESET from the client
   send-rst HOST PORT                 connect, send, then reset the connection
   expect-refused HOST PORT           connect must fail with ECONNREFUSED
+  serve-echo PORT [--bind A]         echo every line back until EOF
+  hold HOST PORT N OK [FILE]         open N connections one after the other:
+                                     the first OK must connect, the others
+                                     must be refused; then each of the OK
+                                     must echo a line (serve-echo), and
+                                     again once FILE exists
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -28,6 +34,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 
 
 def stream(seed, size):
@@ -189,8 +196,13 @@ def serve_rst(port, bind):
 
 
 def expect_rst(host, port):
-    c = connect(host, port, timeout=10)
-    c.sendall(b"hello\n")
+    try:
+        c = connect(host, port, timeout=10)
+        c.sendall(b"hello\n")
+    except ConnectionResetError:
+        # the reset may come before connect() looks at the socket again
+        print("ECONNRESET as expected")
+        return
     try:
         d = c.recv(100)
         # Some stacks report the RST on the next call
@@ -242,6 +254,59 @@ def expect_refused(host, port):
     fail("connect succeeded, expected a refusal")
 
 
+def serve_echo(port, bind):
+    s = listener(port, bind)
+
+    def one(c):
+        try:
+            while True:
+                line = readline(c)
+                if not line:
+                    break
+                c.sendall(line.encode() + b"\n")
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+
+def hold(host, port, n, ok, wait_file=None):
+    held = []
+    for i in range(n):
+        try:
+            c = connect(host, port, timeout=10)
+        except ConnectionRefusedError:
+            if i < ok:
+                fail("connection %d refused, expected %d to connect" % (i, ok))
+            continue
+        except socket.timeout:
+            fail("connection %d: connect timed out" % i)
+        if i >= ok:
+            fail("connection %d connected, expected a refusal after %d"
+                 % (i, ok))
+        held.append(c)
+    def check():
+        for i, c in enumerate(held):
+            c.settimeout(10)
+            c.sendall(b"ping %d\n" % i)
+            if readline(c) != "ping %d" % i:
+                fail("held connection %d doesn't echo any more" % i)
+    check()
+    print("%d connected and echo, %d refused" % (len(held), n - len(held)))
+    sys.stdout.flush()
+    if wait_file:
+        for _ in range(600):
+            if os.path.exists(wait_file):
+                break
+            time.sleep(0.1)
+        check()
+        print("%d still echo" % len(held))
+
+
 def main():
     a = sys.argv[1:]
     bind = "::"
@@ -273,6 +338,11 @@ def main():
         send_rst(a[1], int(a[2]))
     elif cmd == "expect-refused":
         expect_refused(a[1], int(a[2]))
+    elif cmd == "serve-echo":
+        serve_echo(int(a[1]), bind)
+    elif cmd == "hold":
+        hold(a[1], int(a[2]), int(a[3]), int(a[4]),
+             a[5] if len(a) > 5 else None)
     else:
         fail("unknown command " + cmd)
 
