@@ -466,22 +466,25 @@ END_TEST
 
 START_TEST(test_conf_parse_address_options)
 {
-	parse("passt", "-a", "10.0.2.100", "-n", "255.255.255.0", "-g",
-	      "10.0.2.2", "-a", "2001:db8:2::100/48", "-g", "fe80::2", NULL);
-	ck_assert_a4(c.ip4.addr, "10.0.2.100");
-	ck_assert_int_eq(c.ip4.prefix_len, 24);
-	ck_assert_a4(c.ip4.gw, "10.0.2.2");
-	ck_assert_a4(c.ip4.map_host_loopback, "10.0.2.2");
+	parse("passt", "-a", "203.0.113.100", "-n", "255.255.255.128", "-g",
+	      "203.0.113.2", "-a", "2001:db8:2::100/48", "-g", "fe80::2", NULL);
+	ck_assert_a4(c.ip4.addr, "203.0.113.100");
+	ck_assert_int_eq(c.ip4.prefix_len, 25);
+	ck_assert_a4(c.ip4.gw, "203.0.113.2");
+	ck_assert_a4(c.ip4.map_host_loopback, "203.0.113.2");
 	ck_assert_a6(c.ip6.addr, "2001:db8:2::100");
 	ck_assert_int_eq(c.ip6.prefix_len, 48);
 	ck_assert_a6(c.ip6.gw, "fe80::2");
 	ck_assert_a6(c.ip6.our_ll, "fe80::2");
 
-	parse("passt", "-a", "10.0.2.100/16", NULL);
+	parse("passt", "-a", "203.0.113.100/16", NULL);
 	ck_assert_int_eq(c.ip4.prefix_len, 16);
-	/* no prefix, not a host address: class A (RFC 791) */
-	parse("passt", "-a", "10.0.2.100", NULL);
-	ck_assert_int_eq(c.ip4.prefix_len, 8);
+	/* no prefix, not a host address: class C (RFC 791) */
+	parse("passt", "-a", "203.0.113.100", NULL);
+	ck_assert_int_eq(c.ip4.prefix_len, 24);
+	/* IPv4 link-local (RFC 3927) is class B */
+	parse("passt", "-a", "169.254.2.100", NULL);
+	ck_assert_int_eq(c.ip4.prefix_len, 16);
 	parse("passt", "-n", "20", NULL);
 	ck_assert_int_eq(c.ip4.prefix_len, 20);
 	ck_assert_a4(c.ip4.addr, TOPO_H4);

@@ -132,16 +132,25 @@ END_TEST
 
 START_TEST(test_nl_host_defaults_given_values_kept)
 {
-	c.ip4.addr = a4("10.0.2.100");
-	c.ip4.gw = a4("10.0.2.2");
+	c.ip4.addr = a4("203.0.113.100");
+	c.ip4.gw = a4("203.0.113.2");
 	c.ip6.prefix_len = 48;
 	ck_assert_int_eq(nl_host_defaults(&c), 0);
-	ck_assert_a4(c.ip4.addr, "10.0.2.100");
-	ck_assert_a4(c.ip4.gw, "10.0.2.2");
-	/* not a host address: prefix from the class (A: /8, RFC 791) */
-	ck_assert_int_eq(c.ip4.prefix_len, 8);
+	ck_assert_a4(c.ip4.addr, "203.0.113.100");
+	ck_assert_a4(c.ip4.gw, "203.0.113.2");
+	/* not a host address: prefix from the class (C: /24, RFC 791) */
+	ck_assert_int_eq(c.ip4.prefix_len, 24);
 	ck_assert_a6(c.ip6.addr, TOPO_H6);
 	ck_assert_int_eq(c.ip6.prefix_len, 48);
+
+	/* an IPv4 link-local address (RFC 3927) is class B: /16, not the
+	 * /24 of the host's address
+	 */
+	c.ip4.addr = a4("169.254.2.100");
+	c.ip4.prefix_len = -1;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_a4(c.ip4.addr, "169.254.2.100");
+	ck_assert_int_eq(c.ip4.prefix_len, 16);
 }
 END_TEST
 
