@@ -526,6 +526,38 @@ START_TEST(test_tcp_out_of_order_not_delivered)
 }
 END_TEST
 
+/* Zero window from the guest: nothing is sent, the persist timer sends a
+ * probe that elicits an ACK (RFC 9293 3.8.6.1), and a window update
+ * resumes the transfer
+ */
+START_TEST(test_tcp_zero_window_probe_and_resume)
+{
+	uint32_t iss;
+	struct seg s;
+	int a = handshake(40080, 900, &iss);
+
+	send_seg(40080, lport, F_ACK, 901, iss + 1, 0, NULL, 0, NULL, 0);
+	ck_assert_int_eq(send(a, "data", 4, 0), 4);
+	pump(50);
+	ck_assert(!recv_seg(&s, 100));
+
+	ctx.now = now_ms() + 61000;
+	tcp_timer(&ctx);
+	tap_flush();
+	ck_assert(recv_seg(&s, 1000));
+	ck_assert_uint_eq(s.flags, F_ACK);
+	ck_assert_uint_eq(s.len, 0);
+	ck_assert_uint_eq(s.seq, iss);		/* SND.NXT - 1: out of window */
+
+	send_seg(40080, lport, F_ACK, 901, iss + 1, 1024, NULL, 0, NULL, 0);
+	ck_assert(recv_seg(&s, 1000));
+	ck_assert_uint_eq(s.seq, iss + 1);
+	ck_assert_uint_eq(s.len, 4);
+	ck_assert_mem_eq(s.data, "data", 4);
+	close(a);
+}
+END_TEST
+
 static void teardown(void)
 {
 	close(tapfd[0]);
@@ -551,6 +583,7 @@ static Suite *tcp_suite(void)
 	tcase_add_test(d, test_tcp_retransmit_peek_offset);
 	tcase_add_test(d, test_tcp_fast_retransmit_on_three_dup_acks);
 	tcase_add_test(d, test_tcp_out_of_order_not_delivered);
+	tcase_add_test(d, test_tcp_zero_window_probe_and_resume);
 
 	tcase_add_checked_fixture(dd, setup_discard, teardown);
 	tcase_add_test(dd, test_tcp_retransmit_discard);
