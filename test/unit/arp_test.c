@@ -61,12 +61,12 @@ START_TEST(test_arp_handle_request_matches_linux_reply)
 }
 END_TEST
 
-/* RFC 826 reply fields for a target no host has configured (192.0.2.1,
+/* RFC 826 reply fields for a target no host has configured (198.51.100.1,
  * RFC 5737 documentation address): we answer for every address
  */
 START_TEST(test_arp_handle_any_target_answered)
 {
-	static const uint8_t tgt[4] = { 192, 0, 2, 1 };
+	static const uint8_t tgt[4] = { 198, 51, 100, 1 };
 	uint8_t b[sizeof(cap_arp_request)], out[64];
 	size_t n;
 
