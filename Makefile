@@ -86,7 +86,11 @@ $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
 
-$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a
+# Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
+FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
+
+$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a \
+		$(FUZZ_HARNESS_SRCS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(UNIT_HELPERS) \
 		$(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) $(CHECK_LIBS)
