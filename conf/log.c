@@ -39,6 +39,7 @@ static const char *const log_prio_str[] = {
  * @with_errno:	Append ": " and strerror(errno) as seen on entry
  * @fmt:	printf() format
  * @ap:		Arguments
+ *
  * #syscalls write clock_gettime
  */
 static void log_vmsg(int prio, bool with_errno, const char *fmt, va_list ap)

@@ -40,6 +40,7 @@ static uint8_t icmp_buf[ICMP_BUF];
  * icmp_flow_free() - Close a ping flow
  * @ctx:	Context
  * @pf:		Flow
+ *
  * #syscalls epoll_ctl close
  */
 static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
@@ -164,6 +165,7 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
  * icmp_sock_handler() - Echo reply on a ping socket: frame to the guest
  * @ctx:	Context
  * @ref:	epoll reference (flow index)
+ *
  * #syscalls recvfrom
  */
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref)

@@ -328,6 +328,7 @@ static int tap_input(struct ctx *ctx)
 /**
  * tap_epoll_update() - Watch EPOLLOUT on the stream while a write is pending
  * @ctx:	Context
+ *
  * #syscalls epoll_ctl
  */
 static void tap_epoll_update(struct ctx *ctx)
@@ -368,6 +369,7 @@ int passt_tap_add(struct ctx *ctx, int fd)
 /**
  * tap_client_gone() - passt: the stream client disconnected
  * @ctx:	Context
+ *
  * #syscalls:passt epoll_ctl close
  */
 static void tap_client_gone(struct ctx *ctx)
@@ -391,6 +393,7 @@ static void tap_client_gone(struct ctx *ctx)
  * tap_listen_handler() - passt: a client connects to the UNIX socket
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
+ *
  * #syscalls:passt accept4 close
  */
 static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
@@ -420,6 +423,7 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
  * signal_handler() - Read the signalfd
  * @ctx:	Context
  * @fd:		signalfd
+ *
  * #syscalls read wait4
  */
 static void signal_handler(struct ctx *ctx, int fd)

@@ -99,6 +99,7 @@ static int ns_call_child(void *p)
  *
  * Context: set-up.  After isolate_prefork() no capability is left and
  *	    setns() fails with EPERM (passt/isolation.c)
+ *
  * #syscalls:pasta clone setns wait4
  * Return: @fn's return value, or -errno
  */

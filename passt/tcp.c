@@ -470,6 +470,7 @@ static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
  *		       SOCK_NOSPACE and its draining wakes us with EPOLLOUT
  * @ctx:	Context
  * @conn:	Connection
+ *
  * #syscalls epoll_ctl
  */
 static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
@@ -490,6 +491,7 @@ static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
  * @conn:	Connection
  * @rst:	Make the host peer see an RST (SO_LINGER with zero timeout)
  * @why:	Reason, for the debug log
+ *
  * #syscalls setsockopt epoll_ctl close
  */
 static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
@@ -1036,6 +1038,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @ctx:	Context
  * @f:		SYN frame
  * @s:		Its fields
+ *
  * #syscalls socket setsockopt epoll_ctl connect
  */
 static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
@@ -1136,6 +1139,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
  * tcp_connect_done() - Outbound connect() finished: SYN-ACK or RST to guest
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
+ *
  * #syscalls getsockopt
  */
 static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
