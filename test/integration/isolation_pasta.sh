@@ -8,7 +8,8 @@
 # empty root directory, and mount/IPC/UTS namespaces of its own, while it
 # stays in the network namespace it was started in.  A descriptor it
 # inherited must be closed.  Traffic must still flow, SIGUSR1 must dump the
-# counters, SIGTERM must end it with status 0.
+# counters, SIGTERM must end it with status 0, and so must the deletion of
+# its --netns namespace.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_isolation.sh"
 
@@ -75,5 +76,18 @@ wait $p; rc=$?
 [ $rc -eq 1 ] || { cat "$WORK/root.log"; fail "--runas 0: exit status $rc, expected 1"; }
 grep -q "refusing to keep running as root" "$WORK/root.log" ||
 	{ cat "$WORK/root.log"; fail "--runas 0: no clear message"; }
+
+# The file system is gone, yet "ip netns del" must still end pasta (inotify
+# on /run/netns), with status 0
+start_pasta
+wait_isolated $PASTA_PID
+ip netns del "$N" || fail "ip netns del $N while pasta runs"
+WAIT_S=10 wait_for sh -c "! kill -0 $PASTA_PID" ||
+	fail "pasta still running after its namespace was deleted"
+wait $PASTA_PID; rc=$?
+[ $rc -eq 0 ] || { cat "$WORK/pasta.log"; fail "exit status $rc after the namespace went away"; }
+grep -q "target namespace is gone" "$WORK/pasta.log" ||
+	fail "no message about the namespace going away"
+PASTA_PID=""
 
 pass "isolated after set-up: nobody, no capabilities, no_new_privs, seccomp, empty root, own mnt/ipc/uts"
