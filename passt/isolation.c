@@ -377,7 +377,8 @@ static void isolate_drop_setup_caps(void)
  * isolate_initial() - Stage 1: before set-up
  * @ctx:	Context, with the configuration parsed
  *
- * Context: start-up, single-threaded; dies if --flow-max can't be honoured
+ * Context: start-up, single-threaded; dies if RLIMIT_NOFILE can't be read
+ *	    or set at all
  */
 void isolate_initial(struct ctx *ctx)
 {
