@@ -97,10 +97,9 @@ static int ns_call_child(void *p)
  * The caller is suspended until @fn returns (CLONE_VFORK), so nothing runs
  * concurrently with it.
  *
- * Context: set-up.  After isolate_prefork() no capability is left and
- *	    setns() fails with EPERM (passt/isolation.c)
- *
- * #syscalls:pasta clone setns wait4
+ * Context: set-up only.  After isolate_prefork() no capability is left
+ *	    and setns() would fail with EPERM, and the seccomp filter doesn't
+ *	    allow clone() or setns() (passt/isolation.c)
  * Return: @fn's return value, or -errno
  */
 int ns_call(int nsfd, int (*fn)(void *arg), void *arg)
