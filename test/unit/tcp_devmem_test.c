@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/tcp_devmem_test.c - The devmem TCP reader (passt/tcp_devmem.c)
+ *
+ * No machine here has a devmem-capable NIC, so the reader's recvmsg() and
+ * setsockopt() are replaced by a script: each test lists the replies the
+ * kernel would give (Documentation/networking/devmem.rst; net/ipv4/tcp.c
+ * tcp_recvmsg_locked() and tcp_recvmsg_dmabuf(); net/core/sock.c
+ * sock_devmem_dontneed()), and a memfd filled with a known pattern stands
+ * in for the dma-buf.
+ *
+ * Control messages are written here byte by byte from the uapi layouts,
+ * not with the daemon's structs: struct dmabuf_cmsg (include/uapi/linux/
+ * uio.h) is __u64 frag_offset at 0, __u32 frag_size at 8, __u32
+ * frag_token at 12, __u32 dmabuf_id at 16, __u32 flags at 20, 24 bytes;
+ * cmsg level SOL_SOCKET, type SCM_DEVMEM_LINEAR 78 or SCM_DEVMEM_DMABUF 79
+ * (include/uapi/asm-generic/socket.h); MSG_SOCK_DEVMEM is 0x2000000.
+ * SO_DEVMEM_DONTNEED (80) arguments are read back as struct dmabuf_token,
+ * __u32 token_start at 0, __u32 token_count at 4, and must respect the
+ * kernel's limits of 128 ranges and 1024 fragments per call.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../../conf/log.h"
+#include "../../passt/flow_table.h"
+#include "../../passt/passt.h"
+#include "../../passt/tcp_devmem.h"
+#include "../../passt/tcp_reader.h"
+
+/* Kernel uapi values, written out here on purpose (see above) */
+#define K_MSG_SOCK_DEVMEM	0x2000000
+#define K_SCM_LINEAR		78
+#define K_SCM_DMABUF		79
+#define K_SO_DONTNEED		80
+#define K_SO_PEEK_OFF		42
+#define K_CMSG_PAYLOAD		24
+#define K_MAX_TOKENS		128
+#define K_MAX_FRAGS		1024
+
+#define BUF_SIZE		(1 << 20)	/* the fake dma-buf */
+#define BIND_ID			5
+#define SOCK_FD			4242
+
+/**
+ * struct fake_cm - One control message the fake kernel returns
+ * @type:	K_SCM_LINEAR or K_SCM_DMABUF
+ * @off:	frag_offset
+ * @size:	frag_size
+ * @token:	frag_token
+ * @id:		dmabuf_id
+ */
+struct fake_cm {
+	int type;
+	uint64_t off;
+	uint32_t size, token, id;
+};
+
+#define FAKE_CM_MAX	4096
+
+/**
+ * struct fake_reply - What one recvmsg() call answers
+ * @flags:	Flags the reader must pass, MSG_DONTWAIT aside
+ * @ret:	Return value: bytes, or -errno
+ * @copy:	Bytes copied into the iovecs first (linear or ordinary data)
+ * @copy_len:	Length of @copy
+ * @ncm:	Control messages
+ * @cm:		Them
+ */
+struct fake_reply {
+	int flags;
+	ssize_t ret;
+	const uint8_t *copy;
+	size_t copy_len;
+	unsigned ncm;
+	struct fake_cm cm[FAKE_CM_MAX];
+};
+
+static struct fake_reply script[8];
+static unsigned script_n, script_pos;
+static size_t last_iov_len, last_controllen;
+static size_t trunc_bytes;		/* dropped with MSG_TRUNC */
+static unsigned trunc_calls;
+
+/* SO_DEVMEM_DONTNEED calls, decoded */
+#define CALLS_MAX	64
+static unsigned dn_calls;
+static uint32_t dn_start[CALLS_MAX][K_MAX_TOKENS + 8];
+static uint32_t dn_count[CALLS_MAX][K_MAX_TOKENS + 8];
+static unsigned dn_nranges[CALLS_MAX];
+static int peek_off = -1;
+
+static const uint8_t *dmabuf;		/* mapping of the memfd */
+static union flow *flow;
+static struct tcp_conn *conn;
+static struct tcp_rd_ext ext;
+static const struct tcp_reader_ops *rd;
+
+/**
+ * pattern() - Byte of the fake dma-buf at an offset
+ * @off:	Offset
+ *
+ * Return: byte value
+ */
+static uint8_t pattern(size_t off)
+{
+	return (uint8_t)((off * 131 + (off >> 8) * 7 + 1) & 0xff);
+}
+
+/**
+ * fake_recvmsg() - Replay the next scripted reply
+ * @s:		Socket (must be ours)
+ * @mh:		Message header from the reader
+ * @flags:	Flags from the reader
+ *
+ * Return: the scripted return value (errno set for errors)
+ */
+static ssize_t fake_recvmsg(int s, struct msghdr *mh, int flags)
+{
+	struct fake_reply *r;
+	size_t off = 0, i, cl = 0;
+	uint8_t *cbuf = mh->msg_control;
+
+	ck_assert_int_eq(s, SOCK_FD);
+	if (flags & MSG_TRUNC) {	/* drop: always succeeds here */
+		ck_assert_int_eq(flags & (MSG_PEEK | K_MSG_SOCK_DEVMEM), 0);
+		trunc_calls++;
+		trunc_bytes += mh->msg_iov[0].iov_len;
+		if (peek_off > 0)
+			peek_off -= (int)MIN((size_t)peek_off,
+					     mh->msg_iov[0].iov_len);
+		return (ssize_t)mh->msg_iov[0].iov_len;
+	}
+
+	ck_assert_msg(script_pos < script_n, "unexpected recvmsg(), flags %x",
+		      flags);
+	r = &script[script_pos++];
+	ck_assert_int_eq(flags & ~MSG_DONTWAIT, r->flags);
+
+	last_iov_len = 0;
+	for (i = 0; i < mh->msg_iovlen; i++)
+		last_iov_len += mh->msg_iov[i].iov_len;
+	last_controllen = mh->msg_controllen;
+
+	if (r->ret < 0) {
+		errno = (int)-r->ret;
+		return -1;
+	}
+
+	/* Linear/ordinary bytes go to the iovecs in order */
+	for (i = 0; i < mh->msg_iovlen && off < r->copy_len; i++) {
+		size_t l = MIN(mh->msg_iov[i].iov_len, r->copy_len - off);
+
+		memcpy(mh->msg_iov[i].iov_base, r->copy + off, l);
+		off += l;
+	}
+	ck_assert_uint_eq(off, r->copy_len);
+
+	for (i = 0; i < r->ncm; i++) {
+		struct cmsghdr h = {
+			.cmsg_len = CMSG_LEN(K_CMSG_PAYLOAD),
+			.cmsg_level = SOL_SOCKET,
+			.cmsg_type = r->cm[i].type,
+		};
+		uint8_t *p = cbuf + cl;
+		uint32_t zero = 0;
+
+		/* put_cmsg_notrunc(): no room means failure, not truncation;
+		 * the tests give the reader scripts that fit its buffer
+		 */
+		ck_assert_uint_le(cl + CMSG_SPACE(K_CMSG_PAYLOAD),
+				  mh->msg_controllen);
+		memset(p, 0, CMSG_SPACE(K_CMSG_PAYLOAD));
+		memcpy(p, &h, sizeof(h));
+		p = CMSG_DATA((struct cmsghdr *)p);
+		memcpy(p + 0, &r->cm[i].off, 8);
+		memcpy(p + 8, &r->cm[i].size, 4);
+		memcpy(p + 12, &r->cm[i].token, 4);
+		memcpy(p + 16, &r->cm[i].id, 4);
+		memcpy(p + 20, &zero, 4);
+		cl += CMSG_SPACE(K_CMSG_PAYLOAD);
+	}
+	mh->msg_controllen = cl;
+	mh->msg_flags = 0;
+	if (flags & MSG_PEEK && peek_off >= 0)
+		peek_off += (int)r->ret;
+	return r->ret;
+}
+
+/**
+ * fake_setsockopt() - Record SO_DEVMEM_DONTNEED and SO_PEEK_OFF
+ * @s:		Socket
+ * @level:	Must be SOL_SOCKET
+ * @name:	K_SO_DONTNEED or K_SO_PEEK_OFF
+ * @val:	Value
+ * @len:	Length
+ *
+ * Return: DONTNEED: fragments freed (the sum of the counts), else 0
+ */
+static int fake_setsockopt(int s, int level, int name, const void *val,
+			   socklen_t len)
+{
+	const uint8_t *b = val;
+	unsigned i, n, frags = 0;
+
+	ck_assert_int_eq(s, SOCK_FD);
+	ck_assert_int_eq(level, SOL_SOCKET);
+	if (name == K_SO_PEEK_OFF) {
+		ck_assert_uint_eq(len, sizeof(int));
+		memcpy(&peek_off, val, sizeof(int));
+		return 0;
+	}
+	ck_assert_int_eq(name, K_SO_DONTNEED);
+	ck_assert_uint_eq(len % 8, 0);
+	n = len / 8;
+	ck_assert_uint_ge(n, 1);
+	ck_assert_uint_le(n, K_MAX_TOKENS);
+	ck_assert_uint_lt(dn_calls, CALLS_MAX);
+	for (i = 0; i < n; i++) {
+		memcpy(&dn_start[dn_calls][i], b + 8 * i, 4);
+		memcpy(&dn_count[dn_calls][i], b + 8 * i + 4, 4);
+		frags += dn_count[dn_calls][i];
+	}
+	ck_assert_uint_le(frags, K_MAX_FRAGS);
+	dn_nranges[dn_calls++] = n;
+	return (int)frags;
+}
+
+/**
+ * fake_sync() - DMA_BUF_IOCTL_SYNC: nothing to do on a memfd
+ * @fd:		Unused
+ * @flags:	Unused
+ *
+ * Return: 0
+ */
+static int fake_sync(int fd, uint64_t flags)
+{
+	(void)fd;
+	(void)flags;
+	return 0;
+}
+
+static const struct tcp_devmem_sys fake_sys = {
+	.recvmsg = fake_recvmsg,
+	.setsockopt = fake_setsockopt,
+	.sync = fake_sync,
+};
+
+/**
+ * setup() - Fake dma-buf, one connection, empty script
+ */
+static void setup(void)
+{
+	uint8_t *w;
+	size_t i;
+	int fd;
+
+	log_level = LOG_ERR;
+	fd = memfd_create("fake-dmabuf", 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, BUF_SIZE), 0);
+	w = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(w, MAP_FAILED);
+	for (i = 0; i < BUF_SIZE; i++)
+		w[i] = pattern(i);
+	munmap(w, BUF_SIZE);
+	dmabuf = mmap(NULL, BUF_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(dmabuf, MAP_FAILED);
+	close(fd);
+
+	memset(&stats, 0, sizeof(stats));
+	memset(script, 0, sizeof(script));
+	script_n = script_pos = 0;
+	dn_calls = 0;
+	trunc_bytes = 0;
+	trunc_calls = 0;
+	peek_off = -1;
+
+	ck_assert_int_eq(flow_init(16), 0);
+	flow = flow_alloc();
+	ck_assert_ptr_nonnull(flow);
+	conn = &flow->tcp;
+	conn->f.type = FLOW_TCP;
+	conn->sock = SOCK_FD;
+
+	tcp_devmem_attach(dmabuf, BUF_SIZE, BIND_ID, -1);
+	tcp_devmem_sys_set(&fake_sys);
+	rd = tcp_readers[TCP_RD_DEVMEM];
+	ck_assert_int_eq(rd->start(conn), 0);
+	ck_assert_int_eq(peek_off, 0);
+}
+
+/**
+ * teardown() - Release the fake dma-buf, real system calls again
+ */
+static void teardown(void)
+{
+	tcp_devmem_sys_set(NULL);
+	munmap((void *)dmabuf, BUF_SIZE);
+}
+
+/**
+ * add_reply() - Append a scripted reply
+ * @flags:	Flags the reader must pass
+ * @ret:	Return value
+ *
+ * Return: the reply, to add control messages and copied bytes to
+ */
+static struct fake_reply *add_reply(int flags, ssize_t ret)
+{
+	struct fake_reply *r = &script[script_n++];
+
+	ck_assert_uint_le(script_n, sizeof(script) / sizeof(script[0]));
+	memset(r, 0, sizeof(*r));
+	r->flags = flags;
+	r->ret = ret;
+	return r;
+}
+
+/**
+ * add_cm() - Append a control message to a reply
+ * @r:		Reply
+ * @type:	K_SCM_LINEAR or K_SCM_DMABUF
+ * @off:	frag_offset
+ * @size:	frag_size
+ * @token:	frag_token
+ */
+static void add_cm(struct fake_reply *r, int type, uint64_t off, uint32_t size,
+		   uint32_t token)
+{
+	ck_assert_uint_lt(r->ncm, FAKE_CM_MAX);
+	r->cm[r->ncm].type = type;
+	r->cm[r->ncm].off = off;
+	r->cm[r->ncm].size = size;
+	r->cm[r->ncm].token = token;
+	r->cm[r->ncm].id = BIND_ID;
+	r->ncm++;
+}
+
+/* Buffers the engine would offer: 64 segments of 65480 bytes at most */
+static uint8_t arena[64][65536];
+
+/**
+ * do_read() - Call the reader like tcp_data_from_sock() does
+ * @sent:	Bytes in flight
+ * @len:	Bytes offered (split in 64 KiB iovecs)
+ *
+ * Return: reader's return value
+ */
+static ssize_t do_read(size_t sent, size_t len)
+{
+	struct iovec iov[64];
+	unsigned n = 0;
+
+	while (len && n < 64) {
+		iov[n].iov_base = arena[n];
+		iov[n].iov_len = MIN(len, sizeof(arena[n]));
+		len -= iov[n].iov_len;
+		n++;
+	}
+	ext.n = 0;
+	return rd->read(conn, iov, n, sent, false, &ext);
+}
+
+/**
+ * ext_bytes() - Copy the pieces handed out into one buffer
+ * @out:	Destination
+ * @max:	Its size
+ *
+ * Return: bytes copied
+ */
+static size_t ext_bytes(uint8_t *out, size_t max)
+{
+	size_t off = 0;
+	unsigned i;
+
+	for (i = 0; i < ext.n; i++) {
+		ck_assert_uint_le(off + ext.piece[i].iov_len, max);
+		memcpy(out + off, ext.piece[i].iov_base, ext.piece[i].iov_len);
+		off += ext.piece[i].iov_len;
+	}
+	return off;
+}
+
+/**
+ * expect_dmabuf() - Check bytes against the dma-buf pattern
+ * @p:		Bytes
+ * @off:	Offset in the dma-buf they should come from
+ * @len:	Length
+ */
+static void expect_dmabuf(const uint8_t *p, size_t off, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		ck_assert_msg(p[i] == pattern(off + i),
+			      "byte %zu: %02x, dma-buf offset %zu has %02x",
+			      i, p[i], off + i, pattern(off + i));
+}
+
+/**
+ * first_devmem_read() - Script the peek that hits devmem data (EFAULT)
+ *			 and the devmem read after it
+ * @ret:	Bytes of the devmem read
+ *
+ * Return: the devmem read's reply, to fill
+ */
+static struct fake_reply *first_devmem_read(ssize_t ret)
+{
+	add_reply(MSG_PEEK, -EFAULT);
+	return add_reply(K_MSG_SOCK_DEVMEM, ret);
+}
+
+/* Three fragments: the pieces point into the mapping at their offsets */
+START_TEST(test_devmem_frag_offsets_and_sizes)
+{
+	struct fake_reply *r = first_devmem_read(4096 + 4096 + 1000);
+	ssize_t n;
+
+	add_cm(r, K_SCM_DMABUF, 8192, 4096, 1);
+	add_cm(r, K_SCM_DMABUF, 16384, 4096, 2);
+	add_cm(r, K_SCM_DMABUF, 40960 + 24, 1000, 3);
+
+	n = do_read(0, 65536);
+	ck_assert_int_eq(n, 9192);
+	ck_assert_uint_eq(script_pos, 2);
+	ck_assert_uint_eq(ext.n, 3);
+	ck_assert_ptr_eq(ext.piece[0].iov_base, dmabuf + 8192);
+	ck_assert_uint_eq(ext.piece[0].iov_len, 4096);
+	ck_assert_ptr_eq(ext.piece[1].iov_base, dmabuf + 16384);
+	ck_assert_uint_eq(ext.piece[1].iov_len, 4096);
+	ck_assert_ptr_eq(ext.piece[2].iov_base, dmabuf + 40984);
+	ck_assert_uint_eq(ext.piece[2].iov_len, 1000);
+	expect_dmabuf(ext.piece[2].iov_base, 40984, 1000);
+
+	ck_assert_uint_eq(tcp_devmem_held(conn), 9192);
+	ck_assert_uint_eq(stats.devmem_bytes, 9192);
+	ck_assert_uint_eq(stats.devmem_tokens_held, 3);
+	ck_assert_uint_eq(dn_calls, 0);	/* nothing ACKed yet */
+
+	/* Second read: straight to MSG_SOCK_DEVMEM, no peek */
+	r = add_reply(K_MSG_SOCK_DEVMEM, 4096);
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 4);
+	n = do_read(9192, 65536);
+	ck_assert_int_eq(n, 4096);
+	ck_assert_uint_eq(ext.n, 1);
+	ck_assert_ptr_eq(ext.piece[0].iov_base, dmabuf);
+}
+END_TEST
+
+/* SCM_DEVMEM_LINEAR bytes were copied into the iovecs, packed in order,
+ * and come back (from the reader's store) in their place in the stream
+ */
+START_TEST(test_devmem_linear_and_dmabuf_mix)
+{
+	static uint8_t lin[150], got[16384], want[16384];
+	struct fake_reply *r;
+	size_t off = 0;
+	ssize_t n;
+	unsigned i;
+
+	for (i = 0; i < sizeof(lin); i++)
+		lin[i] = (uint8_t)(0xa0 + i);
+	r = first_devmem_read(100 + 4096 + 50 + 2000);
+	r->copy = lin;
+	r->copy_len = sizeof(lin);
+	add_cm(r, K_SCM_LINEAR, 0, 100, 0);
+	add_cm(r, K_SCM_DMABUF, 4096, 4096, 7);
+	add_cm(r, K_SCM_LINEAR, 0, 50, 0);
+	add_cm(r, K_SCM_DMABUF, 65536, 2000, 8);
+
+	/* Expected stream: lin[0..100), buf[4096..8192), lin[100..150),
+	 * buf[65536..67536)
+	 */
+	memcpy(want, lin, 100);
+	off = 100;
+	for (i = 0; i < 4096; i++)
+		want[off++] = pattern(4096 + i);
+	memcpy(want + off, lin + 100, 50);
+	off += 50;
+	for (i = 0; i < 2000; i++)
+		want[off++] = pattern(65536 + i);
+
+	n = do_read(0, 65536);
+	ck_assert_int_eq(n, (ssize_t)off);
+	ck_assert_uint_eq(ext.n, 4);
+	ck_assert_uint_eq(ext_bytes(got, sizeof(got)), off);
+	ck_assert_mem_eq(got, want, off);
+	ck_assert_ptr_eq(ext.piece[1].iov_base, dmabuf + 4096);
+	ck_assert_ptr_eq(ext.piece[3].iov_base, dmabuf + 65536);
+
+	ck_assert_uint_eq(stats.devmem_linear_bytes, 150);
+	ck_assert_uint_eq(stats.devmem_bytes, 6096);
+	ck_assert_uint_eq(stats.devmem_tokens_held, 2);
+
+	/* Retransmission returns the same bytes, from held pieces only */
+	ck_assert_int_eq(rd->rewind(conn, 0), 0);
+	n = do_read(0, 65536);
+	ck_assert_int_eq(n, (ssize_t)off);
+	ck_assert_uint_eq(ext_bytes(got, sizeof(got)), off);
+	ck_assert_mem_eq(got, want, off);
+	ck_assert_uint_eq(script_pos, 2);	/* no new recvmsg() */
+}
+END_TEST
+
+/* Partial ACKs return exactly the tokens of whole fragments covered */
+START_TEST(test_devmem_partial_ack_releases_covered_tokens)
+{
+	struct fake_reply *r = first_devmem_read(4 * 4096);
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * (10 + i), 4096, 1 + i);
+	ck_assert_int_eq(do_read(0, 65536), 4 * 4096);
+
+	/* First fragment and 100 bytes of the second: token 1 only */
+	ck_assert_int_eq(rd->ack(conn, 4096 + 100), 0);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(dn_nranges[0], 1);
+	ck_assert_uint_eq(dn_start[0][0], 1);
+	ck_assert_uint_eq(dn_count[0][0], 1);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 3 * 4096 - 100);
+
+	/* The trimmed second fragment is resent from where the ACK ended */
+	ck_assert_int_eq(rd->rewind(conn, 0), 0);
+	ck_assert_int_eq(do_read(0, 65536), 3 * 4096 - 100);
+	ck_assert_ptr_eq(ext.piece[0].iov_base, dmabuf + 4096 * 11 + 100);
+	ck_assert_uint_eq(ext.piece[0].iov_len, 3996);
+
+	/* 99 more bytes: still no whole fragment */
+	ck_assert_int_eq(rd->ack(conn, 99), 0);
+	ck_assert_uint_eq(dn_calls, 1);
+
+	/* The rest of the second (8192 - 4295 bytes) and all of the
+	 * third: one range {2, 2}
+	 */
+	ck_assert_int_eq(rd->ack(conn, 3897 + 4096), 0);
+	ck_assert_uint_eq(dn_calls, 2);
+	ck_assert_uint_eq(dn_nranges[1], 1);
+	ck_assert_uint_eq(dn_start[1][0], 2);
+	ck_assert_uint_eq(dn_count[1][0], 2);
+
+	ck_assert_int_eq(rd->ack(conn, 4096), 0);
+	ck_assert_uint_eq(dn_calls, 3);
+	ck_assert_uint_eq(dn_start[2][0], 4);
+	ck_assert_uint_eq(dn_count[2][0], 1);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+	ck_assert_uint_eq(stats.devmem_tokens_held, 0);
+	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
+	ck_assert_uint_eq(trunc_calls, 0);	/* nothing was in the socket */
+}
+END_TEST
+
+/* Tokens out of order merge into ranges once sorted */
+START_TEST(test_devmem_merge_unordered)
+{
+	static const uint32_t tok[] = { 5, 3, 4, 1, 2, 9, 11, 10 };
+	struct fake_reply *r = first_devmem_read(8 * 1000);
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * i, 1000, tok[i]);
+	ck_assert_int_eq(do_read(0, 65536), 8000);
+	ck_assert_int_eq(rd->ack(conn, 8000), 0);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(dn_nranges[0], 2);
+	ck_assert_uint_eq(dn_start[0][0], 1);
+	ck_assert_uint_eq(dn_count[0][0], 5);
+	ck_assert_uint_eq(dn_start[0][1], 9);
+	ck_assert_uint_eq(dn_count[0][1], 3);
+	ck_assert_uint_eq(stats.devmem_dontneed_calls, 1);
+	ck_assert_uint_eq(stats.devmem_tokens_returned, 8);
+}
+END_TEST
+
+/* 300 tokens that can't merge: 128 + 128 + 44 ranges in three calls */
+START_TEST(test_devmem_range_limit)
+{
+	struct fake_reply *r = first_devmem_read(300 * 100);
+	unsigned i;
+
+	for (i = 0; i < 300; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * (i % 200), 100, 1 + 2 * i);
+	ck_assert_int_eq(do_read(0, 1 << 20), 30000);
+	ck_assert_int_eq(rd->ack(conn, 30000), 0);
+	ck_assert_uint_eq(dn_calls, 3);
+	ck_assert_uint_eq(dn_nranges[0], 128);
+	ck_assert_uint_eq(dn_nranges[1], 128);
+	ck_assert_uint_eq(dn_nranges[2], 44);
+	ck_assert_uint_eq(dn_start[0][0], 1);
+	ck_assert_uint_eq(dn_start[1][0], 1 + 2 * 128);
+	ck_assert_uint_eq(dn_start[2][43], 1 + 2 * 299);
+	for (i = 0; i < 128; i++)
+		ck_assert_uint_eq(dn_count[0][i], 1);
+}
+END_TEST
+
+/* 2000 consecutive tokens: at most 1024 fragments per call */
+START_TEST(test_devmem_frag_limit)
+{
+	struct fake_reply *r = first_devmem_read(2000 * 100);
+	unsigned i, total = 0;
+
+	for (i = 0; i < 2000; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * (i % 200), 100, 1 + i);
+	ck_assert_int_eq(do_read(0, 4 << 20), 200000);
+	ck_assert_int_eq(rd->ack(conn, 200000), 0);
+	ck_assert_uint_eq(dn_calls, 2);
+	ck_assert_uint_eq(dn_nranges[0], 1);
+	ck_assert_uint_eq(dn_start[0][0], 1);
+	ck_assert_uint_eq(dn_count[0][0], 1024);
+	ck_assert_uint_eq(dn_nranges[1], 1);
+	ck_assert_uint_eq(dn_start[1][0], 1025);
+	ck_assert_uint_eq(dn_count[1][0], 976);
+	for (i = 0; i < dn_calls; i++)
+		total += dn_count[i][0];
+	ck_assert_uint_eq(total, 2000);
+}
+END_TEST
+
+/* Retransmission from held fragments, from an offset inside one */
+START_TEST(test_devmem_retransmit_from_held)
+{
+	struct fake_reply *r = first_devmem_read(3 * 4096);
+	static uint8_t got[8192];
+	ssize_t n;
+
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	add_cm(r, K_SCM_DMABUF, 8192, 4096, 2);
+	add_cm(r, K_SCM_DMABUF, 20480, 4096, 3);
+	ck_assert_int_eq(do_read(0, 65536), 3 * 4096);
+
+	/* The guest has 5000 bytes: rewind there, resend 3000 of them */
+	ck_assert_int_eq(rd->rewind(conn, 5000), 0);
+	ck_assert_int_eq(peek_off, 0);		/* nothing peeked */
+	n = do_read(5000, 3000);
+	ck_assert_int_eq(n, 3000);
+	ck_assert_uint_eq(ext.n, 1);
+	ck_assert_ptr_eq(ext.piece[0].iov_base, dmabuf + 8192 + 904);
+	n = do_read(8000, 65536);
+	ck_assert_int_eq(n, 3 * 4096 - 8000);
+	ck_assert_uint_eq(ext.n, 2);
+	ck_assert_ptr_eq(ext.piece[0].iov_base, dmabuf + 8192 + 3904);
+	ck_assert_uint_eq(ext.piece[0].iov_len, 192);
+	ck_assert_uint_eq(ext_bytes(got, sizeof(got)), 4288);
+	expect_dmabuf(got + 192, 20480, 4096);
+	ck_assert_uint_eq(script_pos, 2);	/* all from held pieces */
+	ck_assert_uint_eq(dn_calls, 0);		/* and nothing returned */
+}
+END_TEST
+
+/* A devmem read without devmem messages: ordinary data, kept, and the
+ * connection peeks again
+ */
+START_TEST(test_devmem_read_without_devmem_messages)
+{
+	static uint8_t data[500], got[500];
+	struct fake_reply *r;
+	unsigned i;
+	ssize_t n;
+
+	r = first_devmem_read(4096);
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), 4096);
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 3);
+	r = add_reply(K_MSG_SOCK_DEVMEM, sizeof(data));
+	r->copy = data;
+	r->copy_len = sizeof(data);
+	n = do_read(4096, 65536);
+	ck_assert_int_eq(n, 500);
+	ck_assert_uint_eq(ext.n, 0);		/* payload in the iovecs */
+	ck_assert_mem_eq(arena[0], data, sizeof(data));
+	ck_assert_uint_eq(tcp_devmem_held(conn), 4596);
+	ck_assert_uint_eq(stats.devmem_copied_bytes, 500);
+
+	/* Held, so retransmitted from the store */
+	n = do_read(4096, 65536);
+	ck_assert_int_eq(n, 500);
+	ck_assert_uint_eq(ext_bytes(got, sizeof(got)), 500);
+	ck_assert_mem_eq(got, data, sizeof(data));
+
+	/* New data: peeked again (ordinary path) */
+	add_reply(MSG_PEEK, -EAGAIN);
+	ck_assert_int_eq(do_read(4596, 65536), -EAGAIN);
+
+	/* ACK all: one token back, the copy's chunk free again */
+	ck_assert_int_eq(rd->ack(conn, 4596), 0);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
+}
+END_TEST
+
+/* Never devmem: the peek path, ACKs drop bytes with MSG_TRUNC */
+START_TEST(test_devmem_ordinary_socket_peeks)
+{
+	static uint8_t data[1000];
+	struct fake_reply *r;
+
+	memset(data, 0x5a, sizeof(data));
+	r = add_reply(MSG_PEEK, sizeof(data));
+	r->copy = data;
+	r->copy_len = sizeof(data);
+	ck_assert_int_eq(do_read(0, 65536), 1000);
+	ck_assert_uint_eq(ext.n, 0);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+	ck_assert_int_eq(peek_off, 1000);
+
+	/* Devmem data behind the 1000 peeked bytes: wait for their ACK */
+	add_reply(MSG_PEEK, -EFAULT);
+	ck_assert_int_eq(do_read(1000, 65536), -EAGAIN);
+	ck_assert_uint_eq(stats.devmem_waits, 1);
+
+	ck_assert_int_eq(rd->ack(conn, 1000), 0);
+	ck_assert_uint_eq(trunc_bytes, 1000);
+	ck_assert_int_eq(peek_off, 0);
+	ck_assert_uint_eq(dn_calls, 0);
+
+	/* Now at the head: consumed with MSG_SOCK_DEVMEM */
+	r = first_devmem_read(4096);
+	add_cm(r, K_SCM_DMABUF, 4096, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), 4096);
+	ck_assert_uint_eq(ext.n, 1);
+}
+END_TEST
+
+/* Held pieces first, peeked bytes after them: ACK and rewind split */
+START_TEST(test_devmem_held_then_peeked)
+{
+	static uint8_t data[300];
+	struct fake_reply *r = first_devmem_read(4096);
+
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), 4096);
+
+	/* Ordinary data after it: a devmem read without messages */
+	r = add_reply(K_MSG_SOCK_DEVMEM, 300);
+	r->copy = data;
+	r->copy_len = 300;
+	ck_assert_int_eq(do_read(4096, 65536), 300);
+
+	/* More ordinary data: peeked, stays in the socket */
+	r = add_reply(MSG_PEEK, 700);
+	r->copy = data;
+	r->copy_len = 300;
+	ck_assert_int_eq(do_read(4396, 65536), 700);
+
+	/* Rewind into the peeked part: SO_PEEK_OFF counts peeked bytes */
+	ck_assert_int_eq(rd->rewind(conn, 4396 + 200), 0);
+	ck_assert_int_eq(peek_off, 200);
+
+	/* ACK all: one token, and 700 bytes dropped from the socket */
+	ck_assert_int_eq(rd->ack(conn, 5096), 0);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(trunc_bytes, 700);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+}
+END_TEST
+
+/* msg_control fits the fragments the offered length can produce: at
+ * least one SCM_DEVMEM_* per 4 KiB niov plus two (kernel-interfaces
+ * notes on the 2026 token patch), and the read asks for what's offered
+ */
+START_TEST(test_devmem_control_buffer_sizing)
+{
+	size_t len = 65536;
+	struct fake_reply *r = first_devmem_read(4096);
+
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	ck_assert_int_eq(do_read(0, len), 4096);
+	ck_assert_uint_eq(last_iov_len, len);
+	ck_assert_uint_ge(last_controllen,
+			  CMSG_SPACE(K_CMSG_PAYLOAD) * (len / 4096 + 2));
+	ck_assert_uint_eq(last_controllen % CMSG_SPACE(K_CMSG_PAYLOAD), 0);
+
+	/* Smaller offer, smaller read, smaller control buffer */
+	r = add_reply(K_MSG_SOCK_DEVMEM, 1000);
+	add_cm(r, K_SCM_DMABUF, 8192, 1000, 2);
+	ck_assert_int_eq(do_read(4096, 8192), 1000);
+	ck_assert_uint_eq(last_iov_len, 8192);
+	ck_assert_uint_ge(last_controllen,
+			  CMSG_SPACE(K_CMSG_PAYLOAD) * (8192 / 4096 + 2));
+	ck_assert_uint_lt(last_controllen,
+			  CMSG_SPACE(K_CMSG_PAYLOAD) * (len / 4096 + 2));
+
+	/* The reader asks its caller for a GRO-sized chunk */
+	ck_assert_uint_ge(rd->min_read, 65536);
+}
+END_TEST
+
+/* Messages that don't add up: the connection is reset (-EIO) */
+START_TEST(test_devmem_bad_messages)
+{
+	struct fake_reply *r = first_devmem_read(4096);
+
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	r->cm[0].id = BIND_ID + 1;		/* another binding */
+	ck_assert_int_eq(do_read(0, 65536), -EIO);
+
+	r = first_devmem_read(4096);		/* beyond the dma-buf */
+	add_cm(r, K_SCM_DMABUF, BUF_SIZE - 100, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), -EIO);
+
+	r = first_devmem_read(5000);		/* sizes != bytes read */
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), -EIO);
+
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
+}
+END_TEST
+
+/* Closing returns every token, the pools are whole again */
+START_TEST(test_devmem_close_returns_all)
+{
+	static uint8_t lin[64];
+	struct fake_reply *r = first_devmem_read(64 + 3 * 4096);
+
+	r->copy = lin;
+	r->copy_len = sizeof(lin);
+	add_cm(r, K_SCM_LINEAR, 0, 64, 0);
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 3);
+	add_cm(r, K_SCM_DMABUF, 4096, 4096, 4);
+	add_cm(r, K_SCM_DMABUF, 8192, 4096, 7);
+	ck_assert_int_eq(do_read(0, 65536), 64 + 3 * 4096);
+	ck_assert_uint_lt(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
+
+	rd->close(conn);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(dn_nranges[0], 2);
+	ck_assert_uint_eq(dn_start[0][0], 3);
+	ck_assert_uint_eq(dn_count[0][0], 2);
+	ck_assert_uint_eq(dn_start[0][1], 7);
+	ck_assert_uint_eq(dn_count[0][1], 1);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
+	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
+	ck_assert_uint_eq(stats.devmem_tokens_held, 0);
+}
+END_TEST
+
+/* End of stream and nothing queued, on both paths */
+START_TEST(test_devmem_eof_and_eagain)
+{
+	struct fake_reply *r;
+
+	add_reply(MSG_PEEK, -EAGAIN);
+	ck_assert_int_eq(do_read(0, 65536), -EAGAIN);
+	add_reply(MSG_PEEK, 0);
+	ck_assert_int_eq(do_read(0, 65536), 0);
+
+	r = first_devmem_read(4096);
+	add_cm(r, K_SCM_DMABUF, 0, 4096, 1);
+	ck_assert_int_eq(do_read(0, 65536), 4096);
+	add_reply(K_MSG_SOCK_DEVMEM, -EAGAIN);
+	ck_assert_int_eq(do_read(4096, 65536), -EAGAIN);
+	add_reply(K_MSG_SOCK_DEVMEM, 0);
+	ck_assert_int_eq(do_read(4096, 65536), 0);
+}
+END_TEST
+
+/**
+ * tcp_devmem_suite() - Build the suite
+ *
+ * Return: suite
+ */
+static Suite *tcp_devmem_suite(void)
+{
+	Suite *s = suite_create("tcp_devmem");
+	TCase *tc = tcase_create("reader");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_devmem_frag_offsets_and_sizes);
+	tcase_add_test(tc, test_devmem_linear_and_dmabuf_mix);
+	tcase_add_test(tc, test_devmem_partial_ack_releases_covered_tokens);
+	tcase_add_test(tc, test_devmem_merge_unordered);
+	tcase_add_test(tc, test_devmem_range_limit);
+	tcase_add_test(tc, test_devmem_frag_limit);
+	tcase_add_test(tc, test_devmem_retransmit_from_held);
+	tcase_add_test(tc, test_devmem_read_without_devmem_messages);
+	tcase_add_test(tc, test_devmem_ordinary_socket_peeks);
+	tcase_add_test(tc, test_devmem_held_then_peeked);
+	tcase_add_test(tc, test_devmem_control_buffer_sizing);
+	tcase_add_test(tc, test_devmem_bad_messages);
+	tcase_add_test(tc, test_devmem_close_returns_all);
+	tcase_add_test(tc, test_devmem_eof_and_eagain);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/**
+ * main() - Run the suite
+ *
+ * Return: 0 if all tests pass
+ */
+int main(void)
+{
+	SRunner *sr = srunner_create(tcp_devmem_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
