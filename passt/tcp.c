@@ -23,7 +23,11 @@
  * by the guest's window.  ACKs from the guest remove the ACKed bytes with
  * recv(MSG_TRUNC).  Retransmission (RTO per RFC 6298, or three duplicate
  * ACKs) rewinds SND.NXT to SND.UNA and peeks again.  End of stream on the
- * socket becomes a FIN after the last byte.
+ * socket becomes a FIN after the last byte.  With a devmem binding
+ * (--devmem, devmem.c) the reader may hand out the payload as pieces of a
+ * mapped dma-buf or of its own store instead (tcp_devmem.c): those frames
+ * are headers in the arena plus the pieces (tap_tx_add_ext()), and the
+ * reader, not the socket, keeps the bytes for retransmission.
  *
  * Guest -> host data.  In-order payload of a batch of segments goes to the
  * host socket with one sendmsg() whose iovecs point into the received
