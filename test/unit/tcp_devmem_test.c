@@ -27,11 +27,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/epoll.h>
+
 #include "../../conf/log.h"
+#include "../../passt/epoll_ref.h"
 #include "../../passt/flow_table.h"
 #include "../../passt/passt.h"
+#include "../../passt/tcp.h"
 #include "../../passt/tcp_devmem.h"
 #include "../../passt/tcp_reader.h"
+#include "../../tap/frame.h"
+#include "../../tap/tap.h"
+#include "fake_conf.h"
+#include "fake_svc.h"
 
 /* Kernel uapi values, written out here on purpose (see above) */
 #define K_MSG_SOCK_DEVMEM	0x2000000
@@ -96,6 +107,9 @@ static unsigned dn_nranges[CALLS_MAX];
 static int peek_off = -1;
 
 static const uint8_t *dmabuf;		/* mapping of the memfd */
+static int fake_fd = SOCK_FD;		/* socket the calls must be on */
+static bool lenient;			/* no script left: -EAGAIN */
+static unsigned devmem_reads;		/* MSG_SOCK_DEVMEM calls */
 static union flow *flow;
 static struct tcp_conn *conn;
 static struct tcp_rd_ext ext;
@@ -126,7 +140,7 @@ static ssize_t fake_recvmsg(int s, struct msghdr *mh, int flags)
 	size_t off = 0, i, cl = 0;
 	uint8_t *cbuf = mh->msg_control;
 
-	ck_assert_int_eq(s, SOCK_FD);
+	ck_assert_int_eq(s, fake_fd);
 	if (flags & MSG_TRUNC) {	/* drop: always succeeds here */
 		ck_assert_int_eq(flags & (MSG_PEEK | K_MSG_SOCK_DEVMEM), 0);
 		trunc_calls++;
@@ -137,6 +151,12 @@ static ssize_t fake_recvmsg(int s, struct msghdr *mh, int flags)
 		return (ssize_t)mh->msg_iov[0].iov_len;
 	}
 
+	if (flags & K_MSG_SOCK_DEVMEM)
+		devmem_reads++;
+	if (lenient && script_pos == script_n) {
+		errno = EAGAIN;
+		return -1;
+	}
 	ck_assert_msg(script_pos < script_n, "unexpected recvmsg(), flags %x",
 		      flags);
 	r = &script[script_pos++];
@@ -208,7 +228,7 @@ static int fake_setsockopt(int s, int level, int name, const void *val,
 	const uint8_t *b = val;
 	unsigned i, n, frags = 0;
 
-	ck_assert_int_eq(s, SOCK_FD);
+	ck_assert_int_eq(s, fake_fd);
 	ck_assert_int_eq(level, SOL_SOCKET);
 	if (name == K_SO_PEEK_OFF) {
 		ck_assert_uint_eq(len, sizeof(int));
@@ -252,9 +272,10 @@ static const struct tcp_devmem_sys fake_sys = {
 };
 
 /**
- * setup() - Fake dma-buf, one connection, empty script
+ * fake_dmabuf() - memfd with the pattern, mapped read-only, and empty
+ *		   script, counters and statistics
  */
-static void setup(void)
+static void fake_dmabuf(void)
 {
 	uint8_t *w;
 	size_t i;
@@ -280,7 +301,17 @@ static void setup(void)
 	trunc_bytes = 0;
 	trunc_calls = 0;
 	peek_off = -1;
+	fake_fd = SOCK_FD;
+	lenient = false;
+	devmem_reads = 0;
+}
 
+/**
+ * setup() - Fake dma-buf, one connection, empty script
+ */
+static void setup(void)
+{
+	fake_dmabuf();
 	ck_assert_int_eq(flow_init(16), 0);
 	flow = flow_alloc();
 	ck_assert_ptr_nonnull(flow);
@@ -865,6 +896,303 @@ START_TEST(test_devmem_eof_and_eagain)
 }
 END_TEST
 
+
+/* The TCP engine with the devmem reader: a real loopback connection as the
+ * host socket, the scripted reader calls on it, a QEMU-style stream as the
+ * guest side.  Frames are checked against RFC 9293 (sequence numbers,
+ * flags) and RFC 1071/9293 checksums with the test's own ref_csum().
+ */
+static struct ctx ectx;
+static int tap_sv[2] = { -1, -1 }, lsock = -1, peer = -1;
+static uint16_t lport;
+static uint32_t iss;
+
+#define G_PORT		40000
+#define G_SEQ		1000
+
+/**
+ * engine_setup() - Fake dma-buf, context, stream back-end, listener
+ */
+static void engine_setup(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(a);
+
+	fake_dmabuf();
+	ck_assert_int_eq(flow_init(16), 0);
+	memset(&ectx, 0, sizeof(ectx));
+	fake_conf_init(&ectx.c);
+	inet_pton(AF_INET, "10.0.2.2", &ectx.c.ip4.map_host_loopback);
+	ectx.epollfd = epoll_create1(EPOLL_CLOEXEC);
+	ck_assert_int_ge(ectx.epollfd, 0);
+	ectx.now = 1000;
+	ectx.timer_next = INT64_MAX;
+	ectx.ns_fd = ectx.host_ns_fd = -1;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, tap_sv), 0);
+	tap_init(TAP_STREAM, tap_sv[0], false);
+	tcp_init(&ectx);
+
+	lsock = socket(AF_INET, SOCK_STREAM, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lsock, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(listen(lsock, 1), 0);
+	ck_assert_int_eq(getsockname(lsock, (struct sockaddr *)&a, &sl), 0);
+	lport = ntohs(a.sin_port);
+
+	tcp_devmem_attach(dmabuf, BUF_SIZE, BIND_ID, -1);
+	tcp_devmem_sys_set(&fake_sys);
+}
+
+/**
+ * engine_teardown() - Close everything
+ */
+static void engine_teardown(void)
+{
+	tcp_close_all(&ectx);
+	tap_detach();
+	tcp_devmem_sys_set(NULL);
+	close(tap_sv[0]);
+	close(tap_sv[1]);
+	close(lsock);
+	if (peer >= 0)
+		close(peer);
+	peer = -1;
+	close(ectx.epollfd);
+	munmap((void *)dmabuf, BUF_SIZE);
+}
+
+/**
+ * guest_seg() - Feed one segment from the guest (10.0.2.15:G_PORT to
+ *		 10.0.2.2:lport) to the engine
+ * @seq:	Sequence number
+ * @ack:	Acknowledgement number
+ * @flags:	TCP flags
+ * @mss:	MSS option to add (SYN), 0 for none
+ */
+static void guest_seg(uint32_t seq, uint32_t ack, uint8_t flags, uint16_t mss)
+{
+	static const uint8_t gmac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	static const uint8_t omac[6] = { 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 };
+	uint8_t b[128] = { 0 }, *ip = b + 14, *th = ip + 20;
+	size_t thl = mss ? 24 : 20, len = 14 + 20 + thl;
+	uint32_t sum = 0;
+	struct frame f;
+	uint16_t c;
+	size_t i;
+
+	memcpy(b, omac, 6);
+	memcpy(b + 6, gmac, 6);
+	b[12] = 0x08;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)((20 + thl) >> 8);
+	ip[3] = (uint8_t)(20 + thl);
+	ip[6] = 0x40;
+	ip[8] = 64;
+	ip[9] = 6;
+	inet_pton(AF_INET, "10.0.2.15", ip + 12);
+	inet_pton(AF_INET, "10.0.2.2", ip + 16);
+	ref_ip4_csum_fix(ip);
+
+	th[0] = G_PORT >> 8;
+	th[1] = G_PORT & 0xff;
+	th[2] = (uint8_t)(lport >> 8);
+	th[3] = (uint8_t)lport;
+	for (i = 0; i < 4; i++) {
+		th[4 + i] = (uint8_t)(seq >> (24 - 8 * i));
+		th[8 + i] = (uint8_t)(ack >> (24 - 8 * i));
+	}
+	th[12] = (uint8_t)((thl / 4) << 4);
+	th[13] = flags;
+	th[14] = 0xff;			/* window 65535, no scaling */
+	th[15] = 0xff;
+	if (mss) {
+		th[20] = 2;
+		th[21] = 4;
+		th[22] = (uint8_t)(mss >> 8);
+		th[23] = (uint8_t)mss;
+	}
+	for (i = 12; i < 20; i += 2)	/* pseudo-header, RFC 9293 3.1 */
+		sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+	sum += 6 + (uint32_t)thl;
+	c = ref_csum(th, thl, sum);
+	th[16] = (uint8_t)(c >> 8);
+	th[17] = (uint8_t)c;
+
+	ck_assert_int_eq(frame_parse(b, len, &f), 0);
+	ck_assert_uint_eq(tcp_tap_handler(&ectx, &f, 1), 1);
+	tap_flush();
+}
+
+/**
+ * struct seg - A segment the engine sent to the guest
+ * @seq:	Sequence number
+ * @flags:	TCP flags
+ * @len:	Payload bytes
+ * @data:	Payload
+ */
+struct seg {
+	uint32_t seq;
+	uint8_t flags;
+	size_t len;
+	uint8_t data[1500];
+};
+
+/**
+ * guest_read() - Read frames sent to the guest, check their checksums
+ * @out:	Segments
+ * @max:	Size of @out
+ *
+ * Return: segments read
+ */
+static unsigned guest_read(struct seg *out, unsigned max)
+{
+	static uint8_t buf[1 << 16];
+	size_t len = 0, off = 0;
+	unsigned n = 0;
+	ssize_t r;
+
+	while ((r = recv(tap_sv[1], buf + len, sizeof(buf) - len,
+			 MSG_DONTWAIT)) > 0)
+		len += (size_t)r;
+
+	while (off + 4 <= len) {
+		size_t fl = (size_t)buf[off] << 24 | (size_t)buf[off + 1] << 16 |
+			    (size_t)buf[off + 2] << 8 | buf[off + 3];
+		uint8_t *fr = buf + off + 4, *ip = fr + 14, *th = ip + 20;
+		size_t l4 = fl - 34, i, thl = (size_t)(th[12] >> 4) * 4;
+		uint32_t sum = 0;
+
+		ck_assert_uint_le(off + 4 + fl, len);
+		ck_assert_uint_eq(fr[12], 0x08);	/* IPv4 */
+		ck_assert_uint_eq(ip[9], 6);
+		ck_assert_uint_eq(ref_csum(ip, 20, 0), 0);
+		for (i = 12; i < 20; i += 2)
+			sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+		sum += 6 + (uint32_t)l4;
+		ck_assert_msg(ref_csum(th, l4, sum) == 0,
+			      "bad TCP checksum, segment of %zu bytes", l4);
+		ck_assert_uint_lt(n, max);
+		out[n].seq = (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 |
+			     (uint32_t)th[6] << 8 | th[7];
+		out[n].flags = th[13];
+		out[n].len = l4 - thl;
+		ck_assert_uint_le(out[n].len, sizeof(out[n].data));
+		memcpy(out[n].data, th + thl, out[n].len);
+		n++;
+		off += 4 + fl;
+	}
+	ck_assert_uint_eq(off, len);
+	return n;
+}
+
+/**
+ * engine_connect() - Handshake: guest SYN, host accept, SYN-ACK, ACK
+ *		      (the caller scripts the reads the ACK triggers)
+ */
+static void engine_connect_syn(void)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_TCP };
+	struct pollfd pfd;
+	struct seg sa[4];
+
+	guest_seg(G_SEQ, 0, 0x02, 1460);
+	flow = flow_at(0);
+	ck_assert_uint_eq(flow->f.type, FLOW_TCP);
+	conn = &flow->tcp;
+	conn->reader = TCP_RD_DEVMEM;	/* as tcp_reader_select() with --devmem */
+	fake_fd = conn->sock;
+
+	peer = accept(lsock, NULL, NULL);
+	ck_assert_int_ge(peer, 0);
+	pfd.fd = conn->sock;
+	pfd.events = POLLOUT;
+	ck_assert_int_eq(poll(&pfd, 1, 5000), 1);
+	ref.fd = (uint32_t)conn->sock;
+	ref.flow = 0;
+	tcp_sock_handler(&ectx, ref, EPOLLOUT);
+	tap_flush();
+	ck_assert_uint_eq(guest_read(sa, 4), 1);
+	ck_assert_uint_eq(sa[0].flags, 0x12);	/* SYN | ACK */
+	iss = sa[0].seq;
+}
+
+/* Devmem payload reaches the guest as MSS segments with right checksums;
+ * fast retransmission resends held bytes; ACKs return the tokens
+ */
+START_TEST(test_devmem_engine_segments)
+{
+	static uint8_t lin[100], want[5000], got[5000];
+	struct seg sg[16];
+	struct fake_reply *r;
+	size_t off = 0, i;
+	unsigned n, k;
+
+	engine_connect_syn();
+
+	for (i = 0; i < sizeof(lin); i++)
+		lin[i] = (uint8_t)(0x30 + i);
+	memcpy(want, lin, 100);
+	for (i = 0; i < 4096; i++)
+		want[100 + i] = pattern(8192 + i);
+	for (i = 0; i < 804; i++)
+		want[4196 + i] = pattern(20001 + i);
+
+	r = first_devmem_read(5000);
+	r->copy = lin;
+	r->copy_len = sizeof(lin);
+	add_cm(r, K_SCM_LINEAR, 0, 100, 0);
+	add_cm(r, K_SCM_DMABUF, 8192, 4096, 1);
+	add_cm(r, K_SCM_DMABUF, 20001, 804, 2);	/* odd offset */
+	lenient = true;
+
+	guest_seg(G_SEQ + 1, iss + 1, 0x10, 0);	/* handshake ACK */
+	n = guest_read(sg, 16);
+	ck_assert_uint_eq(n, 4);
+	for (k = 0; k < n; k++) {
+		ck_assert_uint_eq(sg[k].seq, iss + 1 + off);
+		ck_assert_uint_eq(sg[k].len, k < 3 ? 1460 : 620);
+		ck_assert_uint_eq(sg[k].flags, k < 3 ? 0x10 : 0x18);
+		memcpy(got + off, sg[k].data, sg[k].len);
+		off += sg[k].len;
+	}
+	ck_assert_mem_eq(got, want, 5000);
+	ck_assert_uint_eq(stats.devmem_bytes, 4900);
+	ck_assert_uint_eq(stats.devmem_linear_bytes, 100);
+
+	/* The guest has 2920 bytes: three duplicate ACKs, fast retransmit
+	 * (RFC 5681 3.2) from the held pieces, no new devmem read
+	 */
+	guest_seg(G_SEQ + 1, iss + 1 + 2920, 0x10, 0);
+	ck_assert_uint_eq(dn_calls, 0);		/* fragment 1 is still in use */
+	ck_assert_uint_eq(guest_read(sg, 16), 0);
+	k = devmem_reads;
+	for (i = 0; i < 3; i++)
+		guest_seg(G_SEQ + 1, iss + 1 + 2920, 0x10, 0);
+	n = guest_read(sg, 16);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(sg[0].seq, iss + 1 + 2920);
+	ck_assert_uint_eq(sg[0].len, 1460);
+	ck_assert_mem_eq(sg[0].data, want + 2920, 1460);
+	ck_assert_uint_eq(sg[1].len, 620);
+	ck_assert_mem_eq(sg[1].data, want + 4380, 620);
+	ck_assert_uint_eq(stats.tcp_fast_retrans, 1);
+	/* The script is used up: reads since could only answer -EAGAIN, so
+	 * the resent bytes came from the held pieces
+	 */
+	ck_assert_uint_eq(script_pos, script_n);
+	ck_assert_uint_ge(devmem_reads, k);
+
+	/* Everything ACKed: both tokens back in one range */
+	guest_seg(G_SEQ + 1, iss + 1 + 5000, 0x10, 0);
+	ck_assert_uint_eq(dn_calls, 1);
+	ck_assert_uint_eq(dn_nranges[0], 1);
+	ck_assert_uint_eq(dn_start[0][0], 1);
+	ck_assert_uint_eq(dn_count[0][0], 2);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+}
+END_TEST
+
 /**
  * tcp_devmem_suite() - Build the suite
  *
@@ -890,6 +1218,11 @@ static Suite *tcp_devmem_suite(void)
 	tcase_add_test(tc, test_devmem_bad_messages);
 	tcase_add_test(tc, test_devmem_close_returns_all);
 	tcase_add_test(tc, test_devmem_eof_and_eagain);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("engine");
+	tcase_add_checked_fixture(tc, engine_setup, engine_teardown);
+	tcase_add_test(tc, test_devmem_engine_segments);
 	suite_add_tcase(s, tc);
 	return s;
 }
