@@ -37,7 +37,10 @@
  *  - EOPNOTSUPP: the driver has no queue management API (veth, tun,
  *    virtio-net, lo);
  *  - EINVAL: usually NIC configuration, the extack text says which (header
- *    split off, hds-thresh not 0); also a queue beyond the device's;
+ *    split off, hds-thresh not 0); also a queue beyond the device's.  On
+ *    6.12, virtual devices get here too: the dma-buf is attached to the
+ *    device's parent before the driver is checked, and they have none
+ *    ("Failed to bind dmabuf to device", observed in a Debian 6.12 guest);
  *  - ENODATA: the driver's page pool ignored the memory provider;
  *  - EEXIST, EBUSY: XDP program, another binding or AF_XDP on the queue.
  *
@@ -314,16 +317,27 @@ void devmem_reason(int err, const char *extack, bool probe, const char *ifname,
 	}
 
 	if (probe) {
-		snprintf(buf, len, "no /dev/udmabuf (CONFIG_UDMABUF) to make a dma-buf of host memory (%s accepts the request up to the buffer: %s%s%s)",
+		snprintf(buf, len, "no /dev/udmabuf (CONFIG_UDMABUF) to make a dma-buf of host memory (BIND_RX on %s with a plain memfd: %s%s%s)",
 			 ifname, name, *extack ? ": " : "", extack);
 		return;
 	}
 
 	switch (-err) {
 	case EINVAL:
-		if (*extack)
+		if (strstr(extack, "tcp-data-split") || strstr(extack, "hds"))
 			snprintf(buf, len, "BIND_RX on %s: EINVAL: %s (header split: ethtool -G %s tcp-data-split on hds-thresh 0)",
 				 ifname, extack, ifname);
+		else if (strstr(extack, "bind dmabuf to device") ||
+			 strstr(extack, "map dmabuf attachment"))
+			/* 6.12 attaches the dma-buf to the parent device
+			 * before looking at the driver (dma_buf_attach()
+			 * in net/core/devmem.c): virtual devices fail here
+			 */
+			snprintf(buf, len, "BIND_RX on %s: EINVAL: %s: the device can't DMA into a dma-buf (veth, tun/tap, virtio-net and lo can't do devmem)",
+				 ifname, extack);
+		else if (*extack)
+			snprintf(buf, len, "BIND_RX on %s: EINVAL: %s", ifname,
+				 extack);
 		else
 			snprintf(buf, len, "BIND_RX on %s: EINVAL: invalid request (queue beyond the device's RX queues?)",
 				 ifname);

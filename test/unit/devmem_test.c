@@ -363,6 +363,18 @@ START_TEST(test_devmem_reasons)
 		      sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "EINVAL: tcp-data-split is disabled"));
 
+	devmem_reason(-EINVAL, "hds-thresh is not zero", false, "eth0", b,
+		      sizeof(b));
+	ck_assert_ptr_nonnull(strstr(b, "tcp-data-split on hds-thresh 0"));
+
+	/* What Linux 6.12 answers for veth, tun and lo (a Debian 6.12
+	 * guest, test/vm/devmem_kernels.sh): not a header split problem
+	 */
+	devmem_reason(-EINVAL, "Failed to bind dmabuf to device", false, "h0",
+		      b, sizeof(b));
+	ck_assert_ptr_nonnull(strstr(b, "EINVAL: Failed to bind dmabuf to device"));
+	ck_assert_ptr_null(strstr(b, "tcp-data-split"));
+
 	devmem_reason(-ENODATA, "", false, "eth0", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "ENODATA"));
 	devmem_reason(-EEXIST, "", false, "eth0", b, sizeof(b));

@@ -17,6 +17,10 @@
  * SO_DEVMEM_DONTNEED (80) arguments are read back as struct dmabuf_token,
  * __u32 token_start at 0, __u32 token_count at 4, and must respect the
  * kernel's limits of 128 ranges and 1024 fragments per call.
+ *
+ * The "engine" case runs the same script through passt/tcp.c, with a real
+ * loopback connection as the host socket and a QEMU-style stream as the
+ * guest side, and checks the segments the guest gets.
  */
 #include <check.h>
 #include <errno.h>
@@ -1087,8 +1091,9 @@ static unsigned guest_read(struct seg *out, unsigned max)
 }
 
 /**
- * engine_connect() - Handshake: guest SYN, host accept, SYN-ACK, ACK
- *		      (the caller scripts the reads the ACK triggers)
+ * engine_connect_syn() - Guest SYN, host accept, SYN-ACK to the guest; the
+ *			  caller scripts the reads its ACK will trigger,
+ *			  then sends it
  */
 static void engine_connect_syn(void)
 {
