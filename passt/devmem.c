@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* passt/devmem.c - Devmem TCP: bind a dma-buf to NIC receive queues, or say why not
+/* passt/devmem.c - Devmem TCP: bind a dma-buf to NIC receive queues, or say
+ *		     why not
  *
  * DOC: Theory of Operation
  *
@@ -70,7 +71,8 @@
 #include "tcp_devmem.h"
 
 #ifndef NETLINK_EXT_ACK
-#define NETLINK_EXT_ACK		11	/* include/uapi/linux/netlink.h */
+/* include/uapi/linux/netlink.h */
+#define NETLINK_EXT_ACK		11
 #endif
 #ifndef NETLINK_CAP_ACK
 #define NETLINK_CAP_ACK		10

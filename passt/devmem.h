@@ -26,8 +26,8 @@
 #define DEVMEM_SO_DONTNEED	80	/* setsockopt(): return tokens */
 
 /* net/core/sock.c sock_devmem_dontneed(): limits of one call */
-#define DEVMEM_DONTNEED_TOKENS	128	/* MAX_DONTNEED_TOKENS: ranges */
-#define DEVMEM_DONTNEED_FRAGS	1024	/* MAX_DONTNEED_FRAGS: fragments */
+#define DEVMEM_DONTNEED_TOKENS	128	/* MAX_DONTNEED_TOKENS, ranges */
+#define DEVMEM_DONTNEED_FRAGS	1024	/* MAX_DONTNEED_FRAGS */
 
 /**
  * struct devmem_cmsg - Payload of a SCM_DEVMEM_* control message
@@ -74,8 +74,8 @@ _Static_assert(sizeof(struct devmem_token) == 8, "struct dmabuf_token");
 #define DEVMEM_A_QUEUE_TYPE	3	/* u32 */
 #define DEVMEM_QUEUE_TYPE_RX	0	/* NETDEV_QUEUE_TYPE_RX */
 
-#define DEVMEM_BUF_SIZE		(64UL << 20)	/* udmabuf's default limit */
-#define DEVMEM_EXTACK_MAX	128	/* bytes of an extack message kept */
+#define DEVMEM_BUF_SIZE		(64UL << 20)	/* udmabuf size_limit_mb */
+#define DEVMEM_EXTACK_MAX	128	/* extack message bytes kept */
 
 struct conf;
 struct nl_msg;

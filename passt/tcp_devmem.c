@@ -111,7 +111,7 @@ struct dm_piece {
  * @held:	Bytes in them: SND.UNA to SND.UNA + @held are held here
  * @cur:	Piece where the last read ended, DM_NIL if unknown
  * @cur_off:	Its start, bytes after SND.UNA
- * @dm:		Devmem data was seen last: read with MSG_SOCK_DEVMEM first
+ * @dm:		Devmem data seen last: read with MSG_SOCK_DEVMEM first
  */
 struct dm_conn {
 	uint32_t head, tail, n;
@@ -124,7 +124,8 @@ static struct dm_piece dm_pieces[DM_PIECES];
 static uint32_t dm_piece_free = DM_NIL;
 static unsigned dm_pieces_free_n;
 
-static uint8_t dm_lin[DM_LIN_CHUNKS * DM_LIN_CHUNK] __attribute__((aligned(64)));
+static uint8_t dm_lin[DM_LIN_CHUNKS * DM_LIN_CHUNK]
+	__attribute__((aligned(64)));
 static uint16_t dm_lin_ref[DM_LIN_CHUNKS];	/* pieces using each chunk */
 static uint16_t dm_lin_free[DM_LIN_CHUNKS];	/* stack of free chunks */
 static unsigned dm_lin_free_n;
@@ -349,7 +350,8 @@ static void dm_tok_flush(int s)
 	if (!dm_tok_n)
 		return;
 
-	for (i = 1; i < dm_tok_n; i++) {	/* insertion sort: often sorted */
+	/* Insertion sort: tokens come mostly in order */
+	for (i = 1; i < dm_tok_n; i++) {
 		uint32_t t = dm_tok[i];
 
 		for (j = i; j && dm_tok[j - 1] > t; j--)
@@ -359,10 +361,12 @@ static void dm_tok_flush(int s)
 
 	dm_sys->sync(dm_buf.fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ);
 	for (i = 0; i <= dm_tok_n; i++) {
-		if (i < dm_tok_n && nr &&
-		    r[nr - 1].token_start + r[nr - 1].token_count == dm_tok[i] &&
-		    r[nr - 1].token_count < UINT32_MAX) {
-			r[nr - 1].token_count++;
+		struct devmem_token *last = nr ? &r[nr - 1] : NULL;
+
+		if (i < dm_tok_n && last &&
+		    last->token_start + last->token_count == dm_tok[i] &&
+		    last->token_count < UINT32_MAX) {
+			last->token_count++;
 			continue;
 		}
 		if (nr == DEVMEM_DONTNEED_TOKENS || (i == dm_tok_n && nr)) {
@@ -431,8 +435,10 @@ static void dm_release(int s, struct dm_conn *d, size_t bytes)
 	dm_tok_flush(s);
 
 	d->held -= (uint32_t)bytes;
-	if (d->cur != DM_NIL)
-		d->cur_off = d->cur == d->head ? 0 : d->cur_off - (uint32_t)bytes;
+	if (d->cur == d->head)
+		d->cur_off = 0;
+	else if (d->cur != DM_NIL)
+		d->cur_off -= (uint32_t)bytes;
 }
 
 /**

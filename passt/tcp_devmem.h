@@ -13,12 +13,12 @@
 
 #include "tcp_reader.h"
 
-#define DM_PIECES	32768	/* held pieces, all connections together */
+#define DM_PIECES	32768	/* held pieces, all connections */
 #define DM_LIN_CHUNK	4096	/* granule of the linear store, bytes */
 #define DM_LIN_CHUNKS	1024	/* linear store: 4 MiB */
 #define DM_CMSG_MAX	4096	/* control messages per read */
-#define DM_FRAG_EST	1024	/* bytes per fragment, to size msg_control */
-#define DM_GRO_CHUNK	65536	/* read at least this much if the window allows */
+#define DM_FRAG_EST	1024	/* bytes per fragment for msg_control */
+#define DM_GRO_CHUNK	65536	/* smallest read when the window allows */
 
 /**
  * struct tcp_devmem_sys - The system calls of the devmem reader
