@@ -4,9 +4,10 @@
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
  * defaults; isolation stage 1 (stray fds, file descriptor limit,
- * capabilities); flow table; epoll and signals; the guest side (pasta:
- * namespaces and tap; passt: the UNIX socket); forwarded-port listeners;
- * pcap; detaching; isolation stages 2 and 3 (passt/isolation.c); loop.
+ * capabilities); flow table; epoll and signals; the devmem binding
+ * (--devmem); the guest side (pasta: namespaces and tap; passt: the UNIX
+ * socket); forwarded-port listeners; pcap; detaching; isolation stages 2
+ * and 3 (passt/isolation.c); loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include "../conf/log.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
@@ -212,6 +214,11 @@ int main(int argc, char **argv)
 		errno = -ret;
 		die_perror("signals");
 	}
+
+	/* Before pasta may join a user namespace: BIND_RX needs
+	 * CAP_NET_ADMIN in the initial one, and the NIC is in ours
+	 */
+	devmem_setup(c);
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);

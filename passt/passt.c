@@ -32,6 +32,7 @@
 #include "../splice/splice.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
@@ -105,6 +106,12 @@ void stats_dump(void)
 	info("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
 	     (unsigned long)limits_refused_total(LIMIT_FLOWS),
 	     (unsigned long)limits_refused_total(LIMIT_FDS));
+	if (devmem_bound())
+		info("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
+		     stats.devmem_bytes, stats.devmem_linear_bytes,
+		     stats.devmem_copied_bytes, stats.devmem_tokens_held,
+		     stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
+		     stats.devmem_waits, stats.devmem_store_full);
 	info("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
 	     svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
 	     svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
