@@ -36,7 +36,9 @@
  * from the "#syscalls" lines in function comments all over the tree, into
  * $(BUILD)/gen/seccomp_list.h: one entry per system call, with the modes
  * that need it and, as its reason, the functions that asked for it
- * ("#syscalls:pasta" and "#syscalls:passt" lines apply to one mode).
+ * ("#syscalls:pasta" and "#syscalls:passt" lines apply to one mode;
+ * "#syscalls:helper" lines belong to a helper process with a filter of its
+ * own, and are not in the daemon's).
  * System calls that libc makes on our behalf are listed the same way, in
  * the libc_*() comment blocks below.  Rules that can't be a plain "allow"
  * are in seccomp_special[]: argument checks, and an error return where a
@@ -85,6 +87,7 @@
 #define SECCOMP_M_PASTA		BIT(MODE_PASTA)
 #define SECCOMP_M_PASST		BIT(MODE_PASST)
 #define SECCOMP_M_BOTH		(SECCOMP_M_PASTA | SECCOMP_M_PASST)
+#define SECCOMP_M_HELPER	BIT(8)	/* a helper's own filter, not ours */
 
 #ifdef SANITIZER_BUILD
 #define SECCOMP_DEFAULT_ACTION	SCMP_ACT_LOG

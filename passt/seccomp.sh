@@ -10,6 +10,8 @@
 #	 * #syscalls sendmsg setsockopt		(both modes)
 #	 * #syscalls:pasta kill			(pasta only)
 #	 * #syscalls:passt accept4		(passt only)
+#	 * #syscalls:helper socket		(a helper process with a
+#						 filter of its own)
 #
 # Names are system call names as the kernel knows them (recvfrom, not recv;
 # openat, not open; wait4, not waitpid).  This script collects them from all
@@ -20,7 +22,9 @@
 # a real system call.
 #
 # Output: one SECCOMP_ENTRY(name, modes, reason) line per system call,
-# sorted by name.  Exit status 1, with a message naming the file and line,
+# sorted by name; modes is an OR of SECCOMP_M_PASTA, SECCOMP_M_PASST and
+# SECCOMP_M_HELPER.  The daemon's filter uses the first two only: helper
+# entries document (and may feed) the filter of a helper process.  Exit status 1, with a message naming the file and line,
 # for a malformed "#syscalls" line.
 set -eu
 
@@ -54,12 +58,10 @@ FNR == 1 { heading = "" }
 		tag = line
 		sub(/[ \t].*$/, "", tag)
 		sub(/^[^ \t]*/, "", line)
-		if (tag == ":pasta")
-			mode = "pasta"
-		else if (tag == ":passt")
-			mode = "passt"
+		if (tag == ":pasta" || tag == ":passt" || tag == ":helper")
+			mode = substr(tag, 2)
 		else
-			fail("unknown #syscalls qualifier \"" tag "\" (use :pasta or :passt)")
+			fail("unknown #syscalls qualifier \"" tag "\" (use :pasta, :passt or :helper)")
 	} else if (line !~ /^[ \t]/) {
 		fail("malformed #syscalls line")
 	}
@@ -89,16 +91,19 @@ function flush() {
 	if (name == "")
 		return
 	m = (pasta && passt) ? "SECCOMP_M_BOTH" : \
-	    (pasta ? "SECCOMP_M_PASTA" : "SECCOMP_M_PASST")
+	    pasta ? "SECCOMP_M_PASTA" : passt ? "SECCOMP_M_PASST" : ""
+	if (helper)
+		m = m == "" ? "SECCOMP_M_HELPER" : m " | SECCOMP_M_HELPER"
 	printf "SECCOMP_ENTRY(\"%s\", %s,\n\t      \"%s\")\n", name, m, where
 }
 {
 	if ($1 != name) {
 		flush()
-		name = $1; pasta = 0; passt = 0; where = ""
+		name = $1; pasta = 0; passt = 0; helper = 0; where = ""
 	}
 	if ($2 == "both" || $2 == "pasta") pasta = 1
 	if ($2 == "both" || $2 == "passt") passt = 1
+	if ($2 == "helper") helper = 1
 	if (index("; " where ";", "; " $3 ";") == 0)
 		where = where == "" ? $3 : where "; " $3
 }

@@ -28,6 +28,7 @@
 #define SECCOMP_M_PASTA		BIT(MODE_PASTA)
 #define SECCOMP_M_PASST		BIT(MODE_PASST)
 #define SECCOMP_M_BOTH		(SECCOMP_M_PASTA | SECCOMP_M_PASST)
+#define SECCOMP_M_HELPER	BIT(8)
 
 /**
  * struct entry - One generated allow-list entry
@@ -255,6 +256,21 @@ START_TEST(test_seccomp_gen_rejects_bad_lines)
 }
 END_TEST
 
+/* A helper process's calls are listed, but never for the daemon's modes */
+START_TEST(test_seccomp_gen_helper_entries)
+{
+	char out[4096];
+
+	ck_assert_int_eq(gen("/**\n * a() - A\n * #syscalls:helper setns read\n"
+			     " */\n/**\n * b() - B\n * #syscalls read\n */\n",
+			     out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "SECCOMP_ENTRY(\"setns\", "
+					  "SECCOMP_M_HELPER,"));
+	ck_assert_ptr_nonnull(strstr(out, "SECCOMP_ENTRY(\"read\", "
+					  "SECCOMP_M_BOTH | SECCOMP_M_HELPER,"));
+}
+END_TEST
+
 /* LIMITS_FDS_PER_FLOW (6) per flow, two per forwarded port, 64 fixed */
 START_TEST(test_limits_nofile_need)
 {
@@ -341,6 +357,7 @@ static Suite *isolation_suite(void)
 	tc = tcase_create("seccomp_gen");
 	tcase_add_test(tc, test_seccomp_gen_merges_by_name);
 	tcase_add_test(tc, test_seccomp_gen_rejects_bad_lines);
+	tcase_add_test(tc, test_seccomp_gen_helper_entries);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("limits");
