@@ -347,21 +347,30 @@ server_stop() {
 	BG_PIDS=$(echo "$BG_PIDS" | tr ' ' '\n' | grep -v -x "$SRV_PID" | tr '\n' ' ')
 }
 
-# client_run TOOL SCEN PORT RAW - run the client in CLI_NS, output to RAW
+# client_run TOOL SCEN PORT RAW - run the client in CLI_NS, output to RAW.
+# In the background with a wait, so that a signal to this script is handled
+# (and the client stopped by PID) without waiting for the client's timeout.
+# Return: the client's exit code (124: timed out)
 client_run() {
 	lim=$((DUR + 30))
 	case "$1" in
 	iperf3)
 		rev=""; [ "$2" = S2R ] && rev=-R
 		ip netns exec "$CLI_NS" timeout -k 5 $lim iperf3 -c "$CLI_DST" -p "$3" \
-			-t "$DUR" -i 1 -J --connect-timeout 5000 $rev >"$4" 2>&1 ;;
+			-t "$DUR" -i 1 -J --connect-timeout 5000 $rev >"$4" 2>&1 & ;;
 	sockperf)
 		ip netns exec "$CLI_NS" timeout -k 5 $lim sockperf ping-pong --tcp \
-			-i "$CLI_DST" -p "$3" -t "$DUR" >"$4" 2>&1 ;;
+			-i "$CLI_DST" -p "$3" -t "$DUR" >"$4" 2>&1 & ;;
 	wrk)
 		ip netns exec "$CLI_NS" timeout -k 5 $lim wrk -t 1 -c 16 -d "${DUR}s" \
-			-H 'Connection: close' "http://$CLI_DST:$3/" >"$4" 2>&1 ;;
+			-H 'Connection: close' "http://$CLI_DST:$3/" >"$4" 2>&1 & ;;
 	esac
+	cli=$!
+	BG_PIDS="$BG_PIDS $cli"
+	wait $cli
+	crc=$?
+	BG_PIDS=$(echo "$BG_PIDS" | tr ' ' '\n' | grep -v -x "$cli" | tr '\n' ' ')
+	return $crc
 }
 
 # row FIELDS... - append one tab-separated line to the TSV
