@@ -34,10 +34,13 @@ Usage: $0 [OPTIONS]
                         (default: all)
   -o, --out DIR         results directory (default: \$BUILD/bench/DATE)
   -n, --note TEXT       line added to the report (e.g. "machine shared")
+  -p, --perf            perf record each daemon during the client's run:
+                        OUT/perf/RUN.data and RUN.txt (top symbols)
       --smoke           1 repetition x 1 s of S1 and S2; fails only if the
                         suite itself breaks (no numbers for ours or kernel)
   -h, --help            this text
 Environment: PASST_BIN (our passt binary, pasta link beside it, required),
+  OURS_OPTS (extra options for ours, e.g. --stats),
   DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns)
 EOF
 }
@@ -51,6 +54,7 @@ IMPLS=$ALL_IMPLS
 OUT=""
 NOTE=""
 SMOKE=0
+PERF=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
 	-i|--impls) IMPLS=$2; shift ;;
 	-o|--out) OUT=$2; shift ;;
 	-n|--note) NOTE=$2; shift ;;
+	-p|--perf) PERF=1 ;;
 	--smoke) SMOKE=1 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
@@ -94,6 +99,9 @@ for t in ip ss iperf3 timeout "$PY"; do
 	command -v "$t" >/dev/null || { echo "bench: $t missing" >&2; exit 77; }
 done
 [ -x "$OURS_BIN" ] || { echo "bench: $OURS_BIN missing" >&2; exit 1; }
+if [ $PERF = 1 ] && ! command -v perf >/dev/null; then
+	echo "bench: --perf needs perf (linux-perf)" >&2; exit 2
+fi
 
 RM_OUT=0
 if [ -z "$OUT" ] && [ $SMOKE = 1 ]; then
@@ -258,7 +266,7 @@ daemon_start() {
 	case "$impl" in
 	ours|pasta)
 		if [ "$impl" = ours ]; then
-			bin=$OURS_BIN; extra=""
+			bin=$OURS_BIN; extra=${OURS_OPTS:-}
 			[ "$variant" = fallback ] && extra="--no-peek-offset"
 		else
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
@@ -412,8 +420,10 @@ run_case() {
 	fi
 
 	c0=""; [ $daemon = 1 ] && c0=$(cpu_ticks "$DPID")
+	perf_start "$tag"
 	client_run "$tool" "$scen" "$port" "$raw"
 	crc=$?
+	perf_stop "$tag"
 	cpu=-; rss=-; alive=1
 	if [ $daemon = 1 ]; then
 		c1=$(cpu_ticks "$DPID")
@@ -447,6 +457,32 @@ run_case() {
 	row "$rep" "$scen" "$impl" "$variant" \
 		"$(echo "$res" | cut -f1-6)" "$cpu" "$per" "$rss" "$(echo "$res" | cut -f7-)"
 	log "$tag: $(echo "$res" | cut -f1-3 | tr '\t' ' ') cpu=${cpu}s rss=${rss}KiB"
+}
+
+# perf_start TAG - with --perf, record the daemon's profile in the background
+perf_start() {
+	PERF_PID=""
+	[ $PERF = 1 ] && [ -n "$DPID" ] || return 0
+	mkdir -p "$OUT/perf"
+	perf record -q -g -p "$DPID" -o "$OUT/perf/$1.data" >/dev/null 2>&1 &
+	PERF_PID=$!
+	BG_PIDS="$BG_PIDS $PERF_PID"
+	sleep 0.2
+}
+
+# perf_stop TAG - end the recording (SIGINT), write the top symbols
+perf_stop() {
+	[ -n "$PERF_PID" ] || return 0
+	kill -INT "$PERF_PID" 2>/dev/null
+	i=0
+	while kill -0 "$PERF_PID" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	kill_wait "$PERF_PID"
+	BG_PIDS=$(echo "$BG_PIDS" | tr ' ' '\n' | grep -v -x "$PERF_PID" | tr '\n' ' ')
+	timeout 120 perf report -i "$OUT/perf/$1.data" --stdio --no-children \
+		--sort symbol -g none 2>/dev/null | grep -v '^#' | grep -v '^$' |
+		head -n 40 >"$OUT/perf/$1.txt"
 }
 
 # rotate LIST K - LIST (space-separated) rotated left by K
