@@ -267,7 +267,7 @@ daemon_start() {
 	ours|pasta)
 		if [ "$impl" = ours ]; then
 			bin=$OURS_BIN; extra=${OURS_OPTS:-}
-			[ "$variant" = fallback ] && extra="--no-peek-offset"
+			[ "$variant" = fallback ] && extra="$extra --no-peek-offset"
 		else
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
 		fi
