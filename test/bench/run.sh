@@ -266,7 +266,8 @@ daemon_start() {
 	case "$impl" in
 	ours|pasta)
 		if [ "$impl" = ours ]; then
-			bin=$OURS_BIN; extra=${OURS_OPTS:-}
+			# --stats: counters in the log at exit, read by ours_notes
+			bin=$OURS_BIN; extra="--stats ${OURS_OPTS:-}"
 			[ "$variant" = fallback ] && extra="$extra --no-peek-offset"
 		else
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
@@ -447,6 +448,7 @@ run_case() {
 		grep -q "TCP reader:.*$want" "$dlog" 2>/dev/null ||
 			res=$(echo "$res" | awk -F'\t' -v OFS='\t' -v w="$want" '{ $10 = $10 "; reader line \"" w "\" not in log"; print }')
 	fi
+	[ "$impl" = ours ] && res=$(echo "$res" | note_add "$(ours_notes "$scen" "$dlog")")
 	# cpu per unit: s/GB for bulk, s per 1000 connections, s per 1M round trips
 	per=$(echo "$res" | awk -F'\t' -v c="$cpu" -v t="$tool" '
 		c == "-" || $1 != "ok" { print "-"; exit }
@@ -483,6 +485,25 @@ perf_stop() {
 	timeout 120 perf report -i "$OUT/perf/$1.data" --stdio --no-children \
 		--sort symbol -g none 2>/dev/null | grep -v '^#' | grep -v '^$' |
 		head -n 40 >"$OUT/perf/$1.txt"
+}
+
+# note_add TEXT - append TEXT to the note (10th field) of the line on stdin
+note_add() {
+	awk -F'\t' -v OFS='\t' -v t="$1" '{ if (t != "") $10 = ($10 == "" || $10 == "-") ? t : $10 "; " t; print }'
+}
+
+# ours_notes SCEN LOG - what our --stats counters say that the client can't:
+# whether S3/S3T were spliced, resets in S5 (iperf3 ends its data
+# connections with one), retransmission timeouts
+ours_notes() {
+	sed -n 's/.*spliced flows \([0-9]*\).*/spliced \1/p
+		s/.*RST to guest \([0-9]*\), RST to host \([0-9]*\).*/RST \1 \2/p
+		s/.*RTO \([0-9]*\)).*/RTO \1/p' "$2" 2>/dev/null |
+	awk -v scen="$1" '
+		$1 == "spliced" && scen ~ /^S3/ { n = n sep ($2 > 0 ? "spliced flows " $2 : "not spliced (spliced flows 0)"); sep = "; " }
+		$1 == "RST" && scen == "S5" && $2 + $3 > 0 { n = n sep "RST to ns " $2 ", to host " $3; sep = "; " }
+		$1 == "RTO" && $2 > 0 { n = n sep "RTO " $2; sep = "; " }
+		END { print n }'
 }
 
 # rotate LIST K - LIST (space-separated) rotated left by K
