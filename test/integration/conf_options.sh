@@ -74,7 +74,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "-M/--mac-addr" -M 01:00:5e:00:00:01
 	expect_bad "$bin" "-g/--gateway" -g nowhere
 	expect_bad "$bin" "-i/--interface" -i nosuchif0
-	expect_bad "$bin" "-D/--dns" -D none -D 192.0.2.1
+	expect_bad "$bin" "-D/--dns" -D none -D 203.0.113.1
 	expect_bad "$bin" "-S/--search" -S bad..example
 	expect_bad "$bin" "-t/--tcp-ports" -t 0
 	expect_bad "$bin" "-t/--tcp-ports" -t 80-22
