@@ -197,9 +197,10 @@ setup_topology() {
 	wait_for 50 sh -c "ip -n $H link show h0 | grep -q LOWER_UP"
 }
 
-# cpu_ticks PID - utime + stime of the whole process, in clock ticks
+# cpu_ticks PID - utime + stime of the whole process, in clock ticks;
+# nothing if it is gone or a zombie (it died)
 cpu_ticks() {
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '$1 != "Z" { print $12 + $13 }'
 }
 
 # Scenario table: path tool [tool options]
@@ -441,12 +442,12 @@ run_case() {
 
 	# status value unit p99 bytes conns retrans stalls minfrac note
 	res=$("$PY" "$here/bench.py" parse "$tool" "$raw" "$crc")
-	status=$(echo "$res" | cut -f1)
-	[ $alive = 1 ] || { status=fail; res=$(printf 'fail\t-\t-\t-\t-\t-\t-\t-\t-\tdaemon died during the run'); }
+	[ $alive = 1 ] || res=$(printf 'fail\t-\t-\t-\t-\t-\t-\t-\t-\t%s' \
+		"$impl died during the run: $(tail -n 1 "$dlog" | tr '\t' ' ')")
 	if [ "$impl" = ours ] && [ "$scen" = S6 ]; then
 		want="SO_PEEK_OFF"; [ "$variant" = fallback ] && want="discard buffer"
 		grep -q "TCP reader:.*$want" "$dlog" 2>/dev/null ||
-			res=$(echo "$res" | awk -F'\t' -v OFS='\t' -v w="$want" '{ $10 = $10 "; reader line \"" w "\" not in log"; print }')
+			res=$(echo "$res" | note_add "reader line \"$want\" not in the log")
 	fi
 	[ "$impl" = ours ] && res=$(echo "$res" | note_add "$(ours_notes "$scen" "$dlog")")
 	# cpu per unit: s/GB for bulk, s per 1000 connections, s per 1M round trips
