@@ -331,8 +331,10 @@ def cmd_report(tsv, meta_path):
         o.append("")
         o.append("Per-second iperf3 intervals below %d%% of the run's median "
                  "(summed over repetitions; '-' for runs shorter than 3 s), "
-                 "lowest interval as a fraction of the median, and the "
-                 "sender's retransmissions (median)." % (STALL_FRAC * 100))
+                 "lowest interval as a fraction of the median, the "
+                 "sender's retransmissions (median) and, for daemons, frames "
+                 "the namespace's tap dropped because its queue to the "
+                 "daemon was full (summed)." % (STALL_FRAC * 100))
         o.append("")
         hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
         o.append("| " + " | ".join(hdr) + " |")
@@ -342,15 +344,17 @@ def cmd_report(tsv, meta_path):
             for i in cols:
                 v = "peek" if s == "S6" and i == "ours" else ""
                 st = res.values(s, i, "stalls", v)
+                dr = res.values(s, i, "tap_drops", v)
                 mf = res.values(s, i, "min_interval_frac", v)
                 rt = res.values(s, i, "retrans", v)
                 if not res.values(s, i, variant=v):
                     line.append(res.cell(s, i, variant=v) or "-")
                     continue
-                line.append("%s stalls, min %s, retr %s" % (
+                line.append("%s stalls, min %s, retr %s%s" % (
                     int(sum(st)) if st else "-",
                     fmt(min(mf)) if mf else "-",
-                    "%.0f" % statistics.median(rt) if rt else "-"))
+                    "%.0f" % statistics.median(rt) if rt else "-",
+                    ", tap drops %d" % sum(dr) if dr else ""))
             o.append("| " + " | ".join(line) + " |")
         o.append("")
 

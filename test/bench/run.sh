@@ -394,7 +394,7 @@ run_case() {
 	tag="$rep-$scen-$impl${variant:+-$variant}"
 	why=$(impl_unsupported "$impl" "$scen")
 	if [ -n "$why" ]; then
-		row "$rep" "$scen" "$impl" "$variant" n/a - - - - - - - - - - - "$why"
+		row "$rep" "$scen" "$impl" "$variant" n/a - - - - - - - - - - - - "$why"
 		return
 	fi
 	tool=$(scen_tool "$scen")
@@ -409,7 +409,7 @@ run_case() {
 	if [ $daemon = 1 ] && ! daemon_start "$impl" "$scen" "$variant" "$dlog"; then
 		daemon_stop
 		log "$tag: n/a ($NOTE_RUN)"
-		row "$rep" "$scen" "$impl" "$variant" n/a - - - - - - - - - - - "$NOTE_RUN"
+		row "$rep" "$scen" "$impl" "$variant" n/a - - - - - - - - - - - - "$NOTE_RUN"
 		return
 	fi
 	placement "$impl" "$path"
@@ -417,7 +417,7 @@ run_case() {
 		server_stop
 		[ $daemon = 1 ] && daemon_stop
 		log "$tag: fail (server did not start)"
-		row "$rep" "$scen" "$impl" "$variant" fail - - - - - - - - - - - "server did not listen"
+		row "$rep" "$scen" "$impl" "$variant" fail - - - - - - - - - - - - "server did not listen"
 		return
 	fi
 
@@ -426,9 +426,10 @@ run_case() {
 	client_run "$tool" "$scen" "$port" "$raw"
 	crc=$?
 	perf_stop "$tag"
-	cpu=-; rss=-; alive=1
+	cpu=-; rss=-; alive=1; drops=-
 	if [ $daemon = 1 ]; then
 		c1=$(cpu_ticks "$DPID")
+		drops=$(tap_drops)
 		if [ -n "$c0" ] && [ -n "$c1" ]; then
 			cpu=$(awk -v a="$c0" -v b="$c1" -v hz="$CLK_TCK" 'BEGIN { printf "%.3f", (b - a) / hz }')
 			rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$DPID/status" 2>/dev/null)
@@ -458,8 +459,17 @@ run_case() {
 		t == "sockperf" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
 		{ print "-" }')
 	row "$rep" "$scen" "$impl" "$variant" \
-		"$(echo "$res" | cut -f1-6)" "$cpu" "$per" "$rss" "$(echo "$res" | cut -f7-)"
+		"$(echo "$res" | cut -f1-6)" "$cpu" "$per" "$rss" "$drops" \
+		"$(echo "$res" | cut -f7-)"
 	log "$tag: $(echo "$res" | cut -f1-3 | tr '\t' ' ') cpu=${cpu}s rss=${rss}KiB"
+}
+
+# tap_drops - frames the namespace's tap dropped on transmit (its queue to
+# the daemon was full: the daemon did not read in time); - if unknown
+tap_drops() {
+	ip netns exec "$N" sh -c 'n=0; for d in /sys/class/net/*; do
+		[ "${d##*/}" = lo ] || n=$((n + $(cat "$d/statistics/tx_dropped")))
+		done; echo $n' 2>/dev/null || echo -
 }
 
 # perf_start TAG - with --perf, record the daemon's profile in the background
@@ -525,7 +535,7 @@ if command -v wrk >/dev/null; then
 		log "httpd.c did not build: S5 will be n/a"
 fi
 
-printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\tcpu_s\tcpu_per_unit\trss_kib\tretrans\tstalls\tmin_interval_frac\tnote\n' >"$TSV"
+printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\tcpu_s\tcpu_per_unit\trss_kib\ttap_drops\tretrans\tstalls\tmin_interval_frac\tnote\n' >"$TSV"
 
 {
 	printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
