@@ -548,7 +548,8 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'impls\t%s\n' "$IMPLS"
 	printf 'smoke\t%s\n' "$SMOKE"
 	printf 'note\t%s\n' "$NOTE"
-	printf 'ours_version\t%s\n' "$("$OURS_BIN" --version 2>&1 | head -n 1)"
+	printf 'ours_version\t%s (source tree %s)\n' "$("$OURS_BIN" --version 2>&1 | head -n 1)" \
+		"$(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
 	printf 'pasta_version\t%s\n' "passt $(version_of passt)"
 	printf 'slirp4netns_version\t%s\n' "slirp4netns $(version_of slirp4netns)"
 	printf 'iperf3_version\t%s\n' "$(version_of iperf3)"
