@@ -569,6 +569,7 @@ int passt_loop(struct ctx *ctx)
 
 		tap_flush();
 		tap_epoll_update(ctx);
+		flow_free_flush();
 	}
 	return ctx->exit_status;
 }
