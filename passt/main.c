@@ -5,7 +5,8 @@
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
  * defaults; file descriptor limit; flow table; epoll and signals; the guest
  * side (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; isolation; loop.
+ * listeners (-T ones inside the namespace); pcap; detaching; the splice
+ * path (pools, namespace socket helper); isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
@@ -243,6 +245,9 @@ int main(int argc, char **argv)
 	udp_init(ctx);
 	if (!c->no_tcp && fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
 		die("-t: can't listen on a forwarded port");
+	if (c->mode == MODE_PASTA && !c->no_tcp &&
+	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
+		die("-T: can't listen on a forwarded port in the namespace");
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {
@@ -260,6 +265,10 @@ int main(int argc, char **argv)
 		daemonize();
 	}
 	write_pidfile(c->pid_file);
+	/* Forks the namespace socket helper: after daemonize(), while we may
+	 * still enter the namespace
+	 */
+	splice_init(ctx);
 
 	isolate_prefork(ctx);
 	if (spawned)
