@@ -68,6 +68,7 @@ static unsigned nsock_n[2];		/* sockets in the pool */
 static unsigned nsock_pending[2];	/* asked for, reply not seen yet */
 static int nsock_err[2];		/* error of the last reply, or 0 */
 static int nsock_sock = -1;		/* our end of the socketpair */
+static pid_t nsock_helper_pid;
 
 /**
  * nsock_fam_af() - Address family of a pool
@@ -474,6 +475,16 @@ unsigned nsock_avail(int af)
 }
 
 /**
+ * nsock_pid() - PID of the helper (for tests and logs)
+ *
+ * Return: PID, 0 if none was started
+ */
+pid_t nsock_pid(void)
+{
+	return nsock_helper_pid;
+}
+
+/**
  * nsock_init() - Fork the helper into the target namespace, fill the pools
  * @ctx:	Context: ns_fd is the target namespace, epollfd the main loop's
  *
@@ -481,7 +492,7 @@ unsigned nsock_avail(int af)
  * the privileges to enter the namespace (before isolate_prefork()).
  *
  * Context: set-up
- * #syscalls socketpair fork setns wait4
+ * #syscalls socketpair clone poll recvfrom epoll_ctl
  * Return: 0, or -errno (setns() refused, no helper reply within five
  *	   times NSOCK_WAIT_MS, fork() failed)
  */
@@ -513,6 +524,7 @@ int nsock_init(struct ctx *ctx)
 
 	close(sv[1]);
 	nsock_sock = sv[0];
+	nsock_helper_pid = pid;
 	ret = nsock_wait(NSOCK_WAIT_MS * 5);
 	if (ret == 1 && recv(nsock_sock, &m, sizeof(m), 0) == sizeof(m))
 		ret = m.err;

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define NSOCK_POOL		32	/* sockets kept ready, per family */
 #define NSOCK_WAIT_MS		1000	/* longest wait for the helper */
@@ -19,5 +20,6 @@ void nsock_refill(void);
 bool nsock_refill_due(void);
 void nsock_handler(struct ctx *ctx, uint32_t events);
 unsigned nsock_avail(int af);
+pid_t nsock_pid(void);
 
 #endif /* SPLICE_NSOCK_H */

@@ -8,10 +8,14 @@
 
 #include "tcp_splice.h"
 
+#ifndef SPLICE_PIPE_SIZE
 #define SPLICE_PIPE_SIZE	(256 * 1024)	/* F_SETPIPE_SZ, bytes */
+#endif
 #define SPLICE_PIPE_POOL	16		/* idle pipes kept open */
+#ifndef SPLICE_ROUNDS
 #define SPLICE_ROUNDS		8	/* read-write rounds per event and
 					 * direction, then back to epoll */
+#endif
 #define SPLICE_CONNECT_TIMEOUT_MS	10000
 
 int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d);
