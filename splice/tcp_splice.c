@@ -94,6 +94,8 @@
 static int splice_pipe_pool[SPLICE_PIPE_POOL][2];
 static unsigned splice_pipe_n;		/* idle pipes in the pool */
 static unsigned splice_connecting;	/* flows with SEV_CONNECTING */
+static int64_t splice_connect_due = INT64_MAX;	/* earliest connect()
+						 * deadline, ms, or later */
 static bool splice_on;			/* splice_init() enabled the path */
 
 static const char *const splice_ev_str[SEV_COUNT] = {
@@ -314,7 +316,7 @@ static int splice_epoll_set(const struct ctx *ctx,
 
 /**
  * splice_conn_close() - Close both sockets, release the pipes and the flow
- * @ctx:	Context (unused but for symmetry with the rest)
+ * @ctx:	Context (unused: the sockets leave the epoll set as they close)
  * @conn:	Connection
  * @rst:	Reset the sockets (SO_LINGER 0) instead of closing cleanly
  * @reason:	What happened, for the debug log
@@ -576,7 +578,9 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		conn->flags |= SFL(FROM_NS);
 	if (af == AF_INET6)
 		conn->flags |= SFL(IPV6);
-	splice_dbg(conn, "accepted from %s:%u", inany_ntop(peer, a), peer_port);
+	if (log_level >= LOG_DEBUG)
+		splice_dbg(conn, "accepted from %s:%u", inany_ntop(peer, a),
+			   peer_port);
 
 	if (from_ns) {
 		t = socket(af, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -618,6 +622,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		conn->events |= SEV(CONNECTING);
 		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
 		splice_connecting++;
+		splice_connect_due = MIN(splice_connect_due, conn->deadline);
 		timer_want(ctx, conn->deadline);
 	}
 
@@ -727,6 +732,16 @@ void splice_timer(struct ctx *ctx)
 	splice_pipe_refill();
 	nsock_refill();
 
+	if (!splice_connecting) {
+		splice_connect_due = INT64_MAX;
+		return;
+	}
+	if (ctx->now < splice_connect_due) {
+		timer_want(ctx, splice_connect_due);
+		return;
+	}
+
+	/* Scan only once a deadline passed (not at every pool refill) */
 	for (i = 0; splice_connecting && i < flow_hwm(); i++) {
 		union flow *flow = flow_at(i);
 		struct tcp_splice_conn *conn = &flow->splice;
@@ -742,6 +757,7 @@ void splice_timer(struct ctx *ctx)
 			next = MIN(next, conn->deadline);
 		}
 	}
+	splice_connect_due = next;
 	if (next != INT64_MAX)
 		timer_want(ctx, next);
 }
