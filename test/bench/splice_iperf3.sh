@@ -43,7 +43,7 @@ if [ -x "$DEB_PASTA" ]; then
 	track $DEB
 	wait_for sh -c "ip -n $N2 -o addr show | grep -q 'inet .*global'" ||
 		{ cat "$WORK/deb.log"; fail "Debian's pasta did not configure $N2"; }
-	DEB_VER=$("$DEB_PASTA" --version 2>/dev/null | head -n 1)
+	DEB_VER="$DEB_PASTA, package passt $(dpkg-query -W -f='${Version}' passt 2>/dev/null)"
 fi
 
 for p in 5201; do bg in_ns sh -c "exec iperf3 -s -p $p > /dev/null 2>&1"; done
