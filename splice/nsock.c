@@ -86,7 +86,7 @@ static int nsock_fam_af(unsigned fam)
  * @a:		fd to keep
  * @b:		fd to keep
  *
- * #syscalls close_range
+ * #syscalls:helper close_range
  */
 static void nsock_close_others(int a, int b)
 {
@@ -194,7 +194,7 @@ static void nsock_helper_reply(int fd, const struct nsock_msg *req)
  * @parent:	PID of the daemon
  *
  * Context: forked child; never returns
- * #syscalls:helper setns recvfrom
+ * #syscalls:helper prctl getppid setns sendto recvfrom exit_group
  */
 static void nsock_helper(int fd, int nsfd, pid_t parent)
 {
