@@ -3,10 +3,11 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll and signals; the guest
- * side (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
- * listeners (-T ones inside the namespace); pcap; detaching; the splice
- * path (pools, namespace socket helper); isolation; loop.
+ * defaults; file descriptor limit; flow table; epoll and signals; the
+ * devmem binding (--devmem); the guest side (pasta: namespaces and tap;
+ * passt: the UNIX socket); forwarded-port listeners (-T ones inside the
+ * namespace); pcap; detaching; the splice path (pools, namespace socket
+ * helper); isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
@@ -223,6 +225,11 @@ int main(int argc, char **argv)
 	}
 
 	isolate_initial(ctx);
+
+	/* Before pasta may join a user namespace: BIND_RX needs
+	 * CAP_NET_ADMIN in the initial one, and the NIC is in ours
+	 */
+	devmem_setup(c);
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
