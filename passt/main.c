@@ -5,8 +5,9 @@
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
  * defaults; file descriptor limit; flow table; epoll and signals; the
  * devmem binding (--devmem); the guest side (pasta: namespaces and tap;
- * passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; isolation; loop.
+ * passt: the UNIX socket); forwarded-port listeners (-T ones inside the
+ * namespace); pcap; detaching; the splice path (pools, namespace socket
+ * helper); isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "devmem.h"
@@ -250,6 +252,9 @@ int main(int argc, char **argv)
 	udp_init(ctx);
 	if (!c->no_tcp && fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
 		die("-t: can't listen on a forwarded port");
+	if (c->mode == MODE_PASTA && !c->no_tcp &&
+	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
+		die("-T: can't listen on a forwarded port in the namespace");
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {
@@ -267,6 +272,10 @@ int main(int argc, char **argv)
 		daemonize();
 	}
 	write_pidfile(c->pid_file);
+	/* Forks the namespace socket helper: after daemonize(), while we may
+	 * still enter the namespace
+	 */
+	splice_init(ctx);
 
 	isolate_prefork(ctx);
 	if (spawned)
