@@ -6,8 +6,9 @@
  * defaults; isolation stage 1 (stray fds, file descriptor limit,
  * capabilities); flow table; epoll and signals; the devmem binding
  * (--devmem); the guest side (pasta: namespaces and tap; passt: the UNIX
- * socket); forwarded-port listeners; pcap; detaching; isolation stages 2
- * and 3 (passt/isolation.c); loop.
+ * socket); forwarded-port listeners (-T ones inside the namespace); pcap;
+ * detaching; the splice path (pools, namespace socket helper); isolation
+ * stages 2 and 3 (passt/isolation.c); loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "devmem.h"
@@ -241,6 +243,9 @@ int main(int argc, char **argv)
 	udp_init(ctx);
 	if (!c->no_tcp && fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
 		die("-t: can't listen on a forwarded port");
+	if (c->mode == MODE_PASTA && !c->no_tcp &&
+	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
+		die("-T: can't listen on a forwarded port in the namespace");
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {
@@ -258,6 +263,10 @@ int main(int argc, char **argv)
 		daemonize();
 	}
 	write_pidfile(c->pid_file);
+	/* Forks the namespace socket helper: after daemonize(), while we may
+	 * still enter the namespace
+	 */
+	splice_init(ctx);
 
 	isolate_prefork(ctx);
 	if (spawned)

@@ -94,8 +94,10 @@ void stats_dump(void)
 	     stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
 	     stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
 	     stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
-	info("stats: spliced flows %lu, bytes %lu",
-	     stats.splice_flows_opened, stats.splice_bytes);
+	info("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
+	     stats.splice_flows_opened, stats.splice_flows_closed,
+	     stats.splice_bytes, stats.splice_resets,
+	     stats.splice_connect_failed);
 	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
 	     stats.udp_flows_opened, stats.udp_dgrams_to_tap,
 	     stats.udp_dgrams_from_tap, stats.udp_too_big,
@@ -600,6 +602,9 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_SIGNAL:
 				signal_handler(ctx, (int)ref.fd);
 				break;
+			case EPOLL_TYPE_NS_HELPER:
+				splice_ns_helper_handler(ctx, e);
+				break;
 			default:
 				break;
 			}
@@ -619,6 +624,7 @@ int passt_loop(struct ctx *ctx)
 
 		tap_flush();
 		tap_epoll_update(ctx);
+		flow_free_flush();
 	}
 	return ctx->exit_status;
 }

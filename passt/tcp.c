@@ -1446,7 +1446,15 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			 * reset, so the guest's application sees what a
 			 * direct peer would (accept(), then ECONNRESET)
 			 */
+		{
+			int err = 0;
+			socklen_t sl = sizeof(err);
+
+			getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
+			conn_dbg(conn, "peer gone in handshake: events 0x%x, %s",
+				 events, strerror(err));
 			conn->flags |= TFL(RST_AFTER_HS);
+		}
 		else if (events & EPOLLERR)
 			tcp_rst(ctx, conn, "socket error in handshake");
 		return;
