@@ -343,9 +343,39 @@ static void tap_client_gone(struct ctx *ctx)
 	}
 	tap_detach();
 	tcp_close_all(ctx);
+	icmp_close_all(ctx);
 	if (ctx->c.one_off) {
 		ctx->quit = true;
 		ctx->exit_status = 0;
+	}
+}
+
+/**
+ * tap_handler() - Events on the tap fd or the stream client
+ * @ctx:	Context
+ * @e:		epoll events (EPOLLIN alone for frames already buffered)
+ *
+ * A stream client that hangs up, or sends a bad length, is dropped; a tap
+ * device that fails is fatal.
+ */
+static void tap_handler(struct ctx *ctx, uint32_t e)
+{
+	int r = 0;
+
+	if (e & EPOLLOUT)
+		tap_flush();
+	if (!(e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)))
+		return;
+
+	r = tap_input(ctx);
+	if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))) {
+		if (tap_backend() == TAP_STREAM) {
+			if (r == -EBADMSG)
+				warn("bad frame length from the client, dropping it");
+			tap_client_gone(ctx);
+		} else {
+			die("tap device: %s", strerror(-r));
+		}
 	}
 }
 
@@ -493,6 +523,9 @@ int passt_loop(struct ctx *ctx)
 		if (next_hk)
 			wait = MIN(wait, MAX(next_hk - now, 0));
 
+		if (tap_rx_buffered())
+			wait = 0;
+
 		n = epoll_wait(ctx->epollfd, ev, EPOLL_EVENTS, (int)wait);
 		if (n < 0 && errno != EINTR)
 			die_perror("epoll_wait");
@@ -504,20 +537,7 @@ int passt_loop(struct ctx *ctx)
 
 			switch (ref.type) {
 			case EPOLL_TYPE_TAP:
-				if (e & EPOLLOUT)
-					tap_flush();
-				if (e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)) {
-					int r = tap_input(ctx);
-
-					if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) &&
-						      !(e & EPOLLIN))) {
-						if (tap_backend() == TAP_STREAM)
-							tap_client_gone(ctx);
-						else
-							die("tap device: %s",
-							    strerror(-r));
-					}
-				}
+				tap_handler(ctx, e);
 				break;
 			case EPOLL_TYPE_TAP_LISTEN:
 				tap_listen_handler(ctx, ref);
@@ -547,6 +567,10 @@ int passt_loop(struct ctx *ctx)
 				break;
 			}
 		}
+
+		/* Frames left in the stream buffer after a full batch */
+		if (tap_rx_buffered())
+			tap_handler(ctx, EPOLLIN);
 
 		if (ctx->now >= ctx->timer_next) {
 			ctx->timer_next = INT64_MAX;

@@ -71,6 +71,7 @@ bool tap_csum_offload(void);
 void tap_set_pcap(bool on);
 
 int tap_rx(struct tap_rx_batch *b);
+bool tap_rx_buffered(void);
 
 uint8_t *tap_tx_space(size_t *avail);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
