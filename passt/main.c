@@ -3,9 +3,9 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll and signals; the guest
- * side (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; isolation; loop.
+ * defaults; file descriptor limit; flow table; epoll; the guest side
+ * (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
+ * listeners; pcap; detaching; signals; pid file; isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,8 +69,10 @@ static void passt_sock_remove(void)
  * @ctx:	Context
  *
  * With no -s, the first free /tmp/passt_N.socket, N from 1, is used; a file
- * that nobody listens on any more is taken over.
+ * that nobody listens on any more is taken over.  Runs before daemonize(),
+ * so that a path that can't be bound is an error the caller sees.
  *
+ * #syscalls socket bind connect listen unlink chown
  * Return: listening fd; dies if the path can't be bound
  */
 static int passt_sock_open(struct ctx *ctx)
@@ -123,6 +125,11 @@ static int passt_sock_open(struct ctx *ctx)
 
 	memcpy(passt_sock_path, sa.sun_path, sizeof(passt_sock_path));
 	atexit(passt_sock_remove);
+
+	/* Started as root: the user we'll run as must remove it at exit */
+	if (geteuid() == 0 && ctx->c.uid &&
+	    chown(sa.sun_path, ctx->c.uid, ctx->c.gid))
+		warn_perror("chown() of %s", sa.sun_path);
 
 	ref.fd = (uint32_t)s;
 	ev.data.u64 = ref.u64;
@@ -215,11 +222,6 @@ int main(int argc, char **argv)
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ctx->epollfd < 0)
 		die_perror("epoll_create1");
-	if ((ret = signals_init(ctx)) < 0) {
-		errno = -ret;
-		die_perror("signals");
-	}
-
 	isolate_initial(ctx);
 
 	if (c->mode == MODE_PASTA) {
@@ -259,7 +261,17 @@ int main(int argc, char **argv)
 			log_to_syslog(c->mode == MODE_PASTA ? "pasta" : "passt");
 		daemonize();
 	}
+	/* After the fork: a signalfd added to epoll before it would keep
+	 * waiting on the parent's signal queue; also, a command pasta spawned
+	 * must not inherit our blocked signals
+	 */
+	if ((ret = signals_init(ctx)) < 0) {
+		errno = -ret;
+		die_perror("signals");
+	}
 	write_pidfile(c->pid_file);
+	if (c->mode == MODE_PASST)
+		isolate_user(ctx);	/* socket bound, pid file written */
 
 	isolate_prefork(ctx);
 	if (spawned)

@@ -76,6 +76,9 @@ void stats_dump(void)
 	info("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
 	     tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
 	     tap_stats.tx_bytes, tap_stats.tx_dropped);
+	if (tap_backend() != TAP_DEV)
+		info("stats: stream short writes %lu, bad lengths %lu",
+		     tap_stats.tx_short, tap_stats.rx_bad_len);
 	info("stats: malformed frames dropped %lu, unhandled %lu",
 	     dropped, stats.frames_unhandled);
 	for (i = 1; i < FD_COUNT; i++)
@@ -338,6 +341,7 @@ static void tap_client_gone(struct ctx *ctx)
 
 	info("client disconnected");
 	if (fd >= 0) {
+		tap_flush();	/* replies to frames before a bad length */
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, fd, NULL);
 		close(fd);
 	}

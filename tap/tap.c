@@ -488,6 +488,7 @@ static int tap_flush_stream(void)
 	if ((size_t)n == total)
 		return 0;
 keep:
+	tap_stats.tx_short++;
 	tap_stats.tx_dropped += stream_tx_keep(&tap_tx_pend, tap_tx_iov,
 					       tap_tx_n, (size_t)n);
 	return 0;
