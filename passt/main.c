@@ -36,6 +36,8 @@ int passt_tap_add(struct ctx *ctx, int fd);
 int signals_init(struct ctx *ctx);
 int passt_loop(struct ctx *ctx);
 
+#define PASST_SOCK_TRIES	64	/* /tmp/passt_1.socket to _64 (passt.1) */
+
 static struct ctx ctx_main;
 static char passt_sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
@@ -68,11 +70,12 @@ static void passt_sock_remove(void)
  * passt_sock_open() - passt: bind and listen on the UNIX socket
  * @ctx:	Context
  *
- * With no -s, the first free /tmp/passt_N.socket, N from 1, is used; a file
- * that nobody listens on any more is taken over.  Runs before daemonize(),
- * so that a path that can't be bound is an error the caller sees.
+ * With no -s, the first free /tmp/passt_N.socket, N from 1, is used.  A
+ * socket file that nobody listens on any more is taken over (never a file
+ * of another type).  Runs before daemonize(), so that a path that can't be
+ * bound is an error the caller sees.
  *
- * #syscalls socket bind connect listen unlink chown
+ * #syscalls socket bind connect listen unlink chown lstat
  * Return: listening fd; dies if the path can't be bound
  */
 static int passt_sock_open(struct ctx *ctx)
@@ -80,9 +83,10 @@ static int passt_sock_open(struct ctx *ctx)
 	union epoll_ref ref = { .type = EPOLL_TYPE_TAP_LISTEN };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct epoll_event ev = { .events = EPOLLIN };
+	struct stat st;
 	int s, i;
 
-	for (i = 1; i < 100; i++) {
+	for (i = 1; i <= PASST_SOCK_TRIES; i++) {
 		s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (s < 0)
 			die_perror("UNIX socket");
@@ -97,8 +101,9 @@ static int passt_sock_open(struct ctx *ctx)
 		if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
 			break;
 
-		if (errno == EADDRINUSE) {
-			/* Stale file (nobody listening)?  Take it over */
+		if (errno == EADDRINUSE && !lstat(sa.sun_path, &st) &&
+		    S_ISSOCK(st.st_mode)) {
+			/* Stale socket (nobody listening)?  Take it over */
 			int p = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 			if (p >= 0 && connect(p, (struct sockaddr *)&sa,
@@ -117,7 +122,7 @@ static int passt_sock_open(struct ctx *ctx)
 			die_perror("-s %s: can't bind", ctx->c.sock_path);
 		close(s);
 	}
-	if (i == 100)
+	if (i > PASST_SOCK_TRIES)
 		die("no free /tmp/passt_N.socket path");
 
 	if (listen(s, 1))

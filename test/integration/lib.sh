@@ -165,7 +165,7 @@ start_passt() {
 		>"$WORK/passt.log" 2>&1 &
 	PASST_PID=$!
 	track $PASST_PID
-	if ! wait_for test -S "$_sock"; then
+	if ! wait_for grep -q "socket bound at $_sock" "$WORK/passt.log"; then
 		cat "$WORK/passt.log"
 		fail "passt did not bind $_sock"
 	fi

@@ -148,7 +148,16 @@ if in_host "$PASST_BIN" -s "$S" >"$WORK/err" 2>&1; then
 	fail "path in use accepted"
 fi
 stop_passt
-log "unbindable paths rejected at start"
+# A stale socket file is taken over, a regular file is never removed
+python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$S')"
+start_passt "$S"
+stop_passt
+echo keep > "$SD/file"
+if in_host "$PASST_BIN" -f -s "$SD/file" >"$WORK/err" 2>&1; then
+	fail "regular file used as socket path"
+fi
+[ "$(cat "$SD/file")" = keep ] || fail "regular file replaced"
+log "unbindable paths rejected at start, stale socket taken over"
 
 # 11. libvirt's argument set (no -f: it daemonizes), inbound with -t
 in_host "$PASST_BIN" --one-off --socket "$S" --mac-addr 02:00:00:00:00:99 \
