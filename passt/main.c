@@ -4,8 +4,9 @@
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
  * defaults; file descriptor limit; flow table; epoll; the guest side
- * (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; signals; pid file; isolation; loop.
+ * (pasta: namespaces and tap; passt: an -F socket); forwarded-port
+ * listeners; pcap; pid file opened; passt's UNIX socket; detaching (the
+ * parent writes the pid file); signals; isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -148,37 +149,69 @@ static int passt_sock_open(struct ctx *ctx)
 }
 
 /**
- * write_pidfile() - Write our PID to the -P file
+ * pidfile_open() - Open (create, truncate) the -P file
  * @path:	File, "" for none
+ *
+ * Opened early, so that a path we can't write to is an error before
+ * anything is bound, and written once the PID to report is known.
+ *
+ * #syscalls openat
+ * Return: fd, or -1 if there is no pid file; dies if it can't be opened
  */
-static void write_pidfile(const char *path)
+static int pidfile_open(const char *path)
 {
-	char buf[32];
-	int fd, n;
+	int fd;
 
 	if (!*path)
-		return;
+		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die_perror("--pid %s", path);
-	n = snprintf(buf, sizeof(buf), "%d\n", getpid());
+	return fd;
+}
+
+/**
+ * pidfile_write() - Write a PID to the pid file and close it
+ * @fd:		From pidfile_open(), -1 for none
+ * @pid:	Process ID to write: ours, or the detached child's
+ *
+ * #syscalls write close
+ */
+static void pidfile_write(int fd, pid_t pid)
+{
+	char buf[32];
+	int n;
+
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
 	if (write(fd, buf, (size_t)n) != n)
-		die_perror("--pid %s", path);
+		die_perror("--pid");
 	close(fd);
 }
 
 /**
  * daemonize() - Detach from the terminal: fork, new session, stdio to null
+ * @pidfd:	Pid file from pidfile_open(), or -1
+ *
+ * The parent writes the child's PID to the pid file before it exits, so
+ * that whoever started us (libvirt, for one) finds it as soon as we return.
+ *
+ * #syscalls fork setsid dup2
  */
-static void daemonize(void)
+static void daemonize(int pidfd)
 {
 	pid_t pid = fork();
 	int fd;
 
 	if (pid < 0)
 		die_perror("fork");
-	if (pid)
+	if (pid) {
+		pidfile_write(pidfd, pid);
 		_exit(EXIT_SUCCESS);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
 	setsid();
 	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (fd >= 0) {
@@ -203,7 +236,7 @@ int main(int argc, char **argv)
 	struct ctx *ctx = &ctx_main;
 	struct conf *c = &ctx->c;
 	bool spawned = false;
-	int ret, tap;
+	int ret, tap, pidfd;
 
 	conf_parse(c, argc, argv);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
@@ -242,8 +275,6 @@ int main(int argc, char **argv)
 		tap_init(TAP_STREAM, c->fd, false);
 		if (passt_tap_add(ctx, c->fd))
 			die_perror("epoll_ctl on -F %d", c->fd);
-	} else {
-		passt_sock_open(ctx);
 	}
 
 	tcp_init(ctx);
@@ -259,12 +290,20 @@ int main(int argc, char **argv)
 		tap_set_pcap(true);
 	}
 
+	pidfd = pidfile_open(c->pid_file);
+
+	/* Last of what may fail: die() leaves no socket file behind */
+	if (c->mode == MODE_PASST && c->fd < 0)
+		passt_sock_open(ctx);
+
 	/* A command we spawned keeps the terminal: stay in the foreground */
 	spawned = c->mode == MODE_PASTA && pasta_child_pid_get() > 0;
 	if (!c->foreground && !spawned) {
 		if (!*c->log_file)
 			log_to_syslog(c->mode == MODE_PASTA ? "pasta" : "passt");
-		daemonize();
+		daemonize(pidfd);
+	} else {
+		pidfile_write(pidfd, getpid());
 	}
 	/* After the fork: a signalfd added to epoll before it would keep
 	 * waiting on the parent's signal queue; also, a command pasta spawned
@@ -274,7 +313,6 @@ int main(int argc, char **argv)
 		errno = -ret;
 		die_perror("signals");
 	}
-	write_pidfile(c->pid_file);
 	if (c->mode == MODE_PASST)
 		isolate_user(ctx);	/* socket bound, pid file written */
 

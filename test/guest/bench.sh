@@ -53,7 +53,9 @@ one() {
 	mkdir -m 1777 -p "$WORK/s"
 	sock=$WORK/s/$label.sock
 	rm -f "$sock" "$WORK/console.log"
-	ip netns exec "$H" "$bin" -f -q -s "$sock" >"$WORK/passt.log" 2>&1 &
+	q=-q
+	[ "$label" = ours ] && q=	# keep info: the stats lines below
+	ip netns exec "$H" "$bin" -f $q -s "$sock" >"$WORK/passt.log" 2>&1 &
 	pp=$!
 	track $pp
 	wait_for test -S "$sock" || { cat "$WORK/passt.log"; fail "$label: no socket"; }
@@ -77,6 +79,11 @@ one() {
 	echo "$label $lease $guest ${up:-0} ${down:-0}" >> "$WORK/results"
 	log "$label: boot to lease ${lease} s (guest uptime $guest s), guest->host ${up:-?} Mbit/s, host->guest ${down:-?} Mbit/s"
 	wait $qp 2>/dev/null
+	if [ "$label" = ours ]; then
+		kill -USR1 $pp
+		wait_for grep -q "stream short writes" "$WORK/passt.log"
+		log "$label: $(grep -h -e 'stats: tap' -e 'short writes' "$WORK/passt.log" | sed 's/.*stats: //' | tr '\n' ';')"
+	fi
 	kill $pp 2>/dev/null
 	wait $pp 2>/dev/null
 }

@@ -127,10 +127,11 @@ in_host "$PASST_BIN" -P "$WORK/pid" >"$WORK/start.log" 2>&1 ||
 	{ cat "$WORK/start.log"; fail "daemon start"; }
 DS=$(sed -n 's/.*socket bound at \(\/tmp\/passt_[0-9]*\.socket\).*/\1/p' "$WORK/start.log")
 [ -n "$DS" ] || { cat "$WORK/start.log"; fail "no /tmp/passt_N.socket printed"; }
-PASST_PID=$(cat "$WORK/pid")
+PASST_PID=$(cat "$WORK/pid")	# there as soon as the command returns
 track $PASST_PID
+kill -0 "$PASST_PID" || fail "no process $PASST_PID from the pid file"
 [ -S "$DS" ] || fail "$DS missing"
-grep -q "^Uid:.*65534" "/proc/$PASST_PID/status" || fail "daemon not nobody"
+wait_for grep -q "^Uid:.*65534" "/proc/$PASST_PID/status" || fail "daemon not nobody"
 client lease "$DS"
 expect address $H4
 kill $PASST_PID
@@ -148,6 +149,11 @@ if in_host "$PASST_BIN" -s "$S" >"$WORK/err" 2>&1; then
 	fail "path in use accepted"
 fi
 stop_passt
+# A forwarded port that can't be bound: error, and no socket file left
+if in_host "$PASST_BIN" -s "$SD/t.sock" -t 127.0.0.1/8081 >"$WORK/err" 2>&1; then
+	fail "-t on a port in use accepted"
+fi
+[ ! -e "$SD/t.sock" ] || fail "socket file left by a failed start"
 # A stale socket file is taken over, a regular file is never removed
 python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$S')"
 start_passt "$S"
