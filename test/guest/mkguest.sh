@@ -55,23 +55,27 @@ mkdir -p "$debs"
 apt_download() {
 	ls "$debs/$1"_*.deb >/dev/null 2>&1 && return 0
 	# _apt can't write here: download as root, without the warning
-	(cd "$debs" && apt-get -q download "$1" 2>/dev/null) && return 0
-	echo "mkguest: apt-get download $1 failed, updating package lists"
-	apt-get -q update >/dev/null 2>&1 || true
-	(cd "$debs" && apt-get -q download "$1" 2>/dev/null)
+	(cd "$debs" && apt-get -q download "$1" 2>/dev/null) >&2
 }
 
-# The versioned kernel package of a meta package (linux-image-amd64)
+# real_kpkg META - the versioned kernel package of a meta package
+# (linux-image-amd64 depends on linux-image-6.1.0-NN-amd64)
 real_kpkg() {
 	k=$(apt-cache depends "$1" 2>/dev/null |
 	    sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
-	if [ -z "$k" ]; then
-		apt-get -q update >/dev/null 2>&1 || true
-		k=$(apt-cache depends "$1" 2>/dev/null |
-		    sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' |
-		    head -n 1)
-	fi
 	echo "${k:-$1}"
+}
+
+# fetch_kernel META - download the kernel; on failure (no package lists
+# yet, or lists naming a version the mirror no longer has), update the
+# lists and resolve the name again
+fetch_kernel() {
+	k=$(real_kpkg "$1")
+	apt_download "$k" && echo "$k" && return 0
+	echo "mkguest: apt-get download $k failed, updating package lists" >&2
+	apt-get -q update >/dev/null 2>&1 || true
+	k=$(real_kpkg "$1")
+	apt_download "$k" && echo "$k"
 }
 
 tmp=$(mktemp -d "$dir/tmp.XXXXXX")
@@ -80,11 +84,13 @@ trap 'rm -rf "$tmp"' EXIT
 # Kernel: reuse any versioned image already downloaded
 kdeb=$(ls "$debs"/linux-image-[0-9]*.deb 2>/dev/null | head -n 1 || true)
 if [ -z "$kdeb" ]; then
-	k=$(real_kpkg "$kpkg")
-	apt_download "$k" || { echo "mkguest: can't download $k"; exit 1; }
+	k=$(fetch_kernel "$kpkg") || { echo "mkguest: can't download $kpkg"; exit 1; }
 	kdeb=$(ls "$debs/$k"_*.deb | head -n 1)
 fi
-apt_download "$bbpkg" || { echo "mkguest: can't download $bbpkg"; exit 1; }
+if ! apt_download "$bbpkg"; then
+	apt-get -q update >/dev/null 2>&1 || true
+	apt_download "$bbpkg" || { echo "mkguest: can't download $bbpkg"; exit 1; }
+fi
 bbdeb=$(ls "$debs/$bbpkg"_*.deb | head -n 1)
 
 dpkg -x "$kdeb" "$tmp/k"
