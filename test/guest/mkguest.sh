@@ -13,9 +13,12 @@
 #                        linux-image-amd64 is resolved to its versioned one)
 #   DIR/base.cpio.gz     busybox with every applet linked, the virtio-net
 #                        modules and their dependencies, /init, a udhcpc
-#                        script
-#   DIR/iperf.cpio.gz    with "iperf": the host's /usr/bin/iperf3 with the
-#                        libraries and loader it needs (ldd)
+#                        script, and the host's dhclient (isc-dhcp-client,
+#                        for DHCPv6: busybox has no udhcpc6 in Debian)
+#                        with a script that reports the lease
+#   DIR/iperf.cpio.gz    with "iperf": the host's /usr/bin/iperf3
+#   (binaries taken from the host come with the libraries and loader that
+#   ldd names)
 # A test appends its own small cpio (run.sh, data) to base.cpio.gz: the
 # kernel unpacks concatenated archives in order.  /init runs /run.sh if
 # there is one, then powers off.  Everything the guest wants to tell the host
@@ -76,6 +79,20 @@ fetch_kernel() {
 	apt-get -q update >/dev/null 2>&1 || true
 	k=$(real_kpkg "$1")
 	apt_download "$k" && echo "$k"
+}
+
+# bundle ROOT BIN... - copy host binaries into ROOT/bin, with their libraries
+bundle() {
+	br=$1; shift
+	mkdir -p "$br/bin"
+	for b in "$@"; do
+		p=$(command -v "$b") || { echo "mkguest: no $b on the host"; exit 1; }
+		cp "$p" "$br/bin/$(basename "$p")"
+		for l in $(ldd "$p" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+			mkdir -p "$br$(dirname "$l")"
+			cp -L "$l" "$br$l"
+		done
+	done
 }
 
 tmp=$(mktemp -d "$dir/tmp.XXXXXX")
@@ -159,18 +176,26 @@ esac
 EOF
 chmod 755 "$r/etc/udhcpc/script"
 
+# dhclient -6 -sf calls this (dhclient-script(8) variables)
+PATH=$PATH:/sbin:/usr/sbin bundle "$r" dhclient
+cat > "$r/etc/dhclient6.script" <<'EOF'
+#!/bin/sh
+case "$reason" in
+BOUND6|REBIND6|RENEW6)
+	# dhclient's own output may go nowhere once it detaches
+	echo "GUEST dhcpv6 addr=$new_ip6_address/$new_ip6_prefixlen dns=$new_dhcp6_name_servers search=$new_dhcp6_domain_search t=$(cut -d' ' -f1 /proc/uptime)" > /dev/console
+	;;
+esac
+EOF
+chmod 755 "$r/etc/dhclient6.script"
+mkdir -p "$r/var/lib/dhcp"
+
 (cd "$r" && find . | cpio -o -H newc --quiet) | gzip -6 > "$dir/base.cpio.gz.new"
 
 # iperf3 with its libraries, as an extra archive
 if [ "$want_iperf" = iperf ]; then
 	ir=$tmp/iperf
-	mkdir -p "$ir/bin"
-	ip3=$(command -v iperf3) || { echo "mkguest: no iperf3 on the host"; exit 1; }
-	cp "$ip3" "$ir/bin/iperf3"
-	for l in $(ldd "$ip3" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-		mkdir -p "$ir$(dirname "$l")"
-		cp -L "$l" "$ir$l"
-	done
+	bundle "$ir" iperf3
 	(cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -6 > "$dir/iperf.cpio.gz"
 fi
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # passt_qemu.sh - A real guest: QEMU (TCG) with Debian's kernel and busybox,
 # connected to passt by -netdev stream.  The guest takes its lease from our
-# DHCP with udhcpc and its IPv6 address from our router advertisement
-# (SLAAC), fetches a file over IPv4 and IPv6 from an HTTP server on H's
+# DHCP with udhcpc, its IPv6 address from our router advertisement (SLAAC),
+# and the host's IPv6 address from our DHCPv6 with dhclient -6; it fetches
+# a file over IPv4 and IPv6 from an HTTP server on H's
 # loopback through the gateway address, pings the gateway (both families),
 # then serves a file that a client in R fetches through passt -t, over
 # IPv4 and IPv6.  Sizes and sha256 are compared on the host.
@@ -68,6 +69,8 @@ done
 echo "GUEST time addr6 \$(up)"
 echo "GUEST addr6 \$(ip -6 addr show dev eth0 scope global | sed -n 's/.*inet6 \([^ ]*\).*/\1/p' | head -n 1)"
 echo "GUEST mtu \$(cat /sys/class/net/eth0/mtu)"
+timeout 20 dhclient -6 -1 -sf /etc/dhclient6.script -lf /tmp/dh6.leases \
+	-pf /tmp/dh6.pid eth0 >/dev/null 2>&1 || echo "GUEST dhcpv6 failed"
 fetch get4 http://$GW4:8080/file
 fetch get6 "http://[$GW6]:8080/file"
 ping -c 1 -W 5 $GW4 >/dev/null 2>&1 && echo "GUEST ping4 ok"
@@ -118,6 +121,11 @@ kill -0 "$QEMU_PID" 2>/dev/null || { show; fail "QEMU exited"; }
 log "guest IPv6: $(gline addr6), MTU $(gline mtu)"
 sed -n 's/^GUEST time //p' "$WORK/console.log" | tr -d '\r' |
 	while read -r what a b; do log "guest uptime: $what $a${b:+ to $b} s"; done
+
+case "$(gline dhcpv6)" in
+"addr=$H6/"*) log "DHCPv6 (dhclient in the guest): $(gline dhcpv6)" ;;
+*) show; fail "DHCPv6: '$(gline dhcpv6)', expected address $H6" ;;
+esac
 
 for g in get4 get6; do
 	got=$(gline $g)
