@@ -139,6 +139,18 @@ wait_for sh -c "! kill -0 $PASST_PID" || fail "daemon did not exit"
 [ ! -e "$DS" ] || fail "$DS left after exit"
 log "daemon on $DS"
 
+# 9b. Started as an ordinary user: no privileges needed
+ip netns exec "$H" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$PASST_BIN" -f -d -s "$SD/user.sock" >"$WORK/passt.log" 2>&1 &
+PASST_PID=$!
+track $PASST_PID
+wait_for test -S "$SD/user.sock" || { cat "$WORK/passt.log"; fail "unprivileged start"; }
+client tcp "$SD/user.sock" $GW4 8081 user 100000
+grep -q "sha256 ok" "$WORK/out" || fail "unprivileged download"
+stop_passt
+[ ! -e "$SD/user.sock" ] || fail "unprivileged: socket file left"
+log "runs as an ordinary user"
+
 # 10. A path that can't be bound is an error now, not a silent daemon
 if in_host "$PASST_BIN" -s "$WORK/no/such/dir/sock" >"$WORK/err" 2>&1; then
 	fail "unbindable path accepted"
