@@ -41,7 +41,7 @@ void isolate_postfork(struct ctx *ctx)
  * is left.  A no-op when not started as root.  pasta's user switch belongs
  * to its namespace set-up and is not done here.
  *
- * Context: set-up, after write_pidfile(), before the loop
+ * Context: set-up, after the pid file is written, before the loop
  * #syscalls setgroups setgid setuid
  */
 void isolate_user(struct ctx *ctx)

@@ -541,7 +541,9 @@ int passt_loop(struct ctx *ctx)
 
 			switch (ref.type) {
 			case EPOLL_TYPE_TAP:
-				tap_handler(ctx, e);
+				/* Not for a client that went earlier in this batch */
+				if ((int)ref.fd == tap_fd())
+					tap_handler(ctx, e);
 				break;
 			case EPOLL_TYPE_TAP_LISTEN:
 				tap_listen_handler(ctx, ref);
