@@ -3,10 +3,11 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll; the guest side
- * (pasta: namespaces and tap; passt: an -F socket); forwarded-port
- * listeners; pcap; pid file opened; passt's UNIX socket; detaching (the
- * parent writes the pid file); signals; isolation; loop.
+ * defaults; file descriptor limit; flow table; epoll; the devmem binding
+ * (--devmem); the guest side (pasta: namespaces and tap; passt: an -F
+ * socket); forwarded-port listeners; pcap; pid file opened; passt's UNIX
+ * socket; detaching (the parent writes the pid file); signals; isolation;
+ * loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include "../conf/log.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
@@ -261,6 +263,11 @@ int main(int argc, char **argv)
 	if (ctx->epollfd < 0)
 		die_perror("epoll_create1");
 	isolate_initial(ctx);
+
+	/* Before pasta may join a user namespace: BIND_RX needs
+	 * CAP_NET_ADMIN in the initial one, and the NIC is in ours
+	 */
+	devmem_setup(c);
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);

@@ -195,8 +195,10 @@ void stream_tx_advance(struct stream_tx *t, size_t n)
 /**
  * stream_tx_keep() - Keep the unwritten part of a batch, in order
  * @t:		Transmit state
- * @iov:	The batch: each entry one frame with its length prefix
- * @n:		Entries in @iov
+ * @iov:	The batch: frame after frame, each one or more iovecs, the
+ *		first starting with the length prefix
+ * @niov:	iovecs of each frame, NULL if every frame is one iovec
+ * @n:		Number of frames
  * @done:	Bytes of the batch the socket took, from the start of @iov[0];
  *		if non-zero, nothing may have been pending before the write
  *		(stream_tx_pending() false), else the batch overtook it
@@ -206,10 +208,11 @@ void stream_tx_advance(struct stream_tx *t, size_t n)
  * Return: whole frames dropped because the pending buffer was full
  */
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
-			size_t n, size_t done)
+			const uint8_t *niov, size_t n, size_t done)
 {
+	const struct iovec *v = iov;
 	unsigned dropped = 0;
-	size_t i;
+	size_t i, j, k = 0;
 
 	assert(!done || !stream_tx_pending(t));
 
@@ -219,28 +222,40 @@ unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 		t->off = 0;
 	}
 
-	for (i = 0; i < n; i++) {
-		const uint8_t *p = iov[i].iov_base;
-		size_t l = iov[i].iov_len;
+	for (i = 0; i < n; i++, v += k) {	/* v: first iovec of frame i */
+		size_t flen = 0, skip;
 
-		if (done >= l) {
-			done -= l;
+		k = niov ? niov[i] : 1;
+		for (j = 0; j < k; j++)
+			flen += v[j].iov_len;
+
+		if (done >= flen) {
+			done -= flen;
 			continue;
 		}
-		p += done;
-		l -= done;
+		skip = done;
+		done = 0;
 
-		if (t->size - t->len < l) {
+		if (t->size - t->len < flen - skip) {
 			/* A started frame must go out whole: it always fits,
 			 * as the buffer was empty and holds any frame
 			 */
-			assert(!done);
+			assert(!skip);
 			dropped++;
 			continue;
 		}
-		done = 0;
-		memcpy(t->buf + t->len, p, l);
-		t->len += l;
+		for (j = 0; j < k; j++) {
+			size_t l = v[j].iov_len;
+
+			if (skip >= l) {
+				skip -= l;
+				continue;
+			}
+			memcpy(t->buf + t->len,
+			       (const uint8_t *)v[j].iov_base + skip, l - skip);
+			t->len += l - skip;
+			skip = 0;
+		}
 	}
 	return dropped;
 }

@@ -70,6 +70,6 @@ bool stream_tx_pending(const struct stream_tx *t);
 const uint8_t *stream_tx_head(const struct stream_tx *t, size_t *len);
 void stream_tx_advance(struct stream_tx *t, size_t n);
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
-			size_t n, size_t done);
+			const uint8_t *niov, size_t n, size_t done);
 
 #endif /* TAP_STREAM_H */

@@ -326,8 +326,8 @@ START_TEST(test_tx_short_write_every_byte)
 
 		stream_tx_init(&t, pend, sizeof(pend));
 		memcpy(out, wire, k);		/* what the socket took */
-		ck_assert_uint_eq(stream_tx_keep(&t, iov, ARRAY_SIZE(mixed),
-						 k), 0);
+		ck_assert_uint_eq(stream_tx_keep(&t, iov, NULL,
+						 ARRAY_SIZE(mixed), k), 0);
 		ck_assert_int_eq(stream_tx_pending(&t), 1);
 		p = stream_tx_head(&t, &len);
 		ck_assert_uint_eq(k + len, total);
@@ -357,7 +357,7 @@ START_TEST(test_tx_pending_then_new_batch)
 		total1 = tx_batch(mixed, ARRAY_SIZE(mixed), iov);
 		memcpy(expect, wire, total1);
 		stream_tx_init(&t, pend, sizeof(pend));
-		stream_tx_keep(&t, iov, ARRAY_SIZE(mixed), k);
+		stream_tx_keep(&t, iov, NULL, ARRAY_SIZE(mixed), k);
 		memcpy(out, wire, k);
 		outlen = k;
 
@@ -381,8 +381,8 @@ START_TEST(test_tx_pending_then_new_batch)
 				off += iov2[i].iov_len;
 			}
 		}
-		ck_assert_uint_eq(stream_tx_keep(&t, iov2, ARRAY_SIZE(second),
-						 0), 0);
+		ck_assert_uint_eq(stream_tx_keep(&t, iov2, NULL,
+						 ARRAY_SIZE(second), 0), 0);
 
 		while (stream_tx_pending(&t)) {
 			const uint8_t *p = stream_tx_head(&t, &len);
@@ -394,6 +394,47 @@ START_TEST(test_tx_pending_then_new_batch)
 		}
 		ck_assert_uint_eq(outlen, total1 + total2);
 		ck_assert_int_eq(memcmp(out, expect, outlen), 0);
+	}
+}
+END_TEST
+
+/* Frames made of several iovecs (headers, then payload kept elsewhere, as
+ * tap_tx_add_ext() queues them): a short write at every byte keeps exactly
+ * the rest of the stream
+ */
+START_TEST(test_tx_short_write_gathered_frames)
+{
+	static uint8_t pend[RXSIZE * 2];
+	static const uint8_t niov[] = { 1, 3, 2, 1 };
+	static const size_t lens[] = { 60, 1514, 300, 14 };
+	struct iovec iov[7];
+	size_t total = lay_out(lens, ARRAY_SIZE(lens)), k, off = 0;
+	unsigned f, j, n = 0;
+
+	/* Cut each frame (prefix included) into niov[f] pieces */
+	for (f = 0; f < ARRAY_SIZE(lens); f++) {
+		size_t flen = 4 + lens[f], piece = flen / niov[f];
+
+		for (j = 0; j < niov[f]; j++, n++) {
+			iov[n].iov_base = wire + off + j * piece;
+			iov[n].iov_len = j + 1 < niov[f] ? piece :
+						flen - j * piece;
+		}
+		off += flen;
+	}
+	ck_assert_uint_eq(off, total);
+
+	for (k = 0; k < total; k++) {
+		struct stream_tx t;
+		const uint8_t *p;
+		size_t len;
+
+		stream_tx_init(&t, pend, sizeof(pend));
+		ck_assert_uint_eq(stream_tx_keep(&t, iov, niov,
+						 ARRAY_SIZE(lens), k), 0);
+		p = stream_tx_head(&t, &len);
+		ck_assert_uint_eq(k + len, total);
+		ck_assert_int_eq(memcmp(p, wire + k, len), 0);
 	}
 }
 END_TEST
@@ -455,7 +496,7 @@ START_TEST(test_tx_full_drops_whole_frames)
 		size_t len;
 
 		stream_tx_init(&t, pend, sizeof(pend));
-		dropped = stream_tx_keep(&t, iov, ARRAY_SIZE(lens), k);
+		dropped = stream_tx_keep(&t, iov, NULL, ARRAY_SIZE(lens), k);
 		p = stream_tx_head(&t, &len);
 
 		memcpy(out, wire, k);
@@ -680,6 +721,7 @@ static Suite *stream_suite(void)
 
 	tc = tcase_create("tx");
 	tcase_add_test(tc, test_tx_short_write_every_byte);
+	tcase_add_test(tc, test_tx_short_write_gathered_frames);
 	tcase_add_test(tc, test_tx_pending_then_new_batch);
 	tcase_add_test(tc, test_tx_full_drops_whole_frames);
 	suite_add_tcase(s, tc);
