@@ -722,3 +722,4 @@ void isolate_forbidden_syscall(void)
 	r = syscall(FORBIDDEN_SYSCALL, FORBIDDEN_ARG);
 	err("seccomp self-test: personality() returned %ld: not stopped", r);
 }
+

@@ -1541,7 +1541,9 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		inany_from_sockaddr(&peer, &pport, &sa);
 		gport = fwd_port(t, ref.listen.rule, ref.listen.port);
 
-		if (splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
+		/* passt has no namespace to splice to: always the tap path */
+		if (ctx->c.mode == MODE_PASTA &&
+		    splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
 				      gport, ref.listen.ns))
 			continue;	/* taken by the splice path */
 

@@ -491,8 +491,7 @@ pid_t nsock_pid(void)
  * Call after any fork() of the daemon (daemonizing), while it still has
  * the privileges to enter the namespace (before isolate_prefork()).
  *
- * Context: set-up
- * #syscalls socketpair clone poll recvfrom epoll_ctl
+ * Context: set-up (before the seccomp filter: no #syscalls needed)
  * Return: 0, or -errno (setns() refused, no helper reply within five
  *	   times NSOCK_WAIT_MS, fork() failed)
  */

@@ -432,6 +432,7 @@ static void loop_once(int ms)
 		ctx.timer_next = INT64_MAX;
 		splice_timer(&ctx);
 	}
+	flow_free_flush();	/* as the main loop does after each batch */
 }
 
 /**
