@@ -217,6 +217,7 @@ static const struct isolate_cap isolate_setup_caps[] = {
 	{ CAP_SETGID,		"switching to --runas or nobody" },
 	{ CAP_SETPCAP,		"clearing the bounding set" },
 	{ CAP_SYS_RESOURCE,	"pipe sizes above fs.pipe-max-size" },
+	{ CAP_CHOWN,		"handing passt's socket file to --runas" },
 	{ CAP_DAC_OVERRIDE,	"pid, log and capture files, /dev/net/tun" },
 	{ CAP_DAC_READ_SEARCH,	"--netns and --userns paths" },
 	{ CAP_SYS_PTRACE,	"/proc/PID/ns/ of a target of another user" },

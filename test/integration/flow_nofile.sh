@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # flow_nofile.sh - Out of file descriptors: new flows refused, old ones fine
 #
-# pasta runs with RLIMIT_NOFILE 48 (prlimit(1)), well below what the
+# pasta runs with RLIMIT_NOFILE 128 (prlimit(1)), well below what the
 # default --flow-max needs, so it must warn at start.  The namespace then
 # opens connections until one is refused (the guest's SYN gets an RST once
 # socket() fails with EMFILE): at least 20 must have connected, and all
@@ -17,12 +17,12 @@
 here=$(cd "$(dirname "$0")" && pwd)
 setup_topology
 make_target_ns
-ip netns exec "$H" prlimit --nofile=48:48 "$PASTA_BIN" -f -d --config-net \
+ip netns exec "$H" prlimit --nofile=128:128 "$PASTA_BIN" -f -d --config-net \
 	-t 5300 --netns "/run/netns/$N" >"$WORK/pasta.log" 2>&1 &
 PASTA_PID=$!; track $PASTA_PID
 wait_for sh -c "ip -n $N -o addr show | grep -q 'inet .*global'" ||
 	{ cat "$WORK/pasta.log"; fail "pasta did not start"; }
-grep -q "RLIMIT_NOFILE: hard limit 48 is below" "$WORK/pasta.log" ||
+grep -q "RLIMIT_NOFILE: hard limit 128 is below" "$WORK/pasta.log" ||
 	{ cat "$WORK/pasta.log"; fail "no warning about the descriptor limit"; }
 
 bg in_host python3 "$here/tcptool.py" serve-echo 5200
@@ -30,7 +30,7 @@ bg in_ns python3 "$here/tcptool.py" serve-echo 5300
 sleep 0.3
 
 rm -f "$WORK/release"
-in_ns timeout 120 python3 "$here/tcptool.py" hold $R4 5200 80 -1 "$WORK/release" \
+in_ns timeout 120 python3 "$here/tcptool.py" hold $R4 5200 150 -1 "$WORK/release" \
 	>"$WORK/hold.out" 2>&1 &
 holder=$!; track $holder
 wait_for grep -q "connected and echo" "$WORK/hold.out" ||
