@@ -346,6 +346,16 @@ uint8_t *tap_tx_space(size_t *avail)
 }
 
 /**
+ * tap_tx_frames_left() - How many more frames the current flush can take
+ *
+ * Return: frames that tap_tx_add() may still register before a flush
+ */
+unsigned tap_tx_frames_left(void)
+{
+	return TAP_TX_FRAMES - tap_tx_n;
+}
+
+/**
  * tap_tx_add() - Queue a frame laid out in the arena
  * @l2:		Ethernet header of the frame, with TAP_HEADROOM bytes free
  *		before it, at or after the pointer tap_tx_space() returned

@@ -73,6 +73,7 @@ void tap_set_pcap(bool on);
 int tap_rx(struct tap_rx_batch *b);
 
 uint8_t *tap_tx_space(size_t *avail);
+unsigned tap_tx_frames_left(void);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset);
 uint8_t *tap_tx_frame(size_t len);
