@@ -11,7 +11,7 @@
  *
  * Outbound (guest connects out).  A SYN from the guest allocates a flow
  * and starts a non-blocking connect() to the translated destination
- * (fwd_nat_to_host()).  The SYN-ACK goes to the guest only once connect()
+ * (fwd_nat_to_host_port(): addresses, and DNS to --dns-host).  The SYN-ACK goes to the guest only once connect()
  * completes; a refusal becomes an RST.  Inbound (-t): a connection accepted
  * on a forwarded port becomes a SYN to the guest; its SYN-ACK completes the
  * handshake, its RST resets the accepted socket.
@@ -1035,6 +1035,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	struct tcp_conn *conn;
 	union inany host;
 	union flow *flow;
+	uint16_t hport;
 	socklen_t sl;
 	int one = 1, ret;
 	int af = f->af;
@@ -1043,7 +1044,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		stats.tcp_bad_opts++;
 		return;
 	}
-	if (!fwd_nat_to_host(&ctx->c, &f->dst, &host)) {
+	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
 		tcp_rst_reply(ctx, f);
 		return;
 	}
@@ -1099,7 +1100,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 
-	sl = sockaddr_from_inany(&sa, &host, f->dport, 0);
+	sl = sockaddr_from_inany(&sa, &host, hport, 0);
 	stats.tcp_flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
 
