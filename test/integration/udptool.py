@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test/integration/udptool.py - UDP peers for the integration tests
+#
+#   udptool.py pingpong HOST PORT COUNT MAX [--sport P]
+#       COUNT datagrams, sizes spread evenly from 1 to MAX bytes, each sent
+#       and waited for before the next: every echo must be byte-identical
+#   udptool.py burst HOST PORT COUNT SIZE
+#       COUNT numbered datagrams back to back, then read the echoes: all
+#       must come back, in order
+#   udptool.py echo ADDR PORT [SECONDS]
+#       echo server: every datagram back to its sender, as is
+#   udptool.py refused HOST PORT
+#       connected socket, one datagram: exit 0 if recv() then fails with
+#       ECONNREFUSED (an ICMP port unreachable came back)
+#   udptool.py send HOST PORT [--sport P] [--expect-echo]
+#       one datagram from source port P (default any)
+#
+# Exit status 0 on success, 1 with a message on stderr otherwise.  Every
+# wait is bounded (socket timeouts).
+import errno
+import hashlib
+import socket
+import sys
+import time
+
+
+def family(host):
+    return socket.AF_INET6 if ':' in host else socket.AF_INET
+
+
+def payload(i, size):
+    """Deterministic bytes for datagram i: a counter, then a hash stream"""
+    head = i.to_bytes(4, 'big')
+    out = bytearray(head)
+    seed = hashlib.sha256(head).digest()
+    while len(out) < size:
+        seed = hashlib.sha256(seed).digest()
+        out += seed
+    return bytes(out[:size])
+
+
+def sock_for(host, port, sport=None, timeout=5.0):
+    s = socket.socket(family(host), socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+    if sport:
+        s.bind(('::' if family(host) == socket.AF_INET6 else '0.0.0.0',
+                sport))
+    s.connect((host, port))
+    s.settimeout(timeout)
+    return s
+
+
+def pingpong(host, port, count, maxsize, sport=None):
+    s = sock_for(host, port, sport)
+    for i in range(count):
+        size = 1 + (maxsize - 1) * i // (count - 1) if count > 1 else maxsize
+        data = payload(i, size)
+        s.send(data)
+        try:
+            got = s.recv(65536)
+        except socket.timeout:
+            sys.exit("datagram %d (%d bytes): no echo" % (i, size))
+        if got != data:
+            sys.exit("datagram %d (%d bytes): echo of %d bytes differs"
+                     % (i, size, len(got)))
+    print("pingpong: %d datagrams, 1 to %d bytes, all intact"
+          % (count, maxsize))
+
+
+def burst(host, port, count, size):
+    s = sock_for(host, port)
+    for i in range(count):
+        s.send(payload(i, size))
+    for i in range(count):
+        try:
+            got = s.recv(65536)
+        except socket.timeout:
+            sys.exit("burst: only %d of %d echoes" % (i, count))
+        n = int.from_bytes(got[:4], 'big')
+        if n != i:
+            sys.exit("burst: echo %d is datagram %d (order changed)" % (i, n))
+        if got != payload(i, size):
+            sys.exit("burst: datagram %d differs" % i)
+    print("burst: %d datagrams of %d bytes, in order" % (count, size))
+
+
+def echo(addr, port, seconds):
+    s = socket.socket(family(addr), socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.bind((addr, port))
+    s.settimeout(1.0)
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            data, peer = s.recvfrom(65536)
+        except socket.timeout:
+            continue
+        s.sendto(data, peer)
+
+
+def refused(host, port):
+    s = sock_for(host, port, timeout=3.0)
+    for _ in range(3):
+        s.send(b'anyone there?')
+        try:
+            s.recv(100)
+            sys.exit("refused: got an answer")
+        except ConnectionRefusedError:
+            print("refused: ECONNREFUSED")
+            return
+        except socket.timeout:
+            continue
+    sys.exit("refused: no error reported")
+
+
+def send(host, port, sport, expect_echo):
+    s = sock_for(host, port, sport)
+    s.send(b'hello')
+    if expect_echo:
+        try:
+            if s.recv(100) != b'hello':
+                sys.exit("send: wrong echo")
+        except socket.timeout:
+            sys.exit("send: no echo")
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == 'pingpong':
+        sport = int(argv[7]) if len(argv) > 7 and argv[6] == '--sport' else None
+        pingpong(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), sport)
+    elif cmd == 'burst':
+        burst(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    elif cmd == 'echo':
+        echo(argv[2], int(argv[3]), float(argv[4]) if len(argv) > 4 else 60)
+    elif cmd == 'refused':
+        refused(argv[2], int(argv[3]))
+    elif cmd == 'send':
+        sport = int(argv[argv.index('--sport') + 1]) if '--sport' in argv \
+            else None
+        send(argv[2], int(argv[3]), sport, '--expect-echo' in argv)
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
