@@ -114,7 +114,7 @@ static const union inany udp_lo4 = {
 static uint8_t udp_buf[UDP_BATCH][UDP_DGRAM_MAX] __attribute__((aligned(64)));
 static struct mmsghdr udp_mh_recv[UDP_BATCH];
 static struct iovec udp_iov_recv[UDP_BATCH];
-static union udp_sockaddr udp_name_recv[UDP_BATCH];
+static struct sockaddr_storage udp_name_recv[UDP_BATCH];
 static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 					 CMSG_SPACE(sizeof(struct in_pktinfo))]
 	__attribute__((aligned(8)));
@@ -1168,8 +1168,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	unsigned ifindex;
 	int af;
 
-	inany_from_sockaddr(&peer, &pport,
-			    (const struct sockaddr_storage *)&udp_name_recv[i]);
+	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
 	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
 
 	if (ref.listen.ns ||
