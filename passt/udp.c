@@ -354,6 +354,8 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
  * @ctx:	Context
  * @uf:		Flow
  * @why:	Reason, for the debug log
+ *
+ * #syscalls epoll_ctl close
  */
 static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 			   const char *why)
@@ -372,6 +374,7 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
  * @ctx:	Context
  * @uf:		Flow, with @uf->sock open
  *
+ * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
 static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
@@ -496,6 +499,7 @@ static int udp_pool_fill_ns(void *arg)
  * @ctx:	Context
  *
  * Context: set-up, timer, or a new spliced flow finding the pool empty
+ * #syscalls clone setns wait4
  */
 static void udp_pool_refill(struct ctx *ctx)
 {

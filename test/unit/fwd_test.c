@@ -65,7 +65,7 @@ static void setup(void)
 	fake_conf_init(&c);
 	c.ip4.map_host_loopback = c.ip4.gw;
 	inet_pton(AF_INET, "10.0.2.3", &c.ip4.dns_fwd);
-	inet_pton(AF_INET, "192.0.2.53", &c.ip4.dns_host);
+	inet_pton(AF_INET, "203.0.113.53", &c.ip4.dns_host);
 	c.ip6.map_host_loopback = c.ip6.gw;
 	inet_pton(AF_INET6, "2001:db8::3", &c.ip6.dns_fwd);
 	inet_pton(AF_INET6, "2001:db8:53::1", &c.ip6.dns_host);
@@ -74,7 +74,7 @@ static void setup(void)
 /* --dns-forward: "DNS traffic (port 53) is sent to the --dns-host" */
 START_TEST(test_fwd_dns_forward_port_53_goes_to_dns_host)
 {
-	check_map("10.0.2.3", 53, "192.0.2.53", 53);
+	check_map("10.0.2.3", 53, "203.0.113.53", 53);
 	check_map("2001:db8::3", 53, "2001:db8:53::1", 53);
 }
 END_TEST
@@ -90,7 +90,7 @@ END_TEST
 /* Port 53 of other addresses is not DNS forwarding */
 START_TEST(test_fwd_dns_other_address_untouched)
 {
-	check_map("192.0.2.1", 53, "192.0.2.1", 53);
+	check_map("203.0.113.1", 53, "203.0.113.1", 53);
 	check_map("2001:db8::99", 53, "2001:db8::99", 53);
 }
 END_TEST
