@@ -340,13 +340,19 @@ static int pasta_ns_setup(void *p)
 		return ret;
 	}
 	if (c->ip4.enabled && c->ip4.gw.s_addr) {
-		if ((ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw)) < 0) {
+		ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw);
+		if (ret == -EEXIST) {
+			warn("IPv4 default route exists in the namespace: left as it is");
+		} else if (ret < 0) {
 			a->err = "adding the IPv4 default route";
 			return ret;
 		}
 	}
 	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw)) {
-		if ((ret = nl_route_add_default(ifi, AF_INET6, &c->ip6.gw)) < 0) {
+		ret = nl_route_add_default(ifi, AF_INET6, &c->ip6.gw);
+		if (ret == -EEXIST) {
+			warn("IPv6 default route exists in the namespace: left as it is");
+		} else if (ret < 0) {
 			a->err = "adding the IPv6 default route";
 			return ret;
 		}

@@ -727,8 +727,11 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		conn->last_active = ctx->now;
 		tcp_timer_arm(ctx, conn);
 
-		/* Less than asked for: the queue is drained for now */
-		if ((size_t)r < want && (size_t)r < n * mss)
+		/* Less than asked for: the queue is drained for now, unless
+		 * the peer's FIN came with the data (read again for EOF)
+		 */
+		if ((size_t)r < want && (size_t)r < n * mss &&
+		    !(conn->flags & TFL(SOCK_RDHUP)))
 			return;
 	}
 }

@@ -117,14 +117,21 @@ wait_for() {
 
 # start_pasta [OPTIONS...] - pasta in H attached to N, foreground, logging
 # to $WORK/pasta.log; waits until the tap in N is up with an address.
-# Sets PASTA_PID.  Extra options go before --netns.
+# Sets PASTA_PID.  Extra options go before --netns.  With CONFIG_NET=0, no
+# --config-net is given and we only wait for the tap to exist (TAP_NAME,
+# default h0).
 start_pasta() {
 	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
-	ip netns exec "$H" "$PASTA_BIN" -f ${PASTA_DEBUG:--d} --config-net "$@" \
+	cfg=--config-net
+	[ "${CONFIG_NET:-1}" = 0 ] && cfg=
+	ip netns exec "$H" "$PASTA_BIN" -f ${PASTA_DEBUG:--d} $cfg "$@" \
 		--netns "/run/netns/$N" >"$WORK/pasta.log" 2>&1 &
 	PASTA_PID=$!
 	track $PASTA_PID
-	if ! wait_for sh -c "ip -n $N -o addr show | grep -q 'inet .*global'" &&
+	if [ -z "$cfg" ]; then
+		wait_for ip -n "$N" link show "${TAP_NAME:-h0}" ||
+			{ cat "$WORK/pasta.log"; fail "pasta created no tap in $N"; }
+	elif ! wait_for sh -c "ip -n $N -o addr show | grep -q 'inet .*global'" &&
 	   ! wait_for sh -c "ip -n $N -o link show | grep -v ' lo:' | grep -q UP"; then
 		cat "$WORK/pasta.log"
 		fail "pasta did not configure $N"

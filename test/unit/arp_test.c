@@ -45,8 +45,8 @@ static size_t handle(const uint8_t *frame, size_t len, uint8_t *out,
 	return arp_handle(&c, &f, out, cap);
 }
 
-/* arp.pcap frames 3 and 4: "Who has 10.0.2.2? Tell 10.0.2.15" and the
- * Linux answer "10.0.2.2 is at 9a:55:9a:55:9a:55" (our MAC here)
+/* arp.pcap frames 3 and 4: "Who has 203.0.113.2? Tell 203.0.113.15" and the
+ * Linux answer "203.0.113.2 is at 9a:55:9a:55:9a:55" (our MAC here)
  */
 START_TEST(test_arp_handle_request_matches_linux_reply)
 {
@@ -61,12 +61,12 @@ START_TEST(test_arp_handle_request_matches_linux_reply)
 }
 END_TEST
 
-/* RFC 826 reply fields for a target no host has configured (192.0.2.1,
+/* RFC 826 reply fields for a target no host has configured (198.51.100.1,
  * RFC 5737 documentation address): we answer for every address
  */
 START_TEST(test_arp_handle_any_target_answered)
 {
-	static const uint8_t tgt[4] = { 192, 0, 2, 1 };
+	static const uint8_t tgt[4] = { 198, 51, 100, 1 };
 	uint8_t b[sizeof(cap_arp_request)], out[64];
 	size_t n;
 
@@ -101,7 +101,7 @@ START_TEST(test_arp_handle_guest_address_ignored)
 {
 	uint8_t out[64];
 
-	inet_pton(AF_INET, "10.0.2.2", &c.ip4.addr);
+	inet_pton(AF_INET, "203.0.113.2", &c.ip4.addr);
 	ck_assert_uint_eq(handle(cap_arp_request, sizeof(cap_arp_request),
 				 out, sizeof(out)), 0);
 	ck_assert_uint_eq(svc_stats.arp_req, 1);
@@ -115,20 +115,20 @@ START_TEST(test_arp_handle_probe_ignored)
 	uint8_t out[64];
 
 	/* Even for another address than the guest's */
-	inet_pton(AF_INET, "10.0.2.99", &c.ip4.addr);
+	inet_pton(AF_INET, "203.0.113.99", &c.ip4.addr);
 	ck_assert_uint_eq(handle(cap_arp_probe, sizeof(cap_arp_probe), out,
 				 sizeof(out)), 0);
 }
 END_TEST
 
-/* arp.pcap frame 2, gratuitous ARP (sender = target = 10.0.2.15):
+/* arp.pcap frame 2, gratuitous ARP (sender = target = 203.0.113.15):
  * RFC 5227 2.3 announcement, nothing to answer
  */
 START_TEST(test_arp_handle_gratuitous_ignored)
 {
 	uint8_t out[64];
 
-	inet_pton(AF_INET, "10.0.2.99", &c.ip4.addr);
+	inet_pton(AF_INET, "203.0.113.99", &c.ip4.addr);
 	ck_assert_uint_eq(handle(cap_arp_gratuitous,
 				 sizeof(cap_arp_gratuitous), out,
 				 sizeof(out)), 0);

@@ -315,17 +315,17 @@ END_TEST
 
 START_TEST(test_conf_parse_dns_options)
 {
-	parse("passt", "-D", "192.0.2.53", "-D", "2001:db8::53", "-D",
-	      "192.0.2.54", "--dns-forward", "192.0.2.3", "--dns-host",
-	      "192.0.2.200", "-S", "a.example b.example", "-S", "c.example",
+	parse("passt", "-D", "203.0.113.53", "-D", "2001:db8::53", "-D",
+	      "203.0.113.54", "--dns-forward", "203.0.113.3", "--dns-host",
+	      "203.0.113.200", "-S", "a.example b.example", "-S", "c.example",
 	      NULL);
 	ck_assert_uint_eq(c.ip4.dns_count, 2);
-	ck_assert_a4(c.ip4.dns[0], "192.0.2.53");
-	ck_assert_a4(c.ip4.dns[1], "192.0.2.54");
+	ck_assert_a4(c.ip4.dns[0], "203.0.113.53");
+	ck_assert_a4(c.ip4.dns[1], "203.0.113.54");
 	ck_assert_uint_eq(c.ip6.dns_count, 1);
 	ck_assert_a6(c.ip6.dns[0], "2001:db8::53");
-	ck_assert_a4(c.ip4.dns_fwd, "192.0.2.3");
-	ck_assert_a4(c.ip4.dns_host, "192.0.2.200");
+	ck_assert_a4(c.ip4.dns_fwd, "203.0.113.3");
+	ck_assert_a4(c.ip4.dns_host, "203.0.113.200");
 	ck_assert_uint_eq(c.search_count, 3);
 	ck_assert_str_eq(c.search[2], "c.example");
 }
@@ -458,7 +458,7 @@ START_TEST(test_conf_parse_port_tables)
 	ck_assert_uint_eq(c.udp_out.n, 0);
 
 	/* -t given twice adds to the same table */
-	parse("passt", "-t", "22", "-t", "192.0.2.1/22", "--tcp-ports", "23",
+	parse("passt", "-t", "22", "-t", "203.0.113.1/22", "--tcp-ports", "23",
 	      NULL);
 	ck_assert_uint_eq(c.tcp_in.n, 3);
 }
@@ -466,22 +466,25 @@ END_TEST
 
 START_TEST(test_conf_parse_address_options)
 {
-	parse("passt", "-a", "10.0.2.100", "-n", "255.255.255.0", "-g",
-	      "10.0.2.2", "-a", "2001:db8:2::100/48", "-g", "fe80::2", NULL);
-	ck_assert_a4(c.ip4.addr, "10.0.2.100");
-	ck_assert_int_eq(c.ip4.prefix_len, 24);
-	ck_assert_a4(c.ip4.gw, "10.0.2.2");
-	ck_assert_a4(c.ip4.map_host_loopback, "10.0.2.2");
+	parse("passt", "-a", "203.0.113.100", "-n", "255.255.255.128", "-g",
+	      "203.0.113.2", "-a", "2001:db8:2::100/48", "-g", "fe80::2", NULL);
+	ck_assert_a4(c.ip4.addr, "203.0.113.100");
+	ck_assert_int_eq(c.ip4.prefix_len, 25);
+	ck_assert_a4(c.ip4.gw, "203.0.113.2");
+	ck_assert_a4(c.ip4.map_host_loopback, "203.0.113.2");
 	ck_assert_a6(c.ip6.addr, "2001:db8:2::100");
 	ck_assert_int_eq(c.ip6.prefix_len, 48);
 	ck_assert_a6(c.ip6.gw, "fe80::2");
 	ck_assert_a6(c.ip6.our_ll, "fe80::2");
 
-	parse("passt", "-a", "10.0.2.100/16", NULL);
+	parse("passt", "-a", "203.0.113.100/16", NULL);
 	ck_assert_int_eq(c.ip4.prefix_len, 16);
-	/* no prefix, not a host address: class A (RFC 791) */
-	parse("passt", "-a", "10.0.2.100", NULL);
-	ck_assert_int_eq(c.ip4.prefix_len, 8);
+	/* no prefix, not a host address: class C (RFC 791) */
+	parse("passt", "-a", "203.0.113.100", NULL);
+	ck_assert_int_eq(c.ip4.prefix_len, 24);
+	/* IPv4 link-local (RFC 3927) is class B */
+	parse("passt", "-a", "169.254.2.100", NULL);
+	ck_assert_int_eq(c.ip4.prefix_len, 16);
 	parse("passt", "-n", "20", NULL);
 	ck_assert_int_eq(c.ip4.prefix_len, 20);
 	ck_assert_a4(c.ip4.addr, TOPO_H4);
@@ -494,8 +497,8 @@ START_TEST(test_conf_parse_map_options)
 	ck_assert_uint_eq(c.ip4.map_host_loopback.s_addr, 0);
 	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.map_host_loopback));
 
-	parse("passt", "--map-host-loopback", "192.0.2.9", NULL);
-	ck_assert_a4(c.ip4.map_host_loopback, "192.0.2.9");
+	parse("passt", "--map-host-loopback", "203.0.113.9", NULL);
+	ck_assert_a4(c.ip4.map_host_loopback, "203.0.113.9");
 	ck_assert_a6(c.ip6.map_host_loopback, TOPO_R6);
 
 	parse("passt", "--map-host-loopback", "none", NULL);
@@ -689,12 +692,12 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "-a/--address", "-a", "::");
 	EXPECT_REJECTED("passt", "-a/--address", "-a", "fe80::1");
 	EXPECT_REJECTED("passt", "-a/--address", "-a", "ff02::1");
-	EXPECT_REJECTED("passt", "-a/--address", "-a", "192.0.2.1/33");
+	EXPECT_REJECTED("passt", "-a/--address", "-a", "203.0.113.1/33");
 	EXPECT_REJECTED("passt", "-a/--address", "-a", "2001:db8::1/129");
-	EXPECT_REJECTED("passt", "-a/--address", "-a", "192.0.2.1/");
-	EXPECT_REJECTED("passt", "-a/--address", "-a", "192.0.2.1/x");
-	EXPECT_REJECTED("passt", "-a/--address", "-a", "192.0.2.1", "-a",
-			"192.0.2.2");
+	EXPECT_REJECTED("passt", "-a/--address", "-a", "203.0.113.1/");
+	EXPECT_REJECTED("passt", "-a/--address", "-a", "203.0.113.1/x");
+	EXPECT_REJECTED("passt", "-a/--address", "-a", "203.0.113.1", "-a",
+			"203.0.113.2");
 	EXPECT_REJECTED("passt", "-n/--netmask", "-n", "255.0.255.0");
 	EXPECT_REJECTED("passt", "-n/--netmask", "-n", "33");
 	EXPECT_REJECTED("passt", "-n/--netmask", "-n", "255.255.255.256");
@@ -719,14 +722,14 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 			"nosuchif");
 	EXPECT_REJECTED("passt", "-D/--dns", "-D", "dns.example");
 	EXPECT_REJECTED("passt", "-D/--dns", "-D", "0.0.0.0");
-	EXPECT_REJECTED("passt", "-D/--dns", "-D", "none", "-D", "192.0.2.1");
-	EXPECT_REJECTED("passt", "-D/--dns", "-D", "192.0.2.1", "-D", "none");
-	EXPECT_REJECTED("passt", "-D/--dns", "-D", "192.0.2.1", "-D",
-			"192.0.2.2", "-D", "192.0.2.3", "-D", "192.0.2.4",
-			"-D", "192.0.2.5");
+	EXPECT_REJECTED("passt", "-D/--dns", "-D", "none", "-D", "203.0.113.1");
+	EXPECT_REJECTED("passt", "-D/--dns", "-D", "203.0.113.1", "-D", "none");
+	EXPECT_REJECTED("passt", "-D/--dns", "-D", "203.0.113.1", "-D",
+			"203.0.113.2", "-D", "203.0.113.3", "-D", "203.0.113.4",
+			"-D", "203.0.113.5");
 	EXPECT_REJECTED("passt", "--dns-forward", "--dns-forward", "x");
 	EXPECT_REJECTED("passt", "--dns-forward", "--dns-forward",
-			"192.0.2.1", "--dns-forward", "192.0.2.2");
+			"203.0.113.1", "--dns-forward", "203.0.113.2");
 	EXPECT_REJECTED("passt", "--dns-host", "--dns-host", "::");
 	EXPECT_REJECTED("passt", "-S/--search", "-S", "bad..domain");
 	EXPECT_REJECTED("passt", "-S/--search", "-S", "");
@@ -808,9 +811,9 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("passt", "-6/--ipv6-only", "-6", "-4");
 	EXPECT_REJECTED("passt", "-q/--quiet", "-q", "-d");
 	EXPECT_REJECTED("passt", "-q/--quiet", "--trace", "-q");
-	EXPECT_REJECTED("passt", "-n/--netmask", "-a", "192.0.2.1/24", "-n",
+	EXPECT_REJECTED("passt", "-n/--netmask", "-a", "203.0.113.1/24", "-n",
 			"24");
-	EXPECT_REJECTED("passt", "-a/--address", "-6", "-a", "192.0.2.1");
+	EXPECT_REJECTED("passt", "-a/--address", "-6", "-a", "203.0.113.1");
 	EXPECT_REJECTED("passt", "-a/--address", "-4", "-a", "2001:db8::1");
 	EXPECT_REJECTED("passt", "-g/--gateway", "-4", "-g", "fe80::1");
 	EXPECT_REJECTED("passt", "-t/--tcp-ports", "--no-tcp", "-t", "22");

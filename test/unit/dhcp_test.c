@@ -38,8 +38,8 @@ static struct conf c;
 static uint8_t out[2048];
 
 static const uint8_t bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-static const uint8_t guest_ip[4] = { 10, 0, 2, 15 };
-static const uint8_t gw_ip[4] = { 10, 0, 2, 2 };
+static const uint8_t guest_ip[4] = { 203, 0, 113, 15 };
+static const uint8_t gw_ip[4] = { 203, 0, 113, 2 };
 
 /**
  * setup() - Fresh configuration, counters and output for each test
@@ -200,7 +200,7 @@ static size_t dhcp_build(uint8_t *b, uint8_t type, const char *src,
  * @n:		Reply length
  *
  * RFC 2131 section 4.1 and table 3: from server port 67 to client port
- * 68, from our MAC and the server identifier 10.0.2.2, op BOOTREPLY,
+ * 68, from our MAC and the server identifier 203.0.113.2, op BOOTREPLY,
  * htype, hlen, xid, flags and chaddr as in the request, giaddr 0, magic
  * cookie; RFC 951: a message of at least 300 bytes.
  */
@@ -241,7 +241,7 @@ static void check_config_opts(size_t n)
 		3, 'l', 'a', 'b', 0xc0, 0x00
 	};
 	static const uint8_t mask[4] = { 255, 255, 255, 0 };
-	static const uint8_t dns[4] = { 10, 0, 2, 3 };
+	static const uint8_t dns[4] = { 203, 0, 113, 3 };
 	static const uint8_t mtu[2] = { 0x05, 0xdc };	/* 1500 */
 
 	opt_eq(54, gw_ip, 4, n);
@@ -288,7 +288,7 @@ START_TEST(test_dhcp_handle_udhcpc_discover_offer)
 }
 END_TEST
 
-/* udhcpc REQUEST for 10.0.2.15, server identifier 10.0.2.2 */
+/* udhcpc REQUEST for 203.0.113.15, server identifier 203.0.113.2 */
 START_TEST(test_dhcp_handle_udhcpc_request_ack)
 {
 	static const uint8_t ack = 5, lease[4] = { 0xff, 0xff, 0xff, 0xff };
@@ -349,7 +349,7 @@ START_TEST(test_dhcp_handle_broadcast_flag_honoured)
 }
 END_TEST
 
-/* The real REQUEST asks for 10.0.2.15, but our address is 10.0.2.16:
+/* The real REQUEST asks for 203.0.113.15, but our address is 203.0.113.16:
  * RFC 2131 4.3.2 NAK, broadcast (giaddr 0), table 3: yiaddr 0, only
  * options 53 and 54 (and 61 from RFC 6842)
  */
@@ -359,7 +359,7 @@ START_TEST(test_dhcp_handle_request_wrong_address_nak)
 	static const uint8_t nak = 6;
 	size_t n;
 
-	inet_pton(AF_INET, "10.0.2.16", &c.ip4.addr);
+	inet_pton(AF_INET, "203.0.113.16", &c.ip4.addr);
 	n = run(cap_dhcp_request_udhcpc, sizeof(cap_dhcp_request_udhcpc));
 	ck_assert_uint_gt(n, 0);
 	check_reply_common(cap_dhcp_request_udhcpc, n);
@@ -378,12 +378,12 @@ START_TEST(test_dhcp_handle_request_wrong_address_nak)
 }
 END_TEST
 
-/* The REQUEST names server 10.0.2.2, we are 10.0.2.1: RFC 2131 4.3.2,
+/* The REQUEST names server 203.0.113.2, we are 203.0.113.1: RFC 2131 4.3.2,
  * the client declined our offer, no answer
  */
 START_TEST(test_dhcp_handle_request_other_server_silent)
 {
-	inet_pton(AF_INET, "10.0.2.1", &c.ip4.gw);
+	inet_pton(AF_INET, "203.0.113.1", &c.ip4.gw);
 	ck_assert_uint_eq(run(cap_dhcp_request_udhcpc,
 			      sizeof(cap_dhcp_request_udhcpc)), 0);
 	ck_assert_uint_eq(svc_stats.dhcp_req, 1);
@@ -400,7 +400,7 @@ START_TEST(test_dhcp_handle_renew_unicast_ack)
 	uint8_t b[342];
 	size_t n;
 
-	dhcp_build(b, 3, "10.0.2.15", "10.0.2.2", NULL, 0);
+	dhcp_build(b, 3, "203.0.113.15", "203.0.113.2", NULL, 0);
 	n = run(b, sizeof(b));
 	ck_assert_uint_gt(n, 0);
 	check_reply_common(b, n);
@@ -419,7 +419,7 @@ START_TEST(test_dhcp_handle_renew_wrong_address_nak)
 	uint8_t b[342];
 	size_t n;
 
-	dhcp_build(b, 3, "10.0.2.99", "10.0.2.2", NULL, 0);
+	dhcp_build(b, 3, "203.0.113.99", "203.0.113.2", NULL, 0);
 	n = run(b, sizeof(b));
 	ck_assert_uint_gt(n, 0);
 	opt_eq(53, &nak, 1, n);
@@ -440,7 +440,7 @@ START_TEST(test_dhcp_handle_inform_ack_without_lease)
 	uint8_t b[342];
 	size_t n;
 
-	dhcp_build(b, 8, "10.0.2.15", "255.255.255.255", NULL, 0);
+	dhcp_build(b, 8, "203.0.113.15", "255.255.255.255", NULL, 0);
 	n = run(b, sizeof(b));
 	ck_assert_uint_gt(n, 0);
 	check_reply_common(b, n);
@@ -457,10 +457,10 @@ END_TEST
 /* DHCPRELEASE (7) and DHCPDECLINE (4): nothing to answer */
 START_TEST(test_dhcp_handle_release_decline_ignored)
 {
-	static const uint8_t req[] = { 50, 4, 10, 0, 2, 15 };
+	static const uint8_t req[] = { 50, 4, 203, 0, 113, 15 };
 	uint8_t b[342];
 
-	dhcp_build(b, 7, "10.0.2.15", "10.0.2.2", NULL, 0);
+	dhcp_build(b, 7, "203.0.113.15", "203.0.113.2", NULL, 0);
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 	dhcp_build(b, 4, "0.0.0.0", "255.255.255.255", req, sizeof(req));
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
@@ -540,14 +540,14 @@ START_TEST(test_dhcp_handle_short_message_counted)
 }
 END_TEST
 
-/* Relayed (giaddr set): not from our link */
+/* Relayed (giaddr set, here 198.51.100.1): not from our link */
 START_TEST(test_dhcp_handle_relayed_ignored)
 {
+	static const uint8_t relay[4] = { 198, 51, 100, 1 };
 	uint8_t b[342];
 
 	memcpy(b, cap_dhcp_discover_udhcpc, sizeof(b));
-	b[GIADDR] = 192;
-	b[GIADDR + 3] = 1;
+	memcpy(b + GIADDR, relay, sizeof(relay));
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 }
 END_TEST
@@ -771,13 +771,13 @@ START_TEST(test_dhcp_handle_reply_within_mtu)
 END_TEST
 
 /* /32 address: the gateway is off-link.  RFC 3442 option 121: 32,
- * 10.0.2.2 (4 significant octets), router 0.0.0.0; then 0 (default),
- * router 10.0.2.2
+ * 203.0.113.2 (4 significant octets), router 0.0.0.0; then 0 (default),
+ * router 203.0.113.2
  */
 START_TEST(test_dhcp_handle_prefix32_classless_routes)
 {
 	static const uint8_t r[] = {
-		32, 10, 0, 2, 2, 0, 0, 0, 0, 0, 10, 0, 2, 2
+		32, 203, 0, 113, 2, 0, 0, 0, 0, 0, 203, 0, 113, 2
 	};
 	static const uint8_t mask[4] = { 255, 255, 255, 255 };
 	size_t n;

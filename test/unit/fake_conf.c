@@ -26,10 +26,10 @@ void fake_conf_init(struct conf *c)
 	memcpy(c->mac_guest, mac_guest, sizeof(mac_guest));
 
 	c->ip4.enabled = true;
-	inet_pton(AF_INET, "10.0.2.15", &c->ip4.addr);
+	inet_pton(AF_INET, "203.0.113.15", &c->ip4.addr);
 	c->ip4.prefix_len = 24;
-	inet_pton(AF_INET, "10.0.2.2", &c->ip4.gw);
-	inet_pton(AF_INET, "10.0.2.3", &c->ip4.dns[0]);
+	inet_pton(AF_INET, "203.0.113.2", &c->ip4.gw);
+	inet_pton(AF_INET, "203.0.113.3", &c->ip4.dns[0]);
 	c->ip4.dns_count = 1;
 
 	c->ip6.enabled = true;

@@ -172,7 +172,7 @@ END_TEST
 
 /* --- ARP ----------------------------------------------------------- */
 
-/* Decode: request, sender 10.0.2.15, target 10.0.2.2 */
+/* Decode: request, sender 203.0.113.15, target 203.0.113.2 */
 START_TEST(test_frame_parse_arp_request_fields)
 {
 	struct frame f;
@@ -186,7 +186,7 @@ START_TEST(test_frame_parse_arp_request_fields)
 	ck_assert_ptr_eq(f.l3, cap_arp_request + 14);
 	ck_assert_uint_eq(f.l3_len, 28);
 	{
-		union inany s = v4("10.0.2.15"), d = v4("10.0.2.2");
+		union inany s = v4("203.0.113.15"), d = v4("203.0.113.2");
 
 		ck_assert(inany_equals(&f.src, &s));
 		ck_assert(inany_equals(&f.dst, &d));
@@ -253,10 +253,10 @@ END_TEST
 
 /* --- IPv4 ---------------------------------------------------------- */
 
-/* Decode: total length 84, TTL 64, ICMP, echo request id 0x26f5 */
+/* Decode: total length 84, TTL 64, ICMP, echo request id 0x2c71 */
 START_TEST(test_frame_parse_icmp4_echo_fields)
 {
-	union inany s = v4("10.0.2.15"), d = v4("10.0.2.2");
+	union inany s = v4("203.0.113.15"), d = v4("203.0.113.2");
 	struct frame f;
 
 	ck_assert_int_eq(frame_parse(cap_icmp4_echo, sizeof(cap_icmp4_echo),
@@ -272,14 +272,14 @@ START_TEST(test_frame_parse_icmp4_echo_fields)
 	ck_assert_ptr_eq(f.l4, cap_icmp4_echo + 34);
 	ck_assert_uint_eq(f.l4_len, 64);
 	ck_assert_uint_eq(f.l4_hlen, 8);
-	ck_assert_uint_eq(f.sport, 0x26f5);
+	ck_assert_uint_eq(f.sport, 0x2c71);
 	ck_assert_uint_eq(f.dport, 0);
 	ck_assert_ptr_eq(f.payload, cap_icmp4_echo + 42);
 	ck_assert_uint_eq(f.payload_len, 56);
 }
 END_TEST
 
-/* Decode: header length 40 (options), ports 52426 -> 80.  The capture
+/* Decode: header length 40 (options), ports 41730 -> 80.  The capture
  * carries a partial checksum ("maybe caused by TCP checksum offload"):
  * frame_parse() must not reject it
  */
@@ -293,7 +293,7 @@ START_TEST(test_frame_parse_tcp4_syn_partial_csum_accepted)
 	ck_assert_uint_eq(f.l3_len, 60);
 	ck_assert_uint_eq(f.l4_len, 40);
 	ck_assert_uint_eq(f.l4_hlen, 40);
-	ck_assert_uint_eq(f.sport, 52426);
+	ck_assert_uint_eq(f.sport, 41730);
 	ck_assert_uint_eq(f.dport, 80);
 	ck_assert_uint_eq(f.payload_len, 0);
 }
@@ -613,7 +613,7 @@ END_TEST
 
 /* --- IPv6 ---------------------------------------------------------- */
 
-/* Decode: payload length 64, hop limit 64, echo request id 0x26f6 */
+/* Decode: payload length 64, hop limit 64, echo request id 0x2c72 */
 START_TEST(test_frame_parse_icmp6_echo_fields)
 {
 	union inany s = v6("2001:db8::15"), d = v6("2001:db8::1");
@@ -632,13 +632,13 @@ START_TEST(test_frame_parse_icmp6_echo_fields)
 	ck_assert_ptr_eq(f.l4, cap_icmp6_echo + 54);
 	ck_assert_uint_eq(f.l4_len, 64);
 	ck_assert_uint_eq(f.l4_hlen, 8);
-	ck_assert_uint_eq(f.sport, 0x26f6);
+	ck_assert_uint_eq(f.sport, 0x2c72);
 	ck_assert_uint_eq(f.dport, 0);
 	ck_assert_uint_eq(f.payload_len, 56);
 }
 END_TEST
 
-/* Decode: ports 34706 -> 80, header 40 bytes, partial checksum */
+/* Decode: ports 39034 -> 80, header 40 bytes, partial checksum */
 START_TEST(test_frame_parse_tcp6_syn_fields)
 {
 	struct frame f;
@@ -648,7 +648,7 @@ START_TEST(test_frame_parse_tcp6_syn_fields)
 	ck_assert_uint_eq(f.proto, IPPROTO_TCP);
 	ck_assert_uint_eq(f.l4_len, 40);
 	ck_assert_uint_eq(f.l4_hlen, 40);
-	ck_assert_uint_eq(f.sport, 34706);
+	ck_assert_uint_eq(f.sport, 39034);
 	ck_assert_uint_eq(f.dport, 80);
 }
 END_TEST
@@ -775,8 +775,8 @@ START_TEST(test_frame_parse_ip6_bad_addresses_dropped)
 		{ "ff02::1", "2001:db8::1" },
 		{ "ff05::2", "2001:db8::1" },
 		{ "::1", "2001:db8::1" },
-		{ "::ffff:10.0.2.15", "2001:db8::1" },
-		{ "2001:db8::15", "::ffff:10.0.2.2" },
+		{ "::ffff:203.0.113.15", "2001:db8::1" },
+		{ "2001:db8::15", "::ffff:203.0.113.2" },
 	};
 	uint8_t b[sizeof(cap_icmp6_echo)];
 	struct frame f;

@@ -183,7 +183,7 @@ START_TEST(test_ndp_handle_rs_unicast_ra)
 }
 END_TEST
 
-/* ipv6_up.pcap frame 10, Linux RS with a source link-layer option, here
+/* ipv6_up.pcap frame 8, Linux RS with a source link-layer option, here
  * changed to 02:00:00:00:00:01: the RA goes to that address
  */
 START_TEST(test_ndp_handle_rs_slla_used)
@@ -455,7 +455,7 @@ START_TEST(test_ndp_handle_ns_guest_address_silent)
 }
 END_TEST
 
-/* ipv6_up.pcap frame 5: Linux DAD for its new link-local address.  An
+/* ipv6_up.pcap frame 3: Linux DAD for its new link-local address.  An
  * answer would make the guest give it up
  */
 START_TEST(test_ndp_handle_dad_for_guest_silent)

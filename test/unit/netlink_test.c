@@ -132,16 +132,25 @@ END_TEST
 
 START_TEST(test_nl_host_defaults_given_values_kept)
 {
-	c.ip4.addr = a4("10.0.2.100");
-	c.ip4.gw = a4("10.0.2.2");
+	c.ip4.addr = a4("203.0.113.100");
+	c.ip4.gw = a4("203.0.113.2");
 	c.ip6.prefix_len = 48;
 	ck_assert_int_eq(nl_host_defaults(&c), 0);
-	ck_assert_a4(c.ip4.addr, "10.0.2.100");
-	ck_assert_a4(c.ip4.gw, "10.0.2.2");
-	/* not a host address: prefix from the class (A: /8, RFC 791) */
-	ck_assert_int_eq(c.ip4.prefix_len, 8);
+	ck_assert_a4(c.ip4.addr, "203.0.113.100");
+	ck_assert_a4(c.ip4.gw, "203.0.113.2");
+	/* not a host address: prefix from the class (C: /24, RFC 791) */
+	ck_assert_int_eq(c.ip4.prefix_len, 24);
 	ck_assert_a6(c.ip6.addr, TOPO_H6);
 	ck_assert_int_eq(c.ip6.prefix_len, 48);
+
+	/* an IPv4 link-local address (RFC 3927) is class B: /16, not the
+	 * /24 of the host's address
+	 */
+	c.ip4.addr = a4("169.254.2.100");
+	c.ip4.prefix_len = -1;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_a4(c.ip4.addr, "169.254.2.100");
+	ck_assert_int_eq(c.ip4.prefix_len, 16);
 }
 END_TEST
 
@@ -158,14 +167,14 @@ START_TEST(test_nl_host_defaults_lowest_metric_wins)
 {
 	netns_sh("ip link add h1 type veth peer name r1");
 	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
-	netns_sh("ip link set h1 up && ip addr add 192.0.2.1/24 dev h1");
+	netns_sh("ip link set h1 up && ip addr add 203.0.113.1/24 dev h1");
 	netns_sh("ip route del default");
 	netns_sh("ip route add default via " TOPO_R4 " metric 200");
-	netns_sh("ip route add default via 192.0.2.2 dev h1 metric 100");
+	netns_sh("ip route add default via 203.0.113.2 dev h1 metric 100");
 	ck_assert_int_eq(nl_host_defaults(&c), 0);
 	ck_assert_str_eq(c.ip4.ifname_out, "h1");
-	ck_assert_a4(c.ip4.addr, "192.0.2.1");
-	ck_assert_a4(c.ip4.gw, "192.0.2.2");
+	ck_assert_a4(c.ip4.addr, "203.0.113.1");
+	ck_assert_a4(c.ip4.gw, "203.0.113.2");
 	ck_assert_str_eq(c.ip6.ifname_out, "h0");
 }
 END_TEST
@@ -185,11 +194,11 @@ START_TEST(test_nl_host_defaults_given_interface)
 {
 	netns_sh("ip link add h1 type veth peer name r1");
 	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
-	netns_sh("ip link set h1 up && ip addr add 192.0.2.1/25 dev h1");
+	netns_sh("ip link set h1 up && ip addr add 203.0.113.1/25 dev h1");
 	snprintf(c.ip4.ifname_out, IFNAMSIZ, "h1");
 	ck_assert_int_eq(nl_host_defaults(&c), 0);
 	ck_assert_str_eq(c.ip4.ifname_out, "h1");
-	ck_assert_a4(c.ip4.addr, "192.0.2.1");
+	ck_assert_a4(c.ip4.addr, "203.0.113.1");
 	ck_assert_int_eq(c.ip4.prefix_len, 25);
 	/* no default route through h1: no gateway */
 	ck_assert_uint_eq(c.ip4.gw.s_addr, 0);
@@ -320,7 +329,7 @@ END_TEST
 START_TEST(test_nl_addr_add_both_families)
 {
 	struct in6_addr v6 = a6("2001:db8::5");
-	struct in_addr v4 = a4("192.0.2.1");
+	struct in_addr v4 = a4("203.0.113.1");
 	char out[1024];
 	int idx;
 
@@ -329,7 +338,7 @@ START_TEST(test_nl_addr_add_both_families)
 	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 24), 0);
 	ck_assert_int_eq(nl_addr_add(idx, AF_INET6, &v6, 64), 0);
 	netns_out(out, sizeof(out), "ip -o addr show dev x0");
-	ck_assert_ptr_nonnull(strstr(out, "inet 192.0.2.1/24"));
+	ck_assert_ptr_nonnull(strstr(out, "inet 203.0.113.1/24"));
 	ck_assert_ptr_nonnull(strstr(out, "inet6 2001:db8::5/64"));
 	/* IFA_F_NODAD: iproute2 prints "nodad" and never "tentative" */
 	ck_assert_ptr_nonnull(strstr(out, "nodad"));
@@ -342,7 +351,7 @@ END_TEST
 
 START_TEST(test_nl_route_add_default_in_prefix)
 {
-	struct in_addr gw = a4("192.0.2.254"), a = a4("192.0.2.1");
+	struct in_addr gw = a4("203.0.113.254"), a = a4("203.0.113.1");
 	char out[512];
 	int idx;
 
@@ -351,7 +360,7 @@ START_TEST(test_nl_route_add_default_in_prefix)
 	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 24), 0);
 	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), 0);
 	netns_out(out, sizeof(out), "ip -4 route show default");
-	ck_assert_ptr_nonnull(strstr(out, "default via 192.0.2.254 dev x0"));
+	ck_assert_ptr_nonnull(strstr(out, "default via 203.0.113.254 dev x0"));
 	ck_assert_ptr_null(strstr(out, "onlink"));
 	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), -EEXIST);
 }
@@ -359,7 +368,7 @@ END_TEST
 
 START_TEST(test_nl_route_add_default_outside_prefix_onlink)
 {
-	struct in_addr gw = a4("203.0.113.1"), a = a4("192.0.2.1");
+	struct in_addr gw = a4("203.0.113.1"), a = a4("198.51.100.1");
 	char out[512];
 	int idx;
 

@@ -161,13 +161,13 @@ START_TEST(test_fwd_spec_parse_range_remap)
 }
 END_TEST
 
-/* man page: "-t 192.0.2.1/22: local port 22, bound to 192.0.2.1" */
+/* man page: "-t 203.0.113.1/22: local port 22, bound to 203.0.113.1" */
 START_TEST(test_fwd_spec_parse_ipv4_bind)
 {
-	ck_assert_int_eq(parse("192.0.2.1/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.1/22"), 0);
 	ck_assert_uint_eq(t.n, 1);
 	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_INET, "192.0.2.1", "");
+	check_addr(0, AF_INET, "203.0.113.1", "");
 }
 END_TEST
 
@@ -181,13 +181,15 @@ START_TEST(test_fwd_spec_parse_ipv6_bind)
 }
 END_TEST
 
-/* man page: "-t 192.0.2.1%eth0/22: bound to 192.0.2.1 and interface eth0" */
+/* man page: "-t 203.0.113.1%eth0/22: bound to 203.0.113.1 and interface
+ * eth0"
+ */
 START_TEST(test_fwd_spec_parse_addr_and_interface)
 {
-	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.1%eth0/22"), 0);
 	ck_assert_uint_eq(t.n, 1);
 	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_INET, "192.0.2.1", "eth0");
+	check_addr(0, AF_INET, "203.0.113.1", "eth0");
 }
 END_TEST
 
@@ -213,17 +215,17 @@ START_TEST(test_fwd_spec_parse_exclusion_splits_range)
 }
 END_TEST
 
-/* man page: "-t 192.0.2.1/20-30,~25: for 192.0.2.1, ports between 20 and
+/* man page: "-t 203.0.113.1/20-30,~25: for 203.0.113.1, ports between 20 and
  * 24 and between 26 and 30"
  */
 START_TEST(test_fwd_spec_parse_exclusion_with_address)
 {
-	ck_assert_int_eq(parse("192.0.2.1/20-30,~25"), 0);
+	ck_assert_int_eq(parse("203.0.113.1/20-30,~25"), 0);
 	ck_assert_uint_eq(t.n, 2);
 	check_rule(0, 20, 24, 20, false);
 	check_rule(1, 26, 30, 26, false);
-	check_addr(0, AF_INET, "192.0.2.1", "");
-	check_addr(1, AF_INET, "192.0.2.1", "");
+	check_addr(0, AF_INET, "203.0.113.1", "");
+	check_addr(1, AF_INET, "203.0.113.1", "");
 }
 END_TEST
 
@@ -300,14 +302,15 @@ START_TEST(test_fwd_spec_parse_auto_rejected)
 }
 END_TEST
 
-/* man page: "-t 0.0.0.0/5000:192.0.2.5/6000" and "-t 127.0.0.6/all:192.0.2.6"
+/* man page: "-t 0.0.0.0/5000:203.0.113.5/6000" and
+ * "-t 127.0.0.6/all:203.0.113.6"
  * (target addresses): not supported, rejected with a reason
  */
 START_TEST(test_fwd_spec_parse_target_address_rejected)
 {
-	ck_assert_int_eq(parse("0.0.0.0/5000:192.0.2.5/6000"), -EINVAL);
+	ck_assert_int_eq(parse("0.0.0.0/5000:203.0.113.5/6000"), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not supported"));
-	ck_assert_int_eq(parse("127.0.0.6/all:192.0.2.6"), -EINVAL);
+	ck_assert_int_eq(parse("127.0.0.6/all:203.0.113.6"), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not supported"));
 	ck_assert_uint_eq(t.n, 0);
 }
@@ -350,8 +353,8 @@ START_TEST(test_fwd_spec_parse_invalid_rejected)
 		"~0", "1.2.3.4/", "/22", "999.1.1.1/22", "%/22",
 		"%averyveryverylongifname/22", "all,22", "all,all", "none,22",
 		"22,none", "22:23:24", "22-80,50", "22,22", "~1-65535",
-		"22,~22", "22-80:65530", "192.0.2.1%eth 0/22", "2001:db8::1",
-		"all:192.0.2.1", "1-2-3", "22:-", ":22", "22:", "\n", "2\n2",
+		"22,~22", "22-80:65530", "203.0.113.1%eth 0/22", "2001:db8::1",
+		"all:203.0.113.1", "1-2-3", "22:-", ":22", "22:", "\n", "2\n2",
 		"\x1b[31m", "22,\xff",
 	};
 	unsigned i;
@@ -395,13 +398,13 @@ END_TEST
 
 START_TEST(test_fwd_spec_parse_same_port_other_address_accepted)
 {
-	ck_assert_int_eq(parse("192.0.2.1/22"), 0);
-	ck_assert_int_eq(parse("192.0.2.2/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.1/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.2/22"), 0);
 	ck_assert_int_eq(parse("%eth0/22"), 0);
 	ck_assert_int_eq(parse("22"), 0);
 	ck_assert_uint_eq(t.n, 4);
-	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
-	ck_assert_int_eq(parse("192.0.2.2/20-25"), -EINVAL);
+	ck_assert_int_eq(parse("203.0.113.1%eth0/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.2/20-25"), -EINVAL);
 	ck_assert_uint_eq(t.n, 5);
 }
 END_TEST
@@ -500,11 +503,11 @@ START_TEST(test_fwd_rule_fmt_forms)
 {
 	char buf[128];
 
-	ck_assert_int_eq(parse("192.0.2.1%eth0/22"), 0);
+	ck_assert_int_eq(parse("203.0.113.1%eth0/22"), 0);
 	ck_assert_int_eq(parse("22-80:32-90"), 0);
 	ck_assert_int_eq(parse("2001:db8::1/all"), 0);
 	fwd_rule_fmt(&t.rules[0], buf, sizeof(buf));
-	ck_assert_str_eq(buf, "[192.0.2.1]%eth0:22 => 22");
+	ck_assert_str_eq(buf, "[203.0.113.1]%eth0:22 => 22");
 	fwd_rule_fmt(&t.rules[1], buf, sizeof(buf));
 	ck_assert_str_eq(buf, "[*]:22-80 => 32-90");
 	fwd_rule_fmt(&t.rules[2], buf, sizeof(buf));

@@ -97,14 +97,14 @@ static struct in6_addr a6(const char *s)
 START_TEST(test_resolv_read_nameservers_and_search)
 {
 	write_file("# generated\n"
-		   "nameserver 192.0.2.53\n"
+		   "nameserver 203.0.113.53\n"
 		   "nameserver 2001:db8::53\n"
 		   "nameserver\t198.51.100.53\n"
 		   "search example.com example.org\n"
 		   "options edns0\n");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	ck_assert_uint_eq(r.ns4_count, 2);
-	ck_assert_a4(r.ns4[0], "192.0.2.53");
+	ck_assert_a4(r.ns4[0], "203.0.113.53");
 	ck_assert_a4(r.ns4[1], "198.51.100.53");
 	ck_assert_uint_eq(r.ns6_count, 1);
 	ck_assert_a6(r.ns6[0], "2001:db8::53");
@@ -117,14 +117,14 @@ END_TEST
 /* resolv.conf(5): lines starting with ';' or '#' are comments */
 START_TEST(test_resolv_read_comments_ignored)
 {
-	write_file("; nameserver 192.0.2.1\n"
-		   "#nameserver 192.0.2.2\n"
+	write_file("; nameserver 203.0.113.1\n"
+		   "#nameserver 203.0.113.2\n"
 		   "   \n"
 		   "\n"
-		   "nameserver 192.0.2.3\n");
+		   "nameserver 203.0.113.3\n");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	ck_assert_uint_eq(r.ns4_count, 1);
-	ck_assert_a4(r.ns4[0], "192.0.2.3");
+	ck_assert_a4(r.ns4[0], "203.0.113.3");
 }
 END_TEST
 
@@ -170,13 +170,13 @@ START_TEST(test_resolv_read_garbage_ignored)
 	write_file("nameserver\n"
 		   "nameserver not-an-address\n"
 		   "nameserver 300.1.1.1\n"
-		   "nameserverx 192.0.2.9\n"
+		   "nameserverx 203.0.113.9\n"
 		   "search bad..domain good.example bad_\x01.example\n"
 		   "\x01\x02\xff garbage\n"
-		   "nameserver 192.0.2.10 trailing junk\n");
+		   "nameserver 203.0.113.10 trailing junk\n");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	ck_assert_uint_eq(r.ns4_count, 1);
-	ck_assert_a4(r.ns4[0], "192.0.2.10");
+	ck_assert_a4(r.ns4[0], "203.0.113.10");
 	ck_assert_uint_eq(r.search_count, 1);
 	ck_assert_str_eq(r.search[0], "good.example");
 }
@@ -190,7 +190,7 @@ START_TEST(test_resolv_read_limits)
 
 	for (i = 1; i <= RESOLV_MAX_NS + 3; i++)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-				      "nameserver 192.0.2.%u\n", i);
+				      "nameserver 203.0.113.%u\n", i);
 	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "search");
 	for (i = 0; i < CONF_MAX_SEARCH + 2; i++)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " d%u.example",
@@ -200,7 +200,7 @@ START_TEST(test_resolv_read_limits)
 
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	ck_assert_uint_eq(r.ns4_count, RESOLV_MAX_NS);
-	ck_assert_a4(r.ns4[RESOLV_MAX_NS - 1], "192.0.2.8");
+	ck_assert_a4(r.ns4[RESOLV_MAX_NS - 1], "203.0.113.8");
 	ck_assert_uint_eq(r.search_count, CONF_MAX_SEARCH);
 }
 END_TEST
@@ -210,7 +210,7 @@ START_TEST(test_resolv_read_long_line)
 	static char buf[70000];
 
 	memset(buf, 'x', sizeof(buf) - 32);
-	snprintf(buf + sizeof(buf) - 32, 32, "\nnameserver 192.0.2.4\n");
+	snprintf(buf + sizeof(buf) - 32, 32, "\nnameserver 203.0.113.4\n");
 	write_file(buf);
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	ck_assert_uint_eq(r.ns4_count, 1);
@@ -258,13 +258,13 @@ END_TEST
 
 START_TEST(test_resolv_apply_plain_servers)
 {
-	write_file("nameserver 192.0.2.53\nnameserver 2001:db8::53\n"
+	write_file("nameserver 203.0.113.53\nnameserver 2001:db8::53\n"
 		   "search example.com\n");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, false, false);
 	ck_assert_uint_eq(c.ip4.dns_count, 1);
-	ck_assert_a4(c.ip4.dns[0], "192.0.2.53");
-	ck_assert_a4(c.ip4.dns_host, "192.0.2.53");
+	ck_assert_a4(c.ip4.dns[0], "203.0.113.53");
+	ck_assert_a4(c.ip4.dns_host, "203.0.113.53");
 	ck_assert_uint_eq(c.ip4.dns_fwd.s_addr, 0);
 	ck_assert_uint_eq(c.ip6.dns_count, 1);
 	ck_assert_a6(c.ip6.dns[0], "2001:db8::53");
@@ -299,11 +299,11 @@ END_TEST
 
 START_TEST(test_resolv_apply_loopback_skipped_without_mapping)
 {
-	write_file("nameserver 127.0.0.53\nnameserver 192.0.2.53\n");
+	write_file("nameserver 127.0.0.53\nnameserver 203.0.113.53\n");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, false, false);
 	ck_assert_uint_eq(c.ip4.dns_count, 1);
-	ck_assert_a4(c.ip4.dns[0], "192.0.2.53");
+	ck_assert_a4(c.ip4.dns[0], "203.0.113.53");
 	ck_assert_uint_eq(c.ip4.dns_fwd.s_addr, 0);
 	/* --dns-host default: the first name server, loopback or not */
 	ck_assert_a4(c.ip4.dns_host, "127.0.0.53");
@@ -314,12 +314,12 @@ START_TEST(test_resolv_apply_given_dns_forward_kept)
 {
 	write_file("nameserver 127.0.0.1\n");
 	c.ip4.map_host_loopback = a4("198.51.100.2");
-	c.ip4.dns_fwd = a4("192.0.2.3");
-	c.ip4.dns_host = a4("192.0.2.200");
+	c.ip4.dns_fwd = a4("203.0.113.3");
+	c.ip4.dns_host = a4("203.0.113.200");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, false, false);
-	ck_assert_a4(c.ip4.dns_fwd, "192.0.2.3");
-	ck_assert_a4(c.ip4.dns_host, "192.0.2.200");
+	ck_assert_a4(c.ip4.dns_fwd, "203.0.113.3");
+	ck_assert_a4(c.ip4.dns_host, "203.0.113.200");
 	ck_assert_a4(c.ip4.dns[0], "198.51.100.2");
 }
 END_TEST
@@ -327,38 +327,38 @@ END_TEST
 START_TEST(test_resolv_apply_duplicates_merged)
 {
 	write_file("nameserver 127.0.0.53\nnameserver 127.0.0.1\n"
-		   "nameserver 198.51.100.2\nnameserver 192.0.2.1\n"
-		   "nameserver 192.0.2.2\nnameserver 192.0.2.3\n"
-		   "nameserver 192.0.2.4\n");
+		   "nameserver 198.51.100.2\nnameserver 203.0.113.1\n"
+		   "nameserver 203.0.113.2\nnameserver 203.0.113.3\n"
+		   "nameserver 203.0.113.4\n");
 	c.ip4.map_host_loopback = a4("198.51.100.2");
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, false, false);
 	ck_assert_uint_eq(c.ip4.dns_count, CONF_MAX_DNS);
 	ck_assert_a4(c.ip4.dns[0], "198.51.100.2");
-	ck_assert_a4(c.ip4.dns[1], "192.0.2.1");
-	ck_assert_a4(c.ip4.dns[3], "192.0.2.3");
+	ck_assert_a4(c.ip4.dns[1], "203.0.113.1");
+	ck_assert_a4(c.ip4.dns[3], "203.0.113.3");
 }
 END_TEST
 
 START_TEST(test_resolv_apply_keep_flags)
 {
-	write_file("nameserver 192.0.2.53\nsearch example.com\n");
-	c.ip4.dns[0] = a4("192.0.2.99");
+	write_file("nameserver 203.0.113.53\nsearch example.com\n");
+	c.ip4.dns[0] = a4("203.0.113.99");
 	c.ip4.dns_count = 1;
 	snprintf(c.search[0], CONF_SEARCH_LEN, "given.example");
 	c.search_count = 1;
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, true, true);
 	ck_assert_uint_eq(c.ip4.dns_count, 1);
-	ck_assert_a4(c.ip4.dns[0], "192.0.2.99");
-	ck_assert_a4(c.ip4.dns_host, "192.0.2.53");
+	ck_assert_a4(c.ip4.dns[0], "203.0.113.99");
+	ck_assert_a4(c.ip4.dns_host, "203.0.113.53");
 	ck_assert_str_eq(c.search[0], "given.example");
 }
 END_TEST
 
 START_TEST(test_resolv_apply_disabled_family_untouched)
 {
-	write_file("nameserver 192.0.2.53\nnameserver 2001:db8::53\n");
+	write_file("nameserver 203.0.113.53\nnameserver 2001:db8::53\n");
 	c.ip6.enabled = false;
 	ck_assert_int_eq(resolv_read(path, &r), 0);
 	resolv_apply(&c, &r, false, false);

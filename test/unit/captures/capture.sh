@@ -7,7 +7,10 @@
 # busybox arping and nc, socat) and x-srv-PID (dnsmasq as DHCP/DHCPv6/RA
 # server, tcpdump), joined by a veth pair.  Nothing leaves them; both are
 # deleted on exit.  The unit tests paste frames from these files as hex
-# with their tshark -V decode.
+# with their tshark -V decode.  Addresses are documentation ones only:
+# 203.0.113.0/24 (RFC 5737; guest .15, server/gateway .2, DNS .3),
+# 2001:db8::/64 (RFC 3849) and the multicast group 233.252.0.1
+# (MCAST-TEST-NET, RFC 6676); they must match test/unit/fake_conf.c.
 set -u
 out=${1:?outdir}
 mkdir -p "$out"
@@ -17,6 +20,12 @@ A=x-cli-$R; B=x-srv-$R
 pids=""
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
+	# Anything else started in our namespaces (dhclient daemons)
+	for ns in "$A" "$B"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
+	done
 	sleep 0.3
 	ip netns del "$A" 2>/dev/null
 	ip netns del "$B" 2>/dev/null
@@ -46,17 +55,17 @@ ip -n "$A" link set veth0 up
 sleep 4
 cap_stop
 
-ip -n "$B" addr add 10.0.2.2/24 dev veth1
+ip -n "$B" addr add 203.0.113.2/24 dev veth1
 # --- DHCPv4 with busybox udhcpc against dnsmasq
 cat > "$tmp/dnsmasq.conf" <<EOC
 port=0
 interface=veth1
 bind-interfaces
-dhcp-range=10.0.2.15,10.0.2.15,255.255.255.0,1h
+dhcp-range=203.0.113.15,203.0.113.15,255.255.255.0,1h
 dhcp-range=2001:db8::15,2001:db8::15,64,1h
 enable-ra
 dhcp-rapid-commit
-dhcp-option=option:dns-server,10.0.2.3
+dhcp-option=option:dns-server,203.0.113.3
 domain=example.org
 leasefile-ro
 no-resolv
@@ -101,7 +110,7 @@ kill $dpid; sleep 0.5
 
 # --- RS and NS with ndisc6 tools, ping6 (NS + echo), fragmented ping6
 ip -n "$A" addr add 2001:db8::15/64 dev veth0 nodad
-ip -n "$A" addr add 10.0.2.15/24 dev veth0
+ip -n "$A" addr add 203.0.113.15/24 dev veth0
 sleep 1
 cap_start ndp
 ip netns exec "$A" rdisc6 -1 -r 1 -w 500 veth0
@@ -110,27 +119,29 @@ ip netns exec "$A" ndisc6 -1 -r 1 -w 500 fe80::1 veth0
 cap_stop
 
 cap_start ping
-ip netns exec "$A" ping -c 1 -W 1 10.0.2.2
+ip netns exec "$A" ping -c 1 -W 1 203.0.113.2
 ip netns exec "$A" ping -c 1 -W 1 2001:db8::1
-ip netns exec "$A" ping -c 1 -W 1 -s 3000 10.0.2.2
+ip netns exec "$A" ping -c 1 -W 1 -s 3000 203.0.113.2
 ip netns exec "$A" ping -c 1 -W 1 -s 3000 2001:db8::1
 cap_stop
 
 # --- ARP: DAD probe, gratuitous, plain request
 cap_start arp
 ip -n "$A" neigh flush dev veth0
-ip netns exec "$A" busybox arping -D -c 1 -w 1 -I veth0 10.0.2.15
-ip netns exec "$A" busybox arping -U -c 1 -w 1 -I veth0 10.0.2.15
-ip netns exec "$A" busybox arping -c 1 -w 1 -I veth0 10.0.2.2
+ip netns exec "$A" busybox arping -D -c 1 -w 1 -I veth0 203.0.113.15
+ip netns exec "$A" busybox arping -U -c 1 -w 1 -I veth0 203.0.113.15
+ip netns exec "$A" busybox arping -c 1 -w 1 -I veth0 203.0.113.2
 cap_stop
 
 # --- TCP and UDP, both families; IGMP with IPv4 Router Alert option
 cap_start l4
-ip netns exec "$A" busybox nc -w 1 10.0.2.2 80 </dev/null
+ip netns exec "$A" busybox nc -w 1 203.0.113.2 80 </dev/null
 ip netns exec "$A" busybox nc -w 1 2001:db8::1 80 </dev/null
-echo hello | ip netns exec "$A" socat - UDP4-SENDTO:10.0.2.2:5353,sourceport=40000
-echo hello | ip netns exec "$A" socat - UDP6-SENDTO:[2001:db8::1]:5353,sourceport=40000
-ip -n "$A" addr add 239.1.2.3/32 dev veth0 autojoin
+echo hello | ip netns exec "$A" socat - \
+	UDP4-SENDTO:203.0.113.2:5353,sourceport=40000
+echo hello | ip netns exec "$A" socat - \
+	UDP6-SENDTO:[2001:db8::1]:5353,sourceport=40000
+ip -n "$A" addr add 233.252.0.1/32 dev veth0 autojoin
 sleep 2
 cap_stop
 ls -l "$out"/*.pcap

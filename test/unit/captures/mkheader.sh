@@ -4,6 +4,8 @@
 #
 # Usage: cd test/unit/captures && ./mkheader.sh > ../captured_frames.h
 # Each line below: pcap file, frame number, C name, tshark -O protocols.
+# Frame numbers hold for the stored pcaps only: after a new capture run,
+# check them against "tshark -r FILE" (timing moves NDP/MLD frames around).
 set -eu
 G=./c_frame.py
 cat <<'EOH'
@@ -15,8 +17,10 @@ cat <<'EOH'
  * (clients against dnsmasq across a veth pair) or captures/capture_tap.sh
  * (ISC dhclient against tap/ on a tap device), with the tshark 4.0 decode
  * of that frame above it.  The guest (client) MAC is 52:54:00:12:34:56,
- * the other side 9a:55:9a:55:9a:55.  The *_linux frames are answers of
- * the Linux kernel on the other side, to compare our answers with.
+ * the other side 9a:55:9a:55:9a:55; addresses are documentation ones
+ * (guest 203.0.113.15, other side 203.0.113.2; 2001:db8::/64).  The
+ * *_linux frames are answers of the Linux kernel on the other side, to
+ * compare our answers with.
  * Expected values in the tests come from these decodes and the RFCs.
  */
 #ifndef TEST_UNIT_CAPTURED_FRAMES_H
@@ -42,14 +46,14 @@ ping.pcap 7 cap_icmp6_echo ipv6,icmpv6
 ping.pcap 11 cap_ip4_last_frag ip
 ping.pcap 17 cap_ip6_last_frag ipv6
 ping.pcap 5 cap_ns_global ipv6,icmpv6
-l4.pcap 3 cap_tcp4_syn ip,tcp
-l4.pcap 7 cap_tcp6_syn ipv6,tcp
-l4.pcap 9 cap_udp4 ip,udp
-l4.pcap 11 cap_udp6 ipv6,udp
-l4.pcap 13 cap_igmp_ra ip,igmp
+l4.pcap 1 cap_tcp4_syn ip,tcp
+l4.pcap 5 cap_tcp6_syn ipv6,tcp
+l4.pcap 7 cap_udp4 ip,udp
+l4.pcap 9 cap_udp6 ipv6,udp
+l4.pcap 11 cap_igmp_ra ip,igmp
 ipv6_up.pcap 2 cap_mld_unspec ipv6,icmpv6
-ipv6_up.pcap 5 cap_dad_ns ipv6,icmpv6
-ipv6_up.pcap 10 cap_rs_slla ipv6,icmpv6
+ipv6_up.pcap 3 cap_dad_ns ipv6,icmpv6
+ipv6_up.pcap 8 cap_rs_slla ipv6,icmpv6
 ndp.pcap 1 cap_rs ipv6,icmpv6
 ndp.pcap 2 cap_ns_ll_for_global ipv6,icmpv6
 ndp.pcap 3 cap_na_linux ipv6,icmpv6
