@@ -6,8 +6,9 @@
  * of the --dns-forward address goes to the --dns-host name server, the
  * --map-host-loopback address means the host's loopback, anything else is
  * used as is, multicast and unspecified destinations are refused.
- * Configuration: test/unit/fake_conf.c (guest 10.0.2.15, gateway 10.0.2.2,
- * DNS 10.0.2.3; 2001:db8::15, gateway fe80::1, DNS 2001:db8::3).
+ * Configuration: test/unit/fake_conf.c (guest 203.0.113.15, gateway
+ * 203.0.113.2, DNS 203.0.113.3; 2001:db8::15, gateway fe80::1, DNS
+ * 2001:db8::3).
  */
 #include <arpa/inet.h>
 #include <check.h>
@@ -64,7 +65,7 @@ static void setup(void)
 {
 	fake_conf_init(&c);
 	c.ip4.map_host_loopback = c.ip4.gw;
-	inet_pton(AF_INET, "10.0.2.3", &c.ip4.dns_fwd);
+	inet_pton(AF_INET, "203.0.113.3", &c.ip4.dns_fwd);
 	inet_pton(AF_INET, "203.0.113.53", &c.ip4.dns_host);
 	c.ip6.map_host_loopback = c.ip6.gw;
 	inet_pton(AF_INET6, "2001:db8::3", &c.ip6.dns_fwd);
@@ -74,7 +75,7 @@ static void setup(void)
 /* --dns-forward: "DNS traffic (port 53) is sent to the --dns-host" */
 START_TEST(test_fwd_dns_forward_port_53_goes_to_dns_host)
 {
-	check_map("10.0.2.3", 53, "203.0.113.53", 53);
+	check_map("203.0.113.3", 53, "203.0.113.53", 53);
 	check_map("2001:db8::3", 53, "2001:db8:53::1", 53);
 }
 END_TEST
@@ -82,7 +83,7 @@ END_TEST
 /* Only port 53 is DNS: other ports of that address are used as is */
 START_TEST(test_fwd_dns_forward_other_ports_untouched)
 {
-	check_map("10.0.2.3", 5353, "10.0.2.3", 5353);
+	check_map("203.0.113.3", 5353, "203.0.113.3", 5353);
 	check_map("2001:db8::3", 853, "2001:db8::3", 853);
 }
 END_TEST
@@ -100,7 +101,7 @@ START_TEST(test_fwd_dns_forward_without_host_untouched)
 {
 	c.ip4.dns_host.s_addr = 0;
 	memset(&c.ip6.dns_host, 0, sizeof(c.ip6.dns_host));
-	check_map("10.0.2.3", 53, "10.0.2.3", 53);
+	check_map("203.0.113.3", 53, "203.0.113.3", 53);
 	check_map("2001:db8::3", 53, "2001:db8::3", 53);
 }
 END_TEST
@@ -112,15 +113,15 @@ START_TEST(test_fwd_dns_forward_gateway_to_loopback_server)
 {
 	c.ip4.dns_fwd = c.ip4.gw;
 	inet_pton(AF_INET, "127.0.0.53", &c.ip4.dns_host);
-	check_map("10.0.2.2", 53, "127.0.0.53", 53);
-	check_map("10.0.2.2", 80, "127.0.0.1", 80);
+	check_map("203.0.113.2", 53, "127.0.0.53", 53);
+	check_map("203.0.113.2", 80, "127.0.0.1", 80);
 }
 END_TEST
 
 /* ADDRESS MAPPING: the --map-host-loopback address is the host loopback */
 START_TEST(test_fwd_map_host_loopback_any_port)
 {
-	check_map("10.0.2.2", 8080, "127.0.0.1", 8080);
+	check_map("203.0.113.2", 8080, "127.0.0.1", 8080);
 	check_map("fe80::1", 8080, "::1", 8080);
 }
 END_TEST
