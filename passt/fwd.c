@@ -54,8 +54,12 @@ static void inany_set(union inany *a, int af, const void *addr)
  * @dst:	Destination as the guest sent it
  * @host:	Destination for the host socket
  *
- * Return: false if the destination must not be reached (unspecified or
- *	   multicast), true otherwise
+ * A loopback destination never comes from a well-behaved guest (RFC 1122
+ * 3.2.1.3 (g), RFC 4291 2.5.3: such packets must not leave a host), and
+ * would reach the host's own loopback services unmapped: refused.
+ *
+ * Return: false if the destination must not be reached (unspecified,
+ *	   multicast or loopback), true otherwise
  */
 bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host)
@@ -63,6 +67,8 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 	const struct in_addr *d4 = inany_v4(dst);
 
 	*host = *dst;
+	if (inany_is_loopback(dst))
+		return false;
 	if (d4) {
 		if (d4->s_addr == INADDR_ANY || IN_MULTICAST(ntohl(d4->s_addr)))
 			return false;

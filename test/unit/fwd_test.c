@@ -140,6 +140,22 @@ START_TEST(test_fwd_multicast_and_unspecified_refused)
 }
 END_TEST
 
+/* RFC 1122 3.2.1.3 (g), RFC 4291 2.5.3: loopback addresses never come
+ * from outside a host; one from the guest is refused, not sent to the
+ * host's loopback
+ */
+START_TEST(test_fwd_loopback_destination_refused)
+{
+	union inany h, l4 = addr("127.0.0.1"), l6 = addr("::1");
+	union inany l4b = addr("127.1.2.3");
+	uint16_t p;
+
+	ck_assert(!fwd_nat_to_host_port(&c, &l4, 8080, &h, &p));
+	ck_assert(!fwd_nat_to_host_port(&c, &l4b, 53, &h, &p));
+	ck_assert(!fwd_nat_to_host_port(&c, &l6, 8080, &h, &p));
+}
+END_TEST
+
 /**
  * fwd_suite() - Test cases of fwd_nat_to_host_port()
  *
@@ -158,6 +174,7 @@ static Suite *fwd_suite(void)
 	tcase_add_test(tc, test_fwd_dns_forward_gateway_to_loopback_server);
 	tcase_add_test(tc, test_fwd_map_host_loopback_any_port);
 	tcase_add_test(tc, test_fwd_multicast_and_unspecified_refused);
+	tcase_add_test(tc, test_fwd_loopback_destination_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
