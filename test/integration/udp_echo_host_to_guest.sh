@@ -5,12 +5,17 @@
 # sends 1,000 datagrams of 1 byte up to the largest that fits the MTU to
 # H's address, port 6001; socat echoes them in the namespace.  Each echo
 # must come back byte-identical, from the address and port the client
-# sent to (its socket is connected).  IPv4 and IPv6.
+# sent to (its socket is connected).  IPv4 and IPv6.  SLAAC is off in the
+# namespace: with a second global address there, socat's replies (from a
+# socket bound to the wildcard) could leave from the other address, which
+# is another flow, as for any NAT.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
 setup_topology
+make_target_ns
+in_ns sysctl -q -w net.ipv6.conf.default.autoconf=0
 start_pasta -u 6001:5001
 bg in_ns socat -b 65536 UDP4-LISTEN:5001,fork,reuseaddr PIPE
 bg in_ns socat -b 65536 UDP6-LISTEN:5001,ipv6only=1,fork,reuseaddr PIPE

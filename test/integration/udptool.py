@@ -15,6 +15,10 @@
 #       ECONNREFUSED (an ICMP port unreachable came back)
 #   udptool.py send HOST PORT [--sport P] [--expect-echo]
 #       one datagram from source port P (default any)
+#   udptool.py inject IFACE SRCMAC DSTMAC SRC DST DPORT PAYLOAD
+#       one hand-made Ethernet/IP/UDP frame (checksums computed here, RFC
+#       1071, RFC 768) written to IFACE with a packet socket: for
+#       destinations the kernel itself would never send
 #
 # Exit status 0 on success, 1 with a message on stderr otherwise.  Every
 # wait is bounded (socket timeouts).
@@ -126,6 +130,43 @@ def send(host, port, sport, expect_echo):
             sys.exit("send: no echo")
 
 
+def csum(data):
+    if len(data) % 2:
+        data += b'\0'
+    s = sum(int.from_bytes(data[i:i + 2], 'big')
+            for i in range(0, len(data), 2))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def inject(iface, smac, dmac, src, dst, dport, data):
+    mac = lambda m: bytes(int(x, 16) for x in m.split(':'))
+    v6 = ':' in dst
+    fam = socket.AF_INET6 if v6 else socket.AF_INET
+    sa, da = socket.inet_pton(fam, src), socket.inet_pton(fam, dst)
+    ulen = 8 + len(data)
+    udp = (40000).to_bytes(2, 'big') + dport.to_bytes(2, 'big') + \
+        ulen.to_bytes(2, 'big')
+    if v6:
+        ph = sa + da + ulen.to_bytes(4, 'big') + b'\0\0\0\x11'
+    else:
+        ph = sa + da + b'\0\x11' + ulen.to_bytes(2, 'big')
+    ck = csum(ph + udp + b'\0\0' + data) or 0xffff
+    udp += ck.to_bytes(2, 'big') + data
+    if v6:
+        ip = b'\x60\0\0\0' + ulen.to_bytes(2, 'big') + b'\x11\x40' + sa + da
+        et = b'\x86\xdd'
+    else:
+        ip = b'\x45\0' + (20 + ulen).to_bytes(2, 'big') + \
+            b'\0\0\x40\0\x40\x11\0\0' + sa + da
+        ip = ip[:10] + csum(ip).to_bytes(2, 'big') + ip[12:]
+        et = b'\x08\x00'
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((iface, 0))
+    s.send(mac(dmac) + mac(smac) + et + ip + udp)
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == 'pingpong':
@@ -141,6 +182,9 @@ def main(argv):
         sport = int(argv[argv.index('--sport') + 1]) if '--sport' in argv \
             else None
         send(argv[2], int(argv[3]), sport, '--expect-echo' in argv)
+    elif cmd == 'inject':
+        inject(argv[2], argv[3], argv[4], argv[5], argv[6], int(argv[7]),
+               argv[8].encode())
     else:
         sys.exit("unknown command " + cmd)
 
