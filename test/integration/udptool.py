@@ -15,6 +15,8 @@
 #       ECONNREFUSED (an ICMP port unreachable came back)
 #   udptool.py send HOST PORT [--sport P] [--expect-echo]
 #       one datagram from source port P (default any)
+#   udptool.py many HOST PORT COUNT SPORT
+#       one datagram from each of COUNT sockets, source ports SPORT onwards
 #   udptool.py inject IFACE SRCMAC DSTMAC SRC DST DPORT PAYLOAD
 #       one hand-made Ethernet/IP/UDP frame (checksums computed here, RFC
 #       1071, RFC 768) written to IFACE with a packet socket: for
@@ -130,6 +132,12 @@ def send(host, port, sport, expect_echo):
             sys.exit("send: no echo")
 
 
+def many(host, port, count, sport):
+    socks = [sock_for(host, port, sport + i) for i in range(count)]
+    for s in socks:
+        s.send(b'hello')
+
+
 def csum(data):
     if len(data) % 2:
         data += b'\0'
@@ -182,6 +190,8 @@ def main(argv):
         sport = int(argv[argv.index('--sport') + 1]) if '--sport' in argv \
             else None
         send(argv[2], int(argv[3]), sport, '--expect-echo' in argv)
+    elif cmd == 'many':
+        many(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
     elif cmd == 'inject':
         inject(argv[2], argv[3], argv[4], argv[5], argv[6], int(argv[7]),
                argv[8].encode())
