@@ -783,8 +783,10 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			}
 			len = udp_frame_fill(c, l2, &uf->f.key,
 					     udp_mh_recv[i].msg_len, partial);
-			tap_tx_add(l2, len, partial ? ETH_HLEN_ + l3 :
-						      TAP_CSUM_DONE, 6);
+			if (partial)
+				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
+			else
+				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			got++;
 		}
 		stats.udp_dgrams_to_tap += got;
@@ -827,7 +829,10 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
 	l2 = p + TAP_HEADROOM;
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, &uf->f.key, len, partial);
-	tap_tx_add(l2, flen, partial ? ETH_HLEN_ + l3 : TAP_CSUM_DONE, 6);
+	if (partial)
+		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+	else
+		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
 	stats.udp_dgrams_to_tap++;
 }
 

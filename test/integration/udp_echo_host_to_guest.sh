@@ -8,7 +8,9 @@
 # sent to (its socket is connected).  IPv4 and IPv6.  SLAAC is off in the
 # namespace: with a second global address there, socat's replies (from a
 # socket bound to the wildcard) could leave from the other address, which
-# is another flow, as for any NAT.
+# is another flow, as for any NAT.  Then 200 datagrams each way again with
+# --pcap (to /dev/null), which makes pasta compute full UDP checksums that
+# the namespace's kernel verifies.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -23,6 +25,12 @@ wait_for in_ns sh -c "ss -uln | grep -q '\]:5001 '" || fail "socat"
 
 in_remote $UDPTOOL pingpong $H4 6001 1000 65492 || fail "IPv4 echo"
 in_remote $UDPTOOL pingpong $H6 6001 1000 65472 || fail "IPv6 echo"
+pasta_alive
+stop_pasta
+
+start_pasta -u 6001:5001 --pcap /dev/null
+in_remote $UDPTOOL pingpong $H4 6001 200 65492 || fail "IPv4, full checksums"
+in_remote $UDPTOOL pingpong $H6 6001 200 65472 || fail "IPv6, full checksums"
 pasta_alive
 stop_pasta
 pass "UDP echo into the namespace through -u 6001:5001, IPv4 and IPv6"
