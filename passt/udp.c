@@ -51,8 +51,11 @@
  * family in the namespace; a new UDP_SPLICE_IN flow takes one, and binds
  * and connects it from here (bind() and connect() act in the namespace the
  * socket was created in).  An empty pool is refilled through ns_call(), at
- * most once per new flow, never per datagram; if that fails (privileges
- * dropped), loopback peers take the tap path from then on.
+ * most once per new flow, never per datagram.  The socket of a closed
+ * spliced flow is disconnected and kept (up to UDP_POOL per family) for
+ * the case that a refill fails (privileges dropped): new flows then reuse
+ * them, with the port they are bound to, and only when none is left do
+ * loopback peers take the tap path.
  *
  * Flow lookup.  Frames from the guest find their flow by guest-side tuple
  * in the flow hash table.  Datagrams on a forwarded-port socket build the
@@ -125,9 +128,23 @@ static struct iovec udp_iov_send[UDP_BATCH];
 static uint8_t udp_cmsg_send[CMSG_SPACE(sizeof(struct in6_pktinfo))]
 	__attribute__((aligned(8)));
 
-/* Spare unbound sockets created in the target namespace */
-static int udp_pool4[UDP_POOL], udp_pool6[UDP_POOL];
-static unsigned udp_pool4_n, udp_pool6_n;
+/**
+ * struct udp_pool - Spare sockets created in the target namespace, per family
+ * @fresh:	Unbound sockets from set-up or a refill
+ * @n_fresh:	Entries in @fresh
+ * @used:	Sockets of closed spliced flows: still bound to their old
+ *		loopback port, disconnected; taken only when no fresh one
+ *		can be had (privileges dropped), with the port they have
+ * @n_used:	Entries in @used
+ */
+struct udp_pool {
+	int fresh[UDP_POOL];
+	unsigned n_fresh;
+	int used[UDP_POOL];
+	unsigned n_used;
+};
+
+static struct udp_pool udp_pool[2];	/* [0]: IPv4, [1]: IPv6 */
 static bool udp_pool_failed;	/* ns_call() failed: don't try again */
 
 static int64_t udp_next_expiry = INT64_MAX;	/* earliest last_active +
@@ -349,6 +366,8 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	return uf;
 }
 
+static bool udp_pool_put_used(struct udp_flow *uf);
+
 /**
  * udp_flow_close() - Close a flow's own socket and free it
  * @ctx:	Context
@@ -363,7 +382,8 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 	udp_dbg(uf, "closing (%s)", why);
 	if (uf->sock >= 0) {
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
-		close(uf->sock);
+		if (uf->kind != UDP_SPLICE_IN || !udp_pool_put_used(uf))
+			close(uf->sock);
 		uf->sock = -1;
 	}
 	flow_free((union flow *)uf);
@@ -392,28 +412,43 @@ static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
 
 /**
  * udp_sock_connect() - Bind a socket, keeping a port if possible, and connect
- * @s:		Unbound UDP socket of @dst's family
+ * @s:		UDP socket of @dst's family, unbound unless @bound
+ * @bound:	@s is bound already (a used pool socket): connect only, and
+ *		drop what its queue held from an earlier peer
  * @baddr:	Local address to bind, NULL for the wildcard
  * @bport:	Local port to try first (SO_REUSEADDR), 0 for any
  * @dst:	Destination
  * @dport:	Destination port, host order
  *
- * #syscalls bind connect setsockopt
+ * #syscalls bind connect setsockopt recvfrom
  * Return: 0, or -errno from connect() or from bind() of a specific
  *	   address (a port that can't be had falls back to any port)
  */
-static int udp_sock_connect(int s, const union inany *baddr, uint16_t bport,
-			    const union inany *dst, uint16_t dport)
+static int udp_sock_connect(int s, bool bound, const union inany *baddr,
+			    uint16_t bport, const union inany *dst,
+			    uint16_t dport)
 {
 	struct sockaddr_storage sa;
 	union inany any = { 0 };
 	int one = 1, zero = 0;
 	socklen_t sl;
+	unsigned i;
 
 	if (inany_v4(dst))
 		any = udp_any4;
 	if (!baddr)
 		baddr = &any;
+
+	if (bound) {
+		sl = sockaddr_from_inany(&sa, dst, dport, 0);
+		if (connect(s, (struct sockaddr *)&sa, sl) < 0)
+			return -errno;
+		/* Discard, without copying, what an earlier peer left */
+		for (i = 0; i < UDP_POOL * UDP_BATCH; i++)
+			if (recv(s, NULL, 0, MSG_DONTWAIT | MSG_TRUNC) < 0)
+				break;
+		return 0;
+	}
 
 	if (bport) {
 		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -471,25 +506,26 @@ static int udp_sock_new(struct ctx *ctx, int af)
  */
 static int udp_pool_fill_ns(void *arg)
 {
+	struct udp_pool *p4 = &udp_pool[0], *p6 = &udp_pool[1];
 	int one = 1;
 
 	(void)arg;
-	while (udp_pool4_n < UDP_POOL) {
+	while (p4->n_fresh < UDP_POOL) {
 		int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK |
 			       SOCK_CLOEXEC, IPPROTO_UDP);
 
 		if (s < 0)
 			return -errno;
-		udp_pool4[udp_pool4_n++] = s;
+		p4->fresh[p4->n_fresh++] = s;
 	}
-	while (udp_pool6_n < UDP_POOL) {
+	while (p6->n_fresh < UDP_POOL) {
 		int s = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK |
 			       SOCK_CLOEXEC, IPPROTO_UDP);
 
 		if (s < 0)
 			return errno == EAFNOSUPPORT ? 0 : -errno;
 		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-		udp_pool6[udp_pool6_n++] = s;
+		p6->fresh[p6->n_fresh++] = s;
 	}
 	return 0;
 }
@@ -519,19 +555,46 @@ static void udp_pool_refill(struct ctx *ctx)
  * udp_pool_get() - Take a spare namespace socket
  * @ctx:	Context
  * @v4:		IPv4 rather than IPv6
+ * @bound:	Set if the socket is a used one, already bound to a port
  *
  * Return: fd, or -1 if none can be had
  */
-static int udp_pool_get(struct ctx *ctx, bool v4)
+static int udp_pool_get(struct ctx *ctx, bool v4, bool *bound)
 {
-	unsigned *n = v4 ? &udp_pool4_n : &udp_pool6_n;
-	int *pool = v4 ? udp_pool4 : udp_pool6;
+	struct udp_pool *p = &udp_pool[v4 ? 0 : 1];
 
-	if (!*n)
+	*bound = false;
+	if (!p->n_fresh)
 		udp_pool_refill(ctx);
-	if (!*n)
+	if (p->n_fresh)
+		return p->fresh[--p->n_fresh];
+	if (!p->n_used)
 		return -1;
-	return pool[--*n];
+	*bound = true;
+	return p->used[--p->n_used];
+}
+
+/**
+ * udp_pool_put_used() - Keep the namespace socket of a closed spliced flow
+ * @uf:		UDP_SPLICE_IN flow being closed, its socket out of epoll
+ *
+ * The socket is disconnected (connect() with AF_UNSPEC, udp(7)) and kept
+ * for flows that find no fresh socket: once privileges are dropped, new
+ * namespace sockets may not be had at all.
+ *
+ * #syscalls connect
+ * Return: true if the pool took the socket, false if the caller closes it
+ */
+static bool udp_pool_put_used(struct udp_flow *uf)
+{
+	struct udp_pool *p = &udp_pool[inany_v4(&uf->f.key.gaddr) ? 0 : 1];
+	struct sockaddr sa = { .sa_family = AF_UNSPEC };
+
+	if (p->n_used >= UDP_POOL ||
+	    connect(uf->sock, &sa, sizeof(sa)) < 0)
+		return false;
+	p->used[p->n_used++] = uf->sock;
+	return true;
 }
 
 /**
@@ -960,7 +1023,7 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 	if (*ifname && setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, ifname,
 				  (socklen_t)strlen(ifname)) < 0)
 		debug_perror("UDP SO_BINDTODEVICE %s", ifname);
-	ret = udp_sock_connect(s, baddr, f->sport, &host, hport);
+	ret = udp_sock_connect(s, false, baddr, f->sport, &host, hport);
 	if (ret < 0) {
 		debug("UDP connect() for a guest datagram: %s", strerror(-ret));
 		close(s);
@@ -1126,16 +1189,17 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 {
 	bool v4 = inany_v4(&key->gaddr), into_ns = !ref.listen.ns;
 	union inany lo = udp_lo4;
+	bool bound = false;
 	struct udp_flow *uf;
 	int s, ret;
 
 	if (!v4)
 		lo.a6 = in6addr_loopback;
-	s = into_ns ? udp_pool_get(ctx, v4) :
+	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)
 		return NULL;
-	ret = udp_sock_connect(s, &lo, key->gport, &lo, to);
+	ret = udp_sock_connect(s, bound, &lo, key->gport, &lo, to);
 	if (ret < 0) {
 		debug("UDP splice connect(): %s", strerror(-ret));
 		close(s);
@@ -1331,7 +1395,8 @@ void udp_timer(struct ctx *ctx)
 
 	if (!udp_pool_failed && ctx->ns_fd >= 0 && ctx->c.udp_in.n &&
 	    !ctx->c.no_splice &&
-	    (udp_pool4_n < UDP_POOL / 2 || udp_pool6_n < UDP_POOL / 2))
+	    (udp_pool[0].n_fresh < UDP_POOL / 2 ||
+	     udp_pool[1].n_fresh < UDP_POOL / 2))
 		udp_pool_refill(ctx);
 }
 
