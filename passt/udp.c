@@ -1235,7 +1235,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
 	uint16_t to = fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
-	struct flow_key key;
+	struct flow_key skey, tkey;
+	bool splice, tap_ok;
 	struct udp_flow *uf;
 	union flow *flow;
 	unsigned ifindex;
@@ -1244,36 +1245,42 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
 	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
 
-	if (ref.listen.ns ||
-	    (c->mode == MODE_PASTA && !c->no_splice &&
-	     inany_is_loopback(&peer))) {
-		flow_key_fill(&key, ref.listen.ns ? UDP_KEY_SPLICE_NS :
-						    UDP_KEY_SPLICE_HOST,
+	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
+				   inany_is_loopback(&peer));
+	if (splice) {
+		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
+						     UDP_KEY_SPLICE_HOST,
 			      &peer, pport, &local, ref.listen.port);
-		flow = flow_lookup(&key);
+		flow = flow_lookup(&skey);
 		if (flow)
 			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
-		uf = udp_splice_new(ctx, ref, &key, i, to, ifindex);
-		if (uf || ref.listen.ns)
-			return uf;
-		/* No namespace socket: the tap path will do */
+		if (ref.listen.ns)
+			return udp_splice_new(ctx, ref, &skey, i, to, ifindex);
 	}
 
+	/* The tap path: also where a loopback peer went earlier when no
+	 * namespace socket could be had, so keep it there
+	 */
 	af = inany_af(&peer);
-	if ((af == AF_INET && !c->ip4.enabled) ||
-	    (af == AF_INET6 && !c->ip6.enabled))
-		return NULL;
-	fwd_nat_to_guest(c, &peer, &src);
-	fwd_guest_addr(c, af, &gaddr);
-	if (inany_is_unspecified(&gaddr))
+	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
+	if (tap_ok) {
+		fwd_nat_to_guest(c, &peer, &src);
+		fwd_guest_addr(c, af, &gaddr);
+		tap_ok = !inany_is_unspecified(&gaddr);
+	}
+	if (tap_ok) {
+		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
+		flow = flow_lookup(&tkey);
+		if (flow)
+			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
+	}
+
+	if (splice && (uf = udp_splice_new(ctx, ref, &skey, i, to, ifindex)))
+		return uf;
+	if (!tap_ok)
 		return NULL;
 
-	flow_key_fill(&key, IPPROTO_UDP, &gaddr, to, &src, pport);
-	flow = flow_lookup(&key);
-	if (flow)
-		return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
-
-	uf = udp_flow_new(ctx, UDP_TAP_IN, &key);
+	uf = udp_flow_new(ctx, UDP_TAP_IN, &tkey);
 	if (!uf)
 		return NULL;
 	udp_flow_set_peer(uf, (int)ref.fd, i, &local, ifindex);

@@ -10,7 +10,9 @@
 # socket bound to the wildcard) could leave from the other address, which
 # is another flow, as for any NAT.  Then 200 datagrams each way again with
 # --pcap (to /dev/null), which makes pasta compute full UDP checksums that
-# the namespace's kernel verifies.
+# the namespace's kernel verifies.  Last, with --no-splice, a client on
+# H's loopback takes the tap path too (the namespace sees it as the
+# gateway address): 200 datagrams each way.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -31,6 +33,12 @@ stop_pasta
 start_pasta -u 6001:5001 --pcap /dev/null
 in_remote $UDPTOOL pingpong $H4 6001 200 65492 || fail "IPv4, full checksums"
 in_remote $UDPTOOL pingpong $H6 6001 200 65472 || fail "IPv6, full checksums"
+pasta_alive
+stop_pasta
+
+start_pasta -u 6001:5001 --no-splice
+in_host $UDPTOOL pingpong 127.0.0.1 6001 200 65492 || fail "IPv4 from loopback"
+in_host $UDPTOOL pingpong ::1 6001 200 65472 || fail "IPv6 from loopback"
 pasta_alive
 stop_pasta
 pass "UDP echo into the namespace through -u 6001:5001, IPv4 and IPv6"
