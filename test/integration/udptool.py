@@ -23,9 +23,9 @@
 #       destinations the kernel itself would never send
 #
 # Exit status 0 on success, 1 with a message on stderr otherwise.  Every
-# wait is bounded (socket timeouts).
-import errno
+# wait is bounded (socket timeouts: UDPTOOL_TIMEOUT seconds, default 5).
 import hashlib
+import os
 import socket
 import sys
 import time
@@ -46,7 +46,8 @@ def payload(i, size):
     return bytes(out[:size])
 
 
-def sock_for(host, port, sport=None, timeout=5.0):
+def sock_for(host, port, sport=None,
+             timeout=float(os.environ.get('UDPTOOL_TIMEOUT', '5'))):
     s = socket.socket(family(host), socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
