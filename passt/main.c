@@ -3,8 +3,9 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll and signals; the guest
- * side (pasta: namespaces and tap; passt: the UNIX socket); forwarded-port
+ * defaults; file descriptor limit; flow table; epoll and signals; the
+ * devmem binding (--devmem); the guest side (pasta: namespaces and tap;
+ * passt: the UNIX socket); forwarded-port
  * listeners; pcap; detaching; isolation; loop.
  */
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "../conf/log.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
@@ -221,6 +223,11 @@ int main(int argc, char **argv)
 	}
 
 	isolate_initial(ctx);
+
+	/* Before pasta may join a user namespace: BIND_RX needs
+	 * CAP_NET_ADMIN in the initial one, and the NIC is in ours
+	 */
+	devmem_setup(c);
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);

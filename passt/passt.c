@@ -32,6 +32,7 @@
 #include "../splice/splice.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
+#include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "icmp.h"
@@ -99,6 +100,12 @@ void stats_dump(void)
 	info("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
 	     stats.icmp_echo_to_host, stats.icmp_echo_from_host,
 	     stats.flow_refused_nofile);
+	if (devmem_bound())
+		info("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
+		     stats.devmem_bytes, stats.devmem_linear_bytes,
+		     stats.devmem_copied_bytes, stats.devmem_tokens_held,
+		     stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
+		     stats.devmem_waits, stats.devmem_store_full);
 	info("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
 	     svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
 	     svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,

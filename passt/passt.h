@@ -51,6 +51,14 @@ struct passt_stats {
 	uint64_t udp_too_big, udp_refused_full;
 	uint64_t icmp_echo_to_host, icmp_echo_from_host;
 	uint64_t flow_refused_nofile;
+	uint64_t devmem_bytes;		/* payload read as dma-buf fragments */
+	uint64_t devmem_linear_bytes;	/* SCM_DEVMEM_LINEAR bytes */
+	uint64_t devmem_copied_bytes;	/* devmem reads without devmem data */
+	uint64_t devmem_tokens_held;	/* fragment tokens held now */
+	uint64_t devmem_tokens_returned;
+	uint64_t devmem_dontneed_calls;	/* SO_DEVMEM_DONTNEED calls */
+	uint64_t devmem_waits;		/* devmem data behind peeked bytes */
+	uint64_t devmem_store_full;	/* reads put off: piece store full */
 };
 
 extern struct passt_stats stats;

@@ -23,7 +23,11 @@
  * by the guest's window.  ACKs from the guest remove the ACKed bytes with
  * recv(MSG_TRUNC).  Retransmission (RTO per RFC 6298, or three duplicate
  * ACKs) rewinds SND.NXT to SND.UNA and peeks again.  End of stream on the
- * socket becomes a FIN after the last byte.
+ * socket becomes a FIN after the last byte.  With a devmem binding
+ * (--devmem, devmem.c) the reader may hand out the payload as pieces of a
+ * mapped dma-buf or of its own store instead (tcp_devmem.c): those frames
+ * are headers in the arena plus the pieces (tap_tx_add_ext()), and the
+ * reader, not the socket, keeps the bytes for retransmission.
  *
  * Guest -> host data.  In-order payload of a batch of segments goes to the
  * host socket with one sendmsg() whose iovecs point into the received
@@ -66,6 +70,7 @@
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "devmem.h"
 #include "passt.h"
 #include "siphash.h"
 #include "tcp.h"
@@ -102,6 +107,7 @@
 
 static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
 static uint8_t tcp_isn_key[16];
+static struct tcp_rd_ext tcp_rd_ext;	/* payload pieces of the last read */
 
 static const char *const tcp_ev_str[TEV_COUNT] = {
 	"TAP_SYN_RCVD", "SOCK_CONNECTED", "SOCK_ACCEPTED", "TAP_SYN_SENT",
@@ -201,7 +207,8 @@ void tcp_init(struct ctx *ctx)
 		die_perror("getrandom");
 	if (ctx->c.no_tcp)
 		return;
-	tcp_reader_select(ctx->c.peek_fallback, &tcp_reader_v4, &tcp_reader_v6);
+	tcp_reader_select(ctx->c.peek_fallback, devmem_bound(), &tcp_reader_v4,
+			  &tcp_reader_v6);
 }
 
 /**
@@ -492,6 +499,8 @@ static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 {
 	conn_dbg(conn, "closing (%s)", why);
 	if (conn->sock >= 0) {
+		if (rd(conn)->close)
+			rd(conn)->close(conn);
 		if (rst) {
 			struct linger l = { .l_onoff = 1, .l_linger = 0 };
 
@@ -598,7 +607,8 @@ static void tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	conn->snd_una = conn->snd_nxt = conn->snd_max = conn->iss + 1;
 	conn->retrans = 0;
 	ret = rd(conn)->start(conn);
-	if (ret < 0 && conn->reader == TCP_RD_PEEK_OFF) {
+	if (ret < 0 && (conn->reader == TCP_RD_PEEK_OFF ||
+			conn->reader == TCP_RD_DEVMEM)) {
 		conn->reader = TCP_RD_PEEK_DISCARD;	/* can't happen on a probed kernel */
 		conn_dbg(conn, "SO_PEEK_OFF failed: %s, falling back",
 			 strerror(-ret));
@@ -629,6 +639,95 @@ static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 }
 
 /**
+ * tcp_csum_ext() - Complete the TCP checksum of a segment with scattered
+ *		    payload
+ * @conn:	Connection
+ * @th:		TCP header (no options), checksum field to be overwritten
+ * @pay:	Payload pieces
+ * @k:		Entries in @pay
+ * @plen:	Payload bytes, the sum of the piece lengths
+ */
+static void tcp_csum_ext(const struct tcp_conn *conn, uint8_t *th,
+			 const struct iovec *pay, unsigned k, size_t plen)
+{
+	uint32_t sum = csum_pseudo(&conn->f.key.faddr, &conn->f.key.gaddr,
+				   IPPROTO_TCP, TCP_HLEN + plen);
+	uint16_t ck;
+
+	put_be16(th + 16, 0);
+	sum = csum_unfolded(th, TCP_HLEN, sum);
+	sum = csum_iov(pay, k, sum);	/* the header has even length */
+	ck = csum_fold(sum);
+	memcpy(th + 16, &ck, 2);
+}
+
+/**
+ * tcp_frames_ext() - Queue segments whose payload the reader handed out as
+ *		      pieces (tcp_rd_ext): headers in the arena, payload in
+ *		      place (a mapped dma-buf, the reader's store)
+ * @ctx:	Context
+ * @conn:	Connection
+ * @frames:	Frame slots in the arena, one per segment
+ * @iov:	Payload size of each segment (as offered to the reader)
+ * @n:		Entries in @frames and @iov
+ * @total:	Bytes the reader returned
+ * @partial:	Leave the L4 checksum partial (tap device offload)
+ *
+ * A segment is cut short when it would need more than TAP_FRAME_IOV_MAX
+ * pieces, and what no slot is left for stays with the reader: it returns
+ * the same bytes again at the next read.
+ *
+ * Return: payload bytes queued; SND.NXT advanced by as much
+ */
+static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
+			     uint8_t *const *frames, const struct iovec *iov,
+			     unsigned n, size_t total, bool partial)
+{
+	const struct tcp_rd_ext *ext = &tcp_rd_ext;
+	size_t hlen = tcp_l2_hlen(conn), done = 0, poff = 0;
+	unsigned i, pi = 0;
+
+	for (i = 0; i < n && done < total; i++) {
+		size_t seg = MIN(iov[i].iov_len, total - done), plen = 0;
+		struct iovec pay[TAP_FRAME_IOV_MAX];
+		uint8_t flags = F_ACK;
+		unsigned k = 0;
+
+		while (plen < seg && pi < ext->n && k < TAP_FRAME_IOV_MAX) {
+			const struct iovec *pc = &ext->piece[pi];
+			size_t take = MIN(pc->iov_len - poff, seg - plen);
+
+			pay[k].iov_base = (uint8_t *)pc->iov_base + poff;
+			pay[k++].iov_len = take;
+			plen += take;
+			poff += take;
+			if (poff == pc->iov_len) {
+				pi++;
+				poff = 0;
+			}
+		}
+		if (!plen)
+			break;
+		if (!tap_tx_ext_room(k))
+			tap_flush();	/* frames[i] stays valid */
+		if (done + plen == total)
+			flags |= F_PSH;
+		tcp_frame_fill(ctx, conn, frames[i], conn->snd_nxt, flags, NULL,
+			       0, plen, true);
+		if (!partial)
+			tcp_csum_ext(conn, frames[i] + hlen - TCP_HLEN, pay, k,
+				     plen);
+		if (tap_tx_add_ext(frames[i], hlen, pay, k,
+				   partial ? hlen - TCP_HLEN : TAP_CSUM_DONE,
+				   16))
+			break;
+		conn->snd_nxt += (uint32_t)plen;
+		done += plen;
+	}
+	return done;
+}
+
+/**
  * tcp_data_from_sock() - Send new host-socket data to the guest
  * @ctx:	Context
  * @conn:	Connection (established)
@@ -649,9 +748,9 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 	while (loops++ < 64) {
 		size_t sent = conn->snd_nxt - conn->snd_una;
 		int64_t wnd_left = (int64_t)conn->snd_wnd - (int64_t)sent;
+		size_t avail, slot, want, got, need, min_read;
 		struct iovec iov[IOV_MAX_DATA];
 		uint8_t *frames[IOV_MAX_DATA];
-		size_t avail, slot, want, got;
 		unsigned n, i;
 		uint8_t *p;
 		ssize_t r;
@@ -665,16 +764,21 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		}
 		conn->flags &= ~TFL(WND_PROBE);
 
+		want = (size_t)wnd_left;
 		slot = ROUND_UP(TAP_HEADROOM + hlen + mss, 8);
+		need = slot;
+		min_read = rd(conn)->min_read;
+		if (min_read)	/* devmem: not less than a GRO chunk at once */
+			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
+				    (size_t)IOV_MAX_DATA);
 		p = tap_tx_space(&avail);
-		if (avail < slot) {
+		if (avail < need) {
 			tap_flush();
 			p = tap_tx_space(&avail);
 			if (avail < slot)
 				return;
 		}
 
-		want = (size_t)wnd_left;
 		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
 				  (size_t)IOV_MAX_DATA);
 		for (i = 0; i < n; i++) {
@@ -683,9 +787,10 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			iov[i].iov_len = MIN(mss, want - i * mss);
 		}
 
+		tcp_rd_ext.n = 0;
 		r = rd(conn)->read(conn, iov, n, sent,
 				   (conn->flags & TFL(SOCK_RDHUP)) ||
-				   (conn->events & TEV(SOCK_EOF)));
+				   (conn->events & TEV(SOCK_EOF)), &tcp_rd_ext);
 		if (r == -EAGAIN)
 			return;
 		if (r == 0) {
@@ -699,23 +804,35 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			return;
 		}
 
-		got = (size_t)r;
-		for (i = 0; i < n && got; i++) {
-			size_t plen = MIN(got, iov[i].iov_len), len;
-			uint8_t flags = F_ACK;
-
-			got -= plen;
+		if (tcp_rd_ext.n) {
+			got = tcp_frames_ext(ctx, conn, frames, iov, n,
+					     (size_t)r, partial);
 			if (!got)
-				flags |= F_PSH;
-			len = tcp_frame_fill(ctx, conn, frames[i], conn->snd_nxt,
-					     flags, NULL, 0, plen, partial);
-			if (partial)
-				tap_tx_add(frames[i], len, hlen - TCP_HLEN, 16);
-			else
-				tap_tx_add(frames[i], len, TAP_CSUM_DONE, 0);
-			conn->snd_nxt += (uint32_t)plen;
+				return;
+		} else {
+			size_t left = (size_t)r;
+
+			for (i = 0; i < n && left; i++) {
+				size_t plen = MIN(left, iov[i].iov_len), len;
+				uint8_t flags = F_ACK;
+
+				left -= plen;
+				if (!left)
+					flags |= F_PSH;
+				len = tcp_frame_fill(ctx, conn, frames[i],
+						     conn->snd_nxt, flags, NULL,
+						     0, plen, partial);
+				if (partial)
+					tap_tx_add(frames[i], len,
+						   hlen - TCP_HLEN, 16);
+				else
+					tap_tx_add(frames[i], len,
+						   TAP_CSUM_DONE, 0);
+				conn->snd_nxt += (uint32_t)plen;
+			}
+			got = (size_t)r;
 		}
-		stats.tcp_bytes_to_tap += (uint64_t)r;
+		stats.tcp_bytes_to_tap += (uint64_t)got;
 
 		if (seq_gt(conn->snd_nxt, conn->snd_max))
 			conn->snd_max = conn->snd_nxt;

@@ -37,6 +37,7 @@
 #include "../conf/log.h"
 #include "../conf/util.h"
 #include "tcp_conn.h"
+#include "tcp_devmem.h"
 #include "tcp_reader.h"
 
 #ifndef SO_PEEK_OFF
@@ -105,17 +106,20 @@ static int tcp_peek_off_start(struct tcp_conn *conn)
  * @n:		Entries in @iov
  * @sent:	Bytes in flight (equal to the kernel's offset; unused)
  * @rdhup:	Unused: recv() itself returns 0 at the end of the stream
+ * @ext:	Unused: the payload is always in @iov
  *
  * Return: bytes, 0 at end of stream, -EAGAIN, or -errno
  */
 static ssize_t tcp_peek_off_read(struct tcp_conn *conn, const struct iovec *iov,
-				 unsigned n, size_t sent, bool rdhup)
+				 unsigned n, size_t sent, bool rdhup,
+				 struct tcp_rd_ext *ext)
 {
 	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
 	ssize_t r;
 
 	(void)sent;
 	(void)rdhup;
+	(void)ext;
 	do
 		r = recvmsg(conn->sock, &mh, MSG_PEEK | MSG_DONTWAIT);
 	while (r < 0 && errno == EINTR);
@@ -153,12 +157,14 @@ static int tcp_discard_start(struct tcp_conn *conn)
  * @n:		Entries in @iov
  * @sent:	Bytes in flight, peeked again into the scratch buffer
  * @rdhup:	Peer's FIN seen: no new bytes means end of stream
+ * @ext:	Unused: the payload is always in @iov
  *
  * Return: new bytes, 0 at end of stream, -EAGAIN, -ENOBUFS if @sent needs
  *	   more than TCP_DISCARD_IOV_MAX scratch iovecs, or -errno
  */
 static ssize_t tcp_discard_read(struct tcp_conn *conn, const struct iovec *iov,
-				unsigned n, size_t sent, bool rdhup)
+				unsigned n, size_t sent, bool rdhup,
+				struct tcp_rd_ext *ext)
 {
 	struct iovec v[TCP_DISCARD_IOV_MAX + IOV_MAX_DATA];
 	unsigned nd = 0, i;
@@ -166,6 +172,7 @@ static ssize_t tcp_discard_read(struct tcp_conn *conn, const struct iovec *iov,
 	size_t left = sent;
 	ssize_t r;
 
+	(void)ext;
 	while (left) {
 		if (nd == TCP_DISCARD_IOV_MAX)
 			return -ENOBUFS;
@@ -224,7 +231,7 @@ static const struct tcp_reader_ops tcp_reader_discard = {
 const struct tcp_reader_ops *const tcp_readers[TCP_RD_COUNT] = {
 	[TCP_RD_PEEK_OFF]	= &tcp_reader_peek_off,
 	[TCP_RD_PEEK_DISCARD]	= &tcp_reader_discard,
-	[TCP_RD_DEVMEM]		= &tcp_reader_peek_off,	/* until devmem lands */
+	[TCP_RD_DEVMEM]		= &tcp_reader_devmem,
 };
 
 /**
@@ -248,17 +255,20 @@ int tcp_peek_off_probe(int af)
 /**
  * tcp_reader_select() - Choose the reader per family, log the outcome once
  * @force_fallback:	--no-peek-offset: use the discard reader
+ * @devmem:	A dma-buf is bound (devmem.c): use the devmem reader, which
+ *		peeks at SO_PEEK_OFF for data that doesn't arrive in it
  * @v4:		Reader for IPv4 host sockets
  * @v6:		Reader for IPv6 host sockets
  */
-void tcp_reader_select(bool force_fallback, enum tcp_reader_kind *v4,
-		       enum tcp_reader_kind *v6)
+void tcp_reader_select(bool force_fallback, bool devmem,
+		       enum tcp_reader_kind *v4, enum tcp_reader_kind *v6)
 {
 	int r4, r6;
 
 	if (force_fallback) {
 		*v4 = *v6 = TCP_RD_PEEK_DISCARD;
-		info("TCP reader: peek with discard buffer (forced by --no-peek-offset)");
+		info("TCP reader: peek with discard buffer (forced by --no-peek-offset)%s",
+		     devmem ? "; devmem unused: it needs SO_PEEK_OFF" : "");
 		return;
 	}
 
@@ -266,6 +276,16 @@ void tcp_reader_select(bool force_fallback, enum tcp_reader_kind *v4,
 	r6 = tcp_peek_off_probe(AF_INET6);
 	*v4 = r4 ? TCP_RD_PEEK_DISCARD : TCP_RD_PEEK_OFF;
 	*v6 = r6 ? TCP_RD_PEEK_DISCARD : TCP_RD_PEEK_OFF;
+
+	if (devmem && !r4 && !r6) {
+		/* Devmem RX (6.12) implies SO_PEEK_OFF for both families */
+		*v4 = *v6 = TCP_RD_DEVMEM;
+		info("TCP reader: devmem (dma-buf for payload steered to the bound queues, SO_PEEK_OFF for the rest)");
+		return;
+	}
+	if (devmem)
+		info("TCP reader: devmem unused: SO_PEEK_OFF missing on TCP/%s",
+		     r4 ? "IPv4" : "IPv6");
 
 	if (!r4 && !r6)
 		info("TCP reader: SO_PEEK_OFF (IPv4 and IPv6)");

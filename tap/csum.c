@@ -91,6 +91,40 @@ uint16_t csum(const void *buf, size_t len, uint32_t init)
 }
 
 /**
+ * csum_iov() - One's complement sum of data scattered over iovecs
+ * @iov:	Pieces, in order; any lengths, odd ones included
+ * @n:		Entries in @iov
+ * @init:	Partial sum to start from; the first piece starts at an even
+ *		offset of the summed data
+ *
+ * A piece that starts at an odd offset of the concatenated data has its
+ * partial sum byte-swapped before it is added (RFC 1071 section 2(B): the
+ * sum of byte-swapped words is the byte-swapped sum).
+ *
+ * Return: 32-bit partial sum, as csum_unfolded() would give for the data
+ *	   copied into one buffer
+ */
+uint32_t csum_iov(const struct iovec *iov, size_t n, uint32_t init)
+{
+	uint64_t acc = init;
+	size_t i, pos = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t s = csum_unfolded(iov[i].iov_base, iov[i].iov_len, 0);
+
+		s = (s & 0xffff) + (s >> 16);
+		s = (s & 0xffff) + (s >> 16);
+		if (pos & 1)
+			s = ((s & 0xff) << 8) | (s >> 8);
+		acc += s;
+		pos += iov[i].iov_len;
+	}
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	return (uint32_t)acc;
+}
+
+/**
  * csum_pseudo4() - Partial sum of the IPv4 pseudo-header (RFC 9293 3.1)
  * @src:	Source address, network order
  * @dst:	Destination address, network order

@@ -16,13 +16,17 @@
  *
  * Transmit.  Callers lay frames out one after another in a 4 MiB arena
  * (tap_tx_space()), each with TAP_HEADROOM bytes in front, and register
- * them with tap_tx_add().  tap_flush() writes them: one write() per frame
- * to a tap device (with a virtio_net_hdr in the headroom), one sendmsg()
- * for the whole batch to a stream (with the length in the headroom).  A
- * stream write that is cut short keeps the unwritten tail in a pending
- * buffer, and nothing new is written until it drains (tap_tx_pending()
- * tells the loop to wait for EPOLLOUT); frames that arrive meanwhile and
- * don't fit are dropped and counted, never reordered.
+ * them with tap_tx_add().  A frame may also be headers in the arena plus
+ * payload that lives elsewhere (tap_tx_add_ext(): devmem TCP payload in a
+ * mapped dma-buf), described by more iovecs: nothing is copied, the kernel
+ * gathers them.  tap_flush() writes the batch: one write() per frame (or
+ * writev() for a frame with external payload) to a tap device, with a
+ * virtio_net_hdr in the headroom, and one sendmsg() of all iovecs to a
+ * stream, with the length in the headroom.  A stream write that is cut
+ * short keeps the unwritten tail in a pending buffer, and nothing new is
+ * written until it drains (tap_tx_pending() tells the loop to wait for
+ * EPOLLOUT); frames that arrive meanwhile and don't fit are dropped and
+ * counted, never reordered, and a frame is never cut.
  *
  * Checksums.  A frame added with a @csum_start carries only the
  * pseudo-header sum in its L4 checksum field.  On a tap device it goes out
@@ -32,8 +36,8 @@
  * tap_csum_offload() is false and callers compute full checksums.
  *
  * Memory: 2 MiB of receive slots (or the 1 MiB stream buffer), the 4 MiB
- * transmit arena, and for streams a pending buffer of the same size; all
- * static, nothing is allocated after start-up.
+ * transmit arena and TAP_TX_IOVS iovecs, and for streams a pending buffer
+ * of the arena's size; all static, nothing is allocated after start-up.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,12 +72,16 @@ static uint8_t tap_stream_rx[TAP_STREAM_RXBUF] __attribute__((aligned(64)));
 static size_t tap_stream_rx_len;	/* bytes held in tap_stream_rx */
 static size_t tap_stream_rx_off;	/* first byte not yet handed out */
 
-/* Transmit side */
+/* Transmit side: frame i is tap_tx_niov[i] iovecs from tap_tx_first[i] */
 static uint8_t tap_tx_arena[TAP_TX_ARENA] __attribute__((aligned(64)));
 static size_t tap_tx_used;		/* arena bytes in use */
-static struct iovec tap_tx_iov[TAP_TX_FRAMES];	/* headroom prefix + frame */
+static struct iovec tap_tx_iov[TAP_TX_IOVS];	/* frames, then their pieces */
+static uint16_t tap_tx_first[TAP_TX_FRAMES];	/* first iovec of each frame */
+static uint8_t tap_tx_niov[TAP_TX_FRAMES];	/* iovecs of each frame */
 static uint32_t tap_tx_csum[TAP_TX_FRAMES];	/* csum_start << 16 | offset */
-static unsigned tap_tx_n;
+static unsigned tap_tx_n;		/* frames queued */
+static unsigned tap_tx_iovn;		/* iovecs used */
+static uint8_t tap_tx_gather[FRAME_MAX];	/* pcap copy of a gathered frame */
 static uint8_t tap_tx_pend[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
 static size_t tap_tx_pend_len;		/* bytes in tap_tx_pend */
 static size_t tap_tx_pend_off;		/* bytes of it already written */
@@ -153,6 +161,7 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 	tap_stream_rx_len = tap_stream_rx_off = 0;
 	tap_tx_used = 0;
 	tap_tx_n = 0;
+	tap_tx_iovn = 0;
 	tap_tx_pend_len = tap_tx_pend_off = 0;
 }
 
@@ -166,6 +175,7 @@ void tap_detach(void)
 	tap_stream_rx_len = tap_stream_rx_off = 0;
 	tap_tx_used = 0;
 	tap_tx_n = 0;
+	tap_tx_iovn = 0;
 	tap_tx_pend_len = tap_tx_pend_off = 0;
 }
 
@@ -338,7 +348,7 @@ int tap_rx(struct tap_rx_batch *b)
  */
 uint8_t *tap_tx_space(size_t *avail)
 {
-	if (tap_tx_n >= TAP_TX_FRAMES)
+	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS)
 		*avail = 0;
 	else
 		*avail = sizeof(tap_tx_arena) - tap_tx_used;
@@ -365,17 +375,74 @@ unsigned tap_tx_frames_left(void)
  *		pseudo-header sum only
  * @csum_offset: Offset of the checksum field in the L4 header (16 for TCP,
  *		6 for UDP), if @csum_start is set
+ *
+ * The caller checked tap_tx_space() first, so there is room.
  */
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset)
 {
 	size_t end = (size_t)(l2 - tap_tx_arena) + len;
 
-	tap_tx_iov[tap_tx_n].iov_base = l2;
-	tap_tx_iov[tap_tx_n].iov_len = len;
+	tap_tx_iov[tap_tx_iovn].iov_base = l2;
+	tap_tx_iov[tap_tx_iovn].iov_len = len;
+	tap_tx_first[tap_tx_n] = (uint16_t)tap_tx_iovn;
+	tap_tx_niov[tap_tx_n] = 1;
 	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
 	tap_tx_n++;
+	tap_tx_iovn++;
 	tap_tx_used = ROUND_UP(end, 8);
+}
+
+/**
+ * tap_tx_ext_room() - Can a frame with external payload be queued now?
+ * @npay:	Payload pieces of the frame
+ *
+ * Return: true if tap_tx_add_ext() with @npay pieces would succeed
+ */
+bool tap_tx_ext_room(unsigned npay)
+{
+	return tap_tx_n < TAP_TX_FRAMES && npay <= TAP_FRAME_IOV_MAX &&
+	       tap_tx_iovn + 1 + npay <= TAP_TX_IOVS;
+}
+
+/**
+ * tap_tx_add_ext() - Queue a frame: headers in the arena, payload elsewhere
+ * @l2:		Ethernet header, with TAP_HEADROOM bytes free before it, in
+ *		the arena at or after the pointer tap_tx_space() returned
+ * @hlen:	Bytes of headers at @l2 (L2 to L4)
+ * @pay:	Payload pieces, in order; the memory must stay readable and
+ *		unchanged until the next tap_flush() returns
+ * @npay:	Entries in @pay, at most TAP_FRAME_IOV_MAX
+ * @csum_start:	As for tap_tx_add(); a partial checksum covers the payload
+ *		pieces too
+ * @csum_offset: As for tap_tx_add()
+ *
+ * The frame is @hlen plus the sum of the piece lengths, at most FRAME_MAX.
+ * Nothing is copied.  Context: main loop, like tap_tx_add().
+ *
+ * Return: 0, or -ENOBUFS if there is no room (flush and retry; @l2 stays
+ *	   valid across tap_flush(), the arena is only reused by later
+ *	   tap_tx_space() callers)
+ */
+int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
+		   unsigned npay, size_t csum_start, size_t csum_offset)
+{
+	size_t end = (size_t)(l2 - tap_tx_arena) + hlen;
+
+	if (!tap_tx_ext_room(npay) ||
+	    hlen + iov_length(pay, npay) > FRAME_MAX)
+		return -ENOBUFS;
+
+	tap_tx_iov[tap_tx_iovn].iov_base = l2;
+	tap_tx_iov[tap_tx_iovn].iov_len = hlen;
+	memcpy(&tap_tx_iov[tap_tx_iovn + 1], pay, npay * sizeof(*pay));
+	tap_tx_first[tap_tx_n] = (uint16_t)tap_tx_iovn;
+	tap_tx_niov[tap_tx_n] = (uint8_t)(1 + npay);
+	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
+	tap_tx_n++;
+	tap_tx_iovn += 1 + npay;
+	tap_tx_used = ROUND_UP(end, 8);
+	return 0;
 }
 
 /**
@@ -436,38 +503,99 @@ static int tap_flush_pending(void)
 }
 
 /**
+ * tap_frame_len() - Length of a queued frame
+ * @i:		Frame index
+ *
+ * Return: sum of the lengths of its iovecs, bytes
+ */
+static size_t tap_frame_len(unsigned i)
+{
+	if (tap_tx_niov[i] == 1)
+		return tap_tx_iov[tap_tx_first[i]].iov_len;
+	return iov_length(&tap_tx_iov[tap_tx_first[i]], tap_tx_niov[i]);
+}
+
+/**
+ * tap_keep_tail() - Copy what a stream write left unwritten, whole frames
+ * @done:	Bytes of the batch (length prefixes included) written
+ *
+ * A frame that was partly written is kept whole from where the write
+ * stopped (it is the first one kept, and one frame always fits); later
+ * frames that don't fit any more are dropped and counted.
+ */
+static void tap_keep_tail(size_t done)
+{
+	unsigned i, j;
+
+	for (i = 0; i < tap_tx_n; i++) {
+		const struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
+		size_t flen = tap_frame_len(i), skip;
+
+		if (done >= flen) {
+			done -= flen;
+			continue;
+		}
+		skip = done;
+		done = 0;
+		if (!skip && tap_tx_pend_len + flen > sizeof(tap_tx_pend)) {
+			tap_stats.tx_dropped++;
+			continue;
+		}
+		for (j = 0; j < tap_tx_niov[i]; j++) {
+			size_t l = v[j].iov_len;
+
+			if (skip >= l) {
+				skip -= l;
+				continue;
+			}
+			memcpy(tap_tx_pend + tap_tx_pend_len,
+			       (const uint8_t *)v[j].iov_base + skip, l - skip);
+			tap_tx_pend_len += l - skip;
+			skip = 0;
+		}
+	}
+}
+
+/**
  * tap_flush_stream() - Write queued frames to a stream, in one sendmsg()
  *
+ * Each frame's first iovec is widened to cover its 4-byte length, written
+ * in the headroom.  Context: main loop
+ * #syscalls sendmsg send
  * Return: 0, or -errno from sendmsg() other than EAGAIN
  */
 static int tap_flush_stream(void)
 {
-	size_t total = 0, done, i;
 	struct msghdr mh = { 0 };
+	size_t total = 0, i;
 	ssize_t n;
 	int ret;
 
 	for (i = 0; i < tap_tx_n; i++) {
-		uint8_t *l2 = tap_tx_iov[i].iov_base;
+		struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
+		uint8_t *l2 = v->iov_base;
+		size_t flen = tap_frame_len((unsigned)i);
 
-		put_be32(l2 - 4, (uint32_t)tap_tx_iov[i].iov_len);
-		tap_tx_iov[i].iov_base = l2 - 4;
-		tap_tx_iov[i].iov_len += 4;
-		total += tap_tx_iov[i].iov_len;
+		put_be32(l2 - 4, (uint32_t)flen);
+		v->iov_base = l2 - 4;
+		v->iov_len += 4;
+		total += flen + 4;
 	}
 
 	ret = tap_flush_pending();
-	if (ret == -EAGAIN)
-		goto keep;		/* nothing new may overtake the tail */
+	if (ret == -EAGAIN) {
+		tap_keep_tail(0);	/* nothing new may overtake the tail */
+		return 0;
+	}
 	if (ret < 0)
 		return ret;
 
 	n = 0;
-	for (i = 0; i < tap_tx_n; i += IOV_MAX) {
+	for (i = 0; i < tap_tx_iovn; i += IOV_MAX) {
 		ssize_t r;
 
 		mh.msg_iov = tap_tx_iov + i;
-		mh.msg_iovlen = MIN(tap_tx_n - i, (size_t)IOV_MAX);
+		mh.msg_iovlen = MIN(tap_tx_iovn - i, (size_t)IOV_MAX);
 		r = sendmsg(tap_dev_fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR)
@@ -482,37 +610,18 @@ static int tap_flush_stream(void)
 		return 0;
 
 	/* Keep the unwritten tail, in order, for EPOLLOUT */
-	done = (size_t)n;
-keep:
-	if (ret == -EAGAIN)
-		done = 0;
-	for (i = 0; i < tap_tx_n; i++) {
-		size_t l = tap_tx_iov[i].iov_len;
-		const uint8_t *p = tap_tx_iov[i].iov_base;
-
-		if (done >= l) {
-			done -= l;
-			continue;
-		}
-		p += done;
-		l -= done;
-		done = 0;
-		if (tap_tx_pend_len + l > sizeof(tap_tx_pend)) {
-			/* Only whole frames are dropped: never a partial */
-			if (p == tap_tx_iov[i].iov_base) {
-				tap_stats.tx_dropped++;
-				continue;
-			}
-		}
-		memcpy(tap_tx_pend + tap_tx_pend_len, p, l);
-		tap_tx_pend_len += l;
-	}
+	tap_keep_tail((size_t)n);
 	return 0;
 }
 
 /**
  * tap_flush_dev() - Write queued frames to a tap device, one write() each
  *
+ * Frames with external payload go out with one writev(): the virtio-net
+ * header and the headers from the arena, then the payload pieces.
+ *
+ * Context: main loop
+ * #syscalls write writev
  * Return: 0, or -errno of the first write error other than EAGAIN
  */
 static int tap_flush_dev(void)
@@ -520,8 +629,9 @@ static int tap_flush_dev(void)
 	unsigned i;
 
 	for (i = 0; i < tap_tx_n; i++) {
-		uint8_t *l2 = tap_tx_iov[i].iov_base;
-		size_t len = tap_tx_iov[i].iov_len, hlen = 0;
+		struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
+		uint8_t *l2 = v->iov_base;
+		size_t len = v->iov_len, hlen = 0;
 		ssize_t n;
 
 		if (tap_vnet) {
@@ -537,7 +647,13 @@ static int tap_flush_dev(void)
 			memcpy(l2 - hlen, &vh, hlen);
 		}
 
-		n = write(tap_dev_fd, l2 - hlen, len + hlen);
+		if (tap_tx_niov[i] == 1) {
+			n = write(tap_dev_fd, l2 - hlen, len + hlen);
+		} else {
+			v->iov_base = l2 - hlen;
+			v->iov_len = len + hlen;
+			n = writev(tap_dev_fd, v, tap_tx_niov[i]);
+		}
 		if (n < 0) {
 			tap_stats.tx_dropped++;
 			if (errno == EAGAIN || errno == EINTR || errno == ENOBUFS)
@@ -546,6 +662,32 @@ static int tap_flush_dev(void)
 		}
 	}
 	return 0;
+}
+
+/**
+ * tap_pcap_frame() - Capture one queued frame, gathering external payload
+ * @i:		Frame index
+ * @flen:	Its length, bytes
+ */
+static void tap_pcap_frame(unsigned i, size_t flen)
+{
+	const struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
+	size_t off = 0;
+	unsigned j;
+
+	if (tap_tx_niov[i] == 1) {
+		pcap_frame(v->iov_base, v->iov_len);
+		return;
+	}
+	if (!tap_pcap_on)
+		return;
+	for (j = 0; j < tap_tx_niov[i] && off < sizeof(tap_tx_gather); j++) {
+		size_t l = MIN(v[j].iov_len, sizeof(tap_tx_gather) - off);
+
+		memcpy(tap_tx_gather + off, v[j].iov_base, l);
+		off += l;
+	}
+	pcap_frame(tap_tx_gather, MIN(flen, off));
 }
 
 /**
@@ -573,8 +715,10 @@ int tap_flush(void)
 	}
 
 	for (i = 0; i < tap_tx_n; i++) {
-		tap_stats.tx_bytes += tap_tx_iov[i].iov_len;
-		pcap_frame(tap_tx_iov[i].iov_base, tap_tx_iov[i].iov_len);
+		size_t flen = tap_frame_len(i);
+
+		tap_stats.tx_bytes += flen;
+		tap_pcap_frame(i, flen);
 	}
 	tap_stats.tx_frames += tap_tx_n;
 
@@ -584,6 +728,7 @@ int tap_flush(void)
 		ret = tap_flush_dev();
 out:
 	tap_tx_n = 0;
+	tap_tx_iovn = 0;
 	tap_tx_used = 0;
 	return ret;
 }

@@ -3,7 +3,8 @@
  *
  * The protocol handlers see only batches of frames: tap_rx() fills a batch
  * of received frames, and frames to send are laid out in the transmit arena
- * (tap_tx_space(), tap_tx_add()) and written together by tap_flush() at the
+ * (tap_tx_space(), tap_tx_add(), or tap_tx_add_ext() for headers in the
+ * arena and payload elsewhere) and written together by tap_flush() at the
  * end of each wake-up.  Which back-end carries them (a tap fd with a virtio
  * net header, or a UNIX stream with 4-byte big-endian lengths) is invisible
  * to the callers.
@@ -24,6 +25,8 @@
 #define TAP_RX_FRAMES		32	/* frames per tap_rx() batch (tap fd) */
 #define TAP_TX_ARENA		(4 << 20)	/* bytes of frames per flush */
 #define TAP_TX_FRAMES		1024	/* frames per flush */
+#define TAP_TX_IOVS		8192	/* iovecs per flush (<= 65536) */
+#define TAP_FRAME_IOV_MAX	64	/* external payload pieces per frame */
 #define TAP_STREAM_RXBUF	(1 << 20)	/* passt stream receive buffer */
 #define TAP_RX_MAX		2048	/* frames per batch, any back-end */
 
@@ -76,6 +79,9 @@ uint8_t *tap_tx_space(size_t *avail);
 unsigned tap_tx_frames_left(void);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset);
+bool tap_tx_ext_room(unsigned npay);
+int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
+		   unsigned npay, size_t csum_start, size_t csum_offset);
 uint8_t *tap_tx_frame(size_t len);
 int tap_flush(void);
 bool tap_tx_pending(void);

@@ -54,6 +54,28 @@ START_TEST(test_csum_rfc1071_example_in_parts)
 }
 END_TEST
 
+/* RFC 1071 section 2(B): the sum doesn't depend on how the data is split,
+ * odd-length pieces included (the next piece starts mid-word)
+ */
+START_TEST(test_csum_iov_rfc1071_example_split)
+{
+	static const uint8_t b[] = {
+		0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7
+	};
+	struct iovec v[3] = {
+		{ (void *)b, 3 }, { (void *)(b + 3), 2 }, { (void *)(b + 5), 3 },
+	};
+	struct iovec w[3] = {
+		{ (void *)b, 1 }, { (void *)(b + 1), 5 }, { (void *)(b + 6), 2 },
+	};
+	struct iovec x[1] = { { (void *)b, 8 } };
+
+	be16_bytes(csum_fold(csum_iov(v, 3, 0)), 0x22, 0x0d);
+	be16_bytes(csum_fold(csum_iov(w, 3, 0)), 0x22, 0x0d);
+	be16_bytes(csum_fold(csum_iov(x, 1, 0)), 0x22, 0x0d);
+}
+END_TEST
+
 /* RFC 1071 section 4.1: a left-over byte is the high byte of a word
  * padded with zero: sum(01) = 0x0100, checksum 0xfeff
  */
@@ -213,6 +235,7 @@ static Suite *csum_suite(void)
 	tc = tcase_create("rfc1071");
 	tcase_add_test(tc, test_csum_rfc1071_example);
 	tcase_add_test(tc, test_csum_rfc1071_example_in_parts);
+	tcase_add_test(tc, test_csum_iov_rfc1071_example_split);
 	tcase_add_test(tc, test_csum_odd_length_pads_low_byte);
 	tcase_add_test(tc, test_csum_long_buffer_matches_hand_sum);
 	suite_add_tcase(s, tc);
