@@ -75,6 +75,13 @@
  * at the earliest expiry, closes idle flows and their sockets, and asks for
  * the next one; a later datagram opens a new flow.
  *
+ * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
+ * full, datagrams of new flows are dropped (udp_refused_full) and existing
+ * flows carry on.  Like any NAT, we match replies by exact tuple: a guest
+ * that answers a -u peer from another of its addresses starts a new flow
+ * from a new host port.  When the guest doesn't read (tap queue full),
+ * datagrams for it are read and dropped, so a socket never stays readable.
+ *
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
  * flows through the tap transmit arena.  Nothing is allocated per packet.
