@@ -18,7 +18,7 @@ want=$(md5sum < "$WORK/src")
 for mode in "" "--no-peek-offset"; do
 	start_pasta -t 5001 $mode
 	if [ -n "$mode" ]; then line="peek with discard buffer"; else line="SO_PEEK_OFF"; fi
-	grep -q "TCP reader: $line" "$WORK/pasta.log" ||
+	wait_for grep -q "TCP reader: $line" "$WORK/pasta.log" ||
 		{ cat "$WORK/pasta.log"; fail "reader line"; }
 
 	for fam in 4 6; do
@@ -29,7 +29,7 @@ for mode in "" "--no-peek-offset"; do
 		in_host timeout 60 socat -u TCP$fam-LISTEN:5002,bind=$lo,reuseaddr \
 			OPEN:"$WORK/dst",creat,trunc &
 		srv=$!; track $srv
-		sleep 0.3
+		wait_for in_host sh -c "ss -ltn | grep -q ':5002 '"
 		in_ns timeout 60 socat -u OPEN:"$WORK/src" TCP$fam:$gw:5002 ||
 			fail "IPv$fam ns->host: socat client ($mode)"
 		wait $srv
@@ -42,7 +42,7 @@ for mode in "" "--no-peek-offset"; do
 		in_ns timeout 60 socat -u TCP$fam-LISTEN:5001,reuseaddr \
 			OPEN:"$WORK/dst",creat,trunc &
 		srv=$!; track $srv
-		sleep 0.3
+		wait_for in_ns sh -c "ss -ltn | grep -q ':5001 '"
 		in_remote timeout 60 socat -u OPEN:"$WORK/src" TCP$fam:$hs:5001 ||
 			fail "IPv$fam host->ns: socat client ($mode)"
 		wait $srv
