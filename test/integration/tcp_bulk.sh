@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tcp_bulk.sh - 100 MiB each way through the tap path, IPv4 and IPv6, with
-# SO_PEEK_OFF and with the forced fallback (--no-peek-offset)
+# SO_PEEK_OFF and with the forced fallback (--no-peek-offset), at the
+# default MTU and at 1500
 #
 # namespace -> host: socat in N sends to the gateway address, which pasta
 # maps to H's loopback.  host -> namespace: socat in R (a non-loopback
@@ -15,9 +16,14 @@ setup_topology
 make_file "$WORK/src" "$SIZE"
 want=$(md5sum < "$WORK/src")
 
-for mode in "" "--no-peek-offset"; do
+# Both readers with 64 KiB frames (the default MTU), and both with
+# 1500-byte frames (many more segments per batch)
+for mode in "" "--no-peek-offset" "-m 1500" "-m 1500 --no-peek-offset"; do
 	start_pasta -t 5001 $mode
-	if [ -n "$mode" ]; then line="peek with discard buffer"; else line="SO_PEEK_OFF"; fi
+	case "$mode" in
+	*--no-peek-offset*) line="peek with discard buffer" ;;
+	*) line="SO_PEEK_OFF" ;;
+	esac
 	wait_for grep -q "TCP reader: $line" "$WORK/pasta.log" ||
 		{ cat "$WORK/pasta.log"; fail "reader line"; }
 
