@@ -34,6 +34,8 @@ static union flow *flowtab;
 static unsigned flowtab_max;
 static unsigned *flow_free_stack;
 static unsigned flow_free_n;
+static unsigned *flow_deferred;	/* freed in this batch, not yet reusable */
+static unsigned flow_deferred_n;
 static unsigned flow_hwm_n;	/* highest index ever allocated, + 1 */
 static uint32_t *flow_hash;	/* flow index + 1, 0 = empty */
 static unsigned flow_hash_mask;
@@ -54,8 +56,9 @@ int flow_init(unsigned max)
 
 	flowtab = calloc(max, sizeof(*flowtab));
 	flow_free_stack = calloc(max, sizeof(*flow_free_stack));
+	flow_deferred = calloc(max, sizeof(*flow_deferred));
 	flow_hash = calloc(hsize, sizeof(*flow_hash));
-	if (!flowtab || !flow_free_stack || !flow_hash)
+	if (!flowtab || !flow_free_stack || !flow_hash || !flow_deferred)
 		return -ENOMEM;
 
 	flowtab_max = max;
@@ -63,6 +66,7 @@ int flow_init(unsigned max)
 	for (i = 0; i < max; i++)
 		flow_free_stack[i] = max - 1 - i;	/* lowest index on top */
 	flow_free_n = max;
+	flow_deferred_n = 0;
 	flow_hwm_n = 0;
 
 	if (getrandom(flow_hash_key, sizeof(flow_hash_key), 0) !=
@@ -138,14 +142,33 @@ static void flow_hash_del(union flow *flow)
 /**
  * flow_free() - Release an entry (and its hash key)
  * @flow:	Flow; its sockets must be closed already
+ *
+ * The key leaves the hash table at once, and the entry becomes FLOW_NONE,
+ * but its index only goes back on the free stack at flow_free_flush(),
+ * after the current batch of epoll events: an event for the closed socket
+ * still queued in that batch names this index, and must find a dead entry
+ * there, not a new flow that happens to have the same fd number.
  */
 void flow_free(union flow *flow)
 {
+	if (flow->f.type == FLOW_NONE)
+		return;
 	if (flow->f.hashed)
 		flow_hash_del(flow);
 	flow->f.type = FLOW_NONE;
 	flow->f.hashed = false;
-	flow_free_stack[flow_free_n++] = flow_idx(flow);
+	flow_deferred[flow_deferred_n++] = flow_idx(flow);
+}
+
+/**
+ * flow_free_flush() - Make entries freed since the last call reusable
+ *
+ * Context: main loop, after each batch of epoll events and timers
+ */
+void flow_free_flush(void)
+{
+	while (flow_deferred_n)
+		flow_free_stack[flow_free_n++] = flow_deferred[--flow_deferred_n];
 }
 
 /**
@@ -197,7 +220,7 @@ unsigned flow_hwm(void)
  */
 unsigned flow_count(void)
 {
-	return flowtab_max - flow_free_n;
+	return flowtab_max - flow_free_n - flow_deferred_n;
 }
 
 /**

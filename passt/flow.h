@@ -65,6 +65,7 @@ union flow;
 int flow_init(unsigned max);
 union flow *flow_alloc(void);
 void flow_free(union flow *flow);
+void flow_free_flush(void);
 unsigned flow_idx(const union flow *flow);
 union flow *flow_at(unsigned idx);
 unsigned flow_max(void);

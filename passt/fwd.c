@@ -15,7 +15,9 @@
  * namespace) are opened here: one socket per port, dual-stack (IPv6 with
  * IPV6_V6ONLY off) when both families are enabled and the rule has no
  * address, non-blocking, registered with epoll with the rule and port in
- * the reference.
+ * the reference.  In the namespace, a rule without an address binds the
+ * loopback addresses instead, 127.0.0.1 and ::1 (two sockets): those ports
+ * serve the namespace's own programs, not its network.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -279,12 +281,14 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
  * @af:		AF_INET or AF_INET6 (with @dual: IPV6_V6ONLY off)
  * @dual:	Dual-stack wildcard socket
  * @ns:		Socket lives in the namespace (for the epoll reference)
+ * @addr:	Bind address for a rule without one, NULL for the wildcard
  *
  * Return: 0, or -errno
  */
 static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 			  const struct fwd_rule *r, unsigned rule,
-			  uint16_t port, int af, bool dual, bool ns)
+			  uint16_t port, int af, bool dual, bool ns,
+			  const union inany *addr)
 {
 	int type = proto == IPPROTO_TCP ? SOCK_STREAM : SOCK_DGRAM;
 	union epoll_ref ref = { .type = proto == IPPROTO_TCP ?
@@ -322,6 +326,8 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 
 	if (r->af != AF_UNSPEC) {
 		sl = sockaddr_from_inany(&sa, &r->addr, port, 0);
+	} else if (addr) {
+		sl = sockaddr_from_inany(&sa, addr, port, 0);
 	} else if (af == AF_INET) {
 		any = inany_any4;	/* 0.0.0.0, IPv4-mapped */
 		sl = sockaddr_from_inany(&sa, &any, port, 0);
@@ -360,7 +366,8 @@ close_s:
  * @ctx:	Context (epoll instance)
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @t:		Table (-t, -u, -T or -U)
- * @ns:		Sockets are opened in the namespace (the caller entered it)
+ * @ns:		Sockets are opened in the namespace (the caller entered it);
+ *		rules without an address bind 127.0.0.1 and ::1 there
  *
  * Context: set-up, in the network namespace where the ports are
  * Return: number of sockets opened, or -errno for a port of a non-weak
@@ -371,10 +378,11 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 {
 	const char *pname = proto == IPPROTO_TCP ? "TCP" : "UDP";
 	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
 	unsigned i, opened = 0;
 
-	if (ns)		/* the namespace always has both families on lo */
-		v4 = v6 = true;
+	inany_from_v4(&lo4, lo);
 
 	for (i = 0; i < t->n; i++) {
 		const struct fwd_rule *r = &t->rules[i];
@@ -383,19 +391,30 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		for (p = r->first; p <= r->last; p++) {
 			int ret;
 
-			if (r->af != AF_UNSPEC)
+			if (r->af != AF_UNSPEC) {
 				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     inany_af(&r->addr), false, ns);
-			else if (v6) {
+						     inany_af(&r->addr), false, ns,
+						     NULL);
+			} else if (ns) {
+				int r4, r6;
+
+				r4 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
+						    AF_INET, false, ns, &lo4);
+				r6 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
+						    AF_INET6, false, ns, &lo6);
+				/* One family is enough (::1 may be disabled) */
+				opened += !r4 && !r6;
+				ret = !r4 || !r6 ? 0 : r4;
+			} else if (v6) {
 				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     AF_INET6, v4, ns);
+						     AF_INET6, v4, ns, NULL);
 				if (ret == -EAFNOSUPPORT && v4)
 					ret = fwd_listen_one(ctx, proto, r, i,
 							     (uint16_t)p, AF_INET,
-							     false, ns);
+							     false, ns, NULL);
 			} else {
 				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     AF_INET, false, ns);
+						     AF_INET, false, ns, NULL);
 			}
 
 			if (ret < 0 && !r->weak) {

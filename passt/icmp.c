@@ -224,3 +224,19 @@ void icmp_timer(struct ctx *ctx)
 				   PING_TIMEOUT_MS);
 	}
 }
+
+/**
+ * icmp_close_all() - Close every echo flow (the guest went away)
+ * @ctx:	Context
+ */
+void icmp_close_all(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type == FLOW_PING)
+			icmp_flow_free(ctx, &flow->ping);
+	}
+}

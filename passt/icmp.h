@@ -14,5 +14,6 @@ struct ctx;
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref);
 void icmp_timer(struct ctx *ctx);
+void icmp_close_all(struct ctx *ctx);
 
 #endif /* PASST_ICMP_H */

@@ -9,5 +9,6 @@ struct ctx;
 void isolate_initial(struct ctx *ctx);
 void isolate_prefork(struct ctx *ctx);
 void isolate_postfork(struct ctx *ctx);
+void isolate_user(struct ctx *ctx);
 
 #endif /* PASST_ISOLATION_H */

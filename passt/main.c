@@ -3,10 +3,12 @@
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
- * defaults; file descriptor limit; flow table; epoll and signals; the
- * devmem binding (--devmem); the guest side (pasta: namespaces and tap;
- * passt: the UNIX socket); forwarded-port
- * listeners; pcap; detaching; isolation; loop.
+ * defaults; file descriptor limit; flow table; epoll; the devmem binding
+ * (--devmem); the guest side (pasta: namespaces and tap; passt: an -F
+ * socket); forwarded-port listeners (-T ones inside the namespace); pcap;
+ * pid file opened; passt's UNIX socket; detaching (the parent writes the
+ * pid file); the splice path (pools, namespace socket helper); signals;
+ * isolation; loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "devmem.h"
@@ -37,6 +40,8 @@
 int passt_tap_add(struct ctx *ctx, int fd);
 int signals_init(struct ctx *ctx);
 int passt_loop(struct ctx *ctx);
+
+#define PASST_SOCK_TRIES	64	/* /tmp/passt_1.socket to _64 (passt.1) */
 
 static struct ctx ctx_main;
 static char passt_sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -70,9 +75,12 @@ static void passt_sock_remove(void)
  * passt_sock_open() - passt: bind and listen on the UNIX socket
  * @ctx:	Context
  *
- * With no -s, the first free /tmp/passt_N.socket, N from 1, is used; a file
- * that nobody listens on any more is taken over.
+ * With no -s, the first free /tmp/passt_N.socket, N from 1, is used.  A
+ * socket file that nobody listens on any more is taken over (never a file
+ * of another type).  Runs before daemonize(), so that a path that can't be
+ * bound is an error the caller sees.
  *
+ * #syscalls socket bind connect listen unlink chown lstat
  * Return: listening fd; dies if the path can't be bound
  */
 static int passt_sock_open(struct ctx *ctx)
@@ -80,9 +88,10 @@ static int passt_sock_open(struct ctx *ctx)
 	union epoll_ref ref = { .type = EPOLL_TYPE_TAP_LISTEN };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct epoll_event ev = { .events = EPOLLIN };
+	struct stat st;
 	int s, i;
 
-	for (i = 1; i < 100; i++) {
+	for (i = 1; i <= PASST_SOCK_TRIES; i++) {
 		s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (s < 0)
 			die_perror("UNIX socket");
@@ -97,8 +106,9 @@ static int passt_sock_open(struct ctx *ctx)
 		if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
 			break;
 
-		if (errno == EADDRINUSE) {
-			/* Stale file (nobody listening)?  Take it over */
+		if (errno == EADDRINUSE && !lstat(sa.sun_path, &st) &&
+		    S_ISSOCK(st.st_mode)) {
+			/* Stale socket (nobody listening)?  Take it over */
 			int p = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 			if (p >= 0 && connect(p, (struct sockaddr *)&sa,
@@ -117,7 +127,7 @@ static int passt_sock_open(struct ctx *ctx)
 			die_perror("-s %s: can't bind", ctx->c.sock_path);
 		close(s);
 	}
-	if (i == 100)
+	if (i > PASST_SOCK_TRIES)
 		die("no free /tmp/passt_N.socket path");
 
 	if (listen(s, 1))
@@ -125,6 +135,11 @@ static int passt_sock_open(struct ctx *ctx)
 
 	memcpy(passt_sock_path, sa.sun_path, sizeof(passt_sock_path));
 	atexit(passt_sock_remove);
+
+	/* Started as root: the user we'll run as must remove it at exit */
+	if (geteuid() == 0 && ctx->c.uid &&
+	    chown(sa.sun_path, ctx->c.uid, ctx->c.gid))
+		warn_perror("chown() of %s", sa.sun_path);
 
 	ref.fd = (uint32_t)s;
 	ev.data.u64 = ref.u64;
@@ -138,37 +153,69 @@ static int passt_sock_open(struct ctx *ctx)
 }
 
 /**
- * write_pidfile() - Write our PID to the -P file
+ * pidfile_open() - Open (create, truncate) the -P file
  * @path:	File, "" for none
+ *
+ * Opened early, so that a path we can't write to is an error before
+ * anything is bound, and written once the PID to report is known.
+ *
+ * #syscalls openat
+ * Return: fd, or -1 if there is no pid file; dies if it can't be opened
  */
-static void write_pidfile(const char *path)
+static int pidfile_open(const char *path)
 {
-	char buf[32];
-	int fd, n;
+	int fd;
 
 	if (!*path)
-		return;
+		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die_perror("--pid %s", path);
-	n = snprintf(buf, sizeof(buf), "%d\n", getpid());
+	return fd;
+}
+
+/**
+ * pidfile_write() - Write a PID to the pid file and close it
+ * @fd:		From pidfile_open(), -1 for none
+ * @pid:	Process ID to write: ours, or the detached child's
+ *
+ * #syscalls write close
+ */
+static void pidfile_write(int fd, pid_t pid)
+{
+	char buf[32];
+	int n;
+
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
 	if (write(fd, buf, (size_t)n) != n)
-		die_perror("--pid %s", path);
+		die_perror("--pid");
 	close(fd);
 }
 
 /**
  * daemonize() - Detach from the terminal: fork, new session, stdio to null
+ * @pidfd:	Pid file from pidfile_open(), or -1
+ *
+ * The parent writes the child's PID to the pid file before it exits, so
+ * that whoever started us (libvirt, for one) finds it as soon as we return.
+ *
+ * #syscalls fork setsid dup2
  */
-static void daemonize(void)
+static void daemonize(int pidfd)
 {
 	pid_t pid = fork();
 	int fd;
 
 	if (pid < 0)
 		die_perror("fork");
-	if (pid)
+	if (pid) {
+		pidfile_write(pidfd, pid);
 		_exit(EXIT_SUCCESS);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
 	setsid();
 	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (fd >= 0) {
@@ -193,7 +240,7 @@ int main(int argc, char **argv)
 	struct ctx *ctx = &ctx_main;
 	struct conf *c = &ctx->c;
 	bool spawned = false;
-	int ret, tap;
+	int ret, tap, pidfd;
 
 	conf_parse(c, argc, argv);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
@@ -217,11 +264,6 @@ int main(int argc, char **argv)
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ctx->epollfd < 0)
 		die_perror("epoll_create1");
-	if ((ret = signals_init(ctx)) < 0) {
-		errno = -ret;
-		die_perror("signals");
-	}
-
 	isolate_initial(ctx);
 
 	/* Before pasta may join a user namespace: BIND_RX needs
@@ -242,14 +284,15 @@ int main(int argc, char **argv)
 		tap_init(TAP_STREAM, c->fd, false);
 		if (passt_tap_add(ctx, c->fd))
 			die_perror("epoll_ctl on -F %d", c->fd);
-	} else {
-		passt_sock_open(ctx);
 	}
 
 	tcp_init(ctx);
 	udp_init(ctx);
 	if (!c->no_tcp && fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
 		die("-t: can't listen on a forwarded port");
+	if (c->mode == MODE_PASTA && !c->no_tcp &&
+	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
+		die("-T: can't listen on a forwarded port in the namespace");
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {
@@ -259,14 +302,35 @@ int main(int argc, char **argv)
 		tap_set_pcap(true);
 	}
 
+	pidfd = pidfile_open(c->pid_file);
+
+	/* Last of what may fail: die() leaves no socket file behind */
+	if (c->mode == MODE_PASST && c->fd < 0)
+		passt_sock_open(ctx);
+
 	/* A command we spawned keeps the terminal: stay in the foreground */
 	spawned = c->mode == MODE_PASTA && pasta_child_pid_get() > 0;
 	if (!c->foreground && !spawned) {
 		if (!*c->log_file)
 			log_to_syslog(c->mode == MODE_PASTA ? "pasta" : "passt");
-		daemonize();
+		daemonize(pidfd);
+	} else {
+		pidfile_write(pidfd, getpid());
 	}
-	write_pidfile(c->pid_file);
+	/* Forks the namespace socket helper: after daemonize(), while we may
+	 * still enter the namespace
+	 */
+	splice_init(ctx);
+	/* After the fork: a signalfd added to epoll before it would keep
+	 * waiting on the parent's signal queue; also, a command pasta spawned
+	 * must not inherit our blocked signals
+	 */
+	if ((ret = signals_init(ctx)) < 0) {
+		errno = -ret;
+		die_perror("signals");
+	}
+	if (c->mode == MODE_PASST)
+		isolate_user(ctx);	/* socket bound, pid file written */
 
 	isolate_prefork(ctx);
 	if (spawned)

@@ -77,6 +77,9 @@ void stats_dump(void)
 	info("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
 	     tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
 	     tap_stats.tx_bytes, tap_stats.tx_dropped);
+	if (tap_backend() != TAP_DEV)
+		info("stats: stream short writes %lu, bad lengths %lu",
+		     tap_stats.tx_short, tap_stats.rx_bad_len);
 	info("stats: malformed frames dropped %lu, unhandled %lu",
 	     dropped, stats.frames_unhandled);
 	for (i = 1; i < FD_COUNT; i++)
@@ -91,8 +94,10 @@ void stats_dump(void)
 	     stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
 	     stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
 	     stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
-	info("stats: spliced flows %lu, bytes %lu",
-	     stats.splice_flows_opened, stats.splice_bytes);
+	info("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
+	     stats.splice_flows_opened, stats.splice_flows_closed,
+	     stats.splice_bytes, stats.splice_resets,
+	     stats.splice_connect_failed);
 	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
 	     stats.udp_flows_opened, stats.udp_dgrams_to_tap,
 	     stats.udp_dgrams_from_tap, stats.udp_too_big,
@@ -345,14 +350,45 @@ static void tap_client_gone(struct ctx *ctx)
 
 	info("client disconnected");
 	if (fd >= 0) {
+		tap_flush();	/* replies to frames before a bad length */
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, fd, NULL);
 		close(fd);
 	}
 	tap_detach();
 	tcp_close_all(ctx);
+	icmp_close_all(ctx);
 	if (ctx->c.one_off) {
 		ctx->quit = true;
 		ctx->exit_status = 0;
+	}
+}
+
+/**
+ * tap_handler() - Events on the tap fd or the stream client
+ * @ctx:	Context
+ * @e:		epoll events (EPOLLIN alone for frames already buffered)
+ *
+ * A stream client that hangs up, or sends a bad length, is dropped; a tap
+ * device that fails is fatal.
+ */
+static void tap_handler(struct ctx *ctx, uint32_t e)
+{
+	int r = 0;
+
+	if (e & EPOLLOUT)
+		tap_flush();
+	if (!(e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)))
+		return;
+
+	r = tap_input(ctx);
+	if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))) {
+		if (tap_backend() == TAP_STREAM) {
+			if (r == -EBADMSG)
+				warn("bad frame length from the client, dropping it");
+			tap_client_gone(ctx);
+		} else {
+			die("tap device: %s", strerror(-r));
+		}
 	}
 }
 
@@ -500,6 +536,9 @@ int passt_loop(struct ctx *ctx)
 		if (next_hk)
 			wait = MIN(wait, MAX(next_hk - now, 0));
 
+		if (tap_rx_buffered())
+			wait = 0;
+
 		n = epoll_wait(ctx->epollfd, ev, EPOLL_EVENTS, (int)wait);
 		if (n < 0 && errno != EINTR)
 			die_perror("epoll_wait");
@@ -511,20 +550,9 @@ int passt_loop(struct ctx *ctx)
 
 			switch (ref.type) {
 			case EPOLL_TYPE_TAP:
-				if (e & EPOLLOUT)
-					tap_flush();
-				if (e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)) {
-					int r = tap_input(ctx);
-
-					if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) &&
-						      !(e & EPOLLIN))) {
-						if (tap_backend() == TAP_STREAM)
-							tap_client_gone(ctx);
-						else
-							die("tap device: %s",
-							    strerror(-r));
-					}
-				}
+				/* Not for a client that went earlier in this batch */
+				if ((int)ref.fd == tap_fd())
+					tap_handler(ctx, e);
 				break;
 			case EPOLL_TYPE_TAP_LISTEN:
 				tap_listen_handler(ctx, ref);
@@ -550,10 +578,17 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_SIGNAL:
 				signal_handler(ctx, (int)ref.fd);
 				break;
+			case EPOLL_TYPE_NS_HELPER:
+				splice_ns_helper_handler(ctx, e);
+				break;
 			default:
 				break;
 			}
 		}
+
+		/* Frames left in the stream buffer after a full batch */
+		if (tap_rx_buffered())
+			tap_handler(ctx, EPOLLIN);
 
 		if (ctx->now >= ctx->timer_next) {
 			ctx->timer_next = INT64_MAX;
@@ -569,6 +604,7 @@ int passt_loop(struct ctx *ctx)
 
 		tap_flush();
 		tap_epoll_update(ctx);
+		flow_free_flush();
 	}
 	return ctx->exit_status;
 }

@@ -46,7 +46,9 @@ struct passt_stats {
 	uint64_t tcp_partial_send;	/* host socket took less than offered */
 	uint64_t tcp_bad_opts;		/* segments with malformed options */
 	uint64_t tcp_ooo;		/* out-of-order segments dropped */
-	uint64_t splice_flows_opened, splice_bytes;
+	uint64_t splice_flows_opened, splice_flows_closed, splice_bytes;
+	uint64_t splice_resets;		/* spliced connections ended by RST */
+	uint64_t splice_connect_failed;	/* refused or timed-out connect() */
 	uint64_t udp_flows_opened, udp_dgrams_to_tap, udp_dgrams_from_tap;
 	uint64_t udp_too_big, udp_refused_full;
 	uint64_t icmp_echo_to_host, icmp_echo_from_host;

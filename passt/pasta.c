@@ -44,6 +44,7 @@
 #include "../conf/log.h"
 #include "../conf/netlink.h"
 #include "../tap/tap.h"
+#include "fwd.h"
 #include "passt.h"
 #include "pasta.h"
 
@@ -444,6 +445,52 @@ int pasta_setup(struct ctx *ctx)
 	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,
 	     c->config_net ? ", addresses and routes configured" : "");
 	return a.tap_fd;
+}
+
+/**
+ * struct pasta_listen_arg - In and out of pasta_listen_ns_fn()
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @t:		Table (-T or -U)
+ */
+struct pasta_listen_arg {
+	struct ctx *ctx;
+	uint8_t proto;
+	const struct fwd_table *t;
+};
+
+/**
+ * pasta_listen_ns_fn() - In the target namespace: open the listeners
+ * @p:		struct pasta_listen_arg
+ *
+ * Return: what fwd_listen() returns
+ */
+static int pasta_listen_ns_fn(void *p)
+{
+	struct pasta_listen_arg *a = p;
+
+	return fwd_listen(a->ctx, a->proto, a->t, true);
+}
+
+/**
+ * pasta_listen_ns() - Open the listeners of -T or -U inside the namespace
+ * @ctx:	Context, after pasta_setup() (ns_fd, epollfd)
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @t:		Table
+ *
+ * The sockets belong to the namespace but sit in our fd table and epoll
+ * set, with ref.listen.ns set (see fwd_listen()).
+ *
+ * Context: set-up
+ * Return: number of sockets opened, or -errno (logged by fwd_listen())
+ */
+int pasta_listen_ns(struct ctx *ctx, uint8_t proto, const struct fwd_table *t)
+{
+	struct pasta_listen_arg a = { .ctx = ctx, .proto = proto, .t = t };
+
+	if (!t->n || ctx->ns_fd < 0)
+		return 0;
+	return ns_call(ctx->ns_fd, pasta_listen_ns_fn, &a);
 }
 
 /**

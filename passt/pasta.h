@@ -5,12 +5,15 @@
 #define PASST_PASTA_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct ctx;
+struct fwd_table;
 
 int ns_call(int nsfd, int (*fn)(void *arg), void *arg);
 int pasta_setup(struct ctx *ctx);
+int pasta_listen_ns(struct ctx *ctx, uint8_t proto, const struct fwd_table *t);
 bool pasta_start_child(void);
 pid_t pasta_child_pid_get(void);
 bool pasta_netns_gone(const struct ctx *ctx);

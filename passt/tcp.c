@@ -772,7 +772,7 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
 				    (size_t)IOV_MAX_DATA);
 		p = tap_tx_space(&avail);
-		if (avail < need) {
+		if (avail < need || tap_tx_frames_free() < need / slot) {
 			tap_flush();
 			p = tap_tx_space(&avail);
 			if (avail < slot)
@@ -781,6 +781,7 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 
 		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
 				  (size_t)IOV_MAX_DATA);
+		n = MIN(n, tap_tx_frames_free());
 		for (i = 0; i < n; i++) {
 			frames[i] = p + i * slot + TAP_HEADROOM;
 			iov[i].iov_base = frames[i] + hlen;
@@ -872,6 +873,48 @@ static void tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 }
 
 /**
+ * tcp_retransmit_one() - Resend the segment at SND.UNA only (fast
+ *			  retransmit, RFC 5681 3.2 step 4 / RFC 6582)
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * The reader peeks one segment from the head of what's unacknowledged, and
+ * the peek position goes back to SND.NXT, so new data continues where it
+ * was.  If only our FIN is unacknowledged, the FIN goes again.
+ */
+static void tcp_retransmit_one(struct ctx *ctx, struct tcp_conn *conn)
+{
+	bool fin_out = (conn->events & TEV(TAP_FIN_SENT)) &&
+		       !(conn->events & TEV(TAP_FIN_ACKED));
+	uint32_t nxt = conn->snd_nxt, wnd = conn->snd_wnd;
+	uint32_t data_end = fin_out ? conn->fin_seq : nxt;
+	size_t inflight = (size_t)(uint32_t)(data_end - conn->snd_una);
+
+	if (conn->snd_una == nxt)
+		return;
+	stats.tcp_retrans++;
+	conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
+	if (!inflight) {
+		tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq);
+		return;
+	}
+
+	conn->events &= ~TEV(TAP_FIN_SENT);
+	conn->snd_nxt = conn->snd_una;
+	conn->snd_wnd = (uint32_t)MIN(inflight, (size_t)conn->mss);
+	rd(conn)->rewind(conn, 0);
+	tcp_data_from_sock(ctx, conn);
+	if (conn->f.type != FLOW_TCP || conn->sock < 0)
+		return;		/* reset on a read error */
+
+	rd(conn)->rewind(conn, inflight);
+	conn->snd_nxt = nxt;
+	conn->snd_wnd = wnd;
+	if (fin_out)
+		conn->events |= TEV(TAP_FIN_SENT);
+}
+
+/**
  * tcp_ack_from_tap() - Process an acknowledgement from the guest
  * @ctx:	Context
  * @conn:	Connection (established)
@@ -923,6 +966,16 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		conn->snd_una = s->ack;
 		conn->dup_acks = 0;
 		conn->retrans = 0;
+		if (conn->flags & TFL(RECOVERY)) {
+			/* RFC 6582 3.2 step 3: a partial ACK means the next
+			 * segment was lost too: resend it at once
+			 */
+			if (seq_lt(s->ack, conn->recover))
+				conn->flags |= TFL(RETRANS_ONE);
+			else
+				conn->flags &= ~(TFL(RECOVERY) |
+						 TFL(RETRANS_ONE));
+		}
 		if ((conn->flags & TFL(RTT_PENDING)) &&
 		    seq_ge(s->ack, conn->rtt_seq)) {
 			conn->flags &= ~TFL(RTT_PENDING);
@@ -937,13 +990,15 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 	/* s->ack == SND.UNA */
 	if (!s->len && !(s->flags & (F_SYN | F_FIN)) &&
 	    conn->snd_nxt != conn->snd_una && s->wnd == conn->snd_wnd_last_raw) {
-		/* RFC 5681 section 2: duplicate ACK */
-		if (++conn->dup_acks == DUP_ACK_THRESH) {
+		/* RFC 5681 section 2: duplicate ACK; the third one starts
+		 * fast recovery (RFC 6582 3.2 step 2) unless we're in it
+		 */
+		if (++conn->dup_acks == DUP_ACK_THRESH &&
+		    !(conn->flags & TFL(RECOVERY))) {
 			stats.tcp_fast_retrans++;
 			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
-			conn->snd_wnd = wnd;
-			tcp_retransmit(ctx, conn);
-			return 0;
+			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ONE);
+			conn->recover = conn->snd_nxt;
 		}
 	}
 	conn->snd_wnd = wnd;
@@ -1136,6 +1191,10 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (tcp_check_done(ctx, conn))
 		return;
 
+	if (conn->flags & TFL(RETRANS_ONE)) {
+		conn->flags &= ~TFL(RETRANS_ONE);
+		tcp_retransmit_one(ctx, conn);
+	}
 	tcp_data_from_sock(ctx, conn);
 	if (conn->sock >= 0 && conn->f.type == FLOW_TCP)
 		tcp_timer_arm(ctx, conn);
@@ -1432,7 +1491,15 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			 * reset, so the guest's application sees what a
 			 * direct peer would (accept(), then ECONNRESET)
 			 */
+		{
+			int err = 0;
+			socklen_t sl = sizeof(err);
+
+			getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
+			conn_dbg(conn, "peer gone in handshake: events 0x%x, %s",
+				 events, strerror(err));
 			conn->flags |= TFL(RST_AFTER_HS);
+		}
 		else if (events & EPOLLERR)
 			tcp_rst(ctx, conn, "socket error in handshake");
 		return;
@@ -1511,7 +1578,9 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		inany_from_sockaddr(&peer, &pport, &sa);
 		gport = fwd_port(t, ref.listen.rule, ref.listen.port);
 
-		if (splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
+		/* passt has no namespace to splice to: always the tap path */
+		if (ctx->c.mode == MODE_PASTA &&
+		    splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
 				      gport, ref.listen.ns))
 			continue;	/* taken by the splice path */
 
@@ -1629,6 +1698,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->snd_una);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
+		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ONE));
 		tcp_retransmit(ctx, conn);
 		if (conn->f.type == FLOW_TCP && conn->sock >= 0)
 			tcp_timer_arm(ctx, conn);

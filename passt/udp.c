@@ -808,12 +808,12 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			return;
 		}
 		p = tap_tx_space(&avail);
-		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_left());
+		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
 		if (!n) {
 			tap_flush();
 			p = tap_tx_space(&avail);
 			n = (unsigned)MIN(avail / slot,
-					  (size_t)tap_tx_frames_left());
+					  (size_t)tap_tx_frames_free());
 		}
 		if (!n) {		/* the guest isn't reading: drop */
 			udp_sock_drain(uf->sock);
@@ -888,10 +888,10 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
 	if (!tap_connected())
 		return;
 	p = tap_tx_space(&avail);
-	if (avail < need || !tap_tx_frames_left()) {
+	if (avail < need || !tap_tx_frames_free()) {
 		tap_flush();
 		p = tap_tx_space(&avail);
-		if (avail < need || !tap_tx_frames_left()) {
+		if (avail < need || !tap_tx_frames_free()) {
 			tap_stats.tx_dropped++;
 			return;
 		}

@@ -1,22 +1,78 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* splice/tcp_splice.h - Loopback TCP forwarding with splice(2) (placeholder) */
+/* splice/tcp_splice.h - State of a spliced loopback TCP connection
+ *
+ * Only splice/ and passt/flow_table.h (for the union) include this header:
+ * the core reaches the splice path through splice/splice.h.
+ */
 #ifndef SPLICE_TCP_SPLICE_H
 #define SPLICE_TCP_SPLICE_H
 
+#include <stdint.h>
+
 #include "../passt/flow.h"
 
+/* Side 0 is the accepted socket, side 1 the socket we connected.  Data of
+ * direction d is read from s[d], goes through pipe[d] and is written to
+ * s[!d].
+ */
+
+/* Events: what has happened on the connection; each bit has its own value */
+enum splice_ev {
+	SEV_CONNECTING,		/* connect() of s[1] in progress */
+	SEV_FIN_RCVD_0,		/* read EOF from s[0] */
+	SEV_FIN_RCVD_1,		/* read EOF from s[1] */
+	SEV_FIN_SENT_0,		/* direction 0 done: pipe drained, s[1] shut */
+	SEV_FIN_SENT_1,		/* direction 1 done: pipe drained, s[0] shut */
+	SEV_COUNT
+};
+
+#define SEV(x)			(1U << SEV_##x)
+#define SEV_FIN_RCVD(d)		(1U << (SEV_FIN_RCVD_0 + (d)))
+#define SEV_FIN_SENT(d)		(1U << (SEV_FIN_SENT_0 + (d)))
+
+/* Flags: conditions that come and go */
+enum splice_fl {
+	SFL_OUT_WAIT_0,		/* pipe[0] holds data, s[1] is full: EPOLLOUT */
+	SFL_OUT_WAIT_1,		/* pipe[1] holds data, s[0] is full: EPOLLOUT */
+	SFL_FROM_NS,		/* accepted in the namespace (-T), else on the
+				 * host (-t) */
+	SFL_IPV6,		/* both sockets are IPv6 */
+	SFL_COUNT
+};
+
+#define SFL(x)			(1U << SFL_##x)
+#define SFL_OUT_WAIT(d)		(1U << (SFL_OUT_WAIT_0 + (d)))
+
+/* Bit of tcp_splice_conn.ep[]: the socket is registered with epoll */
+#define SPLICE_EP_REG		0x80U
+
 /**
- * struct tcp_splice_conn - Two sockets joined by pipes
- * @f:		Flow header (type FLOW_TCP_SPLICE, not hashed)
- * @s:		Sockets: [0] accepted side, [1] connected side
- * @pipe:	Pipes: [0] carries s[0] -> s[1], [1] carries s[1] -> s[0]
- * @events:	Event bits
+ * struct tcp_splice_conn - Two loopback sockets joined by two pipes
+ * @f:		Flow header (type FLOW_TCP_SPLICE, never hashed)
+ * @s:		Sockets, non-blocking: [0] accepted, [1] connected by us
+ * @pipe:	Pipes, non-blocking: pipe[d] carries direction d, [d][0]
+ *		is its read end, [d][1] its write end
+ * @pipe_used:	Bytes sitting in pipe[d], read from s[d] and not yet
+ *		written to s[!d]
+ * @events:	SEV() bits
+ * @flags:	SFL() bits
+ * @ep:		epoll events registered for s[x] (EPOLLIN, EPOLLOUT), with
+ *		SPLICE_EP_REG if s[x] is in the epoll set at all
+ * @port:	Listening port the connection came in on, host order
+ * @to_port:	Port we connected to, host order
+ * @deadline:	While connecting: give up at this time, ms (CLOCK_MONOTONIC)
  */
 struct tcp_splice_conn {
 	struct flow_common f;
 	int s[2];
 	int pipe[2][2];
-	uint32_t events;
+	uint32_t pipe_used[2];
+	uint8_t events;
+	uint8_t flags;
+	uint8_t ep[2];
+	uint16_t port;
+	uint16_t to_port;
+	int64_t deadline;
 };
 
 #endif /* SPLICE_TCP_SPLICE_H */

@@ -11,8 +11,11 @@
  * include/uapi/linux/virtio_net.h).  tap_rx() reads up to TAP_RX_FRAMES of
  * them into static slots.  With a QEMU stream (-netdev stream, net/stream.c
  * in QEMU) each frame is preceded by its length as a 4-byte big-endian
- * integer; tap_rx() reads as much as fits into one buffer and splits it, a
- * partial frame at the end is moved to the front for the next call.
+ * integer; tap_rx() reads as much as fits into one buffer and splits it
+ * (tap/stream.c keeps the framing state: a partial frame at the end is
+ * moved to the front for the next read).  Complete frames left over after
+ * a full batch need no read: tap_rx_buffered() tells the loop to come back
+ * for them, since epoll won't.
  *
  * Transmit.  Callers lay frames out one after another in a 4 MiB arena
  * (tap_tx_space()), each with TAP_HEADROOM bytes in front, and register
@@ -54,6 +57,7 @@
 #include "../conf/log.h"
 #include "../conf/util.h"
 #include "pcap.h"
+#include "stream.h"
 #include "tap.h"
 
 #define VNET_HLEN	sizeof(struct virtio_net_hdr)
@@ -68,9 +72,8 @@ static bool tap_pcap_on;
 
 /* Receive side */
 static uint8_t tap_rx_slots[TAP_RX_FRAMES][RX_SLOT] __attribute__((aligned(64)));
-static uint8_t tap_stream_rx[TAP_STREAM_RXBUF] __attribute__((aligned(64)));
-static size_t tap_stream_rx_len;	/* bytes held in tap_stream_rx */
-static size_t tap_stream_rx_off;	/* first byte not yet handed out */
+static uint8_t tap_stream_rx_buf[TAP_STREAM_RXBUF] __attribute__((aligned(64)));
+static struct stream_rx tap_stream_rx;
 
 /* Transmit side: frame i is tap_tx_niov[i] iovecs from tap_tx_first[i] */
 static uint8_t tap_tx_arena[TAP_TX_ARENA] __attribute__((aligned(64)));
@@ -82,9 +85,8 @@ static uint32_t tap_tx_csum[TAP_TX_FRAMES];	/* csum_start << 16 | offset */
 static unsigned tap_tx_n;		/* frames queued */
 static unsigned tap_tx_iovn;		/* iovecs used */
 static uint8_t tap_tx_gather[FRAME_MAX];	/* pcap copy of a gathered frame */
-static uint8_t tap_tx_pend[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
-static size_t tap_tx_pend_len;		/* bytes in tap_tx_pend */
-static size_t tap_tx_pend_off;		/* bytes of it already written */
+static uint8_t tap_tx_pend_buf[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
+static struct stream_tx tap_tx_pend;	/* unwritten tail of a stream flush */
 
 /**
  * iov_length() - Total length of an iovec array
@@ -158,11 +160,12 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 	tap_be = be;
 	tap_dev_fd = fd;
 	tap_vnet = be == TAP_DEV && vnet_hdr;
-	tap_stream_rx_len = tap_stream_rx_off = 0;
+	stream_rx_init(&tap_stream_rx, tap_stream_rx_buf,
+		       sizeof(tap_stream_rx_buf));
+	stream_tx_init(&tap_tx_pend, tap_tx_pend_buf, sizeof(tap_tx_pend_buf));
 	tap_tx_used = 0;
 	tap_tx_n = 0;
 	tap_tx_iovn = 0;
-	tap_tx_pend_len = tap_tx_pend_off = 0;
 }
 
 /**
@@ -172,11 +175,12 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 void tap_detach(void)
 {
 	tap_dev_fd = -1;
-	tap_stream_rx_len = tap_stream_rx_off = 0;
+	stream_rx_init(&tap_stream_rx, tap_stream_rx_buf,
+		       sizeof(tap_stream_rx_buf));
+	stream_tx_init(&tap_tx_pend, tap_tx_pend_buf, sizeof(tap_tx_pend_buf));
 	tap_tx_used = 0;
 	tap_tx_n = 0;
 	tap_tx_iovn = 0;
-	tap_tx_pend_len = tap_tx_pend_off = 0;
 }
 
 /**
@@ -264,57 +268,63 @@ static int tap_rx_dev(struct tap_rx_batch *b)
  * tap_rx_stream() - Read and split length-prefixed frames from a stream
  * @b:		Batch to fill
  *
- * A length of zero, below an Ethernet header, or above FRAME_MAX means the
- * stream is corrupt or hostile: the caller drops the connection.
+ * Frames already complete in the buffer are handed out first; the socket is
+ * read (once) only when they run out.  A length of zero, below an Ethernet
+ * header, or above FRAME_MAX means the stream is corrupt or hostile: the
+ * caller drops the connection (tap/stream.c).
  *
+ * #syscalls recvfrom
  * Return: frames in @b, 0 if none complete yet, -EPIPE at EOF, -EBADMSG for
  *	   a bad length, -errno from recv()
  */
 static int tap_rx_stream(struct tap_rx_batch *b)
 {
-	size_t off, len;
+	const uint8_t *frame;
+	size_t len, room;
+	int ret = 0;
+	uint8_t *p;
 
 	b->n = 0;
 
-	/* Move what's left of the last read to the front, then read more */
-	if (tap_stream_rx_off) {
-		memmove(tap_stream_rx, tap_stream_rx + tap_stream_rx_off,
-			tap_stream_rx_len - tap_stream_rx_off);
-		tap_stream_rx_len -= tap_stream_rx_off;
-		tap_stream_rx_off = 0;
-	}
-	if (tap_stream_rx_len < sizeof(tap_stream_rx)) {
-		ssize_t n = recv(tap_dev_fd, tap_stream_rx + tap_stream_rx_len,
-				 sizeof(tap_stream_rx) - tap_stream_rx_len,
-				 MSG_DONTWAIT);
+	if (!stream_rx_ready(&tap_stream_rx)) {
+		ssize_t n;
 
+		p = stream_rx_space(&tap_stream_rx, &room);
+		n = recv(tap_dev_fd, p, room, MSG_DONTWAIT);
 		if (n == 0)
 			return -EPIPE;
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -errno;
 		if (n > 0)
-			tap_stream_rx_len += (size_t)n;
+			stream_rx_commit(&tap_stream_rx, (size_t)n);
 	}
 
-	off = 0;
-	while (b->n < TAP_RX_MAX && tap_stream_rx_len - off >= 4) {
-		len = get_be32(tap_stream_rx + off);
-		if (len < ETH_HLEN_ || len > FRAME_MAX) {
-			tap_stats.rx_bad_len++;
-			return -EBADMSG;
-		}
-		if (tap_stream_rx_len - off - 4 < len)
-			break;
-		b->frame[b->n] = tap_stream_rx + off + 4;
+	while (b->n < TAP_RX_MAX &&
+	       (ret = stream_rx_next(&tap_stream_rx, &frame, &len)) > 0) {
+		b->frame[b->n] = frame;
 		b->len[b->n] = len;
 		tap_stats.rx_frames++;
 		tap_stats.rx_bytes += len;
-		pcap_frame(b->frame[b->n], len);
+		pcap_frame(frame, len);
 		b->n++;
-		off += 4 + len;
 	}
-	tap_stream_rx_off = off;
+	if (ret < 0 && !b->n) {	/* frames before it first, error next time */
+		tap_stats.rx_bad_len++;
+		return -EBADMSG;
+	}
 	return (int)b->n;
+}
+
+/**
+ * tap_rx_buffered() - Are complete frames waiting that no epoll event will
+ *		       announce (the socket was already drained into our buffer)?
+ *
+ * Return: true if tap_rx() would return frames without reading
+ */
+bool tap_rx_buffered(void)
+{
+	return tap_be == TAP_STREAM && tap_dev_fd >= 0 &&
+	       stream_rx_ready(&tap_stream_rx);
 }
 
 /**
@@ -356,13 +366,13 @@ uint8_t *tap_tx_space(size_t *avail)
 }
 
 /**
- * tap_tx_frames_left() - How many more frames the current flush can take
+ * tap_tx_frames_free() - How many more frames fit in this flush
  *
- * Return: frames that tap_tx_add() may still register before a flush
+ * Return: frames that tap_tx_add() can still take (bytes permitting)
  */
-unsigned tap_tx_frames_left(void)
+unsigned tap_tx_frames_free(void)
 {
-	return TAP_TX_FRAMES - tap_tx_n;
+	return MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
 }
 
 /**
@@ -382,6 +392,11 @@ void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset)
 {
 	size_t end = (size_t)(l2 - tap_tx_arena) + len;
+
+	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS) {
+		tap_stats.tx_dropped++;	/* caller ignored tap_tx_frames_free() */
+		return;
+	}
 
 	tap_tx_iov[tap_tx_iovn].iov_base = l2;
 	tap_tx_iov[tap_tx_iovn].iov_len = len;
@@ -476,29 +491,31 @@ uint8_t *tap_tx_frame(size_t len)
  */
 bool tap_tx_pending(void)
 {
-	return tap_tx_pend_len > tap_tx_pend_off;
+	return stream_tx_pending(&tap_tx_pend);
 }
 
 /**
  * tap_flush_pending() - Write what's left of an earlier stream flush
  *
+ * #syscalls sendto
  * Return: 0 if everything is written, -EAGAIN if some is left, -errno
  */
 static int tap_flush_pending(void)
 {
-	while (tap_tx_pend_off < tap_tx_pend_len) {
-		ssize_t n = send(tap_dev_fd, tap_tx_pend + tap_tx_pend_off,
-				 tap_tx_pend_len - tap_tx_pend_off,
-				 MSG_DONTWAIT | MSG_NOSIGNAL);
+	while (stream_tx_pending(&tap_tx_pend)) {
+		const uint8_t *p;
+		size_t len;
+		ssize_t n;
 
+		p = stream_tx_head(&tap_tx_pend, &len);
+		n = send(tap_dev_fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return errno == EAGAIN ? -EAGAIN : -errno;
 		}
-		tap_tx_pend_off += (size_t)n;
+		stream_tx_advance(&tap_tx_pend, (size_t)n);
 	}
-	tap_tx_pend_len = tap_tx_pend_off = 0;
 	return 0;
 }
 
@@ -516,51 +533,27 @@ static size_t tap_frame_len(unsigned i)
 }
 
 /**
- * tap_keep_tail() - Copy what a stream write left unwritten, whole frames
+ * tap_keep_tail() - Keep what a stream write left unwritten, in order
  * @done:	Bytes of the batch (length prefixes included) written
  *
- * A frame that was partly written is kept whole from where the write
- * stopped (it is the first one kept, and one frame always fits); later
- * frames that don't fit any more are dropped and counted.
+ * Frames' iovecs are consecutive in tap_tx_iov, frame after frame; see
+ * stream_tx_keep() for what is kept and what may be dropped.
  */
 static void tap_keep_tail(size_t done)
 {
-	unsigned i, j;
-
-	for (i = 0; i < tap_tx_n; i++) {
-		const struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
-		size_t flen = tap_frame_len(i), skip;
-
-		if (done >= flen) {
-			done -= flen;
-			continue;
-		}
-		skip = done;
-		done = 0;
-		if (!skip && tap_tx_pend_len + flen > sizeof(tap_tx_pend)) {
-			tap_stats.tx_dropped++;
-			continue;
-		}
-		for (j = 0; j < tap_tx_niov[i]; j++) {
-			size_t l = v[j].iov_len;
-
-			if (skip >= l) {
-				skip -= l;
-				continue;
-			}
-			memcpy(tap_tx_pend + tap_tx_pend_len,
-			       (const uint8_t *)v[j].iov_base + skip, l - skip);
-			tap_tx_pend_len += l - skip;
-			skip = 0;
-		}
-	}
+	tap_stats.tx_short++;
+	tap_stats.tx_dropped += stream_tx_keep(&tap_tx_pend, tap_tx_iov,
+					       tap_tx_niov, tap_tx_n, done);
 }
 
 /**
  * tap_flush_stream() - Write queued frames to a stream, in one sendmsg()
  *
  * Each frame's first iovec is widened to cover its 4-byte length, written
- * in the headroom.  Context: main loop
+ * in the headroom.  Whatever the socket doesn't take is kept, in order, for
+ * EPOLLOUT; while something is pending nothing new is written, so frames
+ * are never cut or reordered, only dropped whole if the pending buffer is
+ * full (tap/stream.c).  Context: main loop
  * #syscalls sendmsg send
  * Return: 0, or -errno from sendmsg() other than EAGAIN
  */
@@ -576,10 +569,10 @@ static int tap_flush_stream(void)
 		uint8_t *l2 = v->iov_base;
 		size_t flen = tap_frame_len((unsigned)i);
 
-		put_be32(l2 - 4, (uint32_t)flen);
-		v->iov_base = l2 - 4;
-		v->iov_len += 4;
-		total += flen + 4;
+		put_be32(l2 - STREAM_LEN_SIZE, (uint32_t)flen);
+		v->iov_base = l2 - STREAM_LEN_SIZE;
+		v->iov_len += STREAM_LEN_SIZE;
+		total += flen + STREAM_LEN_SIZE;
 	}
 
 	ret = tap_flush_pending();

@@ -54,12 +54,15 @@ struct tap_rx_batch {
  * @tx_frames, @tx_bytes:	Frames and bytes written to the guest
  * @tx_dropped:			Frames we could not write (queue full, error)
  * @rx_bad_len:			Stream length prefixes out of range
+ * @tx_short:			Stream flushes the socket took only part of
+ *				(the rest waited for EPOLLOUT)
  */
 struct tap_stats {
 	uint64_t rx_frames, rx_bytes;
 	uint64_t tx_frames, tx_bytes;
 	uint64_t tx_dropped;
 	uint64_t rx_bad_len;
+	uint64_t tx_short;
 };
 
 extern struct tap_stats tap_stats;
@@ -74,9 +77,10 @@ bool tap_csum_offload(void);
 void tap_set_pcap(bool on);
 
 int tap_rx(struct tap_rx_batch *b);
+bool tap_rx_buffered(void);
 
 uint8_t *tap_tx_space(size_t *avail);
-unsigned tap_tx_frames_left(void);
+unsigned tap_tx_frames_free(void);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset);
 bool tap_tx_ext_room(unsigned npay);

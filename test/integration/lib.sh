@@ -16,6 +16,7 @@
 #   . "$(dirname "$0")/lib.sh"
 #   setup_topology          # H, R, veth, addresses, resolver file
 #   start_pasta [opts]      # pasta in H attached to N; waits for the tap
+#   start_passt SOCK [opts] # passt in H on UNIX socket SOCK (stop_passt)
 #   in_ns cmd...            # run in N (the pasta side)
 #   in_host cmd...          # run in H (the host side)
 #   in_remote cmd...        # run in R
@@ -160,6 +161,37 @@ stop_pasta() {
 		fail "sanitizer report in pasta log"
 	fi
 	PASTA_PID=""
+}
+
+# start_passt SOCK [OPTIONS...] - passt in H, foreground, listening on the
+# UNIX socket SOCK, logging to $WORK/passt.log; waits for the socket.
+# Sets PASST_PID.
+start_passt() {
+	_sock=$1; shift
+	ip netns exec "$H" "$PASST_BIN" -f ${PASST_DEBUG:--d} -s "$_sock" "$@" \
+		>"$WORK/passt.log" 2>&1 &
+	PASST_PID=$!
+	track $PASST_PID
+	if ! wait_for grep -q "socket bound at $_sock" "$WORK/passt.log"; then
+		cat "$WORK/passt.log"
+		fail "passt did not bind $_sock"
+	fi
+}
+
+# stop_passt - SIGTERM passt, wait, fail on sanitizer reports in its log
+stop_passt() {
+	[ -n "${PASST_PID:-}" ] || return 0
+	kill "$PASST_PID" 2>/dev/null
+	i=0
+	while kill -0 "$PASST_PID" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
+		-e 'ERROR: LeakSanitizer' "$WORK/passt.log"; then
+		cat "$WORK/passt.log"
+		fail "sanitizer report in passt log"
+	fi
+	PASST_PID=""
 }
 
 # bg [in_ns|in_host|in_remote] CMD... - start a command in the background

@@ -18,6 +18,10 @@ with a name), so both ends can check integrity without sharing files.
   serve-expect-rst PORT [--bind A]   accept, expect ECONNRESET from the client
   send-rst HOST PORT                 connect, send, then reset the connection
   expect-refused HOST PORT           connect must fail with ECONNREFUSED
+  serve-echo PORT [--bind A]         for each connection: echo until EOF, close
+  churn HOST PORT N [PAR]            N short connections, PAR (default 8) at a
+                                     time: send 1000 bytes, half-close, check
+                                     the echo; every 10th one is reset instead
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -189,9 +193,14 @@ def serve_rst(port, bind):
 
 
 def expect_rst(host, port):
-    c = connect(host, port, timeout=10)
-    c.sendall(b"hello\n")
     try:
+        # A reset that comes before connect() returns is reported there
+        c = connect(host, port, timeout=10)
+    except ConnectionResetError:
+        print("ECONNRESET as expected (at connect)")
+        return
+    try:
+        c.sendall(b"hello\n")
         d = c.recv(100)
         # Some stacks report the RST on the next call
         if d == b"":
@@ -242,6 +251,68 @@ def expect_refused(host, port):
     fail("connect succeeded, expected a refusal")
 
 
+def serve_echo(port, bind):
+    s = listener(port, bind)
+
+    def one(c):
+        try:
+            while True:
+                d = c.recv(65536)
+                if not d:
+                    break
+                c.sendall(d)
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+
+def churn(host, port, n, par):
+    errors = []
+    lock = threading.Lock()
+    todo = iter(range(n))
+
+    def worker():
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None:
+                return
+            msg = (b"%08d" % i) * 125
+            try:
+                c = connect(host, port)
+                c.sendall(msg)
+                if i % 10 == 9:         # reset with data in flight
+                    linger0(c)
+                    c.close()
+                    continue
+                c.shutdown(socket.SHUT_WR)
+                got = b""
+                while True:
+                    d = c.recv(65536)
+                    if not d:
+                        break
+                    got += d
+                c.close()
+                if got != msg:
+                    errors.append("connection %d: %d bytes back" % (i, len(got)))
+            except OSError as e:
+                errors.append("connection %d: %s" % (i, e))
+
+    ts = [threading.Thread(target=worker) for _ in range(par)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        fail("%d of %d connections failed: %s" % (len(errors), n, "; ".join(errors[:5])))
+    print("%d connections done" % n)
+
+
 def main():
     a = sys.argv[1:]
     bind = "::"
@@ -273,6 +344,10 @@ def main():
         send_rst(a[1], int(a[2]))
     elif cmd == "expect-refused":
         expect_refused(a[1], int(a[2]))
+    elif cmd == "serve-echo":
+        serve_echo(int(a[1]), bind)
+    elif cmd == "churn":
+        churn(a[1], int(a[2]), int(a[3]), int(a[4]) if len(a) > 4 else 8)
     else:
         fail("unknown command " + cmd)
 

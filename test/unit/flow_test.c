@@ -86,7 +86,9 @@ START_TEST(test_flow_free_keeps_others)
 			ck_assert_ptr_null(flow_lookup(&k));
 	}
 	ck_assert_uint_eq(flow_count(), FLOWS / 2);
-	/* Freed entries are reused */
+	/* Freed entries are reused, after the batch they were freed in */
+	ck_assert_ptr_null(flow_alloc());
+	flow_free_flush();
 	for (i = 0; i < FLOWS / 2; i++)
 		add(FLOWS + i);
 	ck_assert_ptr_null(flow_alloc());
@@ -118,6 +120,7 @@ START_TEST(test_flow_churn)
 		id = (r >> 8) % 256;
 		if (live[id]) {
 			flow_free(live[id]);
+			flow_free_flush();
 			live[id] = NULL;
 		} else if (flow_count() < FLOWS) {
 			live[id] = add(id);

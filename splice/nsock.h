@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* splice/nsock.h - TCP sockets made inside the target namespace by a helper
+ */
+#ifndef SPLICE_NSOCK_H
+#define SPLICE_NSOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define NSOCK_POOL		32	/* sockets kept ready, per family */
+#define NSOCK_WAIT_MS		1000	/* longest wait for the helper */
+
+struct ctx;
+
+int nsock_init(struct ctx *ctx);
+bool nsock_ready(void);
+int nsock_get(int af);
+void nsock_refill(void);
+bool nsock_refill_due(void);
+void nsock_handler(struct ctx *ctx, uint32_t events);
+unsigned nsock_avail(int af);
+pid_t nsock_pid(void);
+
+#endif /* SPLICE_NSOCK_H */

@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""test/bench/bench.py - Parse benchmark client outputs, write the report
+
+  bench.py parse TOOL RAW_FILE EXIT_CODE
+      One line, tab-separated: status value unit p99_us bytes count retrans
+      stalls min_interval_frac note, from the output of iperf3 -J, sockperf
+      ping-pong or wrk.  status is ok, n/a (the client could not connect: the
+      implementation doesn't offer that path) or fail.
+  bench.py report RESULTS_TSV META_TSV
+      Markdown report on stdout: median [min-max] per scenario and
+      implementation, ratios (median over repetitions of the per-repetition
+      ratio) to the kernel and to Debian's pasta, daemon CPU and peak RSS,
+      stalls, and the targets of issue 7 with PASS/MISS.
+  bench.py smoke RESULTS_TSV
+      Exit 0 if ours and the kernel produced numbers in every run, 1 if not.
+"""
+
+import json
+import re
+import statistics
+import sys
+
+DAEMONS = ["ours", "pasta", "slirp4netns"]
+KERNELS = ["veth", "loopback"]
+IMPL_TITLE = {
+    "ours": "ours",
+    "pasta": "Debian pasta",
+    "slirp4netns": "slirp4netns",
+    "veth": "kernel veth",
+    "loopback": "kernel lo",
+}
+SCEN_TITLE = {
+    "S1": "S1 ns->host (tap)",
+    "S2": "S2 remote->ns (tap, -t)",
+    "S2R": "S2R remote->ns, ns sends (-R)",
+    "S3": "S3 host lo->ns (splice, -t)",
+    "S3T": "S3T ns lo->host (splice, -T)",
+    "S4.1": "S4.1 latency, S1 path",
+    "S4.2": "S4.2 latency, S2 path",
+    "S5": "S5 connections, S2 path",
+    "S6": "S6 S2 with SO_PEEK_OFF / fallback",
+}
+STALL_FRAC = 0.25  # an interval below this fraction of the median is a stall
+
+
+def out(*fields):
+    """Print one tab-separated line, '-' for None."""
+    print("\t".join("-" if f is None else str(f) for f in fields))
+
+
+def clean_note(s):
+    """One line, no tabs, bounded length."""
+    return re.sub(r"\s+", " ", s).strip()[:200]
+
+
+def parse_iperf3(text, rc):
+    """Receiver throughput, bytes, sender retransmits, per-second stalls."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        j = json.loads(text[start:end + 1])
+    except ValueError:
+        reason = clean_note(text) or "no output"
+        if rc == 124:
+            reason = "client timed out: " + reason
+        return ("fail", None, "Gbit/s", None, None, None, None, None, None, reason)
+    err = j.get("error")
+    if err:
+        status = "n/a" if "unable to connect" in err or "refused" in err else "fail"
+        return (status, None, "Gbit/s", None, None, None, None, None, None,
+                clean_note("iperf3: " + err))
+    recv = j["end"].get("sum_received", {})
+    sent = j["end"].get("sum_sent", {})
+    bps = recv.get("bits_per_second")
+    nbytes = recv.get("bytes")
+    if not bps:
+        return ("fail", None, "Gbit/s", None, None, None, None, None, None,
+                "no receiver summary")
+    retr = sent.get("retransmits")
+    ivals = [i["sum"]["bits_per_second"] for i in j.get("intervals", [])
+             if i["sum"].get("seconds", 0) > 0.5]
+    stalls = minfrac = None
+    if len(ivals) >= 3:
+        med = statistics.median(ivals)
+        stalls = sum(1 for v in ivals if v < STALL_FRAC * med)
+        minfrac = "%.2f" % (min(ivals) / med) if med else None
+    return ("ok", "%.3f" % (bps / 1e9), "Gbit/s", None, nbytes, None, retr,
+            stalls, minfrac, "")
+
+
+def parse_sockperf(text, rc):
+    """Average and p99 latency (half round trip, as sockperf reports)."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    avg = re.search(r"avg-latency=([0-9.]+)", text)
+    p99 = re.search(r"percentile 99\.000 =\s*([0-9.]+)", text)
+    # the whole run's count, warm-up included, like the daemon's CPU time
+    msgs = re.search(r"\[Total Run\].*ReceivedMessages=([0-9]+)", text)
+    if avg and p99:
+        return ("ok", avg.group(1), "us", p99.group(1), None,
+                msgs.group(1) if msgs else None, None, None, None, "")
+    lines = [l for l in text.splitlines() if "ERROR" in l or "rror" in l]
+    reason = clean_note(" ".join(lines[-2:]) or text[-200:] or "no output")
+    status = "n/a" if re.search(r"refused|connect", reason) else "fail"
+    if rc == 124:
+        status, reason = "fail", "client timed out: " + reason
+    return (status, None, "us", None, None, None, None, None, None, reason)
+
+
+def parse_wrk(text, rc):
+    """Requests (= connections, with Connection: close) per second."""
+    rate = re.search(r"Requests/sec:\s*([0-9.]+)", text)
+    reqs = re.search(r"([0-9]+) requests in", text)
+    errs = re.search(r"Socket errors:[^\n]*", text)
+    non2xx = re.search(r"Non-2xx or 3xx responses: ([0-9]+)", text)
+    note = "; ".join(m.group(0) for m in (errs, non2xx) if m)
+    if rate and reqs and int(reqs.group(1)) > 0:
+        return ("ok", rate.group(1), "conn/s", None, None, reqs.group(1),
+                None, None, None, clean_note(note))
+    reason = clean_note(note or text[-200:] or "no output")
+    status = "n/a" if re.search(r"connect", text) else "fail"
+    if rc == 124:
+        status, reason = "fail", "client timed out: " + reason
+    return (status, None, "conn/s", None, None, None, None, None, None, reason)
+
+
+def cmd_parse(tool, path, rc):
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        text = ""
+    parser = {"iperf3": parse_iperf3, "sockperf": parse_sockperf,
+              "wrk": parse_wrk}[tool]
+    out(*parser(text, int(rc)))
+
+
+def read_tsv(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    head = lines[0].split("\t")
+    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fmt(v):
+    """Three significant digits, at most."""
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.2f" % v
+
+
+def spread(vals):
+    """'median [min-max]' or the one value."""
+    if not vals:
+        return None
+    if len(vals) == 1:
+        return fmt(vals[0])
+    return "%s [%s-%s]" % (fmt(statistics.median(vals)), fmt(min(vals)),
+                           fmt(max(vals)))
+
+
+class Results:
+    """Runs indexed by (scenario, impl, variant) -> {rep: row}."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.by = {}
+        for r in rows:
+            self.by.setdefault((r["scenario"], r["impl"], r["variant"]),
+                               {})[r["rep"]] = r
+
+    def runs(self, scen, impl, variant=""):
+        return self.by.get((scen, impl, variant), {})
+
+    def values(self, scen, impl, field="value", variant=""):
+        return [num(r[field]) for r in self.runs(scen, impl, variant).values()
+                if r["status"] == "ok" and num(r[field]) is not None]
+
+    def ratio(self, scen, a, b, field="value", va="", vb=""):
+        """Per-repetition ratios a/b where both ran: median, min, max."""
+        ra, rb = self.runs(scen, a, va), self.runs(scen, b, vb)
+        rs = []
+        for rep, x in ra.items():
+            y = rb.get(rep)
+            if not y or x["status"] != "ok" or y["status"] != "ok":
+                continue
+            xv, yv = num(x[field]), num(y[field])
+            if xv is not None and yv:
+                rs.append(xv / yv)
+        return rs
+
+    def cell(self, scen, impl, field="value", variant=""):
+        runs = self.runs(scen, impl, variant)
+        if not runs:
+            return None
+        vals = self.values(scen, impl, field, variant)
+        if vals:
+            return spread(vals)
+        states = {r["status"] for r in runs.values()}
+        return "fail" if "fail" in states else "n/a"
+
+
+def kernel_ref(scen):
+    """The kernel column a scenario's targets compare with."""
+    return "loopback" if scen.startswith("S3") else "veth"
+
+
+def cmd_report(tsv, meta_path):
+    res = Results(read_tsv(tsv))
+    meta = {}
+    with open(meta_path) as f:
+        for line in f.read().splitlines():
+            k, _, v = line.partition("\t")
+            meta[k] = v
+    scens = [s for s in meta.get("scenarios", "").split(",") if s]
+    impls = [i for i in meta.get("impls", "").split(",") if i]
+    o = []
+    o.append("# Benchmark: ours vs Debian's pasta, slirp4netns and the kernel")
+    o.append("")
+    o.append("%s; kernel %s; %s CPUs (%s); %s repetition(s) x %s s, "
+             "implementations interleaved." % (
+                 meta.get("date"), meta.get("kernel"), meta.get("cpus"),
+                 meta.get("cpu_model"), meta.get("reps"),
+                 meta.get("duration_s")))
+    if meta.get("note"):
+        o.append("")
+        o.append("Note: " + meta["note"])
+    o.append("")
+    mtus = ", ".join("%s %s" % (IMPL_TITLE.get(k[4:], k[4:]), v)
+                     for k, v in meta.items()
+                     if k.startswith("mtu_") and k[4:] not in ("veth", "lo"))
+    o.append("MTUs: R-H veth %s, loopback %s%s." % (
+        meta.get("mtu_veth"), meta.get("mtu_lo"),
+        ("; namespace side: " + mtus) if mtus else ""))
+    o.append("Versions: ours %s; Debian %s; %s; iperf3 %s, sockperf %s, "
+             "wrk %s." % (meta.get("ours_version"), meta.get("pasta_version"),
+                          meta.get("slirp4netns_version"),
+                          meta.get("iperf3_version"),
+                          meta.get("sockperf_version"),
+                          meta.get("wrk_version")))
+    o.append("")
+    o.append("Cells: median [min-max] over repetitions. Ratios: median of the "
+             "per-repetition ratios of ours to the kernel (veth; loopback "
+             "for S3/S3T) and to Debian's pasta, same repetition.")
+    o.append("")
+
+    cols = [i for i in impls]
+    has_pasta = "pasta" in impls
+
+    def table(title, unit, scen_list, field="value", note=""):
+        if not scen_list:
+            return
+        o.append("## %s (%s)" % (title, unit))
+        o.append("")
+        if note:
+            o.append(note)
+            o.append("")
+        hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
+        hdr += ["ours/kernel"] + (["ours/pasta"] if has_pasta else [])
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in scen_list:
+            line = [SCEN_TITLE.get(s, s)]
+            line += [res.cell(s, i, field) or "-" for i in cols]
+            line.append(spread(res.ratio(s, "ours", kernel_ref(s), field)) or "-")
+            if has_pasta:
+                line.append(spread(res.ratio(s, "ours", "pasta", field)) or "-")
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
+
+    bulk = [s for s in scens if s in ("S1", "S2", "S2R", "S3", "S3T")]
+    lat = [s for s in scens if s.startswith("S4")]
+    table("Throughput", "Gbit/s, iperf3 receiver", bulk)
+    table("Latency, average", "us, sockperf half round trip", lat)
+    table("Latency, p99", "us", lat, "p99_us")
+    table("Connection rate", "connections/s, wrk, Connection: close",
+          [s for s in scens if s == "S5"])
+
+    if "S6" in scens:
+        o.append("## S6: S2 with SO_PEEK_OFF and with the forced fallback "
+                 "(ours, Gbit/s)")
+        o.append("")
+        o.append("| SO_PEEK_OFF | --no-peek-offset | ratio peek/fallback |")
+        o.append("|---|---|---|")
+        o.append("| %s | %s | %s |" % (
+            res.cell("S6", "ours", variant="peek") or "-",
+            res.cell("S6", "ours", variant="fallback") or "-",
+            spread(res.ratio("S6", "ours", "ours", va="peek",
+                             vb="fallback")) or "-"))
+        o.append("")
+
+    daemons = [d for d in DAEMONS if d in impls]
+    if daemons:
+        o.append("## Daemon cost")
+        o.append("")
+        o.append("CPU: utime+stime of the daemon during the client's run, "
+                 "per GB received (bulk), per 1,000 connections (S5) or per "
+                 "million round trips (S4). Peak RSS: VmHWM in MiB at the end "
+                 "of the run.")
+        o.append("")
+        hdr = ["Scenario"] + ["%s CPU" % IMPL_TITLE[d] for d in daemons] + \
+              ["%s RSS" % IMPL_TITLE[d] for d in daemons]
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in scens:
+            units = {"S5": "s/1k conn"}.get(s, "s/M rt" if s.startswith("S4") else "s/GB")
+            line = [SCEN_TITLE.get(s, s) + " (" + units + ")"]
+            variants = ["peek", "fallback"] if s == "S6" else [""]
+            for field, scale in (("cpu_per_unit", 1), ("rss_kib", 1024)):
+                for d in daemons:
+                    cells = [spread([x / scale for x in
+                                     res.values(s, d, field, v)]) or "-"
+                             for v in variants if res.runs(s, d, v)]
+                    line.append(" / ".join(cells) or "-")
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
+
+    stall_scens = [s for s in bulk + (["S6"] if "S6" in scens else [])]
+    if stall_scens:
+        o.append("## Stalls")
+        o.append("")
+        o.append("Per-second iperf3 intervals below %d%% of the run's median "
+                 "(summed over repetitions; '-' for runs shorter than 3 s), "
+                 "lowest interval as a fraction of the median, the "
+                 "sender's retransmissions (median) and, for daemons, frames "
+                 "the namespace's tap dropped because its queue to the "
+                 "daemon was full (summed)." % (STALL_FRAC * 100))
+        o.append("")
+        hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in stall_scens:
+            line = [SCEN_TITLE.get(s, s)]
+            for i in cols:
+                v = "peek" if s == "S6" and i == "ours" else ""
+                st = res.values(s, i, "stalls", v)
+                dr = res.values(s, i, "tap_drops", v)
+                mf = res.values(s, i, "min_interval_frac", v)
+                rt = res.values(s, i, "retrans", v)
+                if not res.values(s, i, variant=v):
+                    line.append(res.cell(s, i, variant=v) or "-")
+                    continue
+                line.append("%s stalls, min %s, retr %s%s" % (
+                    int(sum(st)) if st else "-",
+                    fmt(min(mf)) if mf else "-",
+                    "%.0f" % statistics.median(rt) if rt else "-",
+                    ", tap drops %d" % sum(dr) if dr else ""))
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
+
+    targets(o, res, scens, impls)
+
+    notes = []
+    for r in res.rows:
+        if r["status"] != "ok" or r["note"] not in ("", "-"):
+            key = (r["scenario"], r["impl"], r["variant"], r["status"],
+                   r["note"])
+            if key not in notes:
+                notes.append(key)
+    if notes:
+        o.append("## Notes on runs")
+        o.append("")
+        for s, i, v, st, n in notes:
+            o.append("- %s %s%s: %s%s" % (s, i, (" " + v) if v else "", st,
+                                          (" - " + n) if n not in ("", "-")
+                                          else ""))
+        o.append("")
+    print("\n".join(o))
+
+
+def targets(o, res, scens, impls):
+    """The figures issue 7 sets, with the measured value and PASS/MISS."""
+    rows = []
+
+    def med(v):
+        return statistics.median(v) if v else None
+
+    def add(name, got, ok, want):
+        if got is None or got == "-":
+            rows.append((name, want, "-", "n/a"))
+        else:
+            rows.append((name, want, got, "PASS" if ok else "MISS"))
+
+    if "ours" not in impls:
+        return
+    for s in ("S1", "S2R"):
+        if s in scens and "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth"))
+            add("%s ours/kernel veth" % s, fmt(r), r is not None and r >= 0.7,
+                ">= 0.7")
+            st = res.values(s, "ours", "stalls")
+            add("%s stalls (intervals < 25%% of median)" % s,
+                str(int(sum(st))) if st else None, st and sum(st) == 0, "0")
+    if "S2" in scens and "veth" in impls:
+        r = med(res.ratio("S2", "ours", "veth"))
+        add("S2 ours/kernel veth", fmt(r), r is not None and r >= 1.0, ">= 1.0")
+    for s in ("S3", "S3T"):
+        if s in scens and "loopback" in impls:
+            r = med(res.ratio(s, "ours", "loopback"))
+            add("%s ours/kernel lo" % s, fmt(r), r is not None and r >= 0.8,
+                ">= 0.8")
+    if "pasta" in impls:
+        if "S5" in scens:
+            r = med(res.ratio("S5", "ours", "pasta"))
+            add("S5 ours/Debian pasta", fmt(r), r is not None and r >= 1.5,
+                ">= 1.5")
+        for s in ("S4.1", "S4.2"):
+            if s not in scens:
+                continue
+            for f, what in (("value", "average"), ("p99_us", "p99")):
+                r = med(res.ratio(s, "ours", "pasta", f))
+                add("%s %s latency ours/Debian pasta" % (s, what), fmt(r),
+                    r is not None and r <= 1.0, "<= 1.0")
+    if "S2" in scens:
+        c = med(res.values("S2", "ours", "cpu_per_unit"))
+        add("S2 daemon CPU per GB (s)", fmt(c), c is not None and c <= 0.4,
+            "<= 0.4")
+    rss = [v for s in scens for var in ("", "peek", "fallback")
+           for v in res.values(s, "ours", "rss_kib", var)]
+    if rss:
+        m = max(rss) / 1024
+        add("peak RSS, all runs (MiB)", fmt(m), m <= 16, "<= 16")
+    if not rows:
+        return
+    o.append("## Targets (issue 7)")
+    o.append("")
+    o.append("| Figure | Target | Measured (median) | |")
+    o.append("|---|---|---|---|")
+    for r in rows:
+        o.append("| %s | %s | %s | %s |" % r)
+    o.append("")
+
+
+def cmd_smoke(tsv):
+    """The suite works if ours and the kernel gave numbers in every run."""
+    rows = read_tsv(tsv)
+    bad = [r for r in rows if r["impl"] in ["ours"] + KERNELS and
+           (r["status"] != "ok" or num(r["value"]) is None)]
+    others = [r for r in rows if r["impl"] not in ["ours"] + KERNELS and
+              r["status"] == "fail"]
+    for r in others:
+        print("bench smoke: warning: %s %s failed: %s" % (
+            r["scenario"], r["impl"], r["note"]))
+    for r in bad:
+        print("bench smoke: %s %s gave no number (%s): %s" % (
+            r["scenario"], r["impl"], r["status"], r["note"]))
+    ok = [r for r in rows if r["status"] == "ok"]
+    failed = len(bad) + (0 if ok else 1)
+    print("bench-smoke: %d passed, %d failed, %d skipped" % (
+        len(ok), failed, len(rows) - len(ok) - len(bad)))
+    return 1 if failed else 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "parse":
+        cmd_parse(argv[2], argv[3], argv[4])
+        return 0
+    if len(argv) == 4 and argv[1] == "report":
+        cmd_report(argv[2], argv[3])
+        return 0
+    if len(argv) == 3 and argv[1] == "smoke":
+        return cmd_smoke(argv[2])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
