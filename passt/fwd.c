@@ -56,8 +56,12 @@ static void inany_set(union inany *a, int af, const void *addr)
  * @dst:	Destination as the guest sent it
  * @host:	Destination for the host socket
  *
- * Return: false if the destination must not be reached (unspecified or
- *	   multicast), true otherwise
+ * A loopback destination never comes from a well-behaved guest (RFC 1122
+ * 3.2.1.3 (g), RFC 4291 2.5.3: such packets must not leave a host), and
+ * would reach the host's own loopback services unmapped: refused.
+ *
+ * Return: false if the destination must not be reached (unspecified,
+ *	   multicast or loopback), true otherwise
  */
 bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host)
@@ -65,6 +69,8 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 	const struct in_addr *d4 = inany_v4(dst);
 
 	*host = *dst;
+	if (inany_is_loopback(dst))
+		return false;
 	if (d4) {
 		if (d4->s_addr == INADDR_ANY || IN_MULTICAST(ntohl(d4->s_addr)))
 			return false;
@@ -89,6 +95,45 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		 IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.map_guest_addr))
 		host->a6 = c->ip6.addr;
 	return true;
+}
+
+/**
+ * fwd_nat_to_host_port() - Translate a TCP or UDP destination, DNS included
+ * @c:		Configuration
+ * @dst:	Destination address as the guest sent it
+ * @dport:	Destination port, host order
+ * @host:	Destination address for the host socket
+ * @hport:	Destination port for the host socket, host order
+ *
+ * Port 53 of the --dns-forward address of @dst's family goes to port 53 of
+ * the --dns-host address, if there is one; everything else is translated
+ * by fwd_nat_to_host() with the port unchanged.  Replies need no reverse
+ * step: frames to the guest are built from the guest-side tuple, so they
+ * come from --dns-forward, port 53.
+ *
+ * Return: false if the destination must not be reached, true otherwise
+ */
+bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
+			  uint16_t dport, union inany *host, uint16_t *hport)
+{
+	const struct in_addr *d4 = inany_v4(dst);
+
+	*hport = dport;
+	if (dport != 53)
+		return fwd_nat_to_host(c, dst, host);
+
+	if (d4 && c->ip4.dns_fwd.s_addr && c->ip4.dns_host.s_addr &&
+	    d4->s_addr == c->ip4.dns_fwd.s_addr) {
+		inany_from_v4(host, c->ip4.dns_host);
+		return true;
+	}
+	if (!d4 && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
+	    !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host) &&
+	    IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.dns_fwd)) {
+		host->a6 = c->ip6.dns_host;
+		return true;
+	}
+	return fwd_nat_to_host(c, dst, host);
 }
 
 /**

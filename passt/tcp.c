@@ -11,7 +11,7 @@
  *
  * Outbound (guest connects out).  A SYN from the guest allocates a flow
  * and starts a non-blocking connect() to the translated destination
- * (fwd_nat_to_host()).  The SYN-ACK goes to the guest only once connect()
+ * (fwd_nat_to_host_port(): addresses, and DNS to --dns-host).  The SYN-ACK goes to the guest only once connect()
  * completes; a refusal becomes an RST.  Inbound (-t): a connection accepted
  * on a forwarded port becomes a SYN to the guest; its SYN-ACK completes the
  * handshake, its RST resets the accepted socket.
@@ -780,7 +780,7 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
 				    (size_t)IOV_MAX_DATA);
 		p = tap_tx_space(&avail);
-		if (avail < need) {
+		if (avail < need || tap_tx_frames_free() < need / slot) {
 			tap_flush();
 			p = tap_tx_space(&avail);
 			if (avail < slot)
@@ -789,6 +789,7 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 
 		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
 				  (size_t)IOV_MAX_DATA);
+		n = MIN(n, tap_tx_frames_free());
 		for (i = 0; i < n; i++) {
 			frames[i] = p + i * slot + TAP_HEADROOM;
 			iov[i].iov_base = frames[i] + hlen;
@@ -880,6 +881,48 @@ static void tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 }
 
 /**
+ * tcp_retransmit_one() - Resend the segment at SND.UNA only (fast
+ *			  retransmit, RFC 5681 3.2 step 4 / RFC 6582)
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * The reader peeks one segment from the head of what's unacknowledged, and
+ * the peek position goes back to SND.NXT, so new data continues where it
+ * was.  If only our FIN is unacknowledged, the FIN goes again.
+ */
+static void tcp_retransmit_one(struct ctx *ctx, struct tcp_conn *conn)
+{
+	bool fin_out = (conn->events & TEV(TAP_FIN_SENT)) &&
+		       !(conn->events & TEV(TAP_FIN_ACKED));
+	uint32_t nxt = conn->snd_nxt, wnd = conn->snd_wnd;
+	uint32_t data_end = fin_out ? conn->fin_seq : nxt;
+	size_t inflight = (size_t)(uint32_t)(data_end - conn->snd_una);
+
+	if (conn->snd_una == nxt)
+		return;
+	stats.tcp_retrans++;
+	conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
+	if (!inflight) {
+		tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq);
+		return;
+	}
+
+	conn->events &= ~TEV(TAP_FIN_SENT);
+	conn->snd_nxt = conn->snd_una;
+	conn->snd_wnd = (uint32_t)MIN(inflight, (size_t)conn->mss);
+	rd(conn)->rewind(conn, 0);
+	tcp_data_from_sock(ctx, conn);
+	if (conn->f.type != FLOW_TCP || conn->sock < 0)
+		return;		/* reset on a read error */
+
+	rd(conn)->rewind(conn, inflight);
+	conn->snd_nxt = nxt;
+	conn->snd_wnd = wnd;
+	if (fin_out)
+		conn->events |= TEV(TAP_FIN_SENT);
+}
+
+/**
  * tcp_ack_from_tap() - Process an acknowledgement from the guest
  * @ctx:	Context
  * @conn:	Connection (established)
@@ -931,6 +974,16 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		conn->snd_una = s->ack;
 		conn->dup_acks = 0;
 		conn->retrans = 0;
+		if (conn->flags & TFL(RECOVERY)) {
+			/* RFC 6582 3.2 step 3: a partial ACK means the next
+			 * segment was lost too: resend it at once
+			 */
+			if (seq_lt(s->ack, conn->recover))
+				conn->flags |= TFL(RETRANS_ONE);
+			else
+				conn->flags &= ~(TFL(RECOVERY) |
+						 TFL(RETRANS_ONE));
+		}
 		if ((conn->flags & TFL(RTT_PENDING)) &&
 		    seq_ge(s->ack, conn->rtt_seq)) {
 			conn->flags &= ~TFL(RTT_PENDING);
@@ -945,13 +998,15 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 	/* s->ack == SND.UNA */
 	if (!s->len && !(s->flags & (F_SYN | F_FIN)) &&
 	    conn->snd_nxt != conn->snd_una && s->wnd == conn->snd_wnd_last_raw) {
-		/* RFC 5681 section 2: duplicate ACK */
-		if (++conn->dup_acks == DUP_ACK_THRESH) {
+		/* RFC 5681 section 2: duplicate ACK; the third one starts
+		 * fast recovery (RFC 6582 3.2 step 2) unless we're in it
+		 */
+		if (++conn->dup_acks == DUP_ACK_THRESH &&
+		    !(conn->flags & TFL(RECOVERY))) {
 			stats.tcp_fast_retrans++;
 			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
-			conn->snd_wnd = wnd;
-			tcp_retransmit(ctx, conn);
-			return 0;
+			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ONE);
+			conn->recover = conn->snd_nxt;
 		}
 	}
 	conn->snd_wnd = wnd;
@@ -1145,6 +1200,10 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (tcp_check_done(ctx, conn))
 		return;
 
+	if (conn->flags & TFL(RETRANS_ONE)) {
+		conn->flags &= ~TFL(RETRANS_ONE);
+		tcp_retransmit_one(ctx, conn);
+	}
 	tcp_data_from_sock(ctx, conn);
 	if (conn->sock >= 0 && conn->f.type == FLOW_TCP)
 		tcp_timer_arm(ctx, conn);
@@ -1166,6 +1225,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	struct tcp_conn *conn;
 	union inany host;
 	union flow *flow;
+	uint16_t hport;
 	socklen_t sl;
 	int one = 1, ret;
 	int af = f->af;
@@ -1174,7 +1234,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		stats.tcp_bad_opts++;
 		return;
 	}
-	if (!fwd_nat_to_host(&ctx->c, &f->dst, &host)) {
+	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
 		tcp_rst_reply(ctx, f);
 		return;
 	}
@@ -1231,7 +1291,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 
-	sl = sockaddr_from_inany(&sa, &host, f->dport, 0);
+	sl = sockaddr_from_inany(&sa, &host, hport, 0);
 	stats.tcp_flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
 
@@ -1661,6 +1721,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->snd_una);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
+		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ONE));
 		tcp_retransmit(ctx, conn);
 		if (conn->f.type == FLOW_TCP && conn->sock >= 0)
 			tcp_timer_arm(ctx, conn);

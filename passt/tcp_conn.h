@@ -40,6 +40,8 @@ enum tcp_fl {
 	TFL_RTT_PENDING,	/* @rtt_seq / @rtt_ts hold a sample in flight */
 	TFL_IPV4,		/* guest side is IPv4 */
 	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
+	TFL_RECOVERY,		/* fast recovery until @recover is ACKed */
+	TFL_RETRANS_ONE,	/* resend the segment at SND.UNA after this batch */
 	TFL_COUNT
 };
 
@@ -62,6 +64,7 @@ enum tcp_fl {
  * @snd_nxt:		SND.NXT: next sequence number we send
  * @snd_max:		Highest sequence number ever sent + 1
  * @fin_seq:		Sequence number of our FIN (valid with TEV_SOCK_EOF)
+ * @recover:		SND.NXT when fast recovery began (RFC 6582 "recover")
  * @snd_wnd:		SND.WND: guest's window, bytes (already scaled)
  * @snd_wnd_last_raw:	Raw window field of the last ACK (dup ACK detection)
  * @rcv_nxt:		RCV.NXT: next sequence number expected from the guest
@@ -93,6 +96,7 @@ struct tcp_conn {
 	uint32_t snd_nxt;
 	uint32_t snd_max;
 	uint32_t fin_seq;
+	uint32_t recover;
 	uint32_t snd_wnd;
 	uint16_t snd_wnd_last_raw;
 	uint32_t rcv_nxt;

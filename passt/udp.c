@@ -1,45 +1,1458 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* passt/udp.c - UDP translation (placeholder: datagrams are dropped until
- * the UDP path lands)
+/* passt/udp.c - UDP translation: guest datagrams <-> host datagram sockets
+ *
+ * DOC: Theory of Operation
+ *
+ * UDP has no connections, so a "flow" here is a 4-tuple that has seen a
+ * datagram in the last --udp-timeout seconds (default 180, as the kernel's
+ * nf_conntrack_udp_timeout_stream).  Each datagram stays one datagram:
+ * boundaries are never merged or split, and anything that can't travel
+ * whole is dropped and counted, as a router would.
+ *
+ * Guest to host (UDP_TAP_OUT).  The first datagram of a guest tuple opens a
+ * host socket, binds it to the guest's source port if it can (with
+ * SO_REUSEADDR, so one guest port talking to several peers keeps its
+ * number on all of them; any port otherwise), and connects it to the
+ * destination translated as for TCP (fwd_nat_to_host_port(): the
+ * --map-host-loopback address means the host's loopback, port 53 of
+ * --dns-forward means --dns-host).  A run of frames of that tuple goes out
+ * with one sendmmsg() whose iovecs point into the received frames.  Replies
+ * are read with recvmmsg() straight into frame slots of the tap transmit
+ * arena, so the payload is copied once, by the kernel; the headers are
+ * written around it and the frames leave with the next tap flush.  An ICMP
+ * port unreachable answer to one of the guest's datagrams makes the
+ * connected socket report ECONNREFUSED (udp(7)); we then send the guest an
+ * ICMP destination unreachable (port) or ICMPv6 destination unreachable
+ * (port unreachable) quoting the IP and UDP headers of its datagram (RFC
+ * 792, RFC 4443 3.1).
+ *
+ * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
+ * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
+ * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
+ * sorted by peer:
+ *  - from a loopback address of the host, in pasta mode without
+ *    --no-splice (UDP_SPLICE_IN): carried to the namespace's loopback
+ *    through a socket that lives in the namespace, bound to the peer's
+ *    port if free and connected to the target port there.  No frame is
+ *    built: consecutive datagrams of one flow leave with one sendmmsg(),
+ *    and replies come back through the forwarded-port socket with
+ *    sendmmsg(), source address set with IP_PKTINFO/IPV6_PKTINFO;
+ *  - from anywhere else (UDP_TAP_IN): copied into frames from the peer's
+ *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
+ *    address and the target port.  The guest's replies leave through the
+ *    forwarded-port socket, addressed to the peer, from the address the
+ *    peer sent to.
+ * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
+ * namespace at set-up (ns_call()); whatever arrives there is carried to the
+ * same or mapped port on the host's loopback through a host socket
+ * (UDP_SPLICE_OUT), bound to the peer's port if free, the same way.
+ *
+ * Sockets in the namespace.  Set-up opens UDP_POOL unbound sockets of each
+ * family in the namespace; a new UDP_SPLICE_IN flow takes one, and binds
+ * and connects it from here (bind() and connect() act in the namespace the
+ * socket was created in).  An empty pool is refilled through ns_call(), at
+ * most once per new flow, never per datagram.  The socket of a closed
+ * spliced flow is disconnected and kept (up to UDP_POOL per family) for
+ * the case that a refill fails (privileges dropped): new flows then reuse
+ * them, with the port they are bound to, and only when none is left do
+ * loopback peers take the tap path.
+ *
+ * Flow lookup.  Frames from the guest find their flow by guest-side tuple
+ * in the flow hash table.  Datagrams on a forwarded-port socket build the
+ * same key (UDP_TAP_IN), or a key with a private protocol number for
+ * spliced flows (udp_internal.h), so no lookup crosses paths.  Events on a
+ * flow socket carry the flow index in the epoll reference.
+ *
+ * Sizes.  On the tap paths a datagram travels if it fits the MTU in one
+ * frame: udp_payload_max(), MTU - 28 bytes for IPv4, MTU - 48 for IPv6.
+ * Frames from the guest beyond the MTU, and host datagrams that would need
+ * more (MSG_TRUNC), are dropped and counted (udp_too_big); IP fragments
+ * from the guest never get here (tap/frame.c drops them).  On spliced paths
+ * any datagram the kernel takes passes: 65,507 bytes for IPv4, 65,527 for
+ * IPv6.
+ *
+ * Timers.  Every datagram stamps its flow (last_active).  udp_timer() runs
+ * at the earliest expiry, closes idle flows and their sockets, and asks for
+ * the next one; a later datagram opens a new flow.
+ *
+ * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
+ * full, datagrams of new flows are dropped (udp_refused_full) and existing
+ * flows carry on.  Like any NAT, we match replies by exact tuple: a guest
+ * that answers a -u peer from another of its addresses starts a new flow
+ * from a new host port.  When the guest doesn't read (tap queue full),
+ * datagrams for it are read and dropped, so a socket never stays readable.
+ *
+ * Memory: the flow table holds the flows; datagrams of forwarded ports and
+ * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
+ * flows through the tap transmit arena.  Nothing is allocated per packet.
  */
-#include "passt.h"
-#include "udp.h"
+#include <errno.h>
+#include <netinet/icmp6.h>
+#include <netinet/in.h>
+#include <netinet/ip_icmp.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-/** udp_init() - Nothing yet  @ctx: Context */
-void udp_init(struct ctx *ctx)
+#include "../conf/log.h"
+#include "../tap/csum.h"
+#include "../tap/tap.h"
+#include "epoll_ref.h"
+#include "flow_table.h"
+#include "fwd.h"
+#include "passt.h"
+#include "pasta.h"
+#include "udp.h"
+#include "udp_internal.h"
+
+#define UDP_BATCH		32	/* datagrams per recvmmsg()/sendmmsg() */
+#define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
+#define UDP_POOL		16	/* namespace sockets per family, spare */
+#define UDP_ROUNDS		8	/* batches per event before yielding */
+
+static const char *const udp_kind_str[UDP_KIND_COUNT] = {
+	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
+};
+
+static const union inany udp_any4 = {
+	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
+static const union inany udp_lo4 = {
+	.a6 = { { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1 } } } };
+
+/* Receive side of forwarded-port sockets and spliced flows */
+static uint8_t udp_buf[UDP_BATCH][UDP_DGRAM_MAX] __attribute__((aligned(64)));
+static struct mmsghdr udp_mh_recv[UDP_BATCH];
+static struct iovec udp_iov_recv[UDP_BATCH];
+static struct sockaddr_storage udp_name_recv[UDP_BATCH];
+static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+					 CMSG_SPACE(sizeof(struct in_pktinfo))]
+	__attribute__((aligned(8)));
+
+/* Send side: one batch at a time, all to one socket */
+static struct mmsghdr udp_mh_send[UDP_BATCH];
+static struct iovec udp_iov_send[UDP_BATCH];
+static uint8_t udp_cmsg_send[CMSG_SPACE(sizeof(struct in6_pktinfo))]
+	__attribute__((aligned(8)));
+
+/**
+ * struct udp_pool - Spare sockets created in the target namespace, per family
+ * @fresh:	Unbound sockets from set-up or a refill
+ * @n_fresh:	Entries in @fresh
+ * @used:	Sockets of closed spliced flows: still bound to their old
+ *		loopback port, disconnected; taken only when no fresh one
+ *		can be had (privileges dropped), with the port they have
+ * @n_used:	Entries in @used
+ */
+struct udp_pool {
+	int fresh[UDP_POOL];
+	unsigned n_fresh;
+	int used[UDP_POOL];
+	unsigned n_used;
+};
+
+static struct udp_pool udp_pool[2];	/* [0]: IPv4, [1]: IPv6 */
+static bool udp_pool_failed;	/* ns_call() failed: don't try again */
+
+static int64_t udp_next_expiry = INT64_MAX;	/* earliest last_active +
+						 * timeout of any flow, ms */
+
+/**
+ * udp_dbg() - Debug message prefixed with the flow index, kind and key
+ */
+#define udp_dbg(uf, fmt, ...)						\
+	do {								\
+		if (log_level >= LOG_DEBUG) {				\
+			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
+			debug("flow %u UDP %s [%s]:%u <-> [%s]:%u: " fmt,\
+			      flow_idx((const union flow *)(uf)),	\
+			      udp_kind_str[(uf)->kind],			\
+			      inany_ntop(&(uf)->f.key.gaddr, g_),	\
+			      (uf)->f.key.gport,			\
+			      inany_ntop(&(uf)->f.key.faddr, f_),	\
+			      (uf)->f.key.fport, ##__VA_ARGS__);	\
+		}							\
+	} while (0)
+
+/**
+ * udp_payload_max() - Largest UDP payload that fits one frame to the guest
+ * @mtu:	MTU of the guest link: bytes of IP packet
+ * @v4:		IPv4 (20-byte header) rather than IPv6 (40 bytes)
+ *
+ * The IPv4 total length and the IPv6 payload length are 16-bit fields
+ * (RFC 791, RFC 8200), so 65,507 and 65,527 bytes are the limits whatever
+ * the MTU.
+ *
+ * Return: payload bytes, 0 if not even a header fits
+ */
+size_t udp_payload_max(int mtu, bool v4)
 {
-	(void)ctx;
+	size_t l3 = v4 ? 20 : 40, lim = v4 ? 65535 - 20 - UDP_HLEN :
+					      65535 - UDP_HLEN;
+
+	if (mtu <= 0 || (size_t)mtu <= l3 + UDP_HLEN)
+		return 0;
+	return MIN((size_t)mtu - l3 - UDP_HLEN, lim);
 }
 
 /**
- * udp_tap_handler() - Datagrams from the guest with one tuple
- * @ctx:	Context
- * @f:		Frames
- * @n:		Count
+ * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
+ * @uh:		Header start; @plen bytes of payload follow it
+ * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
+ * @sport:	Source port, host order
+ * @dst:	Destination address, same family
+ * @dport:	Destination port, host order
+ * @plen:	Payload length, bytes (header + payload <= 65535)
+ * @partial:	Leave only the pseudo-header sum in the checksum field, for
+ *		the tap device to complete (VIRTIO_NET_HDR_F_NEEDS_CSUM)
  *
- * Return: frames consumed
+ * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
+ * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
+ */
+void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		  const union inany *dst, uint16_t dport, size_t plen,
+		  bool partial)
+{
+	size_t l4len = UDP_HLEN + plen;
+	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
+	uint16_t ck;
+
+	put_be16(uh, sport);
+	put_be16(uh + 2, dport);
+	put_be16(uh + 4, (uint16_t)l4len);
+	put_be16(uh + 6, 0);
+	if (partial) {
+		ck = (uint16_t)~csum_fold(sum);
+	} else {
+		ck = csum(uh, l4len, sum);
+		if (!ck)
+			ck = 0xffff;
+	}
+	memcpy(uh + 6, &ck, 2);
+}
+
+/**
+ * udp_icmp_unreach_len() - Length of the frame udp_icmp_unreach_fill() builds
+ * @v4:		IPv4 rather than IPv6
+ *
+ * Return: bytes: Ethernet, IP, 8 bytes of ICMP header, quoted IP and UDP
+ *	   headers (70 for IPv4, 110 for IPv6)
+ */
+size_t udp_icmp_unreach_len(bool v4)
+{
+	size_t l3 = v4 ? 20 : 40;
+
+	return ETH_HLEN_ + l3 + 8 + l3 + UDP_HLEN;
+}
+
+/**
+ * udp_icmp_unreach_fill() - Build a port unreachable error about a datagram
+ * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
+ * @mac_dst:	Guest MAC
+ * @mac_src:	Our MAC
+ * @k:		Guest-side tuple of the datagram: the error goes from
+ *		@k->faddr to @k->gaddr
+ * @dlen:	Payload length of the datagram, bytes (for the quoted UDP
+ *		length field)
+ *
+ * IPv4: ICMP type 3 (destination unreachable) code 3 (port unreachable),
+ * four unused zero bytes, then the datagram's IP header and first 8 bytes
+ * of its data, which is its UDP header (RFC 792).  IPv6: ICMPv6 type 1 code
+ * 4 (port unreachable), likewise (RFC 4443 3.1), checksum over the
+ * pseudo-header (RFC 4443 2.3).  The quoted UDP checksum is zero: the
+ * payload isn't quoted, and receivers match the error by addresses and
+ * ports only.
+ *
+ * Return: frame length
+ */
+size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
+			     const uint8_t *mac_src, const struct flow_key *k,
+			     size_t dlen)
+{
+	bool v4 = inany_v4(&k->gaddr);
+	size_t l3 = v4 ? 20 : 40, mlen = 8 + l3 + UDP_HLEN;
+	uint8_t *ih, *q;
+	uint32_t sum;
+	uint16_t ck;
+
+	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? 0x0800 : 0x86dd);
+	l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr,
+		    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
+	ih = l2 + ETH_HLEN_ + l3;
+	memset(ih, 0, 8);
+	ih[0] = v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH;
+	ih[1] = v4 ? ICMP_PORT_UNREACH : ICMP6_DST_UNREACH_NOPORT;
+
+	q = ih + 8;
+	l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
+	put_be16(q + l3, k->gport);
+	put_be16(q + l3 + 2, k->fport);
+	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
+	put_be16(q + l3 + 6, 0);
+
+	sum = v4 ? 0 : csum_pseudo(&k->faddr, &k->gaddr, IPPROTO_ICMPV6, mlen);
+	ck = csum(ih, mlen, sum);
+	memcpy(ih + 2, &ck, 2);
+	return ETH_HLEN_ + l3 + mlen;
+}
+
+/**
+ * udp_frame_fill() - Write Ethernet, IP and UDP headers of a frame to the guest
+ * @c:		Configuration (MACs)
+ * @l2:		Frame start; @plen bytes of payload are at l2 + 14 + 20 + 8
+ *		(IPv4) or l2 + 14 + 40 + 8 (IPv6) already
+ * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport
+ * @plen:	Payload length, bytes
+ * @partial:	Leave the UDP checksum to the tap device
+ *
+ * Return: frame length
+ */
+static size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
+			     const struct flow_key *k, size_t plen,
+			     bool partial)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	bool v4 = inany_v4(&k->gaddr);
+	size_t l3;
+
+	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+		     v4 ? 0x0800 : 0x86dd);
+	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
+			 UDP_HLEN + plen);
+	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
+		     k->gport, plen, partial);
+	return ETH_HLEN_ + l3 + UDP_HLEN + plen;
+}
+
+/**
+ * udp_expiry_want() - Make sure udp_timer() runs by a flow's deadline
+ * @ctx:	Context
+ * @at:		Deadline, ms
+ */
+static void udp_expiry_want(struct ctx *ctx, int64_t at)
+{
+	if (at < udp_next_expiry)
+		udp_next_expiry = at;
+	timer_want(ctx, at);
+}
+
+/**
+ * udp_flow_new() - Allocate and hash a flow
+ * @ctx:	Context
+ * @kind:	enum udp_kind
+ * @key:	Key (guest-side tuple, or a spliced flow's listening-side one)
+ *
+ * Return: flow with no sockets yet, or NULL (table full, or key taken)
+ */
+static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
+				     const struct flow_key *key)
+{
+	union flow *flow = flow_alloc();
+	struct udp_flow *uf;
+
+	if (!flow) {
+		stats.udp_refused_full++;
+		warn_ratelimit(ctx->now, "flow table full (%u flows): dropping UDP datagrams of a new flow",
+			       flow_max());
+		return NULL;
+	}
+	uf = &flow->udp;
+	uf->f.type = FLOW_UDP;
+	uf->f.key = *key;
+	uf->kind = (uint8_t)kind;
+	uf->sock = -1;
+	uf->listen_sock = -1;
+	uf->last_active = ctx->now;
+	if (flow_hash_add(flow) < 0) {
+		flow_free(flow);
+		return NULL;
+	}
+	stats.udp_flows_opened++;
+	udp_expiry_want(ctx, ctx->now + (int64_t)ctx->c.udp_timeout_s * 1000);
+	return uf;
+}
+
+static bool udp_pool_put_used(struct udp_flow *uf);
+
+/**
+ * udp_flow_close() - Close a flow's own socket and free it
+ * @ctx:	Context
+ * @uf:		Flow
+ * @why:	Reason, for the debug log
+ *
+ * #syscalls epoll_ctl close
+ */
+static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
+			   const char *why)
+{
+	udp_dbg(uf, "closing (%s)", why);
+	if (uf->sock >= 0) {
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
+		if (uf->kind != UDP_SPLICE_IN || !udp_pool_put_used(uf))
+			close(uf->sock);
+		uf->sock = -1;
+	}
+	flow_free((union flow *)uf);
+}
+
+/**
+ * udp_flow_epoll_add() - Watch a flow's own socket
+ * @ctx:	Context
+ * @uf:		Flow, with @uf->sock open
+ *
+ * #syscalls epoll_ctl
+ * Return: 0 or -errno
+ */
+static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_UDP };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	ref.fd = (uint32_t)uf->sock;
+	ref.flow = flow_idx((union flow *)uf);
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, uf->sock, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * udp_sock_connect() - Bind a socket, keeping a port if possible, and connect
+ * @s:		UDP socket of @dst's family, unbound unless @bound
+ * @bound:	@s is bound already (a used pool socket): connect only, and
+ *		drop what its queue held from an earlier peer
+ * @baddr:	Local address to bind, NULL for the wildcard
+ * @bport:	Local port to try first (SO_REUSEADDR), 0 for any
+ * @dst:	Destination
+ * @dport:	Destination port, host order
+ *
+ * #syscalls bind connect setsockopt recvfrom
+ * Return: 0, or -errno from connect() or from bind() of a specific
+ *	   address (a port that can't be had falls back to any port)
+ */
+static int udp_sock_connect(int s, bool bound, const union inany *baddr,
+			    uint16_t bport, const union inany *dst,
+			    uint16_t dport)
+{
+	struct sockaddr_storage sa;
+	union inany any = { 0 };
+	int one = 1, zero = 0;
+	socklen_t sl;
+	unsigned i;
+
+	if (inany_v4(dst))
+		any = udp_any4;
+	if (!baddr)
+		baddr = &any;
+
+	if (bound) {
+		sl = sockaddr_from_inany(&sa, dst, dport, 0);
+		if (connect(s, (struct sockaddr *)&sa, sl) < 0)
+			return -errno;
+		/* Discard, without copying, what an earlier peer left */
+		for (i = 0; i < UDP_POOL * UDP_BATCH; i++)
+			if (recv(s, NULL, 0, MSG_DONTWAIT | MSG_TRUNC) < 0)
+				break;
+		return 0;
+	}
+
+	if (bport) {
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		sl = sockaddr_from_inany(&sa, baddr, bport, 0);
+		if (bind(s, (struct sockaddr *)&sa, sl) < 0) {
+			setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &zero,
+				   sizeof(zero));
+			bport = 0;
+		}
+	}
+	if (!bport && !inany_is_unspecified(baddr)) {
+		sl = sockaddr_from_inany(&sa, baddr, 0, 0);
+		if (bind(s, (struct sockaddr *)&sa, sl) < 0)
+			return -errno;
+	}
+
+	sl = sockaddr_from_inany(&sa, dst, dport, 0);
+	if (connect(s, (struct sockaddr *)&sa, sl) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * udp_sock_new() - A non-blocking UDP socket in our namespace
+ * @ctx:	Context (for rate-limited warnings)
+ * @af:		AF_INET or AF_INET6 (IPv6-only)
+ *
+ * #syscalls socket setsockopt
+ * Return: fd, or -errno
+ */
+static int udp_sock_new(struct ctx *ctx, int af)
+{
+	int s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       IPPROTO_UDP), one = 1;
+
+	if (s < 0) {
+		int ret = -errno;
+
+		stats.flow_refused_nofile++;
+		warn_ratelimit(ctx->now, "UDP socket(): %s", strerror(-ret));
+		return ret;
+	}
+	if (af == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	return s;
+}
+
+/**
+ * udp_pool_fill_ns() - In the namespace: top up the spare socket pools
+ * @arg:	Unused
+ *
+ * Context: ns_call() child, sharing our memory and fd table
+ * #syscalls socket
+ * Return: 0, or -errno of the first socket() that failed
+ */
+static int udp_pool_fill_ns(void *arg)
+{
+	struct udp_pool *p4 = &udp_pool[0], *p6 = &udp_pool[1];
+	int one = 1;
+
+	(void)arg;
+	while (p4->n_fresh < UDP_POOL) {
+		int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK |
+			       SOCK_CLOEXEC, IPPROTO_UDP);
+
+		if (s < 0)
+			return -errno;
+		p4->fresh[p4->n_fresh++] = s;
+	}
+	while (p6->n_fresh < UDP_POOL) {
+		int s = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK |
+			       SOCK_CLOEXEC, IPPROTO_UDP);
+
+		if (s < 0)
+			return errno == EAFNOSUPPORT ? 0 : -errno;
+		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		p6->fresh[p6->n_fresh++] = s;
+	}
+	return 0;
+}
+
+/**
+ * udp_pool_refill() - Top up the namespace socket pools through ns_call()
+ * @ctx:	Context
+ *
+ * Context: set-up, timer, or a new spliced flow finding the pool empty
+ * #syscalls clone setns wait4
+ */
+static void udp_pool_refill(struct ctx *ctx)
+{
+	int ret;
+
+	if (ctx->ns_fd < 0 || udp_pool_failed)
+		return;
+	ret = ns_call(ctx->ns_fd, udp_pool_fill_ns, NULL);
+	if (ret < 0) {
+		udp_pool_failed = true;
+		warn("UDP: can't open sockets in the namespace (%s): datagrams from host loopback to -u ports take the tap path",
+		     strerror(-ret));
+	}
+}
+
+/**
+ * udp_pool_get() - Take a spare namespace socket
+ * @ctx:	Context
+ * @v4:		IPv4 rather than IPv6
+ * @bound:	Set if the socket is a used one, already bound to a port
+ *
+ * Return: fd, or -1 if none can be had
+ */
+static int udp_pool_get(struct ctx *ctx, bool v4, bool *bound)
+{
+	struct udp_pool *p = &udp_pool[v4 ? 0 : 1];
+
+	*bound = false;
+	if (!p->n_fresh)
+		udp_pool_refill(ctx);
+	if (p->n_fresh)
+		return p->fresh[--p->n_fresh];
+	if (!p->n_used)
+		return -1;
+	*bound = true;
+	return p->used[--p->n_used];
+}
+
+/**
+ * udp_pool_put_used() - Keep the namespace socket of a closed spliced flow
+ * @uf:		UDP_SPLICE_IN flow being closed, its socket out of epoll
+ *
+ * The socket is disconnected (connect() with AF_UNSPEC, udp(7)) and kept
+ * for flows that find no fresh socket: once privileges are dropped, new
+ * namespace sockets may not be had at all.
+ *
+ * #syscalls connect
+ * Return: true if the pool took the socket, false if the caller closes it
+ */
+static bool udp_pool_put_used(struct udp_flow *uf)
+{
+	struct udp_pool *p = &udp_pool[inany_v4(&uf->f.key.gaddr) ? 0 : 1];
+	struct sockaddr sa = { .sa_family = AF_UNSPEC };
+
+	if (p->n_used >= UDP_POOL ||
+	    connect(uf->sock, &sa, sizeof(sa)) < 0)
+		return false;
+	p->used[p->n_used++] = uf->sock;
+	return true;
+}
+
+/**
+ * udp_pktinfo_get() - Local address of a received datagram
+ * @mh:		Received message, with IP_PKTINFO or IPV6_PKTINFO control data
+ * @local:	Result: the local address to answer from (unspecified if the
+ *		control data is missing)
+ * @ifindex:	Result: interface the datagram came in on, 0 if unknown
+ */
+static void udp_pktinfo_get(struct msghdr *mh, union inany *local,
+			    unsigned *ifindex)
+{
+	struct cmsghdr *cm;
+
+	memset(local, 0, sizeof(*local));
+	*ifindex = 0;
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == IPPROTO_IP &&
+		    cm->cmsg_type == IP_PKTINFO &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
+			struct in_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+			inany_from_v4(local, pi.ipi_spec_dst);
+			*ifindex = (unsigned)pi.ipi_ifindex;
+		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
+			   cm->cmsg_type == IPV6_PKTINFO &&
+			   cm->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+			struct in6_pktinfo pi6;
+
+			memcpy(&pi6, CMSG_DATA(cm), sizeof(pi6));
+			local->a6 = pi6.ipi6_addr;
+			*ifindex = pi6.ipi6_ifindex;
+		}
+	}
+}
+
+/**
+ * udp_pktinfo_set() - Control data choosing the source of replies to a peer
+ * @uf:		Flow with @uf->local
+ * @buf:	udp_cmsg_send-sized buffer to fill
+ *
+ * Return: control data length, 0 if the kernel may choose (no local
+ *	   address known, or a multicast or broadcast one)
+ */
+static socklen_t udp_pktinfo_set(const struct udp_flow *uf, uint8_t *buf)
+{
+	const struct in_addr *l4 = inany_v4(&uf->local);
+	struct cmsghdr *cm = (struct cmsghdr *)buf;
+
+	memset(buf, 0, sizeof(udp_cmsg_send));
+	if (inany_is_unspecified(&uf->local))
+		return 0;
+	if (l4) {
+		struct in_pktinfo pi = { .ipi_spec_dst = *l4 };
+
+		if (l4->s_addr == INADDR_BROADCAST ||
+		    IN_MULTICAST(ntohl(l4->s_addr)))
+			return 0;
+		cm->cmsg_level = IPPROTO_IP;
+		cm->cmsg_type = IP_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+		return CMSG_SPACE(sizeof(pi));
+	} else {
+		struct in6_pktinfo pi6 = { .ipi6_addr = uf->local.a6 };
+
+		if (IN6_IS_ADDR_MULTICAST(&uf->local.a6))
+			return 0;
+		if (IN6_IS_ADDR_LINKLOCAL(&uf->local.a6))
+			pi6.ipi6_ifindex = uf->local_ifindex;
+		cm->cmsg_level = IPPROTO_IPV6;
+		cm->cmsg_type = IPV6_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi6));
+		memcpy(CMSG_DATA(cm), &pi6, sizeof(pi6));
+		return CMSG_SPACE(sizeof(pi6));
+	}
+}
+
+/**
+ * udp_icmp_unreach() - Tell the guest that its datagram met a closed port
+ * @ctx:	Context
+ * @uf:		UDP_TAP_OUT flow whose socket reported ECONNREFUSED
+ */
+static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&uf->f.key.gaddr);
+	uint8_t *l2;
+
+	if (uf->kind != UDP_TAP_OUT || !tap_connected())
+		return;
+	l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
+	if (!l2)
+		return;
+	udp_icmp_unreach_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+			      c->mac_our, &uf->f.key, uf->last_len);
+	udp_dbg(uf, "port unreachable, ICMP%s to guest", v4 ? "" : "v6");
+}
+
+/**
+ * udp_sendmmsg() - Send a prepared batch, retrying after reported errors
+ * @ctx:	Context
+ * @uf:		Flow the batch belongs to (for ICMP errors to the guest)
+ * @s:		Socket to send on
+ * @mh:		Messages
+ * @n:		Number of messages
+ *
+ * A pending ICMP error (ECONNREFUSED) is reported by whichever call meets
+ * it first and the datagram is not sent; we report it to the guest (tap
+ * flows) and try again.  What the kernel doesn't take is dropped (UDP).
+ *
+ * #syscalls sendmmsg
+ * Return: datagrams sent
+ */
+static unsigned udp_sendmmsg(struct ctx *ctx, const struct udp_flow *uf,
+			     int s, struct mmsghdr *mh, unsigned n)
+{
+	unsigned off = 0;
+	int tries;
+
+	for (tries = 0; off < n && tries < 4; tries++) {
+		int r = sendmmsg(s, mh + off, n - off,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (r > 0) {
+			off += (unsigned)r;
+			continue;
+		}
+		if (r < 0 && errno == ECONNREFUSED) {
+			udp_icmp_unreach(ctx, uf);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	return off;
+}
+
+/**
+ * udp_sock_drain() - Read and drop what a socket holds (no guest, no room)
+ * @s:		Socket
+ *
+ * #syscalls recvmmsg
+ */
+static void udp_sock_drain(int s)
+{
+	int rounds;
+
+	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
+		unsigned i;
+		int r;
+
+		for (i = 0; i < UDP_BATCH; i++) {
+			udp_iov_recv[i].iov_base = udp_buf[i];
+			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
+			memset(&udp_mh_recv[i].msg_hdr, 0,
+			       sizeof(udp_mh_recv[i].msg_hdr));
+			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = recvmmsg(s, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT, NULL);
+		if (r < 0 && (errno == ECONNREFUSED || errno == EINTR))
+			continue;
+		if (r <= 0)
+			return;
+		tap_stats.tx_dropped += (uint64_t)r;
+		if (r < UDP_BATCH)
+			return;
+	}
+}
+
+/**
+ * udp_sock_to_tap() - Datagrams on a tap flow's socket: frames to the guest
+ * @ctx:	Context
+ * @uf:		UDP_TAP_OUT flow
+ *
+ * Datagrams land in frame slots of the tap transmit arena, one slot per
+ * datagram as large as the biggest payload the MTU allows, and are queued
+ * for the next flush with the headers written around them.
+ *
+ * #syscalls recvmmsg
+ */
+static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
+{
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t pmax = udp_payload_max(c->mtu, v4);
+	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
+	int rounds;
+
+	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
+		unsigned n, i, got;
+		size_t avail;
+		uint8_t *p;
+		int r;
+
+		if (!tap_connected() || !pmax) {
+			udp_sock_drain(uf->sock);
+			return;
+		}
+		p = tap_tx_space(&avail);
+		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
+		if (!n) {
+			tap_flush();
+			p = tap_tx_space(&avail);
+			n = (unsigned)MIN(avail / slot,
+					  (size_t)tap_tx_frames_free());
+		}
+		if (!n) {		/* the guest isn't reading: drop */
+			udp_sock_drain(uf->sock);
+			return;
+		}
+		n = MIN(n, UDP_BATCH);
+
+		for (i = 0; i < n; i++) {
+			udp_iov_recv[i].iov_base = p + i * slot + TAP_HEADROOM +
+						   hlen;
+			udp_iov_recv[i].iov_len = pmax;
+			memset(&udp_mh_recv[i].msg_hdr, 0,
+			       sizeof(udp_mh_recv[i].msg_hdr));
+			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = recvmmsg(uf->sock, udp_mh_recv, n, MSG_DONTWAIT, NULL);
+		if (r < 0) {
+			if (errno == ECONNREFUSED) {
+				udp_icmp_unreach(ctx, uf);
+				continue;
+			}
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (!r)
+			return;
+
+		for (i = 0, got = 0; i < (unsigned)r; i++) {
+			uint8_t *l2 = p + i * slot + TAP_HEADROOM;
+			size_t len;
+
+			if (udp_mh_recv[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				stats.udp_too_big++;
+				continue;
+			}
+			len = udp_frame_fill(c, l2, &uf->f.key,
+					     udp_mh_recv[i].msg_len, partial);
+			if (partial)
+				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
+			else
+				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
+			got++;
+		}
+		stats.udp_dgrams_to_tap += got;
+		uf->last_active = ctx->now;
+		if ((unsigned)r < n)
+			return;
+	}
+}
+
+/**
+ * udp_dgram_to_tap() - Copy one datagram from a forwarded port into a frame
+ * @ctx:	Context
+ * @uf:		Tap flow (UDP_TAP_IN, or UDP_TAP_OUT with the same tuple)
+ * @data:	Payload
+ * @len:	Payload length, bytes
+ */
+static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
+			     const uint8_t *data, size_t len)
+{
+	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN, flen;
+	size_t need = TAP_HEADROOM + hlen + len, avail;
+	uint8_t *p, *l2;
+
+	if (len > udp_payload_max(ctx->c.mtu, v4)) {
+		stats.udp_too_big++;
+		return;
+	}
+	if (!tap_connected())
+		return;
+	p = tap_tx_space(&avail);
+	if (avail < need || !tap_tx_frames_free()) {
+		tap_flush();
+		p = tap_tx_space(&avail);
+		if (avail < need || !tap_tx_frames_free()) {
+			tap_stats.tx_dropped++;
+			return;
+		}
+	}
+	l2 = p + TAP_HEADROOM;
+	memcpy(l2 + hlen, data, len);
+	flen = udp_frame_fill(&ctx->c, l2, &uf->f.key, len, partial);
+	if (partial)
+		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+	else
+		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
+	stats.udp_dgrams_to_tap++;
+}
+
+/**
+ * udp_splice_back() - Datagrams on a spliced flow's socket: back to the peer
+ * @ctx:	Context
+ * @uf:		UDP_SPLICE_IN or UDP_SPLICE_OUT flow
+ *
+ * The far end answered: send its datagrams to the peer through the
+ * forwarded-port socket, from the address the peer sent to.
+ *
+ * #syscalls recvmmsg sendmmsg
+ */
+static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
+{
+	socklen_t cl = udp_pktinfo_set(uf, udp_cmsg_send);
+	int rounds;
+
+	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
+		unsigned i;
+		int r;
+
+		for (i = 0; i < UDP_BATCH; i++) {
+			udp_iov_recv[i].iov_base = udp_buf[i];
+			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
+			memset(&udp_mh_recv[i].msg_hdr, 0,
+			       sizeof(udp_mh_recv[i].msg_hdr));
+			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = recvmmsg(uf->sock, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT,
+			     NULL);
+		if (r < 0 && (errno == ECONNREFUSED || errno == EINTR))
+			continue;	/* nobody listens there (yet) */
+		if (r <= 0)
+			return;
+
+		for (i = 0; i < (unsigned)r; i++) {
+			struct msghdr *mh = &udp_mh_send[i].msg_hdr;
+
+			udp_iov_send[i].iov_base = udp_buf[i];
+			udp_iov_send[i].iov_len = udp_mh_recv[i].msg_len;
+			memset(mh, 0, sizeof(*mh));
+			mh->msg_iov = &udp_iov_send[i];
+			mh->msg_iovlen = 1;
+			mh->msg_name = &uf->peer;
+			mh->msg_namelen = uf->peer_len;
+			if (cl) {
+				mh->msg_control = udp_cmsg_send;
+				mh->msg_controllen = cl;
+			}
+		}
+		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
+		uf->last_active = ctx->now;
+		if (r < UDP_BATCH)
+			return;
+	}
+}
+
+/**
+ * udp_is_bcast4() - Is an IPv4 destination a broadcast address?
+ * @c:		Configuration (guest address and prefix length)
+ * @a:		Destination, network order
+ *
+ * Return: true for 255.255.255.255 and for the broadcast address of the
+ *	   guest's prefix (all host bits set, prefixes up to /30)
+ */
+static bool udp_is_bcast4(const struct conf *c, struct in_addr a)
+{
+	uint32_t h = ntohl(a.s_addr), mask;
+
+	if (a.s_addr == INADDR_BROADCAST)
+		return true;
+	if (c->ip4.prefix_len <= 0 || c->ip4.prefix_len > 30)
+		return false;
+	mask = 0xffffffffU << (32 - c->ip4.prefix_len);
+	return (h & mask) == (ntohl(c->ip4.addr.s_addr) & mask) &&
+	       (h | mask) == 0xffffffffU;
+}
+
+/**
+ * udp_flow_from_tap() - Open a flow for a guest datagram with a new tuple
+ * @ctx:	Context
+ * @f:		First frame of the tuple
+ * @key:	Its guest-side key
+ *
+ * Return: flow, or NULL if the destination can't or mustn't be reached
+ */
+static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
+					  const struct frame *f,
+					  const struct flow_key *key)
+{
+	const struct conf *c = &ctx->c;
+	const union inany *baddr = NULL;
+	const struct in_addr *d4;
+	const char *ifname = "";
+	union inany host, bind_to;
+	struct udp_flow *uf;
+	uint16_t hport;
+	int af, s, ret;
+
+	if (!fwd_nat_to_host_port(c, &f->dst, f->dport, &host, &hport))
+		return NULL;
+	d4 = inany_v4(&f->dst);
+	if (d4 && udp_is_bcast4(c, *d4))
+		return NULL;
+
+	af = inany_af(&host);
+	if (!inany_is_loopback(&host)) {
+		if (af == AF_INET && c->ip4.addr_out.s_addr) {
+			inany_from_v4(&bind_to, c->ip4.addr_out);
+			baddr = &bind_to;
+		} else if (af == AF_INET6 &&
+			   !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr_out)) {
+			bind_to.a6 = c->ip6.addr_out;
+			baddr = &bind_to;
+		}
+		ifname = af == AF_INET ? c->ip4.ifname_bind :
+					 c->ip6.ifname_bind;
+	}
+
+	s = udp_sock_new(ctx, af);
+	if (s < 0)
+		return NULL;
+	if (*ifname && setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, ifname,
+				  (socklen_t)strlen(ifname)) < 0)
+		debug_perror("UDP SO_BINDTODEVICE %s", ifname);
+	ret = udp_sock_connect(s, false, baddr, f->sport, &host, hport);
+	if (ret < 0) {
+		debug("UDP connect() for a guest datagram: %s", strerror(-ret));
+		close(s);
+		return NULL;
+	}
+
+	uf = udp_flow_new(ctx, UDP_TAP_OUT, key);
+	if (!uf) {
+		close(s);
+		return NULL;
+	}
+	uf->sock = s;
+	if (udp_flow_epoll_add(ctx, uf) < 0) {
+		udp_flow_close(ctx, uf, "epoll_ctl() failed");
+		return NULL;
+	}
+	udp_dbg(uf, "new flow, to port %u", hport);
+	return uf;
+}
+
+/**
+ * udp_tap_send() - Send a run of guest datagrams of one flow to the host
+ * @ctx:	Context
+ * @uf:		Flow (UDP_TAP_OUT: own socket; UDP_TAP_IN: the forwarded
+ *		port's socket, to the peer)
+ * @f:		Frames
+ * @n:		Number of frames
+ *
+ * Return: frames consumed (sent, or dropped as too big), at most UDP_BATCH
+ */
+static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
+			     const struct frame *f, unsigned n)
+{
+	bool via_listener = uf->kind == UDP_TAP_IN;
+	int s = via_listener ? uf->listen_sock : uf->sock;
+	socklen_t cl = via_listener ? udp_pktinfo_set(uf, udp_cmsg_send) : 0;
+	unsigned used, m = 0;
+
+	for (used = 0; used < n && m < UDP_BATCH; used++) {
+		struct msghdr *mh = &udp_mh_send[m].msg_hdr;
+
+		if (f[used].l3_len > (size_t)ctx->c.mtu) {
+			stats.udp_too_big++;
+			continue;
+		}
+		udp_iov_send[m].iov_base = (void *)f[used].payload;
+		udp_iov_send[m].iov_len = f[used].payload_len;
+		memset(mh, 0, sizeof(*mh));
+		mh->msg_iov = &udp_iov_send[m];
+		mh->msg_iovlen = 1;
+		if (via_listener) {
+			mh->msg_name = &uf->peer;
+			mh->msg_namelen = uf->peer_len;
+			if (cl) {
+				mh->msg_control = udp_cmsg_send;
+				mh->msg_controllen = cl;
+			}
+		}
+		uf->last_len = (uint16_t)f[used].payload_len;
+		m++;
+	}
+	if (m)
+		stats.udp_dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
+							  udp_mh_send, m);
+	uf->last_active = ctx->now;
+	return used;
+}
+
+/**
+ * udp_tap_handler() - Datagrams from the guest that share one 4-tuple
+ * @ctx:	Context
+ * @f:		Frames, consecutive, same addresses and ports (frame_parse()
+ *		checked the UDP length against the IP length)
+ * @n:		Number of frames, >= 1
+ *
+ * Context: main loop, from tap_dispatch()
+ * Return: frames consumed: always @n (datagrams that can't be delivered are
+ *	   dropped, as UDP allows)
  */
 unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 {
-	(void)ctx;
-	(void)f;
+	struct flow_key key;
+	struct udp_flow *uf;
+	union flow *flow;
+	unsigned i;
+
+	if (ctx->c.no_udp)
+		return n;
+
+	flow_key_fill(&key, IPPROTO_UDP, &f->src, f->sport, &f->dst, f->dport);
+	flow = flow_lookup(&key);
+	if (flow && flow->f.type != FLOW_UDP)
+		return n;
+	uf = flow ? &flow->udp : udp_flow_from_tap(ctx, f, &key);
+	if (!uf)
+		return n;
+
+	for (i = 0; i < n; )
+		i += udp_tap_send(ctx, uf, f + i, n - i);
 	return n;
 }
 
-/** udp_sock_handler() - Nothing yet  @ctx: Context @ref: ref @events: events */
+/**
+ * udp_sock_handler() - Event on a flow's own socket
+ * @ctx:	Context
+ * @ref:	epoll reference: flow index and fd
+ * @events:	epoll events (errors are read along with the data)
+ *
+ * Context: main loop
+ */
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
-	(void)ctx; (void)ref; (void)events;
+	union flow *flow = flow_at(ref.flow);
+	struct udp_flow *uf = &flow->udp;
+
+	(void)events;
+	if (flow->f.type != FLOW_UDP || uf->sock != (int)ref.fd)
+		return;
+	if (uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT)
+		udp_splice_back(ctx, uf);
+	else
+		udp_sock_to_tap(ctx, uf);
 }
 
-/** udp_listen_handler() - Nothing yet  @ctx: Context @ref: ref @events: ev */
+/**
+ * udp_flow_set_peer() - Record where replies through a forwarded port go
+ * @uf:		Flow
+ * @listen_sock: Forwarded-port socket the peer sent to
+ * @i:		Index of the peer's datagram in the receive batch
+ * @local:	Address the peer sent to
+ * @ifindex:	Interface it came in on
+ */
+static void udp_flow_set_peer(struct udp_flow *uf, int listen_sock,
+			      unsigned i, const union inany *local,
+			      unsigned ifindex)
+{
+	uf->listen_sock = listen_sock;
+	uf->peer_len = MIN(udp_mh_recv[i].msg_hdr.msg_namelen,
+			   (socklen_t)sizeof(uf->peer));
+	memcpy(&uf->peer, &udp_name_recv[i], uf->peer_len);
+	uf->local = *local;
+	uf->local_ifindex = ifindex;
+}
+
+/**
+ * udp_splice_new() - Open a spliced flow for a datagram on a forwarded port
+ * @ctx:	Context
+ * @ref:	epoll reference of the forwarded-port socket
+ * @key:	Spliced key: peer as gaddr/gport, local address and port as
+ *		faddr/fport
+ * @i:		Index of the datagram in the receive batch
+ * @to:		Target port, host order
+ * @ifindex:	Interface the datagram came in on
+ *
+ * The other end is loopback of the peer's family: in the namespace for a
+ * host peer (-u), on the host for a namespace peer (-U).
+ *
+ * Return: flow, or NULL (no namespace socket, table full, connect() error)
+ */
+static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
+				       const struct flow_key *key, unsigned i,
+				       uint16_t to, unsigned ifindex)
+{
+	bool v4 = inany_v4(&key->gaddr), into_ns = !ref.listen.ns;
+	union inany lo = udp_lo4;
+	bool bound = false;
+	struct udp_flow *uf;
+	int s, ret;
+
+	if (!v4)
+		lo.a6 = in6addr_loopback;
+	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
+		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
+	if (s < 0)
+		return NULL;
+	ret = udp_sock_connect(s, bound, &lo, key->gport, &lo, to);
+	if (ret < 0) {
+		debug("UDP splice connect(): %s", strerror(-ret));
+		close(s);
+		return NULL;
+	}
+	uf = udp_flow_new(ctx, into_ns ? UDP_SPLICE_IN : UDP_SPLICE_OUT, key);
+	if (!uf) {
+		close(s);
+		return NULL;
+	}
+	uf->sock = s;
+	udp_flow_set_peer(uf, (int)ref.fd, i, &key->faddr, ifindex);
+	if (udp_flow_epoll_add(ctx, uf) < 0) {
+		udp_flow_close(ctx, uf, "epoll_ctl() failed");
+		return NULL;
+	}
+	udp_dbg(uf, "new flow, to loopback port %u", to);
+	return uf;
+}
+
+/**
+ * udp_listen_flow() - Find or open the flow of a datagram on a forwarded port
+ * @ctx:	Context
+ * @ref:	epoll reference of the forwarded-port socket (rule, port, side)
+ * @i:		Index of the datagram in the receive batch
+ *
+ * Return: flow, or NULL if the datagram is to be dropped
+ */
+static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
+					unsigned i)
+{
+	const struct conf *c = &ctx->c;
+	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
+	uint16_t to = fwd_port(t, ref.listen.rule, ref.listen.port), pport;
+	union inany peer, local, src, gaddr;
+	struct flow_key skey, tkey;
+	bool splice, tap_ok;
+	struct udp_flow *uf;
+	union flow *flow;
+	unsigned ifindex;
+	int af;
+
+	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
+	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
+
+	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
+				   inany_is_loopback(&peer));
+	if (splice) {
+		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
+						     UDP_KEY_SPLICE_HOST,
+			      &peer, pport, &local, ref.listen.port);
+		flow = flow_lookup(&skey);
+		if (flow)
+			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
+		if (ref.listen.ns)
+			return udp_splice_new(ctx, ref, &skey, i, to, ifindex);
+	}
+
+	/* The tap path: also where a loopback peer went earlier when no
+	 * namespace socket could be had, so keep it there
+	 */
+	af = inany_af(&peer);
+	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
+	if (tap_ok) {
+		fwd_nat_to_guest(c, &peer, &src);
+		fwd_guest_addr(c, af, &gaddr);
+		tap_ok = !inany_is_unspecified(&gaddr);
+	}
+	if (tap_ok) {
+		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
+		flow = flow_lookup(&tkey);
+		if (flow)
+			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
+	}
+
+	if (splice && (uf = udp_splice_new(ctx, ref, &skey, i, to, ifindex)))
+		return uf;
+	if (!tap_ok)
+		return NULL;
+
+	uf = udp_flow_new(ctx, UDP_TAP_IN, &tkey);
+	if (!uf)
+		return NULL;
+	udp_flow_set_peer(uf, (int)ref.fd, i, &local, ifindex);
+	udp_dbg(uf, "new flow from port %u", ref.listen.port);
+	return uf;
+}
+
+/**
+ * udp_listen_handler() - Datagrams on a forwarded port (-u, -U)
+ * @ctx:	Context
+ * @ref:	epoll reference: fd, rule, port, side
+ * @events:	epoll events
+ *
+ * Context: main loop
+ * #syscalls recvmmsg sendmmsg
+ */
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
-	(void)ctx; (void)ref; (void)events;
+	int rounds;
+
+	(void)events;
+	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
+		struct udp_flow *run = NULL;
+		unsigned i, m = 0;
+		int r;
+
+		for (i = 0; i < UDP_BATCH; i++) {
+			struct msghdr *mh = &udp_mh_recv[i].msg_hdr;
+
+			udp_iov_recv[i].iov_base = udp_buf[i];
+			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
+			memset(mh, 0, sizeof(*mh));
+			mh->msg_iov = &udp_iov_recv[i];
+			mh->msg_iovlen = 1;
+			mh->msg_name = &udp_name_recv[i];
+			mh->msg_namelen = sizeof(udp_name_recv[i]);
+			mh->msg_control = udp_cmsg_recv[i];
+			mh->msg_controllen = sizeof(udp_cmsg_recv[i]);
+		}
+		r = recvmmsg((int)ref.fd, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT,
+			     NULL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return;
+
+		for (i = 0; i < (unsigned)r; i++) {
+			struct udp_flow *uf = udp_listen_flow(ctx, ref, i);
+			size_t len = udp_mh_recv[i].msg_len;
+			struct msghdr *mh;
+
+			if (!uf)
+				continue;
+			uf->last_active = ctx->now;
+			if (uf->kind != UDP_SPLICE_IN &&
+			    uf->kind != UDP_SPLICE_OUT) {
+				udp_dgram_to_tap(ctx, uf, udp_buf[i], len);
+				continue;
+			}
+
+			/* Spliced: gather consecutive datagrams of a flow */
+			if (run && run != uf) {
+				udp_sendmmsg(ctx, run, run->sock, udp_mh_send,
+					     m);
+				m = 0;
+			}
+			run = uf;
+			mh = &udp_mh_send[m].msg_hdr;
+			udp_iov_send[m].iov_base = udp_buf[i];
+			udp_iov_send[m].iov_len = len;
+			memset(mh, 0, sizeof(*mh));
+			mh->msg_iov = &udp_iov_send[m];
+			mh->msg_iovlen = 1;
+			m++;
+		}
+		if (run && m)
+			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
+
+		if (r < UDP_BATCH)
+			return;
+	}
 }
 
-/** udp_timer() - Nothing yet  @ctx: Context */
+/**
+ * udp_timer() - Close flows idle for --udp-timeout, top up the netns pool
+ * @ctx:	Context
+ *
+ * Context: main loop, when a deadline passed (any module's): scans the
+ * table only when a UDP flow may have expired
+ */
 void udp_timer(struct ctx *ctx)
 {
-	(void)ctx;
+	int64_t timeout = (int64_t)ctx->c.udp_timeout_s * 1000;
+	int64_t next = INT64_MAX;
+	unsigned i, hwm;
+
+	if (ctx->now < udp_next_expiry) {
+		if (udp_next_expiry != INT64_MAX)
+			timer_want(ctx, udp_next_expiry);
+		return;
+	}
+
+	hwm = flow_hwm();
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+		int64_t at;
+
+		if (flow->f.type != FLOW_UDP)
+			continue;
+		at = flow->udp.last_active + timeout;
+		if (ctx->now >= at)
+			udp_flow_close(ctx, &flow->udp, "idle");
+		else if (at < next)
+			next = at;
+	}
+	udp_next_expiry = next;
+	if (next != INT64_MAX)
+		timer_want(ctx, next);
+
+	if (!udp_pool_failed && ctx->ns_fd >= 0 && ctx->c.udp_in.n &&
+	    !ctx->c.no_splice &&
+	    (udp_pool[0].n_fresh < UDP_POOL / 2 ||
+	     udp_pool[1].n_fresh < UDP_POOL / 2))
+		udp_pool_refill(ctx);
+}
+
+/**
+ * udp_ns_listen() - In the namespace: open the sockets of -U ports
+ * @arg:	Context
+ *
+ * Context: ns_call() child
+ * Return: 0, or -errno for a port that can't be bound
+ */
+static int udp_ns_listen(void *arg)
+{
+	struct ctx *ctx = arg;
+	int ret = fwd_listen(ctx, IPPROTO_UDP, &ctx->c.udp_out, true);
+
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * udp_init() - Forwarded-port sockets on both sides, namespace socket pool
+ * @ctx:	Context, after the namespace (pasta) is set up
+ *
+ * Context: set-up; dies if a non-weak forwarded port can't be bound
+ */
+void udp_init(struct ctx *ctx)
+{
+	struct conf *c = &ctx->c;
+	int ret;
+
+	if (c->no_udp)
+		return;
+	if (fwd_listen(ctx, IPPROTO_UDP, &c->udp_in, false) < 0)
+		die("-u: can't bind a forwarded port");
+
+	if (c->mode != MODE_PASTA || ctx->ns_fd < 0)
+		return;
+	if (c->udp_in.n && !c->no_splice)
+		udp_pool_refill(ctx);
+	if (c->udp_out.n) {
+		ret = ns_call(ctx->ns_fd, udp_ns_listen, ctx);
+		if (ret < 0)
+			die("-U: can't bind a forwarded port in the namespace: %s",
+			    strerror(-ret));
+	}
 }

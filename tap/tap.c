@@ -367,6 +367,16 @@ uint8_t *tap_tx_space(size_t *avail)
 }
 
 /**
+ * tap_tx_frames_free() - How many more frames fit in this flush
+ *
+ * Return: frames that tap_tx_add() can still take (bytes permitting)
+ */
+unsigned tap_tx_frames_free(void)
+{
+	return MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
+}
+
+/**
  * tap_tx_add() - Queue a frame laid out in the arena
  * @l2:		Ethernet header of the frame, with TAP_HEADROOM bytes free
  *		before it, at or after the pointer tap_tx_space() returned
@@ -383,6 +393,11 @@ void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset)
 {
 	size_t end = (size_t)(l2 - tap_tx_arena) + len;
+
+	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS) {
+		tap_stats.tx_dropped++;	/* caller ignored tap_tx_frames_free() */
+		return;
+	}
 
 	tap_tx_iov[tap_tx_iovn].iov_base = l2;
 	tap_tx_iov[tap_tx_iovn].iov_len = len;

@@ -80,6 +80,7 @@ int tap_rx(struct tap_rx_batch *b);
 bool tap_rx_buffered(void);
 
 uint8_t *tap_tx_space(size_t *avail);
+unsigned tap_tx_frames_free(void);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset);
 bool tap_tx_ext_room(unsigned npay);

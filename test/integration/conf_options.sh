@@ -102,7 +102,7 @@ expect_bad "$PASST_BIN" "unexpected argument" 1234
 # 3. effects in the namespace
 start_pasta -m 1400 -I tapx --ns-mac-addr 02:00:00:00:00:42 \
 	-a 198.51.100.50 -g 198.51.100.2
-grep -q 'template interface: h0' "$WORK/pasta.log" ||
+wait_for grep -q 'template interface: h0' "$WORK/pasta.log" ||
 	fail "no template interface line naming h0 in the log"
 ip -n "$N" -o link show tapx >"$WORK/link" 2>&1 ||
 	fail "-I tapx: no tapx in the namespace"

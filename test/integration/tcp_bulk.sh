@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tcp_bulk.sh - 100 MiB each way through the tap path, IPv4 and IPv6, with
-# SO_PEEK_OFF and with the forced fallback (--no-peek-offset)
+# SO_PEEK_OFF and with the forced fallback (--no-peek-offset), at the
+# default MTU and at 1500
 #
 # namespace -> host: socat in N sends to the gateway address, which pasta
 # maps to H's loopback.  host -> namespace: socat in R (a non-loopback
@@ -15,10 +16,15 @@ setup_topology
 make_file "$WORK/src" "$SIZE"
 want=$(md5sum < "$WORK/src")
 
-for mode in "" "--no-peek-offset"; do
+# Both readers with 64 KiB frames (the default MTU), and both with
+# 1500-byte frames (many more segments per batch)
+for mode in "" "--no-peek-offset" "-m 1500" "-m 1500 --no-peek-offset"; do
 	start_pasta -t 5001 $mode
-	if [ -n "$mode" ]; then line="peek with discard buffer"; else line="SO_PEEK_OFF"; fi
-	grep -q "TCP reader: $line" "$WORK/pasta.log" ||
+	case "$mode" in
+	*--no-peek-offset*) line="peek with discard buffer" ;;
+	*) line="SO_PEEK_OFF" ;;
+	esac
+	wait_for grep -q "TCP reader: $line" "$WORK/pasta.log" ||
 		{ cat "$WORK/pasta.log"; fail "reader line"; }
 
 	for fam in 4 6; do
@@ -29,7 +35,7 @@ for mode in "" "--no-peek-offset"; do
 		in_host timeout 60 socat -u TCP$fam-LISTEN:5002,bind=$lo,reuseaddr \
 			OPEN:"$WORK/dst",creat,trunc &
 		srv=$!; track $srv
-		sleep 0.3
+		wait_for in_host sh -c "ss -ltn | grep -q ':5002 '"
 		in_ns timeout 60 socat -u OPEN:"$WORK/src" TCP$fam:$gw:5002 ||
 			fail "IPv$fam ns->host: socat client ($mode)"
 		wait $srv
@@ -42,7 +48,7 @@ for mode in "" "--no-peek-offset"; do
 		in_ns timeout 60 socat -u TCP$fam-LISTEN:5001,reuseaddr \
 			OPEN:"$WORK/dst",creat,trunc &
 		srv=$!; track $srv
-		sleep 0.3
+		wait_for in_ns sh -c "ss -ltn | grep -q ':5001 '"
 		in_remote timeout 60 socat -u OPEN:"$WORK/src" TCP$fam:$hs:5001 ||
 			fail "IPv$fam host->ns: socat client ($mode)"
 		wait $srv

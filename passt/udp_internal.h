@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/udp_internal.h - Helpers of passt/udp.c reachable from unit tests
+ *
+ * Frame builders and size rules of the UDP path: pure functions on
+ * buffers, no sockets, no context.
+ */
+#ifndef PASST_UDP_INTERNAL_H
+#define PASST_UDP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../conf/util.h"
+#include "flow.h"
+
+#define UDP_HLEN		8	/* RFC 768 */
+
+/* Flow key "protocols" of spliced flows: values from the range RFC 3692
+ * reserves for experiments, which the frame path never looks up, so the
+ * keys of spliced flows can't collide with guest tuples.
+ */
+#define UDP_KEY_SPLICE_HOST	254	/* peer sent to a -u port on the host */
+#define UDP_KEY_SPLICE_NS	253	/* peer sent to a -U port in the netns */
+
+size_t udp_payload_max(int mtu, bool v4);
+void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		  const union inany *dst, uint16_t dport, size_t plen,
+		  bool partial);
+size_t udp_icmp_unreach_len(bool v4);
+size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
+			     const uint8_t *mac_src, const struct flow_key *k,
+			     size_t dlen);
+
+#endif /* PASST_UDP_INTERNAL_H */
