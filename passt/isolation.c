@@ -42,7 +42,10 @@
  * System calls that libc makes on our behalf are listed the same way, in
  * the libc_*() comment blocks below.  Rules that can't be a plain "allow"
  * are in seccomp_special[]: argument checks, and an error return where a
- * library may probe a system call harmlessly, each with its reason.
+ * library may probe a system call harmlessly, each with its reason.  Such a
+ * rule replaces a plain entry of the same name: clone(), say, may be listed
+ * by a caller of ns_call(), and is then allowed with ns_call()'s flags only
+ * (never CLONE_NEWUSER or a thread).
  * Anything else kills the process (SECCOMP_RET_KILL_PROCESS, SIGSYS), on
  * every thread (SECCOMP_FILTER_FLAG_TSYNC); system calls through another
  * architecture's entry point (i386 or x32 on x86_64) kill it too.
@@ -67,6 +70,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +130,10 @@ static const struct seccomp_allow seccomp_allow[] = {
 
 /**
  * struct seccomp_special - Rule that is not a plain "allow"
- * @name:	System call name (never also in the generated list)
+ * @name:	System call name; a generated entry of the same name is
+ *		replaced by this rule
  * @modes:	SECCOMP_M_PASTA and/or SECCOMP_M_PASST
+ * @if_listed:	Only if some "#syscalls" line asks for @name in the mode
  * @action:	SCMP_ACT_ALLOW (with @arg checks) or SCMP_ACT_ERRNO(e)
  * @nargs:	Argument comparisons in @arg, all must match
  * @arg:	Comparisons
@@ -136,22 +142,66 @@ static const struct seccomp_allow seccomp_allow[] = {
 struct seccomp_special {
 	const char *name;
 	unsigned long modes;
+	bool if_listed;
 	uint32_t action;
 	unsigned nargs;
 	struct scmp_arg_cmp arg[1];
 	const char *why;
 };
 
+/* ns_call()'s clone() flags (passt/pasta.c) */
+#define NS_CALL_CLONE_FLAGS	(CLONE_VM | CLONE_FILES | CLONE_VFORK | SIGCHLD)
+
 static const struct seccomp_special seccomp_special[] = {
-	{ "mmap", SECCOMP_M_BOTH, SCMP_ACT_ALLOW, 1,
+	{ "mmap", SECCOMP_M_BOTH, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC,
 	      .datum_b = 0 } },
 	  "malloc() inside libc (syslog() of a long message): memory, "
 	  "never executable" },
-	{ "clone3", SECCOMP_M_BOTH, SCMP_ACT_ERRNO(ENOSYS), 0, { { 0 } },
+	{ "clone", SECCOMP_M_BOTH, true, SCMP_ACT_ALLOW, 1,
+	  { { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = NS_CALL_CLONE_FLAGS } },
+	  "ns_call() after set-up (UDP namespace socket pool): a child that "
+	  "shares memory and files, no new namespace, no thread" },
+	{ "clone3", SECCOMP_M_BOTH, false, SCMP_ACT_ERRNO(ENOSYS), 0, { { 0 } },
 	  "glibc 2.34+ tries clone3() first for threads and posix_spawn(); "
-	  "ENOSYS makes it fall back to clone(), which callers list" },
+	  "ENOSYS makes it fall back to clone(), whose flags are checked" },
 };
+
+/**
+ * seccomp_listed() - Does the generated list ask for a system call?
+ * @name:	System call name
+ * @m:		Mode bit
+ *
+ * Return: true if an entry has @name and @m
+ */
+static bool seccomp_listed(const char *name, unsigned long m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(seccomp_allow); i++)
+		if ((seccomp_allow[i].modes & m) &&
+		    !strcmp(seccomp_allow[i].name, name))
+			return true;
+	return false;
+}
+
+/**
+ * seccomp_is_special() - Is a system call ruled by seccomp_special[]?
+ * @name:	System call name
+ * @m:		Mode bit
+ *
+ * Return: true if a special rule for @name applies to @m
+ */
+static bool seccomp_is_special(const char *name, unsigned long m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(seccomp_special); i++)
+		if ((seccomp_special[i].modes & m) &&
+		    !strcmp(seccomp_special[i].name, name))
+			return true;
+	return false;
+}
 
 /*
  * libc_exit - exit(), _exit() and returning from main() end the process
@@ -657,7 +707,8 @@ static int isolate_seccomp_load(enum conf_mode mode)
 		goto out;
 
 	for (i = 0; i < ARRAY_SIZE(seccomp_allow); i++) {
-		if (!(seccomp_allow[i].modes & m))
+		if (!(seccomp_allow[i].modes & m) ||
+		    seccomp_is_special(seccomp_allow[i].name, m))
 			continue;
 		rc = isolate_seccomp_add(sc, seccomp_allow[i].name,
 					 SCMP_ACT_ALLOW, 0, NULL);
@@ -668,7 +719,8 @@ static int isolate_seccomp_load(enum conf_mode mode)
 	for (i = 0; i < ARRAY_SIZE(seccomp_special); i++) {
 		const struct seccomp_special *s = &seccomp_special[i];
 
-		if (!(s->modes & m))
+		if (!(s->modes & m) ||
+		    (s->if_listed && !seccomp_listed(s->name, m)))
 			continue;
 		rc = isolate_seccomp_add(sc, s->name, s->action, s->nargs,
 					 s->arg);

@@ -101,6 +101,7 @@
 #include "epoll_ref.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "limits.h"
 #include "passt.h"
 #include "pasta.h"
 #include "udp.h"
@@ -353,8 +354,8 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 
 	if (!flow) {
 		stats.udp_refused_full++;
-		warn_ratelimit(ctx->now, "flow table full (%u flows): dropping UDP datagrams of a new flow",
-			       flow_max());
+		limits_refused(ctx->now, LIMIT_FLOWS,
+			       "UDP datagrams of a new flow, dropped");
 		return NULL;
 	}
 	uf = &flow->udp;
@@ -495,7 +496,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 		int ret = -errno;
 
 		stats.flow_refused_nofile++;
-		warn_ratelimit(ctx->now, "UDP socket(): %s", strerror(-ret));
+		limits_refused(ctx->now, LIMIT_FDS, "UDP flow, socket()");
 		return ret;
 	}
 	if (af == AF_INET6)

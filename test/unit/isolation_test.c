@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -100,14 +102,13 @@ START_TEST(test_seccomp_list_forbids_dangerous_calls)
 }
 END_TEST
 
-/* Rules with argument checks or ENOSYS live in isolation.c's
- * seccomp_special[]: a plain entry would override them
+/* mmap() is allowed by isolation.c's seccomp_special[] only, never
+ * executable; mprotect() (making memory executable later) by nothing
  */
 START_TEST(test_seccomp_list_leaves_special_rules_alone)
 {
 	ck_assert(!in_list("mmap", SECCOMP_M_BOTH));
 	ck_assert(!in_list("mprotect", SECCOMP_M_BOTH));
-	ck_assert(!in_list("clone3", SECCOMP_M_BOTH));
 }
 END_TEST
 
@@ -126,7 +127,8 @@ END_TEST
 /**
  * filtered_child() - Fork, install the filter of a mode, run a step
  * @mode:	MODE_PASTA or MODE_PASST
- * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0)
+ * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0),
+ *		3: clone() making a user namespace, 4: executable mmap()
  *
  * Return: wait status of the child (it exits 42 if it got to the end)
  */
@@ -147,6 +149,14 @@ static int filtered_child(enum conf_mode mode, int step)
 			isolate_forbidden_syscall();
 		if (step == 2)
 			kill(getpid(), 0);
+		if (step == 3 &&
+		    !syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL,
+			     NULL, NULL))
+			_exit(43);	/* the new child, if it was allowed */
+		if (step == 4 &&
+		    syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == -1)
+			_exit(1);
 		_exit(42);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -192,6 +202,25 @@ START_TEST(test_seccomp_filter_is_per_mode)
 #else
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGSYS);
+#endif
+}
+END_TEST
+
+/* Whatever the list says about clone(), new namespaces are never allowed;
+ * executable memory neither
+ */
+START_TEST(test_seccomp_filter_checks_arguments)
+{
+	int status = filtered_child(MODE_PASTA, 3);
+
+#ifdef SANITIZER_BUILD
+	ck_assert(WIFEXITED(status));
+#else
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "clone(CLONE_NEWUSER) not stopped");
+	status = filtered_child(MODE_PASST, 4);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "executable mmap() not stopped");
 #endif
 }
 END_TEST
@@ -352,6 +381,7 @@ static Suite *isolation_suite(void)
 	tcase_add_test(tc, test_seccomp_filter_allows_listed_calls);
 	tcase_add_test(tc, test_seccomp_filter_kills_forbidden_call);
 	tcase_add_test(tc, test_seccomp_filter_is_per_mode);
+	tcase_add_test(tc, test_seccomp_filter_checks_arguments);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("seccomp_gen");
