@@ -396,6 +396,7 @@ static void tap_client_gone(struct ctx *ctx)
 	}
 	tap_detach();
 	tcp_close_all(ctx);
+	udp_close_all(ctx);
 	icmp_close_all(ctx);
 	if (ctx->c.one_off) {
 		ctx->quit = true;

@@ -1457,3 +1457,22 @@ void udp_init(struct ctx *ctx)
 			    strerror(-ret));
 	}
 }
+
+/**
+ * udp_close_all() - Close the flows that have a guest side (guest gone)
+ * @ctx:	Context
+ *
+ * Context: passt mode, when the stream client disconnects
+ */
+void udp_close_all(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type == FLOW_UDP &&
+		    (flow->udp.kind == UDP_TAP_OUT || flow->udp.kind == UDP_TAP_IN))
+			udp_flow_close(ctx, &flow->udp, "guest gone");
+	}
+}

@@ -15,5 +15,6 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_timer(struct ctx *ctx);
+void udp_close_all(struct ctx *ctx);
 
 #endif /* PASST_UDP_H */
