@@ -96,6 +96,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../splice/nsock.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
@@ -539,11 +540,12 @@ static int udp_pool_fill_ns(void *arg)
 }
 
 /**
- * udp_pool_refill() - Top up the namespace socket pools through ns_call()
+ * udp_pool_refill() - Fill the namespace socket pools through ns_call()
  * @ctx:	Context
  *
- * Context: set-up, timer, or a new spliced flow finding the pool empty
- * #syscalls clone setns wait4
+ * Context: set-up only (ns_call() enters the namespace: not possible after
+ *	    isolation; later sockets come from the namespace socket helper,
+ *	    splice/nsock.c)
  */
 static void udp_pool_refill(struct ctx *ctx)
 {
@@ -572,10 +574,15 @@ static int udp_pool_get(struct ctx *ctx, bool v4, bool *bound)
 	struct udp_pool *p = &udp_pool[v4 ? 0 : 1];
 
 	*bound = false;
-	if (!p->n_fresh)
-		udp_pool_refill(ctx);
 	if (p->n_fresh)
 		return p->fresh[--p->n_fresh];
+	if (nsock_ready()) {
+		int s = nsock_get_type(v4 ? AF_INET : AF_INET6, true);
+
+		timer_want(ctx, ctx->now);	/* nsock_refill() from the timer */
+		if (s >= 0)
+			return s;
+	}
 	if (!p->n_used)
 		return -1;
 	*bound = true;
@@ -1408,11 +1415,6 @@ void udp_timer(struct ctx *ctx)
 	if (next != INT64_MAX)
 		timer_want(ctx, next);
 
-	if (!udp_pool_failed && ctx->ns_fd >= 0 && ctx->c.udp_in.n &&
-	    !ctx->c.no_splice &&
-	    (udp_pool[0].n_fresh < UDP_POOL / 2 ||
-	     udp_pool[1].n_fresh < UDP_POOL / 2))
-		udp_pool_refill(ctx);
 }
 
 /**

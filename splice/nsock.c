@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* splice/nsock.c - TCP sockets made inside the target namespace by a helper
+/* splice/nsock.c - TCP and UDP sockets made inside the target namespace by a
+ * helper
  *
  * A connection spliced from the host into the namespace needs a socket that
  * lives in the namespace, and a socket belongs to the namespace of the task
@@ -12,7 +13,8 @@
  * Daemon and helper talk over a SOCK_SEQPACKET socketpair.  A request asks
  * for N sockets of one family; the reply carries them as SCM_RIGHTS, so
  * they land in the daemon's file table (the helper closes its copies).
- * The daemon keeps a pool of NSOCK_POOL ready sockets per family: taking
+ * The daemon keeps a pool of NSOCK_POOL ready sockets per family and type
+ * (TCP for the splice path, UDP for loopback datagrams to -u ports): taking
  * one (nsock_get()) costs no system call, and nsock_refill(), run from
  * the timer, asks for the missing ones without waiting; replies come back
  * as epoll events (EPOLL_TYPE_NS_HELPER, nsock_handler()).  Only when a
@@ -48,7 +50,7 @@
 
 /**
  * struct nsock_msg - Request to the helper, and its reply
- * @fam:	0: IPv4, 1: IPv6
+ * @fam:	Pool index: bit 0 set for IPv6, bit 1 for UDP (nsock_fam())
  * @n:		Sockets asked for (a reply repeats the request's value)
  * @got:	Reply: sockets attached as SCM_RIGHTS
  * @pad:	Zero
@@ -63,22 +65,37 @@ struct nsock_msg {
 	int32_t err;
 };
 
-static int nsock_pool[2][NSOCK_POOL];
-static unsigned nsock_n[2];		/* sockets in the pool */
-static unsigned nsock_pending[2];	/* asked for, reply not seen yet */
-static int nsock_err[2];		/* error of the last reply, or 0 */
+#define NSOCK_FAMS	4	/* TCP/IPv4, TCP/IPv6, UDP/IPv4, UDP/IPv6 */
+
+static int nsock_pool[NSOCK_FAMS][NSOCK_POOL];
+static unsigned nsock_n[NSOCK_FAMS];	/* sockets in the pool */
+static unsigned nsock_pending[NSOCK_FAMS]; /* asked for, reply not seen yet */
+static int nsock_err[NSOCK_FAMS];	/* error of the last reply, or 0 */
+static unsigned nsock_on;		/* bitmap of pools kept filled */
 static int nsock_sock = -1;		/* our end of the socketpair */
 static pid_t nsock_helper_pid;
 
 /**
  * nsock_fam_af() - Address family of a pool
- * @fam:	0 or 1
+ * @fam:	Pool index
  *
  * Return: AF_INET or AF_INET6
  */
 static int nsock_fam_af(unsigned fam)
 {
-	return fam ? AF_INET6 : AF_INET;
+	return (fam & 1) ? AF_INET6 : AF_INET;
+}
+
+/**
+ * nsock_fam() - Pool index for a family and a type
+ * @af:		AF_INET or AF_INET6
+ * @udp:	UDP rather than TCP
+ *
+ * Return: 0 to NSOCK_FAMS - 1
+ */
+static unsigned nsock_fam(int af, bool udp)
+{
+	return (af == AF_INET6 ? 1U : 0U) | (udp ? 2U : 0U);
 }
 
 /**
@@ -159,16 +176,22 @@ static void nsock_helper_reply(int fd, const struct nsock_msg *req)
 	unsigned i;
 
 	for (i = 0; i < req->n; i++) {
-		int s = socket(nsock_fam_af(req->fam),
-			       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			       IPPROTO_TCP);
+		bool udp = req->fam & 2;
+		int af = nsock_fam_af(req->fam);
+		int s = socket(af, (udp ? SOCK_DGRAM : SOCK_STREAM) |
+				   SOCK_NONBLOCK | SOCK_CLOEXEC,
+			       udp ? IPPROTO_UDP : IPPROTO_TCP);
 
 		if (s < 0) {
 			rep.err = -errno;
 			break;
 		}
-		/* Spliced data is pushed as it comes: no Nagle delays */
-		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (!udp)	/* spliced data is pushed as it comes: no Nagle */
+			setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		else if (af == AF_INET6)
+			setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+				   sizeof(one));
 		fds[rep.got++] = s;
 	}
 
@@ -221,7 +244,7 @@ static void nsock_helper(int fd, int nsfd, pid_t parent)
 			continue;
 		if (n <= 0)
 			_exit(0);	/* the daemon is gone */
-		if (n != sizeof(m) || m.fam > 1 || m.n > NSOCK_POOL)
+		if (n != sizeof(m) || m.fam >= NSOCK_FAMS || m.n > NSOCK_POOL)
 			continue;	/* never sent by the daemon */
 		m.got = 0;
 		m.err = 0;
@@ -237,7 +260,7 @@ static void nsock_gone(void)
 	if (nsock_sock >= 0)
 		close(nsock_sock);	/* also leaves the epoll set */
 	nsock_sock = -1;
-	nsock_pending[0] = nsock_pending[1] = 0;
+	memset(nsock_pending, 0, sizeof(nsock_pending));
 }
 
 /**
@@ -269,7 +292,7 @@ static int nsock_recv(void)
 	if (n == 0)
 		return -ECONNRESET;
 
-	valid = n == sizeof(m) && m.fam <= 1;
+	valid = n == sizeof(m) && m.fam < NSOCK_FAMS;
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		size_t i, nfd;
 		int fd;
@@ -297,7 +320,7 @@ static int nsock_recv(void)
 
 /**
  * nsock_request() - Ask the helper for sockets, without waiting
- * @fam:	0: IPv4, 1: IPv6
+ * @fam:	Pool index: bit 0 set for IPv6, bit 1 for UDP (nsock_fam())
  * @n:		How many (1 to NSOCK_POOL)
  *
  * #syscalls sendto
@@ -336,7 +359,7 @@ static int nsock_wait(int ms)
 
 /**
  * nsock_fill_wait() - Fill an empty pool, waiting for the helper
- * @fam:	0: IPv4, 1: IPv6
+ * @fam:	Pool index: bit 0 set for IPv6, bit 1 for UDP (nsock_fam())
  *
  * Context: main loop, only when a burst of connections emptied the pool
  * Return: 0 once the pool has a socket, -ETIMEDOUT after NSOCK_WAIT_MS,
@@ -376,23 +399,38 @@ static int nsock_fill_wait(unsigned fam)
 }
 
 /**
- * nsock_get() - Take a socket created in the target namespace
+ * nsock_get_type() - Take a socket created in the target namespace
  * @af:		AF_INET or AF_INET6
+ * @udp:	UDP socket rather than TCP
  *
- * The socket is a non-blocking, close-on-exec TCP socket with TCP_NODELAY,
- * neither bound nor connected; the caller owns it.
+ * The socket is non-blocking and close-on-exec, neither bound nor
+ * connected; TCP ones have TCP_NODELAY, IPv6 UDP ones IPV6_V6ONLY.  The
+ * caller owns it.
+ *
+ * Context: main loop
+ * Return: socket, or -errno (see nsock_fill_wait())
+ */
+int nsock_get_type(int af, bool udp)
+{
+	unsigned fam = nsock_fam(af, udp);
+	int ret;
+
+	nsock_on |= 1U << fam;
+	if (!nsock_n[fam] && (ret = nsock_fill_wait(fam)) < 0)
+		return ret;
+	return nsock_pool[fam][--nsock_n[fam]];
+}
+
+/**
+ * nsock_get() - Take a TCP socket created in the target namespace
+ * @af:		AF_INET or AF_INET6
  *
  * Context: main loop
  * Return: socket, or -errno (see nsock_fill_wait())
  */
 int nsock_get(int af)
 {
-	unsigned fam = af == AF_INET6;
-	int ret;
-
-	if (!nsock_n[fam] && (ret = nsock_fill_wait(fam)) < 0)
-		return ret;
-	return nsock_pool[fam][--nsock_n[fam]];
+	return nsock_get_type(af, false);
 }
 
 /**
@@ -406,8 +444,9 @@ bool nsock_refill_due(void)
 
 	if (nsock_sock < 0)
 		return false;
-	for (fam = 0; fam < 2; fam++)
-		if (!nsock_pending[fam] && nsock_n[fam] < NSOCK_POOL)
+	for (fam = 0; fam < NSOCK_FAMS; fam++)
+		if ((nsock_on & (1U << fam)) && !nsock_pending[fam] &&
+		    nsock_n[fam] < NSOCK_POOL)
 			return true;
 	return false;
 }
@@ -423,8 +462,9 @@ void nsock_refill(void)
 
 	if (nsock_sock < 0)
 		return;
-	for (fam = 0; fam < 2; fam++)
-		if (!nsock_pending[fam] && nsock_n[fam] < NSOCK_POOL)
+	for (fam = 0; fam < NSOCK_FAMS; fam++)
+		if ((nsock_on & (1U << fam)) && !nsock_pending[fam] &&
+		    nsock_n[fam] < NSOCK_POOL)
 			nsock_request(fam, NSOCK_POOL - nsock_n[fam]);
 }
 
@@ -460,7 +500,12 @@ void nsock_handler(struct ctx *ctx, uint32_t events)
  */
 bool nsock_ready(void)
 {
-	return nsock_sock >= 0 || nsock_n[0] || nsock_n[1];
+	unsigned fam;
+
+	for (fam = 0; fam < NSOCK_FAMS; fam++)
+		if (nsock_n[fam])
+			return true;
+	return nsock_sock >= 0;
 }
 
 /**
@@ -471,7 +516,7 @@ bool nsock_ready(void)
  */
 unsigned nsock_avail(int af)
 {
-	return nsock_n[af == AF_INET6];
+	return nsock_n[nsock_fam(af, false)];
 }
 
 /**
@@ -487,6 +532,8 @@ pid_t nsock_pid(void)
 /**
  * nsock_init() - Fork the helper into the target namespace, fill the pools
  * @ctx:	Context: ns_fd is the target namespace, epollfd the main loop's
+ * @tcp:	Keep TCP pools filled (splice path)
+ * @udp:	Keep UDP pools filled (loopback datagrams to -u ports)
  *
  * Call after any fork() of the daemon (daemonizing), while it still has
  * the privileges to enter the namespace (before isolate_prefork()).
@@ -495,7 +542,7 @@ pid_t nsock_pid(void)
  * Return: 0, or -errno (setns() refused, no helper reply within five
  *	   times NSOCK_WAIT_MS, fork() failed)
  */
-int nsock_init(struct ctx *ctx)
+int nsock_init(struct ctx *ctx, bool tcp, bool udp)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_NS_HELPER };
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -539,14 +586,23 @@ int nsock_init(struct ctx *ctx)
 		goto fail;
 	}
 
-	for (fam = 0; fam < 2; fam++) {
+	nsock_on = (tcp ? 0x3U : 0) | (udp ? 0xcU : 0);
+	for (fam = 0; fam < NSOCK_FAMS; fam++) {
+		if (!(nsock_on & (1U << fam)))
+			continue;
 		nsock_err[fam] = 0;
 		nsock_fill_wait(fam);
 	}
-	/* The other family's reply may still be on its way */
-	while ((nsock_pending[0] || nsock_pending[1]) &&
-	       nsock_wait(NSOCK_WAIT_MS) == 1 && nsock_recv() > 0)
-		;
+	/* Other pools' replies may still be on their way */
+	for (;;) {
+		bool pending = false;
+
+		for (fam = 0; fam < NSOCK_FAMS; fam++)
+			pending |= !!nsock_pending[fam];
+		if (!pending || nsock_wait(NSOCK_WAIT_MS) != 1 ||
+		    nsock_recv() <= 0)
+			break;
+	}
 	return 0;
 
 fail:

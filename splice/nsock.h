@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* splice/nsock.h - TCP sockets made inside the target namespace by a helper
+/* splice/nsock.h - TCP and UDP sockets made inside the target namespace
  */
 #ifndef SPLICE_NSOCK_H
 #define SPLICE_NSOCK_H
@@ -13,9 +13,10 @@
 
 struct ctx;
 
-int nsock_init(struct ctx *ctx);
+int nsock_init(struct ctx *ctx, bool tcp, bool udp);
 bool nsock_ready(void);
 int nsock_get(int af);
+int nsock_get_type(int af, bool udp);
 void nsock_refill(void);
 bool nsock_refill_due(void);
 void nsock_handler(struct ctx *ctx, uint32_t events);

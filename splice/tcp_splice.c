@@ -739,10 +739,10 @@ void splice_timer(struct ctx *ctx)
 	int64_t next = INT64_MAX;
 	unsigned i;
 
+	nsock_refill();		/* also UDP pools, with or without -t/-T */
 	if (!splice_on)
 		return;
 	splice_pipe_refill();
-	nsock_refill();
 
 	if (!splice_connecting) {
 		splice_connect_due = INT64_MAX;
@@ -792,15 +792,18 @@ int splice_init(struct ctx *ctx)
 	const struct conf *c = &ctx->c;
 	bool in = !c->no_tcp && c->tcp_in.n && !c->no_splice;
 	bool out = !c->no_tcp && c->tcp_out.n;
+	bool udp_in = !c->no_udp && c->udp_in.n && !c->no_splice;
 	int ret;
 
-	if (c->mode != MODE_PASTA || (!in && !out))
+	if (c->mode != MODE_PASTA || (!in && !out && !udp_in))
 		return 0;
 
-	splice_on = true;
-	splice_pipe_refill();
-	if (in && (ret = nsock_init(ctx)) < 0)
-		warn("can't start the namespace socket helper (%s): loopback connections to -t ports take the tap path",
+	if (in || out) {
+		splice_on = true;
+		splice_pipe_refill();
+	}
+	if ((in || udp_in) && (ret = nsock_init(ctx, in, udp_in)) < 0)
+		warn("can't start the namespace socket helper (%s): loopback traffic to -t/-u ports takes the tap path",
 		     strerror(-ret));
 	debug("splice: %u pipes of %u bytes pooled, namespace sockets %u (IPv4) %u (IPv6)",
 	      splice_pipe_n, SPLICE_PIPE_SIZE, nsock_avail(AF_INET),

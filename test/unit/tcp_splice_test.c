@@ -689,7 +689,7 @@ static void setup_nsock(void)
 	ctx.timer_next = INT64_MAX;
 	ctx.epollfd = epoll_create1(EPOLL_CLOEXEC);
 	ck_assert_int_ge(ctx.epollfd, 0);
-	ck_assert_int_eq(nsock_init(&ctx), 0);
+	ck_assert_int_eq(nsock_init(&ctx, true, false), 0);
 }
 
 /* Sockets from the helper belong to the target namespace and are
