@@ -64,7 +64,7 @@ UNIT_SRCS := $(sort $(wildcard test/unit/*_test.c))
 UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
 UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
-.PHONY: all deps check check-unit check-integration check-man demo bench \
+.PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
 	bench-smoke fuzz install uninstall clean asan unit guest
 
 all: $(BUILD)/passt $(BUILD)/pasta
@@ -79,6 +79,15 @@ $(SECCOMP_LIST): $(SRCS) $(HDRS) passt/seccomp.sh
 	@mkdir -p $(@D)
 	sh passt/seccomp.sh $(SRCS) $(HDRS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/passt/isolation.o: $(SECCOMP_LIST)
+
+# --version: conf.o is rebuilt when "git describe" changes (the stamp file
+# is rewritten only when its content differs)
+VERSION_STAMP := $(BUILD)/gen/version
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(BUILD)/obj/conf/conf.o: $(VERSION_STAMP)
+FORCE:
 
 $(BUILD)/libcore.a: $(CORE_OBJS)
 	@rm -f $@
