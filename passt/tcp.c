@@ -624,6 +624,7 @@ static void tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	conn_dbg(conn, "established");
 	tcp_rcv_wnd_update(ctx, conn);
 	tcp_rto_restart(ctx, conn);
+	conn->flags |= TFL(SOCK_DATA);	/* events before now were ignored */
 	tcp_data_from_sock(ctx, conn);
 }
 
@@ -800,8 +801,10 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		r = rd(conn)->read(conn, iov, n, sent,
 				   (conn->flags & TFL(SOCK_RDHUP)) ||
 				   (conn->events & TEV(SOCK_EOF)), &tcp_rd_ext);
-		if (r == -EAGAIN)
+		if (r == -EAGAIN) {
+			conn->flags &= ~TFL(SOCK_DATA);
 			return;
+		}
 		if (r == 0) {
 			tcp_send_fin(ctx, conn);
 			return;
@@ -857,8 +860,10 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		 * the peer's FIN came with the data (read again for EOF)
 		 */
 		if ((size_t)r < want && (size_t)r < n * mss &&
-		    !(conn->flags & TFL(SOCK_RDHUP)))
+		    !(conn->flags & TFL(SOCK_RDHUP))) {
+			conn->flags &= ~TFL(SOCK_DATA);
 			return;
+		}
 	}
 }
 
@@ -1204,7 +1209,11 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 		conn->flags &= ~TFL(RETRANS_ONE);
 		tcp_retransmit_one(ctx, conn);
 	}
-	tcp_data_from_sock(ctx, conn);
+	/* Only if the queue may hold unsent bytes: an ACK that opens the
+	 * window doesn't need a peek that would find nothing (EAGAIN)
+	 */
+	if (conn->flags & TFL(SOCK_DATA))
+		tcp_data_from_sock(ctx, conn);
 	if (conn->sock >= 0 && conn->f.type == FLOW_TCP)
 		tcp_timer_arm(ctx, conn);
 }
@@ -1552,8 +1561,10 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			tcp_send_ack(ctx, conn);
 	}
 
-	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP))
+	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) {
+		conn->flags |= TFL(SOCK_DATA);
 		tcp_data_from_sock(ctx, conn);
+	}
 }
 
 /**

@@ -42,6 +42,7 @@ enum tcp_fl {
 	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
 	TFL_RECOVERY,		/* fast recovery until @recover is ACKed */
 	TFL_RETRANS_ONE,	/* resend the segment at SND.UNA after this batch */
+	TFL_SOCK_DATA,		/* host socket may hold bytes not sent yet */
 	TFL_COUNT
 };
 
