@@ -152,7 +152,7 @@ int limits_nofile_init(const struct conf *c)
 	want.rlim_max = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &want))
 		return -errno;
-	warn("RLIMIT_NOFILE: hard limit %lu is below the %lu file descriptors "
+	info("RLIMIT_NOFILE: hard limit %lu is below the %lu file descriptors "
 	     "%u flows may need: new flows will be refused when they run out",
 	     (unsigned long)rl.rlim_max, need, c->flow_max);
 	return 0;
