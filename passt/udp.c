@@ -753,6 +753,72 @@ static unsigned udp_sendmmsg(struct ctx *ctx, const struct udp_flow *uf,
 }
 
 /**
+ * udp_msg_init() - Reset a message header to one buffer, nothing else set
+ * @mh:		Message header
+ * @iov:	Its only iovec entry
+ * @base:	Buffer
+ * @len:	Buffer size (receiving) or datagram length (sending), bytes
+ */
+static void udp_msg_init(struct msghdr *mh, struct iovec *iov, void *base,
+			 size_t len)
+{
+	iov->iov_base = base;
+	iov->iov_len = len;
+	memset(mh, 0, sizeof(*mh));
+	mh->msg_iov = iov;
+	mh->msg_iovlen = 1;
+}
+
+/**
+ * udp_recv_prepare() - Set up udp_mh_recv[] for one recvmmsg() batch
+ * @base:	Buffer of the first datagram
+ * @stride:	Distance from one datagram's buffer to the next, bytes
+ * @len:	Size of each buffer, bytes
+ * @n:		Entries to set up, at most UDP_BATCH
+ *
+ * No source address and no control data are asked for; callers that want
+ * them fill those fields in afterwards.
+ */
+static void udp_recv_prepare(uint8_t *base, size_t stride, size_t len,
+			     unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		udp_msg_init(&udp_mh_recv[i].msg_hdr, &udp_iov_recv[i],
+			     base + i * stride, len);
+}
+
+/**
+ * udp_recv_prepare_bufs() - Set up a full batch into udp_buf, for the
+ *			     spliced paths and for dropping
+ */
+static void udp_recv_prepare_bufs(void)
+{
+	udp_recv_prepare((uint8_t *)udp_buf, UDP_DGRAM_MAX, UDP_DGRAM_MAX,
+			 UDP_BATCH);
+}
+
+/**
+ * udp_msg_to_peer() - Address a message to a flow's peer, and choose the
+ *		       source the peer sent to
+ * @mh:		Message header, set up by udp_msg_init()
+ * @uf:		Flow with @uf->peer
+ * @cl:		Length of the control data in udp_cmsg_send, 0 for none
+ *		(from udp_pktinfo_set())
+ */
+static void udp_msg_to_peer(struct msghdr *mh, struct udp_flow *uf,
+			    socklen_t cl)
+{
+	mh->msg_name = &uf->peer;
+	mh->msg_namelen = uf->peer_len;
+	if (cl) {
+		mh->msg_control = udp_cmsg_send;
+		mh->msg_controllen = cl;
+	}
+}
+
+/**
  * udp_sock_drain() - Read and drop what a socket holds (no guest, no room)
  * @s:		Socket
  *
@@ -763,17 +829,9 @@ static void udp_sock_drain(int s)
 	int rounds;
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		unsigned i;
 		int r;
 
-		for (i = 0; i < UDP_BATCH; i++) {
-			udp_iov_recv[i].iov_base = udp_buf[i];
-			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
-			memset(&udp_mh_recv[i].msg_hdr, 0,
-			       sizeof(udp_mh_recv[i].msg_hdr));
-			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
-			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
-		}
+		udp_recv_prepare_bufs();
 		r = recvmmsg(s, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT, NULL);
 		if (r < 0 && (errno == ECONNREFUSED || errno == EINTR))
 			continue;
@@ -829,15 +887,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		}
 		n = MIN(n, UDP_BATCH);
 
-		for (i = 0; i < n; i++) {
-			udp_iov_recv[i].iov_base = p + i * slot + TAP_HEADROOM +
-						   hlen;
-			udp_iov_recv[i].iov_len = pmax;
-			memset(&udp_mh_recv[i].msg_hdr, 0,
-			       sizeof(udp_mh_recv[i].msg_hdr));
-			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
-			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
-		}
+		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, pmax, n);
 		r = recvmmsg(uf->sock, udp_mh_recv, n, MSG_DONTWAIT, NULL);
 		if (r < 0) {
 			if (errno == ECONNREFUSED) {
@@ -933,14 +983,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 		unsigned i;
 		int r;
 
-		for (i = 0; i < UDP_BATCH; i++) {
-			udp_iov_recv[i].iov_base = udp_buf[i];
-			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
-			memset(&udp_mh_recv[i].msg_hdr, 0,
-			       sizeof(udp_mh_recv[i].msg_hdr));
-			udp_mh_recv[i].msg_hdr.msg_iov = &udp_iov_recv[i];
-			udp_mh_recv[i].msg_hdr.msg_iovlen = 1;
-		}
+		udp_recv_prepare_bufs();
 		r = recvmmsg(uf->sock, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT,
 			     NULL);
 		if (r < 0 && (errno == ECONNREFUSED || errno == EINTR))
@@ -951,17 +994,9 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 		for (i = 0; i < (unsigned)r; i++) {
 			struct msghdr *mh = &udp_mh_send[i].msg_hdr;
 
-			udp_iov_send[i].iov_base = udp_buf[i];
-			udp_iov_send[i].iov_len = udp_mh_recv[i].msg_len;
-			memset(mh, 0, sizeof(*mh));
-			mh->msg_iov = &udp_iov_send[i];
-			mh->msg_iovlen = 1;
-			mh->msg_name = &uf->peer;
-			mh->msg_namelen = uf->peer_len;
-			if (cl) {
-				mh->msg_control = udp_cmsg_send;
-				mh->msg_controllen = cl;
-			}
+			udp_msg_init(mh, &udp_iov_send[i], udp_buf[i],
+				     udp_mh_recv[i].msg_len);
+			udp_msg_to_peer(mh, uf, cl);
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
 		uf->last_active = ctx->now;
@@ -1084,19 +1119,10 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			stats.udp_too_big++;
 			continue;
 		}
-		udp_iov_send[m].iov_base = (void *)f[used].payload;
-		udp_iov_send[m].iov_len = f[used].payload_len;
-		memset(mh, 0, sizeof(*mh));
-		mh->msg_iov = &udp_iov_send[m];
-		mh->msg_iovlen = 1;
-		if (via_listener) {
-			mh->msg_name = &uf->peer;
-			mh->msg_namelen = uf->peer_len;
-			if (cl) {
-				mh->msg_control = udp_cmsg_send;
-				mh->msg_controllen = cl;
-			}
-		}
+		udp_msg_init(mh, &udp_iov_send[m], (void *)f[used].payload,
+			     f[used].payload_len);
+		if (via_listener)
+			udp_msg_to_peer(mh, uf, cl);
 		uf->last_len = (uint16_t)f[used].payload_len;
 		m++;
 	}
@@ -1322,14 +1348,10 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		unsigned i, m = 0;
 		int r;
 
+		udp_recv_prepare_bufs();
 		for (i = 0; i < UDP_BATCH; i++) {
 			struct msghdr *mh = &udp_mh_recv[i].msg_hdr;
 
-			udp_iov_recv[i].iov_base = udp_buf[i];
-			udp_iov_recv[i].iov_len = UDP_DGRAM_MAX;
-			memset(mh, 0, sizeof(*mh));
-			mh->msg_iov = &udp_iov_recv[i];
-			mh->msg_iovlen = 1;
 			mh->msg_name = &udp_name_recv[i];
 			mh->msg_namelen = sizeof(udp_name_recv[i]);
 			mh->msg_control = udp_cmsg_recv[i];
@@ -1345,7 +1367,6 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		for (i = 0; i < (unsigned)r; i++) {
 			struct udp_flow *uf = udp_listen_flow(ctx, ref, i);
 			size_t len = udp_mh_recv[i].msg_len;
-			struct msghdr *mh;
 
 			if (!uf)
 				continue;
@@ -1363,12 +1384,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				m = 0;
 			}
 			run = uf;
-			mh = &udp_mh_send[m].msg_hdr;
-			udp_iov_send[m].iov_base = udp_buf[i];
-			udp_iov_send[m].iov_len = len;
-			memset(mh, 0, sizeof(*mh));
-			mh->msg_iov = &udp_iov_send[m];
-			mh->msg_iovlen = 1;
+			udp_msg_init(&udp_mh_send[m].msg_hdr, &udp_iov_send[m],
+				     udp_buf[i], len);
 			m++;
 		}
 		if (run && m)
