@@ -103,6 +103,20 @@ static size_t nl_af_len(int af)
 }
 
 /**
+ * nl_ip_unspec() - Is an address all zeroes (0.0.0.0 or ::)?
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Address, network order
+ *
+ * Return: true if unspecified
+ */
+static bool nl_ip_unspec(int af, const void *addr)
+{
+	static const uint8_t zero[sizeof(struct in6_addr)];
+
+	return !memcmp(addr, zero, nl_af_len(af));
+}
+
+/**
  * nl_prefix_covers() - Is @addr within @pfx/@len?
  * @af:		Address family of both
  * @pfx:	Network (any address inside it), network order
@@ -430,64 +444,39 @@ static int nl_pick_template(const struct nl_caches *nc, int af, char *ifname,
 }
 
 /**
- * nl_defaults4() - Fill IPv4 defaults from the template interface
- * @nc:		Snapshot
- * @ip4:	IPv4 configuration (given values are kept)
- * @p:		Result of the choice
- *
- * Return: 0, or -ENODEV for a given interface that doesn't exist
+ * struct nl_fam - The fields of one family's configuration that
+ *		   nl_defaults() fills: a view on struct conf_ip4 or conf_ip6
+ * @af:		AF_INET or AF_INET6
+ * @ifname:	.ifname_out, IFNAMSIZ bytes
+ * @addr:	.addr, network order (4 or 16 bytes)
+ * @prefix_len:	.prefix_len (< 0 if not given)
+ * @gw:		.gw, network order (4 or 16 bytes)
  */
-static int nl_defaults4(const struct nl_caches *nc, struct conf_ip4 *ip4,
-			struct nl_pick *p)
-{
-	bool given = ip4->addr.s_addr != INADDR_ANY;
-	union nl_ip gw;
-	bool have_gw;
-	int idx, rc;
-
-	rc = nl_pick_template(nc, AF_INET, ip4->ifname_out, p);
-	if (rc || !p->ifindex) {
-		p->usable = given;
-		return rc;
-	}
-
-	if (!given) {
-		int plen;
-
-		if (nl_find_addr(nc, AF_INET, p->ifindex, NULL, &ip4->addr,
-				 &plen) && ip4->prefix_len < 0)
-			ip4->prefix_len = plen;
-	} else if (ip4->prefix_len < 0) {
-		nl_find_addr(nc, AF_INET, p->ifindex, &ip4->addr, NULL,
-			     &ip4->prefix_len);
-	}
-
-	if (!ip4->gw.s_addr &&
-	    nl_default_route(nc, AF_INET, p->ifindex, &idx, &gw, &have_gw) &&
-	    have_gw)
-		ip4->gw = gw.a4;
-
-	p->usable = ip4->addr.s_addr != INADDR_ANY;
-	return 0;
-}
+struct nl_fam {
+	int af;
+	char *ifname;
+	void *addr;
+	int *prefix_len;
+	void *gw;
+};
 
 /**
- * nl_defaults6() - Fill IPv6 defaults from the template interface
+ * nl_defaults() - Fill one family's defaults from its template interface
  * @nc:		Snapshot
- * @ip6:	IPv6 configuration (given values are kept)
+ * @v:		The family's configuration (given values are kept)
  * @p:		Result of the choice
  *
  * Return: 0, or -ENODEV for a given interface that doesn't exist
  */
-static int nl_defaults6(const struct nl_caches *nc, struct conf_ip6 *ip6,
-			struct nl_pick *p)
+static int nl_defaults(const struct nl_caches *nc, const struct nl_fam *v,
+		       struct nl_pick *p)
 {
-	bool given = !IN6_IS_ADDR_UNSPECIFIED(&ip6->addr);
+	bool given = !nl_ip_unspec(v->af, v->addr);
 	union nl_ip gw;
 	bool have_gw;
 	int idx, rc;
 
-	rc = nl_pick_template(nc, AF_INET6, ip6->ifname_out, p);
+	rc = nl_pick_template(nc, v->af, v->ifname, p);
 	if (rc || !p->ifindex) {
 		p->usable = given;
 		return rc;
@@ -496,20 +485,20 @@ static int nl_defaults6(const struct nl_caches *nc, struct conf_ip6 *ip6,
 	if (!given) {
 		int plen;
 
-		if (nl_find_addr(nc, AF_INET6, p->ifindex, NULL, &ip6->addr,
-				 &plen) && ip6->prefix_len < 0)
-			ip6->prefix_len = plen;
-	} else if (ip6->prefix_len < 0) {
-		nl_find_addr(nc, AF_INET6, p->ifindex, &ip6->addr, NULL,
-			     &ip6->prefix_len);
+		if (nl_find_addr(nc, v->af, p->ifindex, NULL, v->addr,
+				 &plen) && *v->prefix_len < 0)
+			*v->prefix_len = plen;
+	} else if (*v->prefix_len < 0) {
+		nl_find_addr(nc, v->af, p->ifindex, v->addr, NULL,
+			     v->prefix_len);
 	}
 
-	if (IN6_IS_ADDR_UNSPECIFIED(&ip6->gw) &&
-	    nl_default_route(nc, AF_INET6, p->ifindex, &idx, &gw, &have_gw) &&
+	if (nl_ip_unspec(v->af, v->gw) &&
+	    nl_default_route(nc, v->af, p->ifindex, &idx, &gw, &have_gw) &&
 	    have_gw)
-		ip6->gw = gw.a6;
+		memcpy(v->gw, &gw, nl_af_len(v->af));
 
-	p->usable = !IN6_IS_ADDR_UNSPECIFIED(&ip6->addr);
+	p->usable = !nl_ip_unspec(v->af, v->addr);
 	return 0;
 }
 
@@ -531,7 +520,6 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 {
 	char a[INET6_ADDRSTRLEN + 8] = "no address", g[INET6_ADDRSTRLEN];
 	const char *fam = af == AF_INET ? "IPv4" : "IPv6";
-	static const uint8_t zero[16];
 	int r;
 
 	if (*n >= len)
@@ -540,11 +528,11 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 		r = snprintf(buf + *n, len - *n, "%s%s disabled",
 			     *n ? "; " : "", fam);
 	} else {
-		if (memcmp(addr, zero, nl_af_len(af))) {
+		if (!nl_ip_unspec(af, addr)) {
 			inet_ntop(af, addr, a, INET6_ADDRSTRLEN);
 			snprintf(a + strlen(a), 8, "/%d", plen);
 		}
-		if (memcmp(gw, zero, nl_af_len(af)))
+		if (!nl_ip_unspec(af, gw))
 			inet_ntop(af, gw, g, sizeof(g));
 		else
 			snprintf(g, sizeof(g), "no gateway");
@@ -635,12 +623,20 @@ int nl_host_defaults(struct conf *c)
 		goto out;
 
 	if (c->ip4.enabled) {
-		rc = nl_defaults4(&nc, &c->ip4, &p4);
+		const struct nl_fam v4 = { AF_INET, c->ip4.ifname_out,
+					   &c->ip4.addr, &c->ip4.prefix_len,
+					   &c->ip4.gw };
+
+		rc = nl_defaults(&nc, &v4, &p4);
 		if (rc)
 			goto out;
 	}
 	if (c->ip6.enabled) {
-		rc = nl_defaults6(&nc, &c->ip6, &p6);
+		const struct nl_fam v6 = { AF_INET6, c->ip6.ifname_out,
+					   &c->ip6.addr, &c->ip6.prefix_len,
+					   &c->ip6.gw };
+
+		rc = nl_defaults(&nc, &v6, &p6);
 		if (rc)
 			goto out;
 	}
