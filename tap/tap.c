@@ -150,6 +150,20 @@ close_fd:
 }
 
 /**
+ * tap_queues_reset() - Empty the stream reassembly buffer, the pending
+ *			stream tail and the transmit queue
+ */
+static void tap_queues_reset(void)
+{
+	stream_rx_init(&tap_stream_rx, tap_stream_rx_buf,
+		       sizeof(tap_stream_rx_buf));
+	stream_tx_init(&tap_tx_pend, tap_tx_pend_buf, sizeof(tap_tx_pend_buf));
+	tap_tx_used = 0;
+	tap_tx_n = 0;
+	tap_tx_iovn = 0;
+}
+
+/**
  * tap_init() - Select the back-end and its fd
  * @be:		TAP_DEV or TAP_STREAM
  * @fd:		Tap device fd, or connected stream socket (non-blocking)
@@ -160,12 +174,7 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 	tap_be = be;
 	tap_dev_fd = fd;
 	tap_vnet = be == TAP_DEV && vnet_hdr;
-	stream_rx_init(&tap_stream_rx, tap_stream_rx_buf,
-		       sizeof(tap_stream_rx_buf));
-	stream_tx_init(&tap_tx_pend, tap_tx_pend_buf, sizeof(tap_tx_pend_buf));
-	tap_tx_used = 0;
-	tap_tx_n = 0;
-	tap_tx_iovn = 0;
+	tap_queues_reset();
 }
 
 /**
@@ -175,12 +184,7 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 void tap_detach(void)
 {
 	tap_dev_fd = -1;
-	stream_rx_init(&tap_stream_rx, tap_stream_rx_buf,
-		       sizeof(tap_stream_rx_buf));
-	stream_tx_init(&tap_tx_pend, tap_tx_pend_buf, sizeof(tap_tx_pend_buf));
-	tap_tx_used = 0;
-	tap_tx_n = 0;
-	tap_tx_iovn = 0;
+	tap_queues_reset();
 }
 
 /**
