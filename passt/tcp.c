@@ -448,9 +448,12 @@ static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 }
 
 /**
- * tcp_epoll_add() - Register a connection's socket
+ * tcp_epoll_ctl() - Register a connection's socket, or re-poll it
  * @ctx:	Context
  * @conn:	Connection
+ * @op:		EPOLL_CTL_ADD to register, EPOLL_CTL_MOD to re-poll so that a
+ *		full send buffer sets SOCK_NOSPACE and its draining wakes us
+ *		with EPOLLOUT
  *
  * Edge-triggered: every arrival of data, and EPOLLOUT after the send buffer
  * was found full, wakes us once.
@@ -458,7 +461,7 @@ static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
-static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
+static int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
 				.flow = flow_idx((union flow *)conn) };
@@ -467,29 +470,9 @@ static int tcp_epoll_add(struct ctx *ctx, struct tcp_conn *conn)
 		.data.u64 = ref.u64,
 	};
 
-	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, conn->sock, &ev) < 0)
+	if (epoll_ctl(ctx->epollfd, op, conn->sock, &ev) < 0)
 		return -errno;
 	return 0;
-}
-
-/**
- * tcp_epoll_rearm() - Re-poll the socket so a full send buffer sets
- *		       SOCK_NOSPACE and its draining wakes us with EPOLLOUT
- * @ctx:	Context
- * @conn:	Connection
- *
- * #syscalls epoll_ctl
- */
-static void tcp_epoll_rearm(struct ctx *ctx, struct tcp_conn *conn)
-{
-	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
-				.flow = flow_idx((union flow *)conn) };
-	struct epoll_event ev = {
-		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-		.data.u64 = ref.u64,
-	};
-
-	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, conn->sock, &ev);
 }
 
 /**
@@ -596,7 +579,7 @@ static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 
 	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT))) {
 		conn->flags |= TFL(SNDBUF_WAIT);
-		tcp_epoll_rearm(ctx, conn);
+		tcp_epoll_ctl(ctx, conn, EPOLL_CTL_MOD);
 	}
 }
 
@@ -1304,7 +1287,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	stats.tcp_flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
 
-	if (tcp_epoll_add(ctx, conn) < 0) {
+	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 		tcp_rst_reply(ctx, f);
 		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
 		return;
@@ -1679,7 +1662,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		tcp_rcv_wnd_update(ctx, conn);
 		conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << TCP_WS_OUR);
 
-		if (tcp_epoll_add(ctx, conn) < 0) {
+		if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
 			continue;
 		}
