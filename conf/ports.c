@@ -458,10 +458,13 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 {
 	static struct fwd_range inc[FWD_MAX_ELEMS], exc[FWD_MAX_ELEMS];
 	static struct fwd_rule out[CONF_MAX_FWD_RULES];
+	const char *none = "exclusions remove every port of the spec";
+	unsigned ninc = 0, nexc = 0, nout = 0, nbase = 0, nsrc, i, j;
 	const char *side = ns_side ? "namespace" : "host";
-	unsigned ninc = 0, nexc = 0, nout = 0, i, j;
 	struct fwd_rule tmpl = { .af = AF_UNSPEC };
 	const char *list, *p, *slash, *end;
+	const struct fwd_range *src = inc;
+	struct fwd_range base[2];
 	bool all = false;
 	size_t len;
 	int rc;
@@ -535,11 +538,11 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 	}
 	nexc = j;
 
+	/* The ranges to forward: given ones, less exclusions */
+	nsrc = ninc;
 	if (!ninc) {
 		/* "all", or exclusions only: non-ephemeral ports, weak */
-		struct fwd_range base[2];
 		uint16_t efirst, elast;
-		unsigned nbase = 0;
 
 		fwd_ephemeral_range(&efirst, &elast);
 		if (efirst > 1)
@@ -548,26 +551,18 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 			base[nbase++] = (struct fwd_range){ elast + 1, 65535,
 							    elast + 1 };
 		tmpl.weak = true;
-		for (i = 0; i < nbase; i++) {
-			rc = fwd_subtract(out, &nout, &tmpl, &base[i],
-					  exc, nexc, err, errlen);
-			if (rc)
-				return rc;
-		}
-		if (!nout)
-			return fwd_err(err, errlen,
-				       "no ports left to forward after exclusions");
-	} else {
-		for (i = 0; i < ninc; i++) {
-			rc = fwd_subtract(out, &nout, &tmpl, &inc[i],
-					  exc, nexc, err, errlen);
-			if (rc)
-				return rc;
-		}
-		if (!nout)
-			return fwd_err(err, errlen,
-				       "exclusions remove every port of the spec");
+		src = base;
+		nsrc = nbase;
+		none = "no ports left to forward after exclusions";
 	}
+	for (i = 0; i < nsrc; i++) {
+		rc = fwd_subtract(out, &nout, &tmpl, &src[i], exc, nexc, err,
+				  errlen);
+		if (rc)
+			return rc;
+	}
+	if (!nout)
+		return fwd_err(err, errlen, "%s", none);
 
 	/* Against rules already in the table (earlier options) */
 	for (i = 0; i < nout; i++) {
