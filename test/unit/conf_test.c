@@ -30,6 +30,7 @@
 #include "../../conf/ports.h"
 #include "../../conf/resolv.h"
 #include "fake_netns.h"
+#include "fake_parse.h"
 
 #define MAX_ARGS	32
 
@@ -216,41 +217,6 @@ static unsigned lines(const char *s)
 			      "no program name: %s", e_);		\
 		ck_assert_msg(strstr(e_, opt), #__VA_ARGS__		\
 			      ": '%s' not named in: %s", opt, e_);	\
-	} while (0)
-
-/**
- * a4() - Parse an IPv4 address
- * @s:		Text
- *
- * Return: address, network order
- */
-static struct in_addr a4(const char *s)
-{
-	struct in_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET, s, &a), 1);
-	return a;
-}
-
-/**
- * a6() - Parse an IPv6 address
- * @s:		Text
- *
- * Return: address
- */
-static struct in6_addr a6(const char *s)
-{
-	struct in6_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
-	return a;
-}
-
-#define ck_assert_a4(got, want)	ck_assert_uint_eq((got).s_addr, a4(want).s_addr)
-#define ck_assert_a6(got, want)						\
-	do {								\
-		struct in6_addr w_ = a6(want);				\
-		ck_assert(IN6_ARE_ADDR_EQUAL(&(got), &w_));		\
 	} while (0)
 
 START_TEST(test_conf_parse_passt_defaults)

@@ -16,6 +16,7 @@
 #include "../../tap/services.h"
 #include "captured_frames.h"
 #include "fake_conf.h"
+#include "fake_parse.h"
 #include "fake_svc.h"
 
 #define IP6		14
@@ -40,9 +41,7 @@ static const uint8_t infinite[4] = { 0xff, 0xff, 0xff, 0xff };
  */
 static void setup(void)
 {
-	fake_conf_init(&c);
-	memset(&svc_stats, 0, sizeof(svc_stats));
-	memset(out, 0xaa, sizeof(out));
+	svc_setup(&c, out, sizeof(out));
 }
 
 /**
@@ -54,14 +53,7 @@ static void setup(void)
  */
 static size_t run(const uint8_t *frame, size_t len)
 {
-	struct frame f;
-	size_t n;
-
-	ck_assert_int_eq(frame_parse(frame, len, &f), 0);
-	n = dhcpv6_handle(&c, &f, out, sizeof(out));
-	if (n)
-		check_reply_csums(out, n);
-	return n;
+	return svc_run(dhcpv6_handle, &c, frame, len, out, sizeof(out));
 }
 
 /**
@@ -105,31 +97,6 @@ static const uint8_t *opt6(const uint8_t *p, size_t len, uint16_t code,
 static const uint8_t *ropt(size_t n, uint16_t code, size_t *olen)
 {
 	return opt6(out + OPTS, n - OPTS, code, 0, olen);
-}
-
-/**
- * be32() - Read a 32-bit big-endian value
- * @p:		Bytes
- *
- * Return: value
- */
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/**
- * addr_is() - Compare 16 bytes with an IPv6 address in text form
- * @p:		Bytes
- * @s:		Address
- */
-static void addr_is(const uint8_t *p, const char *s)
-{
-	struct in6_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
-	ck_assert_mem_eq(p, &a, 16);
 }
 
 /**

@@ -4,7 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tap/services.h"
+#include "fake_conf.h"
 #include "fake_svc.h"
+
+/**
+ * svc_setup() - Fresh configuration, service counters and output buffer
+ * @c:		Configuration, set to the values of fake_conf.h
+ * @out:	Output buffer, filled with 0xaa (bytes a handler didn't
+ *		write stand out), or NULL
+ * @len:	Size of @out, 0 if NULL
+ */
+void svc_setup(struct conf *c, uint8_t *out, size_t len)
+{
+	fake_conf_init(c);
+	memset(&svc_stats, 0, sizeof(svc_stats));
+	if (len)
+		memset(out, 0xaa, len);
+}
+
+/**
+ * svc_run() - Parse a frame and pass it to a service handler
+ * @fn:		Service handler (arp_handle(), dhcp_handle(), ...)
+ * @c:		Configuration
+ * @frame:	Frame, which frame_parse() must accept
+ * @len:	Its length
+ * @out:	Reply buffer
+ * @cap:	Its size
+ *
+ * Return: reply length; a reply also gets its checksums checked
+ */
+size_t svc_run(svc_handler_t fn, const struct conf *c, const uint8_t *frame,
+	       size_t len, uint8_t *out, size_t cap)
+{
+	struct frame f;
+	size_t n;
+
+	ck_assert_int_eq(frame_parse(frame, len, &f), 0);
+	n = fn(c, &f, out, cap);
+	if (n)
+		check_reply_csums(out, n);
+	return n;
+}
 
 /**
  * ref_csum() - RFC 1071 section 1 checksum, the textbook way

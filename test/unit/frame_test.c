@@ -15,60 +15,8 @@
 
 #include "../../tap/frame.h"
 #include "captured_frames.h"
-
-/**
- * ip4_csum_fix() - Recompute an IPv4 header checksum after a test edit
- * @ip:		IPv4 header
- *
- * A textbook RFC 1071 section 1 sum, written here so that tests don't
- * depend on tap/csum.c.
- */
-static void ip4_csum_fix(uint8_t *ip)
-{
-	size_t hlen = (size_t)(ip[0] & 0x0f) * 4, i;
-	uint32_t s = 0;
-
-	ip[10] = ip[11] = 0;
-	for (i = 0; i + 1 < hlen; i += 2)
-		s += (uint32_t)(ip[i] << 8 | ip[i + 1]);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	s = ~s & 0xffff;
-	ip[10] = (uint8_t)(s >> 8);
-	ip[11] = (uint8_t)s;
-}
-
-/**
- * v4() - IPv4-mapped address from a dotted quad, for comparisons
- * @s:		Address text
- *
- * Return: the address as union inany
- */
-static union inany v4(const char *s)
-{
-	struct in_addr a;
-	union inany r;
-
-	ck_assert_int_eq(inet_pton(AF_INET, s, &a), 1);
-	memset(&r, 0, sizeof(r));
-	r.v4.one[0] = r.v4.one[1] = 0xff;
-	r.v4.a4 = a;
-	return r;
-}
-
-/**
- * v6() - IPv6 address from text, for comparisons
- * @s:		Address text
- *
- * Return: the address as union inany
- */
-static union inany v6(const char *s)
-{
-	union inany r;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &r.a6), 1);
-	return r;
-}
+#include "fake_parse.h"
+#include "fake_svc.h"
 
 /**
  * ip6_build() - Synthetic IPv6 frame from the RFC 8200 layout
@@ -186,7 +134,7 @@ START_TEST(test_frame_parse_arp_request_fields)
 	ck_assert_ptr_eq(f.l3, cap_arp_request + 14);
 	ck_assert_uint_eq(f.l3_len, 28);
 	{
-		union inany s = v4("203.0.113.15"), d = v4("203.0.113.2");
+		union inany s = addr("203.0.113.15"), d = addr("203.0.113.2");
 
 		ck_assert(inany_equals(&f.src, &s));
 		ck_assert(inany_equals(&f.dst, &d));
@@ -199,7 +147,7 @@ END_TEST
 /* A probe (RFC 5227 2.1.1) has sender 0.0.0.0 and is still valid ARP */
 START_TEST(test_frame_parse_arp_probe_accepted)
 {
-	union inany zero = v4("0.0.0.0");
+	union inany zero = addr("0.0.0.0");
 	struct frame f;
 
 	ck_assert_int_eq(frame_parse(cap_arp_probe, sizeof(cap_arp_probe),
@@ -256,7 +204,7 @@ END_TEST
 /* Decode: total length 84, TTL 64, ICMP, echo request id 0x2c71 */
 START_TEST(test_frame_parse_icmp4_echo_fields)
 {
-	union inany s = v4("203.0.113.15"), d = v4("203.0.113.2");
+	union inany s = addr("203.0.113.15"), d = addr("203.0.113.2");
 	struct frame f;
 
 	ck_assert_int_eq(frame_parse(cap_icmp4_echo, sizeof(cap_icmp4_echo),
@@ -374,7 +322,7 @@ START_TEST(test_frame_parse_ip4_first_fragment_dropped)
 	memcpy(b, cap_ip4_last_frag, sizeof(b));
 	b[14 + 6] = 0x20;
 	b[14 + 7] = 0x00;
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_FRAG);
 }
 END_TEST
@@ -434,7 +382,7 @@ START_TEST(test_frame_parse_ip4_total_len_below_header_dropped)
 	memcpy(b, cap_icmp4_echo, sizeof(b));
 	b[16] = 0;
 	b[17] = 19;
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_LEN);
 }
 END_TEST
@@ -472,7 +420,7 @@ static void icmp4_with_src(uint8_t *b, const char *src)
 {
 	memcpy(b, cap_icmp4_echo, sizeof(cap_icmp4_echo));
 	ck_assert_int_eq(inet_pton(AF_INET, src, b + 14 + 12), 1);
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 }
 
 /* RFC 1122 3.2.1.3: a source may not be multicast, broadcast or
@@ -499,7 +447,7 @@ END_TEST
 /* Decode: 0.0.0.0 -> 255.255.255.255, UDP 68 -> 67 (RFC 2131 4.1) */
 START_TEST(test_frame_parse_ip4_unspec_source_dhcp_accepted)
 {
-	union inany zero = v4("0.0.0.0");
+	union inany zero = addr("0.0.0.0");
 	struct frame f;
 
 	ck_assert_int_eq(frame_parse(cap_dhcp_discover_udhcpc,
@@ -546,7 +494,7 @@ START_TEST(test_frame_parse_udp_short_dropped)
 	memcpy(b, cap_udp4, sizeof(b));
 	b[16] = 0;
 	b[17] = 27;
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -576,7 +524,7 @@ START_TEST(test_frame_parse_tcp_short_dropped)
 	memcpy(b, cap_tcp4_syn, sizeof(b));
 	b[16] = 0;
 	b[17] = 39;
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -590,7 +538,7 @@ START_TEST(test_frame_parse_icmp_short_dropped)
 	memcpy(b, cap_icmp4_echo, sizeof(b));
 	b[16] = 0;
 	b[17] = 27;
-	ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + 14);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -616,7 +564,7 @@ END_TEST
 /* Decode: payload length 64, hop limit 64, echo request id 0x2c72 */
 START_TEST(test_frame_parse_icmp6_echo_fields)
 {
-	union inany s = v6("2001:db8::15"), d = v6("2001:db8::1");
+	union inany s = addr("2001:db8::15"), d = addr("2001:db8::1");
 	struct frame f;
 
 	ck_assert_int_eq(frame_parse(cap_icmp6_echo, sizeof(cap_icmp6_echo),
@@ -1037,7 +985,7 @@ START_TEST(test_frame_parse_mutations_safe)
 				if (b[12] == 0x08 && b[13] == 0x00 &&
 				    len >= 34 && (b[14] & 0x0f) >= 5 &&
 				    14 + (size_t)(b[14] & 0x0f) * 4 <= len)
-					ip4_csum_fix(b + 14);
+					ref_ip4_csum_fix(b + 14);
 			ret = frame_parse(b, len, &f);
 			ck_assert_int_le(ret, 0);
 			ck_assert_int_gt(ret, -FD_COUNT);

@@ -17,27 +17,9 @@
 
 #include "../../passt/fwd.h"
 #include "fake_conf.h"
+#include "fake_parse.h"
 
 static struct conf c;
-
-/**
- * addr() - Parse an address into an inany (IPv4-mapped for IPv4)
- * @s:		Text form
- *
- * Return: address
- */
-static union inany addr(const char *s)
-{
-	union inany a;
-	struct in_addr a4;
-
-	memset(&a, 0, sizeof(a));
-	if (inet_pton(AF_INET, s, &a4) == 1)
-		inany_from_v4(&a, a4);
-	else
-		ck_assert_int_eq(inet_pton(AF_INET6, s, &a.a6), 1);
-	return a;
-}
 
 /**
  * check_map() - Translate @dst:@dport and compare with the expectation

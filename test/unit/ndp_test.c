@@ -14,6 +14,7 @@
 #include "../../tap/services.h"
 #include "captured_frames.h"
 #include "fake_conf.h"
+#include "fake_parse.h"
 #include "fake_svc.h"
 
 #define IP6		14
@@ -30,9 +31,7 @@ static const uint8_t guest_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
  */
 static void setup(void)
 {
-	fake_conf_init(&c);
-	memset(&svc_stats, 0, sizeof(svc_stats));
-	memset(out, 0xaa, sizeof(out));
+	svc_setup(&c, out, sizeof(out));
 }
 
 /**
@@ -44,27 +43,7 @@ static void setup(void)
  */
 static size_t run(const uint8_t *frame, size_t len)
 {
-	struct frame f;
-	size_t n;
-
-	ck_assert_int_eq(frame_parse(frame, len, &f), 0);
-	n = ndp_handle(&c, &f, out, sizeof(out));
-	if (n)
-		check_reply_csums(out, n);
-	return n;
-}
-
-/**
- * addr_is() - Compare 16 bytes with an IPv6 address in text form
- * @p:		Bytes
- * @s:		Address
- */
-static void addr_is(const uint8_t *p, const char *s)
-{
-	struct in6_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
-	ck_assert_mem_eq(p, &a, 16);
+	return svc_run(ndp_handle, &c, frame, len, out, sizeof(out));
 }
 
 /**

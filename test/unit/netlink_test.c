@@ -21,6 +21,7 @@
 #include "../../conf/log.h"
 #include "../../conf/netlink.h"
 #include "fake_netns.h"
+#include "fake_parse.h"
 
 static struct conf c;
 
@@ -44,44 +45,6 @@ static void setup_topo(void)
 	setup();
 	netns_host_topology();
 }
-
-/**
- * a4() - Parse an IPv4 address
- * @s:		Text
- *
- * Return: address, network order
- */
-static struct in_addr a4(const char *s)
-{
-	struct in_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET, s, &a), 1);
-	return a;
-}
-
-/**
- * a6() - Parse an IPv6 address
- * @s:		Text
- *
- * Return: address
- */
-static struct in6_addr a6(const char *s)
-{
-	struct in6_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
-	return a;
-}
-
-#define ck_assert_a4(got, want)	ck_assert_uint_eq((got).s_addr, a4(want).s_addr)
-#define ck_assert_a6(got, want)						\
-	do {								\
-		struct in6_addr w_ = a6(want);				\
-		char g_[INET6_ADDRSTRLEN];				\
-		inet_ntop(AF_INET6, &(got), g_, sizeof(g_));		\
-		ck_assert_msg(IN6_ARE_ADDR_EQUAL(&(got), &w_),		\
-			      "got %s, want %s", g_, want);		\
-	} while (0)
 
 /**
  * ifreq_get() - SIOCGIF* ioctl on an interface

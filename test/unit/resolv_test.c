@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../conf/resolv.h"
+#include "fake_parse.h"
 
 static char tmpdir[64];
 static char path[128];
@@ -58,41 +59,6 @@ static void write_file(const char *text)
 	fputs(text, f);
 	fclose(f);
 }
-
-/**
- * a4() - Parse an IPv4 address for comparisons
- * @s:		Dotted quad
- *
- * Return: address, network order
- */
-static struct in_addr a4(const char *s)
-{
-	struct in_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET, s, &a), 1);
-	return a;
-}
-
-/**
- * a6() - Parse an IPv6 address for comparisons
- * @s:		Address text
- *
- * Return: address
- */
-static struct in6_addr a6(const char *s)
-{
-	struct in6_addr a;
-
-	ck_assert_int_eq(inet_pton(AF_INET6, s, &a), 1);
-	return a;
-}
-
-#define ck_assert_a4(got, want)	ck_assert_uint_eq((got).s_addr, a4(want).s_addr)
-#define ck_assert_a6(got, want)						\
-	do {								\
-		struct in6_addr w_ = a6(want);				\
-		ck_assert(IN6_ARE_ADDR_EQUAL(&(got), &w_));		\
-	} while (0)
 
 START_TEST(test_resolv_read_nameservers_and_search)
 {

@@ -20,6 +20,7 @@
 
 #include "../../conf/log.h"
 #include "../../tap/tap.h"
+#include "fake_parse.h"
 
 static int sv[2];
 static uint8_t payload[3][30000];	/* "external" memory */
@@ -108,18 +109,6 @@ static void read_all(uint8_t *buf, size_t len)
 		ck_assert_int_gt(n, 0);
 		got += (size_t)n;
 	}
-}
-
-/**
- * be32() - Big-endian 32-bit value
- * @p:		Bytes
- *
- * Return: value
- */
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
 }
 
 /* Stream: length, frame; the external payload follows its headers */

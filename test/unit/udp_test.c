@@ -15,6 +15,7 @@
 
 #include "../../passt/udp_internal.h"
 #include "captured_frames.h"
+#include "fake_parse.h"
 
 static const uint8_t mac_guest[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 static const uint8_t mac_our[6] = { 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 };
@@ -38,25 +39,6 @@ static uint32_t sum16(const uint8_t *p, size_t len, uint32_t s)
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
 	return s;
-}
-
-/**
- * addr() - Parse an address into an inany (IPv4-mapped for IPv4)
- * @s:		Text form
- *
- * Return: address
- */
-static union inany addr(const char *s)
-{
-	union inany a;
-	struct in_addr a4;
-
-	memset(&a, 0, sizeof(a));
-	if (inet_pton(AF_INET, s, &a4) == 1)
-		inany_from_v4(&a, a4);
-	else
-		ck_assert_int_eq(inet_pton(AF_INET6, s, &a.a6), 1);
-	return a;
 }
 
 /* RFC 791 (20-byte header) + RFC 768 (8 bytes): 1500 - 28 */
