@@ -31,6 +31,7 @@
 #include "../../conf/resolv.h"
 #include "fake_netns.h"
 #include "fake_parse.h"
+#include "fake_tmp.h"
 
 #define MAX_ARGS	32
 
@@ -39,34 +40,19 @@ static char resolv_file[128], range_file[128], out_file[128], err_file[128];
 static struct conf c;
 
 /**
- * write_file() - Create a file with some text
- * @path:	File
- * @text:	Contents
- */
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-/**
  * setup() - Per-test fixture: temp files for resolv.conf and the port
  *	     range, then a scratch namespace with lib.sh's host topology
  */
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/conf_test.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tmp_dir_make(tmpdir, sizeof(tmpdir), "conf_test");
 	snprintf(resolv_file, sizeof(resolv_file), "%s/resolv.conf", tmpdir);
 	snprintf(range_file, sizeof(range_file), "%s/range", tmpdir);
 	snprintf(out_file, sizeof(out_file), "%s/stdout", tmpdir);
 	snprintf(err_file, sizeof(err_file), "%s/stderr", tmpdir);
 	/* systemd-resolved's stub, see resolv_test.c */
-	write_file(resolv_file, "nameserver 127.0.0.53\nsearch example.com\n");
-	write_file(range_file, "32768 60999\n");
+	tmp_write(resolv_file, "nameserver 127.0.0.53\nsearch example.com\n");
+	tmp_write(range_file, "32768 60999\n");
 	resolv_path = resolv_file;
 	fwd_ephemeral_path = range_file;
 
@@ -79,11 +65,7 @@ static void setup(void)
  */
 static void teardown(void)
 {
-	unlink(resolv_file);
-	unlink(range_file);
-	unlink(out_file);
-	unlink(err_file);
-	rmdir(tmpdir);
+	tmp_dir_remove(tmpdir);
 }
 
 /**

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../conf/ports.h"
+#include "fake_tmp.h"
 
 static char tmpdir[64];
 static char range_path[128];
@@ -28,11 +29,7 @@ static char err[256];
  */
 static void write_range(const char *text)
 {
-	FILE *f = fopen(range_path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	tmp_write(range_path, text);
 	fwd_ephemeral_path = range_path;
 }
 
@@ -41,8 +38,7 @@ static void write_range(const char *text)
  */
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ports_test.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tmp_dir_make(tmpdir, sizeof(tmpdir), "ports_test");
 	snprintf(range_path, sizeof(range_path), "%s/range", tmpdir);
 	write_range("32768\t60999\n");	/* kernel default */
 	memset(&t, 0, sizeof(t));
@@ -54,8 +50,7 @@ static void setup(void)
  */
 static void teardown(void)
 {
-	unlink(range_path);
-	rmdir(tmpdir);
+	tmp_dir_remove(tmpdir);
 }
 
 /**

@@ -19,6 +19,7 @@
 
 #include "../../conf/resolv.h"
 #include "fake_parse.h"
+#include "fake_tmp.h"
 
 static char tmpdir[64];
 static char path[128];
@@ -30,8 +31,7 @@ static struct conf c;
  */
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/resolv_test.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	tmp_dir_make(tmpdir, sizeof(tmpdir), "resolv_test");
 	snprintf(path, sizeof(path), "%s/resolv.conf", tmpdir);
 	memset(&r, 0, sizeof(r));
 	memset(&c, 0, sizeof(c));
@@ -43,8 +43,7 @@ static void setup(void)
  */
 static void teardown(void)
 {
-	unlink(path);
-	rmdir(tmpdir);
+	tmp_dir_remove(tmpdir);
 }
 
 /**
@@ -53,11 +52,7 @@ static void teardown(void)
  */
 static void write_file(const char *text)
 {
-	FILE *f = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	tmp_write(path, text);
 }
 
 START_TEST(test_resolv_read_nameservers_and_search)
