@@ -608,6 +608,10 @@ static int nl_prefix_by_class(struct in_addr a)
  */
 int nl_host_defaults(struct conf *c)
 {
+	const struct nl_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
+				   &c->ip4.prefix_len, &c->ip4.gw };
+	const struct nl_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
+				   &c->ip6.prefix_len, &c->ip6.gw };
 	struct nl_pick p4 = { 0 }, p6 = { 0 };
 	struct nl_caches nc = { 0 };
 	char line[640], fams[448], pick[96];
@@ -622,24 +626,12 @@ int nl_host_defaults(struct conf *c)
 	if (rc)
 		goto out;
 
-	if (c->ip4.enabled) {
-		const struct nl_fam v4 = { AF_INET, c->ip4.ifname_out,
-					   &c->ip4.addr, &c->ip4.prefix_len,
-					   &c->ip4.gw };
-
+	if (c->ip4.enabled)
 		rc = nl_defaults(&nc, &v4, &p4);
-		if (rc)
-			goto out;
-	}
-	if (c->ip6.enabled) {
-		const struct nl_fam v6 = { AF_INET6, c->ip6.ifname_out,
-					   &c->ip6.addr, &c->ip6.prefix_len,
-					   &c->ip6.gw };
-
+	if (!rc && c->ip6.enabled)
 		rc = nl_defaults(&nc, &v6, &p6);
-		if (rc)
-			goto out;
-	}
+	if (rc)
+		goto out;
 
 	if ((c->ip4.enabled && p4.usable) || (c->ip6.enabled && p6.usable)) {
 		if (c->ip4.enabled && !p4.usable)
