@@ -711,6 +711,26 @@ out:
 }
 
 /**
+ * nl_link_fetch() - Read one link from the kernel
+ * @sk:		Route netlink socket
+ * @ifindex:	Interface index, or 0 to look the link up by @ifname
+ * @ifname:	Interface name if @ifindex is 0, else NULL
+ * @link:	Set on success, for rtnl_link_put()
+ *
+ * Return: 0, -ENODEV if there is no such link, or -errno
+ */
+static int nl_link_fetch(struct nl_sock *sk, int ifindex, const char *ifname,
+			 struct rtnl_link **link)
+{
+	int rc = rtnl_link_get_kernel(sk, ifindex, ifname, link);
+
+	if (rc >= 0)
+		return 0;
+	rc = nl_errno(rc);
+	return rc == -ENOENT ? -ENODEV : rc;
+}
+
+/**
  * nl_ifindex() - Index of a network interface
  * @ifname:	Interface name
  *
@@ -728,12 +748,8 @@ int nl_ifindex(const char *ifname)
 	rc = nl_open(&sk);
 	if (rc)
 		return rc;
-	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
-	if (rc < 0) {
-		rc = nl_errno(rc);
-		if (rc == -ENOENT)
-			rc = -ENODEV;
-	} else {
+	rc = nl_link_fetch(sk, 0, ifname, &link);
+	if (!rc) {
 		rc = rtnl_link_get_ifindex(link);
 		rtnl_link_put(link);
 	}
@@ -776,13 +792,9 @@ static int nl_link_change(int ifindex, enum nl_link_op op, int mtu,
 	if (rc)
 		return rc;
 
-	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &orig);
-	if (rc < 0) {
-		rc = nl_errno(rc);
-		if (rc == -ENOENT)
-			rc = -ENODEV;
+	rc = nl_link_fetch(sk, ifindex, NULL, &orig);
+	if (rc)
 		goto out;
-	}
 	change = rtnl_link_alloc();
 	if (!change) {
 		rc = -ENOMEM;
@@ -880,13 +892,9 @@ int nl_link_get_mac(int ifindex, uint8_t *mac)
 	rc = nl_open(&sk);
 	if (rc)
 		return rc;
-	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
-	if (rc < 0) {
-		rc = nl_errno(rc);
-		if (rc == -ENOENT)
-			rc = -ENODEV;
+	rc = nl_link_fetch(sk, ifindex, NULL, &link);
+	if (rc)
 		goto out;
-	}
 	a = rtnl_link_get_addr(link);
 	if (!a || nl_addr_get_len(a) != ETH_ALEN_) {
 		rc = -EOPNOTSUPP;
@@ -1141,13 +1149,9 @@ int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
 	if (rc)
 		return rc;
 
-	rc = rtnl_link_get_kernel(sk, ifindex, NULL, &link);
-	if (rc < 0) {
-		rc = nl_errno(rc);
-		if (rc == -ENOENT)
-			rc = -ENODEV;
+	rc = nl_link_fetch(sk, ifindex, NULL, &link);
+	if (rc)
 		goto out;
-	}
 	rtnl_link_put(link);
 
 	deadline = now_ms() + timeout_ms;
