@@ -46,21 +46,6 @@ static void frame_setup(void)
 }
 
 /**
- * frame_timers() - Advance the clock, run due timers, as passt_loop() does
- * @ctx:	Context
- */
-static void frame_timers(struct ctx *ctx)
-{
-	ctx->now += 100;
-	if (ctx->now >= ctx->timer_next) {
-		ctx->timer_next = INT64_MAX;
-		tcp_timer(ctx);
-		icmp_timer(ctx);
-		udp_timer(ctx);
-	}
-}
-
-/**
  * LLVMFuzzerTestOneInput() - One frame
  * @data:	Frame
  * @size:	Length, bytes
@@ -81,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	passt_frames_input(&frame_ctx, &frame, &size, 1);
 	tap_flush();
-	frame_timers(&frame_ctx);
+	fuzz_timers(&frame_ctx);
 	tap_flush();
 	return 0;
 }

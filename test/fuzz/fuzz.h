@@ -28,6 +28,10 @@
 
 #include "../../conf/conf.h"
 #include "../../conf/log.h"
+#include "../../passt/icmp.h"
+#include "../../passt/passt.h"
+#include "../../passt/tcp.h"
+#include "../../passt/udp.h"
 #include "../../tap/frame.h"
 #include "../unit/fake_conf.h"
 
@@ -121,6 +125,22 @@ static inline void fuzz_conf(struct conf *c)
 static inline size_t fuzz_cap(uint8_t b, size_t full)
 {
 	return b == 0xff ? full : (size_t)b * 8 % full;
+}
+
+/**
+ * fuzz_timers() - Advance the clock by 100 ms and run the flow timers that
+ *		   are due, as passt_loop() does (no splicing in harnesses)
+ * @ctx:	Context
+ */
+static inline void fuzz_timers(struct ctx *ctx)
+{
+	ctx->now += 100;
+	if (ctx->now >= ctx->timer_next) {
+		ctx->timer_next = INT64_MAX;
+		tcp_timer(ctx);
+		icmp_timer(ctx);
+		udp_timer(ctx);
+	}
 }
 
 #endif /* TEST_FUZZ_FUZZ_H */

@@ -114,12 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		;
 	tap_detach();
 
-	ctx->now += 100;
-	if (ctx->now >= ctx->timer_next) {
-		ctx->timer_next = INT64_MAX;
-		tcp_timer(ctx);
-		icmp_timer(ctx);
-		udp_timer(ctx);
-	}
+	fuzz_timers(ctx);
 	return 0;
 }
