@@ -147,19 +147,25 @@ pasta_alive() {
 	fail "pasta is not running"
 }
 
-# stop_pasta - SIGTERM pasta, wait, fail on sanitizer reports in its log
-stop_pasta() {
-	[ -n "$PASTA_PID" ] || return 0
-	kill "$PASTA_PID" 2>/dev/null
+# stop_daemon PID LOG NAME - SIGTERM PID, wait for it up to 5 s, fail
+# (printing LOG) if LOG holds a sanitizer report; NAME is for the message
+stop_daemon() {
+	kill "$1" 2>/dev/null
 	i=0
-	while kill -0 "$PASTA_PID" 2>/dev/null && [ $i -lt 50 ]; do
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
-		-e 'ERROR: LeakSanitizer' "$WORK/pasta.log"; then
-		cat "$WORK/pasta.log"
-		fail "sanitizer report in pasta log"
+		-e 'ERROR: LeakSanitizer' "$2"; then
+		cat "$2"
+		fail "sanitizer report in $3 log"
 	fi
+}
+
+# stop_pasta - SIGTERM pasta, wait, fail on sanitizer reports in its log
+stop_pasta() {
+	[ -n "$PASTA_PID" ] || return 0
+	stop_daemon "$PASTA_PID" "$WORK/pasta.log" pasta
 	PASTA_PID=""
 }
 
@@ -181,16 +187,7 @@ start_passt() {
 # stop_passt - SIGTERM passt, wait, fail on sanitizer reports in its log
 stop_passt() {
 	[ -n "${PASST_PID:-}" ] || return 0
-	kill "$PASST_PID" 2>/dev/null
-	i=0
-	while kill -0 "$PASST_PID" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
-		-e 'ERROR: LeakSanitizer' "$WORK/passt.log"; then
-		cat "$WORK/passt.log"
-		fail "sanitizer report in passt log"
-	fi
+	stop_daemon "$PASST_PID" "$WORK/passt.log" passt
 	PASST_PID=""
 }
 
@@ -205,6 +202,19 @@ bg() {
 	esac
 	BG_PID=$!
 	track $BG_PID
+}
+
+# remote_udp_echo PORT - give R a second address, 198.51.100.3/24 and
+# 2001:db8:1::3/64 (its first one is the gateway, which stands for H's
+# loopback), and start socat UDP echo servers on PORT there, IPv4 and
+# IPv6, for datagrams up to 64 KiB
+remote_udp_echo() {
+	ip -n "$R" addr add 198.51.100.3/24 dev r0
+	ip -n "$R" addr add 2001:db8:1::3/64 dev r0 nodad
+	bg in_remote socat -b 65536 \
+		UDP4-LISTEN:"$1",bind=198.51.100.3,fork,reuseaddr PIPE
+	bg in_remote socat -b 65536 \
+		UDP6-LISTEN:"$1",bind=[2001:db8:1::3],fork,reuseaddr PIPE
 }
 
 # make_file PATH SIZE_MIB - random file

@@ -13,10 +13,7 @@
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
 setup_topology
-ip -n "$R" addr add 198.51.100.3/24 dev r0
-ip -n "$R" addr add 2001:db8:1::3/64 dev r0 nodad
-bg in_remote socat -b 65536 UDP4-LISTEN:5001,bind=198.51.100.3,fork,reuseaddr PIPE
-bg in_remote socat -b 65536 UDP6-LISTEN:5001,bind=[2001:db8:1::3],fork,reuseaddr PIPE
+remote_udp_echo 5001
 start_pasta
 wait_for in_remote sh -c "ss -uln | grep -q ':5001 '" || fail "socat"
 
