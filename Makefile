@@ -16,8 +16,8 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev check groff-base
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
-	util-linux procps coreutils clang passt
-DEB_BENCH_PKGS := sockperf wrk slirp4netns
+	util-linux procps coreutils clang passt slirp4netns
+DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 DEB_PKGS := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS) $(DEB_QEMU_PKGS)
 # Never installed: fetched with "apt-get download" and unpacked for the
