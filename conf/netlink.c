@@ -325,6 +325,24 @@ static int nl_first_routed_link(const struct nl_caches *nc, int af)
 }
 
 /**
+ * nl_addr_local() - Local address of an address object of one family
+ * @a:		Address object
+ * @af:		AF_INET or AF_INET6
+ *
+ * Return: the address, network order (4 or 16 bytes), or NULL if @a is of
+ *	   another family or has no local address of the family's length
+ */
+static const void *nl_addr_local(struct rtnl_addr *a, int af)
+{
+	struct nl_addr *l = rtnl_addr_get_local(a);
+
+	if (rtnl_addr_get_family(a) != af || !l ||
+	    nl_addr_get_len(l) != nl_af_len(af))
+		return NULL;
+	return nl_addr_get_binary_addr(l);
+}
+
+/**
  * nl_addr_usable() - Could the guest take over this host address?
  * @a:		Address object
  * @af:		Wanted family
@@ -339,9 +357,7 @@ static bool nl_addr_usable(struct rtnl_addr *a, int af)
 	unsigned bad = IFA_F_TENTATIVE | IFA_F_DADFAILED | IFA_F_DEPRECATED |
 		       IFA_F_TEMPORARY;
 
-	if (rtnl_addr_get_family(a) != af || !rtnl_addr_get_local(a))
-		return false;
-	if (nl_addr_get_len(rtnl_addr_get_local(a)) != nl_af_len(af))
+	if (!nl_addr_local(a, af))
 		return false;
 	if (af == AF_INET)
 		return rtnl_addr_get_scope(a) != RT_SCOPE_HOST;
@@ -989,13 +1005,11 @@ static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
 	*onlink = true;
 	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		struct nl_addr *l = rtnl_addr_get_local(a);
+		const void *l = nl_addr_local(a, af);
 
-		if (rtnl_addr_get_ifindex(a) != ifindex ||
-		    rtnl_addr_get_family(a) != af || !l ||
-		    nl_addr_get_len(l) != nl_af_len(af))
+		if (rtnl_addr_get_ifindex(a) != ifindex || !l)
 			continue;
-		if (nl_prefix_covers(af, nl_addr_get_binary_addr(l),
+		if (nl_prefix_covers(af, l,
 				     (unsigned)rtnl_addr_get_prefixlen(a), gw)) {
 			*onlink = false;
 			break;
@@ -1107,16 +1121,14 @@ static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
 
 	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		struct nl_addr *l = rtnl_addr_get_local(a);
+		const void *l = nl_addr_local(a, AF_INET6);
 
-		if (rtnl_addr_get_ifindex(a) != ifindex ||
-		    rtnl_addr_get_family(a) != AF_INET6 || !l ||
-		    nl_addr_get_len(l) != sizeof(*ll) ||
+		if (rtnl_addr_get_ifindex(a) != ifindex || !l ||
 		    (rtnl_addr_get_flags(a) & bad))
 			continue;
-		if (!IN6_IS_ADDR_LINKLOCAL(nl_addr_get_binary_addr(l)))
+		if (!IN6_IS_ADDR_LINKLOCAL(l))
 			continue;
-		memcpy(ll, nl_addr_get_binary_addr(l), sizeof(*ll));
+		memcpy(ll, l, sizeof(*ll));
 		found = 1;
 		break;
 	}
