@@ -17,7 +17,9 @@
  * address, non-blocking, registered with epoll with the rule and port in
  * the reference.  In the namespace, a rule without an address binds the
  * loopback addresses instead, 127.0.0.1 and ::1 (two sockets): those ports
- * serve the namespace's own programs, not its network.
+ * serve the namespace's own programs, not its network.  Every socket comes
+ * out of the table's budget (passt/limits.c): ports of "all" and
+ * exclusion-only rules beyond it are skipped, with one line for the table.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -31,6 +33,7 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "fwd.h"
+#include "limits.h"
 #include "passt.h"
 
 static const union inany inany_any4 = {
@@ -369,6 +372,9 @@ close_s:
  * @ns:		Sockets are opened in the namespace (the caller entered it);
  *		rules without an address bind 127.0.0.1 and ::1 there
  *
+ * Ports of weak rules beyond the table's descriptor budget are skipped
+ * (limits_listen_take()), with one warning naming the option.
+ *
  * Context: set-up, in the network namespace where the ports are
  * Return: number of sockets opened, or -errno for a port of a non-weak
  *	   rule that can't be bound (the error is logged with the port)
@@ -380,7 +386,10 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
 	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
 	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
-	unsigned i, opened = 0;
+	bool udp = proto == IPPROTO_UDP;
+	enum limits_tbl tbl = ns ? (udp ? LIMITS_TBL_UNS : LIMITS_TBL_TNS) :
+				   (udp ? LIMITS_TBL_U : LIMITS_TBL_T);
+	unsigned i, opened = 0, skipped = 0;
 
 	inany_from_v4(&lo4, lo);
 
@@ -389,7 +398,13 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		unsigned p;
 
 		for (p = r->first; p <= r->last; p++) {
+			unsigned socks = ns && r->af == AF_UNSPEC ? 2 : 1;
 			int ret;
+
+			if (!limits_listen_take(tbl, r->weak, socks)) {
+				skipped++;
+				continue;
+			}
 
 			if (r->af != AF_UNSPEC) {
 				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
@@ -404,6 +419,8 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 						    AF_INET6, false, ns, &lo6);
 				/* One family is enough (::1 may be disabled) */
 				opened += !r4 && !r6;
+				limits_listen_put(tbl, r->weak, !!r4 + !!r6);
+				socks = 0;
 				ret = !r4 || !r6 ? 0 : r4;
 			} else if (v6) {
 				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
@@ -424,7 +441,15 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 			}
 			if (!ret)
 				opened++;
+			else
+				limits_listen_put(tbl, r->weak, socks);
 		}
 	}
+
+	if (skipped)
+		warn("%s: %u ports skipped, RLIMIT_NOFILE %lu leaves no more "
+		     "descriptors for listening sockets (%u bound): "
+		     "raise the limit (ulimit -n) to forward them",
+		     limits_listen_opt(tbl), skipped, limits_nofile(), opened);
 	return (int)opened;
 }

@@ -432,12 +432,13 @@ static void isolate_drop_setup_caps(void)
  * @ctx:	Context, with the configuration parsed
  *
  * Context: start-up, single-threaded; dies if RLIMIT_NOFILE can't be read
- *	    or set at all
+ *	    or set at all, or leaves no room for the ports given explicitly
+ *	    (limits_listen_plan())
  */
 void isolate_initial(struct ctx *ctx)
 {
 	const struct conf *c = &ctx->c;
-	char buf[32];
+	char buf[32], why[256];
 	int ret;
 
 	isolate_root_init_known = false;
@@ -452,6 +453,8 @@ void isolate_initial(struct ctx *ctx)
 		errno = -ret;
 		die_perror("setrlimit(RLIMIT_NOFILE)");
 	}
+	if (limits_listen_plan(c, limits_nofile(), why, sizeof(why)) < 0)
+		die("%s", why);
 
 	isolate_drop_setup_caps();
 }

@@ -11,6 +11,19 @@
  * be raised that far (no CAP_SYS_RESOURCE, or fs.nr_open), it takes what
  * there is and says so.
  *
+ * Listening sockets for forwarded ports come out of the same limit, and
+ * "all" or an exclusion-only spec asks for tens of thousands of them:
+ * limits_listen_plan() gives them a budget, limits_listen_budget(), which
+ * keeps LIMITS_FDS_FIXED descriptors for the daemon's own set-up (signalfd,
+ * tap, UNIX socket, pid file, namespace helper...), the socket and pipe
+ * pools of pasta (LIMITS_FDS_POOLS) and LIMITS_FLOWS_MIN flows
+ * (LIMITS_FDS_PER_FLOW each), or half of what the fixed part leaves when
+ * the limit is smaller than that.  Ports given one by one or as ranges come
+ * first: if they don't fit, start-up fails naming the option.  Ports from
+ * "all" and exclusion-only specs share what is left, in proportion to how
+ * many each table asks for; fwd_listen() skips those beyond a table's share
+ * (limits_listen_take()) and says how many in one line.
+ *
  * When a limit is reached anyway, the new flow is refused and nothing else
  * changes: a guest SYN gets an RST, an accepted connection is reset, a
  * datagram is dropped.  Each refusal is counted (struct passt_stats) and
@@ -25,9 +38,11 @@
  * reserve back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -46,6 +61,22 @@ static const char *const limit_str[LIMIT_COUNT] = {
 
 static int limits_reserve_fd = -1;
 static int limits_reserve_src = -1;
+
+static const char *const limits_tbl_str[LIMITS_TBL_COUNT] = {
+	[LIMITS_TBL_T] = "-t", [LIMITS_TBL_U] = "-u",
+	[LIMITS_TBL_TNS] = "-T", [LIMITS_TBL_UNS] = "-U",
+};
+
+/**
+ * struct limits_listen - Listening socket budget of one forwarding table
+ * @weak_left:	Sockets ports of "all"/exclusion-only rules may still open
+ * @given_left:	Sockets reserved for ports given explicitly, not open yet
+ */
+static struct limits_listen {
+	unsigned long weak_left;
+	unsigned long given_left;
+} limits_listen[LIMITS_TBL_COUNT];
+static bool limits_listen_planned;	/* false: no budget, take anything */
 
 /**
  * struct limits_log - Rate limiting state of one kind of refusal
@@ -92,6 +123,209 @@ unsigned long limits_nofile_need(const struct conf *c)
 }
 
 /**
+ * limits_table_socks() - Listening sockets the rules of a table open
+ * @t:		Table
+ * @ns:		Namespace side (-T, -U): a rule without address opens two
+ *		sockets per port there (127.0.0.1 and ::1, see fwd_listen())
+ * @weak:	Count the rules of "all"/exclusion-only specs, else the others
+ *
+ * Return: sockets, at most one per port and family
+ */
+unsigned long limits_table_socks(const struct fwd_table *t, bool ns,
+				 bool weak)
+{
+	unsigned long n = 0;
+	unsigned i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct fwd_rule *r = &t->rules[i];
+		unsigned long ports;
+
+		if (r->weak != weak)
+			continue;
+		ports = (unsigned long)r->last - r->first + 1;
+		n += ns && r->af == AF_UNSPEC ? ports * 2 : ports;
+	}
+	return n;
+}
+
+/**
+ * limits_listen_reserve() - Descriptors kept out of the listening budget
+ * @flow_max:	--flow-max
+ * @pasta:	pasta mode (socket and pipe pools)
+ *
+ * Return: LIMITS_FDS_POOLS (pasta only) plus LIMITS_FDS_PER_FLOW for each
+ *	   of LIMITS_FLOWS_MIN flows, or of @flow_max if that's less; not
+ *	   counting LIMITS_FDS_FIXED
+ */
+static unsigned long limits_listen_reserve(unsigned flow_max, bool pasta)
+{
+	unsigned long flows = flow_max < LIMITS_FLOWS_MIN ? flow_max :
+			      LIMITS_FLOWS_MIN;
+
+	return flows * LIMITS_FDS_PER_FLOW + (pasta ? LIMITS_FDS_POOLS : 0);
+}
+
+/**
+ * limits_listen_budget() - Listening sockets a descriptor limit allows
+ * @nofile:	RLIMIT_NOFILE (soft), RLIM_INFINITY for none
+ * @flow_max:	--flow-max
+ * @pasta:	pasta mode
+ *
+ * What is left after LIMITS_FDS_FIXED descriptors, and after the reserve
+ * of limits_listen_reserve(), which shrinks to half of what is left after
+ * LIMITS_FDS_FIXED if the limit is too small for it.
+ *
+ * Return: number of listening sockets, ULONG_MAX for no limit
+ */
+unsigned long limits_listen_budget(unsigned long nofile, unsigned flow_max,
+				   bool pasta)
+{
+	unsigned long avail, reserve;
+
+	if (nofile == (unsigned long)RLIM_INFINITY)
+		return ULONG_MAX;
+	avail = nofile > LIMITS_FDS_FIXED ? nofile - LIMITS_FDS_FIXED : 0;
+	reserve = limits_listen_reserve(flow_max, pasta);
+	if (reserve > avail / 2)
+		reserve = avail / 2;
+	return avail - reserve;
+}
+
+/**
+ * limits_listen_plan() - Split the listening budget between the tables
+ * @c:		Configuration (tables, mode, --flow-max, -t/-u disabled)
+ * @nofile:	RLIMIT_NOFILE (soft) once raised, RLIM_INFINITY for none
+ * @why:	Message for the caller to print on failure, may be NULL
+ * @len:	Size of @why
+ *
+ * Ports given explicitly are reserved first.  Ports from "all" and
+ * exclusion-only specs share the rest, in proportion to what each table
+ * asks for.
+ *
+ * Context: start-up, after limits_nofile_init()
+ * Return: 0, or -EMFILE if the ports given explicitly don't fit (@why says
+ *	   which options and the limit)
+ */
+int limits_listen_plan(const struct conf *c, unsigned long nofile,
+		       char *why, size_t len)
+{
+	const struct fwd_table *t[LIMITS_TBL_COUNT] = {
+		[LIMITS_TBL_T] = &c->tcp_in, [LIMITS_TBL_U] = &c->udp_in,
+		[LIMITS_TBL_TNS] = &c->tcp_out, [LIMITS_TBL_UNS] = &c->udp_out,
+	};
+	unsigned long budget, given = 0, weak = 0, want[LIMITS_TBL_COUNT];
+	bool pasta = c->mode == MODE_PASTA;
+	char opts[16] = "";
+	int i;
+
+	budget = limits_listen_budget(nofile, c->flow_max, pasta);
+	for (i = 0; i < LIMITS_TBL_COUNT; i++) {
+		bool ns = i == LIMITS_TBL_TNS || i == LIMITS_TBL_UNS;
+		bool udp = i == LIMITS_TBL_U || i == LIMITS_TBL_UNS;
+		struct limits_listen *l = &limits_listen[i];
+
+		want[i] = 0;
+		l->given_left = l->weak_left = 0;
+		if ((ns && !pasta) || (udp ? c->no_udp : c->no_tcp))
+			continue;
+		l->given_left = limits_table_socks(t[i], ns, false);
+		want[i] = limits_table_socks(t[i], ns, true);
+		given += l->given_left;
+		weak += want[i];
+		if (l->given_left)
+			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+				 "%s%s", *opts ? "/" : "", limits_tbl_str[i]);
+	}
+
+	if (given > budget) {
+		if (why)
+			snprintf(why, len,
+				 "%s: %lu listening sockets for the ports given, "
+				 "but RLIMIT_NOFILE %lu leaves room for %lu (the "
+				 "rest is kept for set-up and flows): raise the "
+				 "limit (ulimit -n) or give fewer ports",
+				 opts, given, nofile, budget);
+		limits_listen_planned = false;
+		return -EMFILE;
+	}
+
+	budget -= given;
+	for (i = 0; i < LIMITS_TBL_COUNT; i++) {
+		if (weak <= budget)
+			limits_listen[i].weak_left = want[i];
+		else	/* weak > budget, so the quotient fits in long */
+			limits_listen[i].weak_left = (unsigned long)
+				((unsigned long long)budget * want[i] / weak);
+	}
+	limits_listen_planned = budget != ULONG_MAX;
+	return 0;
+}
+
+/**
+ * limits_listen_take() - Count listening sockets about to be opened
+ * @tbl:	Table the port belongs to
+ * @weak:	The port comes from "all" or an exclusion-only spec
+ * @n:		Sockets for the port (1, or 2 for 127.0.0.1 and ::1)
+ *
+ * Return: false if a port of a weak rule doesn't fit in the table's share
+ *	   any more (skip it); ports given explicitly were reserved by
+ *	   limits_listen_plan() and always fit
+ */
+bool limits_listen_take(enum limits_tbl tbl, bool weak, unsigned n)
+{
+	struct limits_listen *l = &limits_listen[tbl];
+
+	if (!limits_listen_planned)
+		return true;
+	if (!weak) {
+		l->given_left = l->given_left > n ? l->given_left - n : 0;
+		return true;
+	}
+	if (l->weak_left < n)
+		return false;
+	l->weak_left -= n;
+	return true;
+}
+
+/**
+ * limits_listen_put() - Give back sockets taken but not opened
+ * @tbl:	Table
+ * @weak:	As given to limits_listen_take()
+ * @n:		Sockets that could not be opened (port in use, say)
+ */
+void limits_listen_put(enum limits_tbl tbl, bool weak, unsigned n)
+{
+	if (limits_listen_planned && weak)
+		limits_listen[tbl].weak_left += n;
+}
+
+/**
+ * limits_listen_opt() - Option that fills a table, for messages
+ * @tbl:	Table
+ *
+ * Return: "-t", "-u", "-T" or "-U"
+ */
+const char *limits_listen_opt(enum limits_tbl tbl)
+{
+	return limits_tbl_str[tbl];
+}
+
+/**
+ * limits_nofile() - Current RLIMIT_NOFILE (soft)
+ *
+ * Return: limit, RLIM_INFINITY for none, 0 if it can't be read
+ */
+unsigned long limits_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	return (unsigned long)rl.rlim_cur;
+}
+
+/**
  * limits_nr_open() - System-wide cap on RLIMIT_NOFILE (fs.nr_open)
  *
  * Return: value, or 1048576 (the kernel default) if it can't be read
@@ -130,6 +364,7 @@ int limits_nofile_init(const struct conf *c)
 {
 	unsigned long need = limits_nofile_need(c), cap = limits_nr_open();
 	struct rlimit rl, want;
+	bool short_of;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return -errno;
@@ -152,9 +387,15 @@ int limits_nofile_init(const struct conf *c)
 	want.rlim_max = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &want))
 		return -errno;
-	info("RLIMIT_NOFILE: hard limit %lu is below the %lu file descriptors "
-	     "%u flows may need: new flows will be refused when they run out",
-	     (unsigned long)rl.rlim_max, need, c->flow_max);
+	/* Ordinary when the flow table is big: information only if not even
+	 * the minimum reserve of limits_listen_budget() fits
+	 */
+	short_of = rl.rlim_max < LIMITS_FDS_FIXED +
+		   limits_listen_reserve(c->flow_max, c->mode == MODE_PASTA);
+	log_msg(short_of ? LOG_INFO : LOG_DEBUG, false,
+		"RLIMIT_NOFILE: hard limit %lu is below the %lu file "
+		"descriptors %u flows may need: new flows will be refused when "
+		"they run out", (unsigned long)rl.rlim_max, need, c->flow_max);
 	return 0;
 }
 

@@ -262,9 +262,6 @@ int main(int argc, char **argv)
 	conf_parse(c, argc, argv);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 
-	/* stray fds closed, RLIMIT_NOFILE sized, capabilities reduced */
-	isolate_initial(ctx);
-
 	if (c->debug)
 		log_level = LOG_DEBUG;
 	else if (c->quiet)
@@ -272,6 +269,12 @@ int main(int argc, char **argv)
 	log_trace_on = c->trace;
 	if (c->trace)
 		log_level = LOG_DEBUG;
+
+	/* stray fds closed, RLIMIT_NOFILE sized (and the listening sockets'
+	 * share of it), capabilities reduced
+	 */
+	isolate_initial(ctx);
+
 	if (*c->log_file && (ret = log_open_file(c->log_file)) < 0) {
 		errno = -ret;
 		die_perror("--log-file %s", c->log_file);

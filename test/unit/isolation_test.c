@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -313,6 +314,102 @@ START_TEST(test_limits_nofile_need)
 }
 END_TEST
 
+/* passt.1, PORT SPECIFICATIONS: 64 fixed, then 6 for each of 64 flows
+ * (384) and, in pasta, 224 for the pools, or half of what the 64 leave
+ */
+START_TEST(test_limits_listen_budget_reserve)
+{
+	ck_assert_uint_eq(limits_listen_budget(4096, 8192, true),
+			  4096 - 64 - 384 - 224);
+	ck_assert_uint_eq(limits_listen_budget(4096, 8192, false),
+			  4096 - 64 - 384);
+	/* --flow-max 10: 60 descriptors for flows */
+	ck_assert_uint_eq(limits_listen_budget(4096, 10, false),
+			  4096 - 64 - 60);
+	/* 1024 - 64 = 960, half of it is less than 384 + 224 */
+	ck_assert_uint_eq(limits_listen_budget(1024, 8192, true), 480);
+	ck_assert_uint_eq(limits_listen_budget(128, 8192, true), 32);
+	ck_assert_uint_eq(limits_listen_budget(10, 8192, true), 0);
+}
+END_TEST
+
+/* Host side: one socket per port; namespace side without an address: two
+ * (127.0.0.1 and ::1); with an address: one
+ */
+START_TEST(test_limits_table_socks_per_side)
+{
+	static struct fwd_table t;
+
+	t.n = 2;
+	t.rules[0].first = 1;
+	t.rules[0].last = 100;
+	t.rules[0].weak = true;
+	t.rules[1].first = 200;
+	t.rules[1].last = 209;
+	ck_assert_uint_eq(limits_table_socks(&t, false, true), 100);
+	ck_assert_uint_eq(limits_table_socks(&t, false, false), 10);
+	ck_assert_uint_eq(limits_table_socks(&t, true, true), 200);
+	t.rules[1].af = AF_INET;
+	ck_assert_uint_eq(limits_table_socks(&t, true, false), 10);
+}
+END_TEST
+
+/* Ports given explicitly beyond the budget: refused, naming the option */
+START_TEST(test_limits_listen_plan_refuses_given_ports)
+{
+	static struct conf c;
+	char why[256];
+
+	c.mode = MODE_PASTA;
+	c.flow_max = 8192;
+	c.tcp_in.n = 1;
+	c.tcp_in.rules[0].first = 1;
+	c.tcp_in.rules[0].last = 1010;
+	ck_assert_int_eq(limits_listen_plan(&c, 1024, why, sizeof(why)),
+			 -EMFILE);
+	ck_assert_ptr_nonnull(strstr(why, "-t: "));
+	ck_assert_ptr_nonnull(strstr(why, "RLIMIT_NOFILE 1024"));
+
+	c.tcp_in.rules[0].last = 480;	/* exactly the budget */
+	ck_assert_int_eq(limits_listen_plan(&c, 1024, why, sizeof(why)), 0);
+	ck_assert(limits_listen_take(LIMITS_TBL_T, false, 1));
+}
+END_TEST
+
+/* "all" on two options: they share what is left, in proportion */
+START_TEST(test_limits_listen_plan_shares_weak_ports)
+{
+	static struct conf c;
+	unsigned n;
+
+	c.mode = MODE_PASST;
+	c.flow_max = 8192;
+	c.tcp_in.n = c.udp_in.n = 1;
+	c.tcp_in.rules[0] = (struct fwd_rule){ .first = 1, .last = 30000,
+					       .weak = true };
+	c.udp_in.rules[0] = (struct fwd_rule){ .first = 1, .last = 10000,
+					       .weak = true };
+	/* budget 4096 - 64 - 384 = 3648: 3/4 for -t, 1/4 for -u */
+	ck_assert_int_eq(limits_listen_plan(&c, 4096, NULL, 0), 0);
+	for (n = 0; limits_listen_take(LIMITS_TBL_T, true, 1); n++)
+		;
+	ck_assert_uint_eq(n, 2736);
+	for (n = 0; limits_listen_take(LIMITS_TBL_U, true, 1); n++)
+		;
+	ck_assert_uint_eq(n, 912);
+	/* A socket given back (port in use) can be taken again */
+	limits_listen_put(LIMITS_TBL_U, true, 1);
+	ck_assert(limits_listen_take(LIMITS_TBL_U, true, 1));
+	ck_assert(!limits_listen_take(LIMITS_TBL_U, true, 1));
+
+	/* No limit: everything fits */
+	ck_assert_int_eq(limits_listen_plan(&c, (unsigned long)RLIM_INFINITY,
+					    NULL, 0), 0);
+	for (n = 0; n < 40000; n++)
+		ck_assert(limits_listen_take(LIMITS_TBL_T, true, 1));
+}
+END_TEST
+
 /**
  * count_lines() - Count lines containing a string in a file
  * @fd:		File, read from the start
@@ -392,6 +489,10 @@ static Suite *isolation_suite(void)
 
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_limits_nofile_need);
+	tcase_add_test(tc, test_limits_listen_budget_reserve);
+	tcase_add_test(tc, test_limits_table_socks_per_side);
+	tcase_add_test(tc, test_limits_listen_plan_refuses_given_ports);
+	tcase_add_test(tc, test_limits_listen_plan_shares_weak_ports);
 	tcase_add_test(tc, test_limits_refused_logs_once_per_second);
 	suite_add_tcase(s, tc);
 
