@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -460,6 +461,33 @@ static void conf_invalid(const struct conf_state *st,
 
 	conf_die(st, o, "invalid value '%s' (accepted: %s)",
 		 conf_quote(arg, q, sizeof(q)), o->accepted);
+}
+
+/**
+ * conf_fd_connected_stream() - Is a descriptor a connected stream socket?
+ * @fd:		Descriptor (-F)
+ *
+ * SOCK_STREAM (socket(7) SO_TYPE), not listening (SO_ACCEPTCONN), with a
+ * peer: getpeername() fails with ENOTCONN on an unconnected socket, and
+ * succeeds on either end of an AF_UNIX socketpair() (with an unnamed
+ * address, unix(7)), which is what QEMU or libvirt may hand us.
+ *
+ * Return: true if it is
+ */
+static bool conf_fd_connected_stream(int fd)
+{
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof(int);
+	int type, acc;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &sl) ||
+	    type != SOCK_STREAM)
+		return false;
+	sl = sizeof(acc);
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &sl) || acc)
+		return false;
+	sl = sizeof(sa);
+	return !getpeername(fd, (struct sockaddr *)&sa, &sl);
 }
 
 /**
@@ -1293,6 +1321,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		if (fcntl((int)v, F_GETFD) < 0)
 			conf_die(st, o, "%llu is not an open file descriptor "
 				 "(accepted: %s)", v, o->accepted);
+		if (!conf_fd_connected_stream((int)v))
+			conf_die(st, o, "%llu is not a connected stream socket",
+				 v);
 		c->fd = (int)v;
 		st->fd_given = true;
 		break;

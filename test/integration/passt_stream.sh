@@ -122,6 +122,33 @@ expect exit 0
 expect address $H4
 log "-F"
 
+# 8b. -F with a descriptor that is not a connected stream socket: refused
+for k in udp listen dgram unconnected; do
+	in_host python3 - "$PASST_BIN" "$k" >"$WORK/out" 2>&1 <<'EOF' ||
+import socket, subprocess, sys
+k = sys.argv[2]
+if k == "udp":
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+elif k == "listen":
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind("\0passt-stream-test-%d" % id(s))
+    s.listen(1)
+elif k == "dgram":
+    s = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0]
+else:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+fd = s.fileno()
+p = subprocess.run([sys.argv[1], "-f", "-F", str(fd)], pass_fds=[fd],
+                   stderr=subprocess.PIPE, timeout=5)
+want = b"passt: -F/--fd: %d is not a connected stream socket\n" % fd
+if p.returncode != 1 or p.stderr != want:
+    print(p.returncode, p.stderr)
+    sys.exit(1)
+EOF
+		{ cat "$WORK/out"; fail "-F with a $k socket"; }
+done
+log "-F: UDP, listening, datagram and unconnected sockets refused"
+
 # 9. Default path, daemon, pid file; the path is printed before detaching
 in_host "$PASST_BIN" -P "$WORK/pid" >"$WORK/start.log" 2>&1 ||
 	{ cat "$WORK/start.log"; fail "daemon start"; }

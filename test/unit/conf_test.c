@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -499,10 +501,15 @@ END_TEST
 
 START_TEST(test_conf_parse_values)
 {
+	char fd[16];
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	snprintf(fd, sizeof(fd), "%d", sv[0]);
 	parse("passt", "-m", "68", "-M", "02:00:00:AB:cd:01", "--flow-max",
 	      "65536", "--udp-timeout", "86400", "--log-size", "4096", "-l",
 	      "/tmp/x.log", "-P", "/tmp/x.pid", "-p", "/tmp/x.pcap", "-s",
-	      "/tmp/x.socket", "-F", "0", "-H", "guest1", "--fqdn",
+	      "/tmp/x.socket", "-F", fd, "-H", "guest1", "--fqdn",
 	      "guest1.example.com.", "-o", "198.51.100.1", "--outbound-if4",
 	      "h0", NULL);
 	ck_assert_int_eq(c.mtu, 68);
@@ -515,8 +522,10 @@ START_TEST(test_conf_parse_values)
 	ck_assert_str_eq(c.pid_file, "/tmp/x.pid");
 	ck_assert_str_eq(c.pcap_file, "/tmp/x.pcap");
 	ck_assert_str_eq(c.sock_path, "/tmp/x.socket");
-	ck_assert_int_eq(c.fd, 0);
+	ck_assert_int_eq(c.fd, sv[0]);
 	ck_assert(c.one_off);
+	close(sv[0]);
+	close(sv[1]);
 	ck_assert_str_eq(c.hostname, "guest1");
 	ck_assert_str_eq(c.fqdn, "guest1.example.com");
 	ck_assert_a4(c.ip4.addr_out, "198.51.100.1");
@@ -525,6 +534,66 @@ START_TEST(test_conf_parse_values)
 
 	parse("passt", "-m", "65520", NULL);
 	ck_assert_int_eq(c.mtu, 65520);
+}
+END_TEST
+
+/**
+ * fd_str() - Descriptor number as a string, for -F
+ * @fd:		Descriptor, asserted valid
+ * @buf:	Buffer, 16 bytes
+ *
+ * Return: @buf
+ */
+static const char *fd_str(int fd, char *buf)
+{
+	ck_assert_int_ge(fd, 0);
+	snprintf(buf, 16, "%d", fd);
+	return buf;
+}
+
+/* passt.1, -F: a connected stream socket; unix(7): getpeername() on a
+ * socketpair() end succeeds, on an unconnected socket it fails (ENOTCONN)
+ */
+START_TEST(test_conf_parse_fd_must_be_connected_stream)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char b[16], o[512], e[512], want[128];
+	int sv[2], s;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	parse("passt", "-F", fd_str(sv[1], b), NULL);
+	ck_assert_int_eq(c.fd, sv[1]);
+	close(sv[0]);
+	close(sv[1]);
+
+	s = open("/dev/null", O_RDONLY);	/* not a socket at all */
+	ck_assert_int_eq(run(o, sizeof(o), e, sizeof(e), "passt", "-F",
+			     fd_str(s, b), NULL), 1);
+	snprintf(want, sizeof(want),
+		 "passt: -F/--fd: %d is not a connected stream socket\n", s);
+	ck_assert_str_eq(e, want);
+	close(s);
+
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	EXPECT_REJECTED("passt", "-F/--fd", "-F", fd_str(s, b));
+	close(s);
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	EXPECT_REJECTED("passt", "-F/--fd", "-F", fd_str(sv[0], b));
+	close(sv[0]);
+	close(sv[1]);
+
+	s = socket(AF_INET, SOCK_STREAM, 0);	/* never connected */
+	EXPECT_REJECTED("passt", "-F/--fd", "-F", fd_str(s, b));
+	close(s);
+
+	s = socket(AF_UNIX, SOCK_STREAM, 0);	/* listening, abstract name */
+	snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "conf_test_%d",
+		 (int)getpid());
+	ck_assert_int_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(s, 1), 0);
+	EXPECT_REJECTED("passt", "-F/--fd", "-F", fd_str(s, b));
+	close(s);
 }
 END_TEST
 
@@ -842,6 +911,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_flags);
 	tcase_add_test(tc, test_conf_parse_log_levels);
 	tcase_add_test(tc, test_conf_parse_values);
+	tcase_add_test(tc, test_conf_parse_fd_must_be_connected_stream);
 	tcase_add_test(tc, test_conf_parse_pasta_values);
 	tcase_add_test(tc, test_conf_parse_runas);
 	tcase_add_test(tc, test_conf_parse_devmem);
