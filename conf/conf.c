@@ -1458,6 +1458,127 @@ static void conf_args(struct conf_state *st, int argc, char **argv, int first,
 }
 
 /**
+ * conf_family_special() - Which special-address option has a family?
+ * @st:		Parsing state
+ * @af:		AF_INET or AF_INET6
+ *
+ * Return: id of the first of --dns-forward, --dns-host,
+ *	   --map-guest-addr, --map-host-loopback given with an address of
+ *	   @af ("none" sets no family), 0 if none
+ */
+static int conf_family_special(const struct conf_state *st, int af)
+{
+	const struct conf *c = st->c;
+
+	if (af == AF_INET) {
+		if (st->dns_fwd4)
+			return OPT_DNS_FORWARD;
+		if (st->dns_host4)
+			return OPT_DNS_HOST;
+		if (c->ip4.map_guest_addr.s_addr)
+			return OPT_MAP_GUEST_ADDR;
+		if (c->ip4.map_host_loopback.s_addr)
+			return OPT_MAP_HOST_LOOPBACK;
+		return 0;
+	}
+	if (st->dns_fwd6)
+		return OPT_DNS_FORWARD;
+	if (st->dns_host6)
+		return OPT_DNS_HOST;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_guest_addr))
+		return OPT_MAP_GUEST_ADDR;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_host_loopback))
+		return OPT_MAP_HOST_LOOPBACK;
+	return 0;
+}
+
+/**
+ * conf_userns_is_init() - Are we in the initial user namespace?
+ *
+ * Its uid_map is the single line "0 0 4294967295" (user_namespaces(7)).
+ *
+ * Return: true if so, or if /proc/self/uid_map can't be read
+ */
+static bool conf_userns_is_init(void)
+{
+	unsigned long in, out, count;
+	char buf[256] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || sscanf(buf, "%lu %lu %lu", &in, &out, &count) != 3)
+		return true;
+	if (strchr(buf, '\n') && strchr(buf, '\n')[1])
+		return false;		/* more than one range */
+	return in == 0 && out == 0 && count == 4294967295UL;
+}
+
+/**
+ * conf_check_special() - Refuse special addresses that can't work together
+ * @st:		Parsing state, after conf_derived() and conf_dns()
+ * @af:		AF_INET or AF_INET6
+ *
+ * The guest never sends its own address out, so none of --map-guest-addr,
+ * --map-host-loopback and --dns-forward can be it.  --map-guest-addr and
+ * --map-host-loopback (by default the gateway) can't share an address:
+ * traffic to it could go to one place only.  --dns-forward may share one
+ * with either: port 53 goes to the name server, the rest follows the map
+ * (passt.1, ADDRESS MAPPING).
+ */
+static void conf_check_special(const struct conf_state *st, int af)
+{
+	const struct conf *c = st->c;
+	union inany mga, mhl, dns, self;
+	char buf[INET6_ADDRSTRLEN];
+
+	if (af == AF_INET) {
+		if (!c->ip4.enabled)
+			return;
+		inany_from_v4(&mga, c->ip4.map_guest_addr);
+		inany_from_v4(&mhl, c->ip4.map_host_loopback);
+		inany_from_v4(&dns, st->dns_fwd4 ? c->ip4.dns_fwd :
+					(struct in_addr){ 0 });
+		inany_from_v4(&self, c->ip4.addr);
+	} else {
+		if (!c->ip6.enabled)
+			return;
+		mga.a6 = c->ip6.map_guest_addr;
+		mhl.a6 = c->ip6.map_host_loopback;
+		dns.a6 = st->dns_fwd6 ? c->ip6.dns_fwd : in6addr_any;
+		self.a6 = c->ip6.addr;
+	}
+
+	if (inany_is_unspecified(&self))
+		self.a6 = in6addr_loopback;	/* matches none of the three */
+
+	if (!inany_is_unspecified(&mga) && inany_equals(&mga, &mhl))
+		conf_die(st, conf_opt_by_id(OPT_MAP_GUEST_ADDR),
+			 "%s is also the --map-host-loopback address (by "
+			 "default the gateway): give another address, or "
+			 "--no-map-gw", inany_ntop(&mga, buf));
+	if (inany_equals(&mga, &self))
+		conf_die(st, conf_opt_by_id(OPT_MAP_GUEST_ADDR),
+			 "%s is the guest's own address, which never leaves "
+			 "the guest (give another address)",
+			 inany_ntop(&mga, buf));
+	if ((af == AF_INET ? st->mhl4 : st->mhl6) && inany_equals(&mhl, &self))
+		conf_die(st, conf_opt_by_id(OPT_MAP_HOST_LOOPBACK),
+			 "%s is the guest's own address, which never leaves "
+			 "the guest (give another address)",
+			 inany_ntop(&mhl, buf));
+	if (inany_equals(&dns, &self))
+		conf_die(st, conf_opt_by_id(OPT_DNS_FORWARD),
+			 "%s is the guest's own address, which never leaves "
+			 "the guest (give another address)",
+			 inany_ntop(&dns, buf));
+}
+
+/**
  * conf_check() - Checks involving several options
  * @st:		Parsing state
  */
@@ -1465,6 +1586,7 @@ static void conf_check(const struct conf_state *st)
 {
 	const struct conf *c = st->c;
 	size_t i;
+	int id;
 
 	if (st->v4_only && st->v6_only)
 		conf_die(st, conf_opt_by_id('6'),
@@ -1482,6 +1604,18 @@ static void conf_check(const struct conf_state *st)
 	if (st->v4_only && (st->addr6 || st->gw6))
 		conf_die(st, conf_opt_by_id(st->addr6 ? 'a' : 'g'),
 			 "IPv6 setting given with -4/--ipv4-only");
+	if (st->v6_only && (id = conf_family_special(st, AF_INET)))
+		conf_die(st, conf_opt_by_id(id),
+			 "IPv4 setting given with -6/--ipv6-only");
+	if (st->v4_only && (id = conf_family_special(st, AF_INET6)))
+		conf_die(st, conf_opt_by_id(id),
+			 "IPv6 setting given with -4/--ipv4-only");
+	if (c->runas_set && c->uid == 0 && geteuid() == 0 &&
+	    conf_userns_is_init())
+		conf_die(st, conf_opt_by_id(OPT_RUNAS),
+			 "UID 0 given while started as root, but %s never keeps "
+			 "running as root (give an unprivileged user, or leave "
+			 "--runas out to run as nobody)", c->argv0);
 
 	for (i = 0; i < 4; i++) {
 		bool tcp = i == 0 || i == 2;
@@ -1734,6 +1868,9 @@ int conf_parse(struct conf *c, int argc, char **argv)
 	}
 	conf_derived(&st);
 	conf_dns(&st);
+	conf_check_special(&st, AF_INET);
+	conf_check_special(&st, AF_INET6);
+	info("%s", nl_host_summary());
 	conf_debug_dump(c);
 
 	return 0;

@@ -599,6 +599,21 @@ static int nl_prefix_by_class(struct in_addr a)
 	return 32;
 }
 
+static char nl_summary[640];
+
+/**
+ * nl_host_summary() - What nl_host_defaults() chose, and why
+ *
+ * The caller logs it once the options are known to be consistent, so that
+ * a refused option is the only line printed.
+ *
+ * Return: "template interface: ..." line, "" before nl_host_defaults()
+ */
+const char *nl_host_summary(void)
+{
+	return nl_summary;
+}
+
 /**
  * nl_host_defaults() - Fill addresses, prefix lengths and gateways
  * @c:		Configuration: given values are kept.  Reads @ip4/@ip6
@@ -617,7 +632,7 @@ static int nl_prefix_by_class(struct in_addr a)
  * IPv4 169.254.2.1/16 via 169.254.2.2, IPv6 with no address (the guest's
  * link-local one is learnt) via fe80::1; @local_mode is set.  Finally
  * @ip6.our_ll is the IPv6 gateway if that is link-local, else fe80::1.
- * One info() line tells what was chosen and why.
+ * One line, for nl_host_summary(), tells what was chosen and why.
  *
  * Return: 0 on success, -ENODEV if a given interface doesn't exist, or
  *	   -errno if the namespace can't be read
@@ -718,7 +733,7 @@ int nl_host_defaults(struct conf *c)
 			    pick, &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
 		snprintf(line, sizeof(line), "template interface: %s", fams);
 	}
-	info("%s", line);
+	snprintf(nl_summary, sizeof(nl_summary), "%s", line);
 	rc = 0;
 out:
 	nl_caches_free(&nc);

@@ -15,6 +15,7 @@
 #include "conf.h"
 
 int nl_host_defaults(struct conf *c);
+const char *nl_host_summary(void);
 
 int nl_ifindex(const char *ifname);
 int nl_link_up(int ifindex);

@@ -264,12 +264,15 @@ static int join_userns(int fd)
  * @tap_fd:	Result: tap fd
  * @ifname:	Result: tap name
  * @err:	Result: what failed, for the message
+ * @name_taken:	Result: the tap device's name is that of another kind of
+ *		interface in the namespace (then in @ifname)
  */
 struct pasta_ns_arg {
 	struct ctx *ctx;
 	int tap_fd;
 	char ifname[IFNAMSIZ];
 	const char *err;
+	bool name_taken;
 };
 
 /**
@@ -297,6 +300,10 @@ static int pasta_ns_setup(void *p)
 
 	fd = tap_dev_open_current_ns(name, a->ifname);
 	if (fd < 0) {
+		/* TUNSETIFF on the name of another kind of device: EINVAL */
+		a->name_taken = *name && nl_ifindex(name) > 0;
+		if (a->name_taken)
+			snprintf(a->ifname, IFNAMSIZ, "%s", name);
 		a->err = "creating the tap device (/dev/net/tun)";
 		return fd;
 	}
@@ -478,6 +485,15 @@ int pasta_setup(struct ctx *ctx)
 		if (owner >= 0)
 			close(owner);
 	}
+	if (ret < 0 && a.name_taken)
+		die("-I/--ns-ifname: '%s' is taken in the namespace by an "
+		    "interface that is not a tap device (give another name)",
+		    a.ifname);
+	if (ret == -EPERM && !a.err && (*c->netns || c->target_pid))
+		die("%s: can't enter the network namespace (%s): it belongs "
+		    "to a user namespace we have no privileges in (start "
+		    "pasta as its owner, or give --userns)",
+		    *c->netns ? "--netns" : "PID", strerror(EPERM));
 	if (ret < 0) {
 		errno = -ret;
 		die_perror("namespace set-up failed%s%s", a.err ? " while " : "",

@@ -90,6 +90,12 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "--devmem" --devmem eth0:64
 	expect_bad "$bin" "--frobnicate" --frobnicate
 	expect_bad "$bin" "-d/--debug" --debug=yes
+	expect_bad "$bin" "--dns-forward" -4 --dns-forward 2001:db8::53
+	expect_bad "$bin" "--map-guest-addr" -6 --map-guest-addr 203.0.113.7
+	expect_bad "$bin" "--map-host-loopback" -4 --map-host-loopback 2001:db8::8
+	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $R4
+	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $H4
+	expect_bad "$bin" "--runas" --runas 0
 done
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 0
 expect_bad "$PASTA_BIN" "--netns" --netns x 1234
@@ -98,6 +104,24 @@ expect_bad "$PASTA_BIN" "passt" -s /tmp/x.socket
 expect_bad "$PASST_BIN" "pasta" --netns x
 expect_bad "$PASST_BIN" "pasta" -T 80
 expect_bad "$PASST_BIN" "unexpected argument" 1234
+
+# 2b. problems found in the namespace: the message names the option
+make_target_ns
+in_host "$PASTA_BIN" -f -I lo --netns "/run/netns/$N" >"$WORK/err" 2>&1
+rc=$?
+[ $rc -eq 1 ] || { cat "$WORK/err"; fail "-I lo: exit status $rc, expected 1"; }
+grep -q -- "-I/--ns-ifname: 'lo' is taken" "$WORK/err" ||
+	fail "-I lo: message: $(cat "$WORK/err")"
+log "ok: pasta -I lo -> $(tail -n 1 "$WORK/err")"
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	in_host setpriv --reuid nobody --regid nogroup --clear-groups \
+		"$PASTA_BIN" -f --netns "/run/netns/$N" >"$WORK/err" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || { cat "$WORK/err"; fail "rootless --netns: exit status $rc"; }
+	grep -q -- "^--netns: .*(Operation not permitted): it belongs to a user namespace" \
+		"$WORK/err" || fail "rootless --netns: message: $(cat "$WORK/err")"
+	log "ok: rootless pasta --netns -> $(tail -n 1 "$WORK/err")"
+fi
 
 # 3. effects in the namespace
 start_pasta -m 1400 -I tapx --ns-mac-addr 02:00:00:00:00:42 \

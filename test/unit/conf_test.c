@@ -614,12 +614,19 @@ START_TEST(test_conf_parse_runas)
 	ck_assert(c.runas_set);
 	ck_assert_uint_eq(c.uid, 1000);
 	ck_assert_uint_eq(c.gid, 2000);
-	/* every passwd(5) has root, uid 0 gid 0 */
-	parse("passt", "--runas", "root", NULL);
-	ck_assert_uint_eq(c.uid, 0);
-	ck_assert_uint_eq(c.gid, 0);
-	parse("passt", "--runas", "root:0", NULL);
-	ck_assert_uint_eq(c.gid, 0);
+	/* every passwd(5) has root, uid 0 gid 0; started as root, the
+	 * daemon refuses to keep running as root (passt.1, --runas)
+	 */
+	if (geteuid() == 0) {
+		EXPECT_REJECTED("passt", "--runas", "--runas", "root");
+		EXPECT_REJECTED("pasta", "--runas", "--runas", "0:1000");
+	} else {
+		parse("passt", "--runas", "root", NULL);
+		ck_assert_uint_eq(c.uid, 0);
+		ck_assert_uint_eq(c.gid, 0);
+		parse("passt", "--runas", "root:0", NULL);
+		ck_assert_uint_eq(c.gid, 0);
+	}
 	parse("passt", NULL);
 	ck_assert(!c.runas_set);
 	if (geteuid())
@@ -833,6 +840,33 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("passt", "-a/--address", "-6", "-a", "203.0.113.1");
 	EXPECT_REJECTED("passt", "-a/--address", "-4", "-a", "2001:db8::1");
 	EXPECT_REJECTED("passt", "-g/--gateway", "-4", "-g", "fe80::1");
+	EXPECT_REJECTED("passt", "--dns-forward", "-4", "--dns-forward",
+			"2001:db8::53");
+	EXPECT_REJECTED("passt", "--dns-forward", "-6", "--dns-forward",
+			"169.254.1.1");
+	EXPECT_REJECTED("passt", "--map-guest-addr", "-4",
+			"--map-guest-addr", "2001:db8::7");
+	EXPECT_REJECTED("pasta", "--map-guest-addr", "-6",
+			"--map-guest-addr", "169.254.1.2");
+	EXPECT_REJECTED("passt", "--map-host-loopback", "-4",
+			"--map-host-loopback", "2001:db8::8");
+	EXPECT_REJECTED("passt", "--map-host-loopback", "-6",
+			"--map-host-loopback", "203.0.113.8");
+	/* Special addresses that can't work together (passt.1, ADDRESS
+	 * MAPPING); the host topology: 198.51.100.1/24 via 198.51.100.2
+	 */
+	EXPECT_REJECTED("passt", "--map-guest-addr", "--map-guest-addr",
+			"198.51.100.2");	/* the gateway: host loopback */
+	EXPECT_REJECTED("passt", "--map-guest-addr", "--map-guest-addr",
+			"203.0.113.9", "--map-host-loopback", "203.0.113.9");
+	EXPECT_REJECTED("passt", "--map-guest-addr", "--map-guest-addr",
+			"198.51.100.1");	/* the guest's own address */
+	EXPECT_REJECTED("passt", "--map-host-loopback",
+			"--map-host-loopback", "198.51.100.1");
+	EXPECT_REJECTED("pasta", "--map-guest-addr", "--map-guest-addr",
+			"2001:db8:1::1");
+	EXPECT_REJECTED("passt", "--dns-forward", "--dns-forward",
+			"198.51.100.1");
 	EXPECT_REJECTED("passt", "-t/--tcp-ports", "--no-tcp", "-t", "22");
 	EXPECT_REJECTED("pasta", "-U/--udp-ns", "--no-udp", "-U", "53");
 	EXPECT_REJECTED("pasta", "--netns", "--netns", "x", "1234");
@@ -842,6 +876,24 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("pasta", "PID", "0");
 	EXPECT_REJECTED("pasta", "PID", "99999999999");
 	EXPECT_REJECTED("passt", "unexpected argument", "1234");
+}
+END_TEST
+
+/* Combinations that work: --dns-forward on a mapped address takes port 53
+ * only; with --no-map-gw, the gateway may stand for the host's address;
+ * "none" sets no family
+ */
+START_TEST(test_conf_parse_special_overlaps_accepted)
+{
+	parse("passt", "--map-guest-addr", "169.254.1.1", "--dns-forward",
+	      "169.254.1.1", NULL);
+	ck_assert_a4(c.ip4.map_guest_addr, "169.254.1.1");
+	ck_assert_a4(c.ip4.dns_fwd, "169.254.1.1");
+	parse("passt", "--no-map-gw", "--map-guest-addr", "198.51.100.2",
+	      NULL);
+	ck_assert_a4(c.ip4.map_guest_addr, "198.51.100.2");
+	parse("passt", "-4", "--map-host-loopback", "none", NULL);
+	ck_assert(c.no_map_gw);
 }
 END_TEST
 
@@ -925,6 +977,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_invalid_values_rejected);
 	tcase_add_test(tc, test_conf_parse_wrong_mode_rejected);
 	tcase_add_test(tc, test_conf_parse_conflicts_rejected);
+	tcase_add_test(tc, test_conf_parse_special_overlaps_accepted);
 	tcase_add_test(tc, test_conf_parse_getopt_errors_rejected);
 	suite_add_tcase(s, tc);
 
