@@ -389,7 +389,7 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	bool udp = proto == IPPROTO_UDP;
 	enum limits_tbl tbl = ns ? (udp ? LIMITS_TBL_UNS : LIMITS_TBL_TNS) :
 				   (udp ? LIMITS_TBL_U : LIMITS_TBL_T);
-	unsigned i, opened = 0, skipped = 0;
+	unsigned i, opened = 0, bound = 0, skipped = 0;
 
 	inany_from_v4(&lo4, lo);
 
@@ -439,17 +439,19 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 				    strerror(-ret));
 				return ret;
 			}
-			if (!ret)
+			if (!ret) {
 				opened++;
-			else
+				bound++;
+			} else {
 				limits_listen_put(tbl, r->weak, socks);
+			}
 		}
 	}
 
 	if (skipped)
 		warn("%s: %u ports skipped, RLIMIT_NOFILE %lu leaves no more "
-		     "descriptors for listening sockets (%u bound): "
+		     "descriptors for listening sockets (%u ports bound): "
 		     "raise the limit (ulimit -n) to forward them",
-		     limits_listen_opt(tbl), skipped, limits_nofile(), opened);
+		     limits_listen_opt(tbl), skipped, limits_nofile(), bound);
 	return (int)opened;
 }
