@@ -42,7 +42,8 @@ wait_for grep -q -- "-t: [0-9]* ports skipped, RLIMIT_NOFILE 4096" "$WORK/pasta.
 	fail "pasta: more than one line about skipped ports"
 wait_for grep -q "running as UID" "$WORK/pasta.log" ||
 	{ cat "$WORK/pasta.log"; fail "pasta: set-up did not finish"; }
-grep -q "Too many open files" "$WORK/pasta.log" &&
+grep -q -e "Too many open files" -e "can't start the namespace socket helper" \
+	"$WORK/pasta.log" &&
 	{ cat "$WORK/pasta.log"; fail "pasta ran out of descriptors at start"; }
 bg in_ns $TT serve-echo 2000
 wait_for in_ns sh -c "ss -ltn | grep -q ':2000 '" || fail "echo server"
