@@ -38,8 +38,8 @@
  * reserve back.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +250,7 @@ int limits_listen_plan(const struct conf *c, unsigned long nofile,
 		return -EMFILE;
 	}
 
+	limits_listen_planned = budget != ULONG_MAX;
 	budget -= given;
 	for (i = 0; i < LIMITS_TBL_COUNT; i++) {
 		if (weak <= budget)
@@ -258,7 +259,6 @@ int limits_listen_plan(const struct conf *c, unsigned long nofile,
 			limits_listen[i].weak_left = (unsigned long)
 				((unsigned long long)budget * want[i] / weak);
 	}
-	limits_listen_planned = budget != ULONG_MAX;
 	return 0;
 }
 
