@@ -416,7 +416,8 @@ static int pasta_ns_setup(void *p)
 	fd = tap_dev_open_current_ns(name, a->ifname);
 	if (fd < 0) {
 		/* TUNSETIFF on the name of another kind of device: EINVAL */
-		a->name_taken = *name && nl_ifindex(name) > 0;
+		a->name_taken = fd == -EINVAL && *name &&
+				nl_ifindex(name) > 0;
 		if (a->name_taken)
 			snprintf(a->ifname, IFNAMSIZ, "%s", name);
 		a->err = "creating the tap device (/dev/net/tun)";
