@@ -147,7 +147,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "log-file", 'l', 'l', required_argument, M_BOTH, "PATH",
 	  "file path", "log to PATH too" },
 	{ "log-size", 0, OPT_LOG_SIZE, required_argument, M_BOTH, "SIZE",
-	  "integer 1-1099511627776 (bytes)",
+	  "integer 4096-1099511627776 (bytes)",
 	  "maximum log file size, default 1048576" },
 	{ "runas", 0, OPT_RUNAS, required_argument, M_BOTH, "UID[:GID]",
 	  "UID, UID:GID, LOGIN or LOGIN:GROUP",
@@ -1128,7 +1128,8 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 			conf_invalid(st, o, arg);
 		break;
 	case OPT_LOG_SIZE:
-		if (conf_uint(arg, 1, 1ULL << 40, &v) || v > SIZE_MAX)
+		if (conf_uint(arg, LOG_FILE_SIZE_MIN, 1ULL << 40, &v) ||
+		    v > SIZE_MAX)
 			conf_invalid(st, o, arg);
 		c->log_size = (size_t)v;
 		break;

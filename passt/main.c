@@ -272,7 +272,8 @@ int main(int argc, char **argv)
 	log_trace_on = c->trace;
 	if (c->trace)
 		log_level = LOG_DEBUG;
-	if (*c->log_file && (ret = log_open_file(c->log_file)) < 0) {
+	if (*c->log_file && (ret = log_open_file(c->log_file,
+						     c->log_size)) < 0) {
 		errno = -ret;
 		die_perror("--log-file %s", c->log_file);
 	}

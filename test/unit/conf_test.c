@@ -717,6 +717,8 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "--udp-timeout", "--udp-timeout", "0");
 	EXPECT_REJECTED("passt", "--udp-timeout", "--udp-timeout", "86401");
 	EXPECT_REJECTED("passt", "--log-size", "--log-size", "0");
+	/* smallest limit a trim can honour (LOG_FILE_SIZE_MIN) is 4096 */
+	EXPECT_REJECTED("passt", "--log-size", "--log-size", "4095");
 	EXPECT_REJECTED("passt", "-l/--log-file", "-l", "");
 	EXPECT_REJECTED("passt", "-P/--pid", "-P", "");
 	EXPECT_REJECTED("passt", "-p/--pcap", "-p", "");
