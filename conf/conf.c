@@ -109,7 +109,9 @@ enum conf_opt_id {
  * @lname:	Long name, without "--"
  * @sname:	Short option character, 0 if none
  * @id:		Value getopt_long() returns for it
- * @has_arg:	no_argument or required_argument
+ * @has_arg:	no_argument, required_argument, or optional_argument (the
+ *		value may then also be the next argument if it's a number,
+ *		for upstream's "--stats DELAY")
  * @modes:	M_PASST, M_PASTA or both
  * @arg:	Argument name for --help, NULL without argument
  * @accepted:	Accepted form, quoted in error messages
@@ -289,8 +291,9 @@ static const struct conf_opt conf_opts[] = {
 	  "integer 1-65536", "flow table size, default 8192" },
 	{ "udp-timeout", 0, OPT_UDP_TIMEOUT, required_argument, M_BOTH,
 	  "SECONDS", "integer 1-86400", "UDP flow idle timeout, default 180" },
-	{ "stats", 0, OPT_STATS, no_argument, M_BOTH, NULL, NULL,
-	  "print counters on exit and on SIGUSR1" },
+	{ "stats", 0, OPT_STATS, optional_argument, M_BOTH, "[DELAY]",
+	  "integer 1-86400 (seconds), or nothing",
+	  "print counters on exit, on SIGUSR1, and at most every DELAY s" },
 	{ "devmem", 0, OPT_DEVMEM, required_argument, M_BOTH,
 	  "IF[:QUEUES]", "interface name, optionally ':' and queues 0-63 "
 	  "like 0,2-3", "devmem TCP receive on these queues of IF" },
@@ -1350,6 +1353,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case OPT_STATS:
 		c->stats = true;
+		if (arg && conf_uint(arg, 1, CONF_STATS_DELAY_MAX, &v))
+			conf_invalid(st, o, arg);
+		c->stats_delay_s = arg ? (unsigned)v : 0;
 		break;
 	case OPT_DEVMEM:
 		conf_opt_devmem(st, o, arg);
@@ -1675,6 +1681,11 @@ int conf_parse(struct conf *c, int argc, char **argv)
 			conf_die(&st, o, "only accepted by %s, not %s",
 				 c->mode == MODE_PASTA ? "passt" : "pasta",
 				 c->argv0);
+		/* "--stats 5" as well as "--stats=5" and "--stats" */
+		if (o->has_arg == optional_argument && !optarg &&
+		    optind < argc && argv[optind][0] >= '0' &&
+		    argv[optind][0] <= '9')
+			optarg = argv[optind++];
 		last_optarg = optarg;
 		conf_opt(&st, o, optarg);
 	}

@@ -30,6 +30,7 @@
 #define CONF_FLOW_MAX_LIMIT	65536	/* --flow-max upper bound */
 #define CONF_UDP_TIMEOUT_MAX	86400	/* s, --udp-timeout upper bound */
 #define CONF_LOG_SIZE_DEFAULT	(1024 * 1024)	/* --log-size, as upstream */
+#define CONF_STATS_DELAY_MAX	86400		/* --stats DELAY, seconds */
 #define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
 
 /* Our MAC address unless -M: locally administered, as upstream's default */
@@ -205,6 +206,9 @@ struct conf_ip6 {
  * @flow_max:		Flow table capacity (--flow-max)
  * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
  * @stats:		--stats: dump counters on exit and on SIGUSR1
+ * @stats_delay_s:	--stats DELAY: also dump them periodically, at most
+ *			every DELAY seconds and only if something changed;
+ *			0 without DELAY
  * @seccomp_selftest:	Hidden --seccomp-selftest: on SIGUSR2, make a system
  *			call the seccomp filter forbids (test aid)
  *
@@ -285,6 +289,7 @@ struct conf {
 	unsigned flow_max;
 	unsigned udp_timeout_s;
 	bool stats;
+	unsigned stats_delay_s;
 	bool seccomp_selftest;
 
 	char ifname_ns[IFNAMSIZ];
