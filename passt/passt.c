@@ -301,8 +301,12 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 
 		if (r < 0) {
 			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			trace("from tap: dropped %zu-byte frame: %s", len[i],
+			      frame_drop_str[-r < FD_COUNT ? -r : 0]);
 			continue;
 		}
+		if (unlikely(log_trace_on))
+			frame_trace("from tap", frame[i], len[i], len[i]);
 		tap_learn(ctx, &tap_frames[good]);
 		good++;
 	}
