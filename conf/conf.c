@@ -1427,6 +1427,30 @@ static void conf_args(struct conf_state *st, int argc, char **argv, int first,
 }
 
 /**
+ * conf_mtu_ipv6() - Turn IPv6 off for an MTU below its minimum
+ * @st:		Parser state, after conf_check()
+ *
+ * IPv6 needs links with an MTU of at least 1280 bytes (RFC 8200, section 5):
+ * Linux disables IPv6 on such a link and refuses addresses on it.  Where
+ * IPv6 was asked for explicitly (-6, an IPv6 -a or -g), that's an error;
+ * otherwise IPv6 is off, with one line saying why.
+ */
+static void conf_mtu_ipv6(const struct conf_state *st)
+{
+	struct conf *c = st->c;
+
+	if (!c->ip6.enabled || c->mtu >= IPV6_MIN_MTU)
+		return;
+	if (st->v6_only || st->addr6 || st->gw6)
+		conf_die(st, conf_opt_by_id('m'), "%d is below %d, the IPv6 "
+			 "minimum (RFC 8200, section 5), and IPv6 was asked "
+			 "for", c->mtu, IPV6_MIN_MTU);
+	info("-m/--mtu %d is below %d, the IPv6 minimum: IPv6 disabled",
+	     c->mtu, IPV6_MIN_MTU);
+	c->ip6.enabled = false;
+}
+
+/**
  * conf_check() - Checks involving several options
  * @st:		Parsing state
  */
@@ -1720,6 +1744,7 @@ int conf_parse(struct conf *c, int argc, char **argv)
 	conf_check(&st);
 	c->ip4.enabled = !st.v6_only;
 	c->ip6.enabled = !st.v4_only;
+	conf_mtu_ipv6(&st);
 
 	conf_interfaces(&st);
 	rc = nl_host_defaults(c);

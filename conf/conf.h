@@ -25,6 +25,7 @@
 #define CONF_MTU_MIN		68	/* RFC 791 */
 #define CONF_MTU_MAX		65520	/* tap limit, as upstream */
 #define CONF_MTU_DEFAULT	65520
+#define IPV6_MIN_MTU		1280	/* RFC 8200, section 5 */
 #define CONF_FLOW_MAX_DEFAULT	8192
 #define CONF_UDP_TIMEOUT_DEFAULT 180	/* s, like nf_conntrack_udp_timeout_stream */
 #define CONF_FLOW_MAX_LIMIT	65536	/* --flow-max upper bound */

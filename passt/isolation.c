@@ -549,6 +549,36 @@ static void isolate_detach(void)
 }
 
 /**
+ * isolate_helper() - Detach a helper process the way the daemon detaches
+ * @c:		Configuration (--runas)
+ *
+ * For a process forked during set-up that keeps running (the namespace
+ * socket helper): new mount, IPC and UTS namespaces with an empty root,
+ * and, started as root, the switch to the --runas user or nobody.  Call
+ * after the helper entered the namespaces it needs, before it drops its
+ * capabilities.  A configuration without a user to switch to (UID 0, as
+ * in tests that build a bare context) leaves the IDs as they are: the
+ * daemon itself refuses to go on as root.
+ *
+ * Context: forked helper, single-threaded
+ * Return: 0, or -EPERM if the switch of IDs failed
+ */
+int isolate_helper(const struct conf *c)
+{
+	if (isolate_have_cap(CAP_SYS_ADMIN))
+		isolate_detach();
+	if (!isolate_root_in_init_userns() || c->uid == 0)
+		return 0;
+	if (capng_get_caps_process())
+		return -EPERM;
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_change_id((int)c->uid, (int)c->gid,
+			    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING))
+		return -EPERM;
+	return 0;
+}
+
+/**
  * isolate_low_ports() - Does a forwarding rule include a privileged port?
  * @c:		Configuration
  *

@@ -20,6 +20,7 @@ void isolate_initial(struct ctx *ctx);
 void isolate_prefork(struct ctx *ctx);
 void isolate_postfork(struct ctx *ctx);
 bool isolate_root_in_init_userns(void);
+int isolate_helper(const struct conf *c);
 void isolate_forbidden_syscall(void);
 
 #endif /* PASST_ISOLATION_H */

@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
+#include <cap-ng.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +38,10 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +55,7 @@
 #include "pasta.h"
 
 #define NS_CALL_STACK	(256 * 1024)
+#define PASTA_LL_WAIT_MS	3000	/* link-local address, --config-net */
 
 static pid_t pasta_child_pid;
 static int pasta_go_fd = -1;
@@ -147,6 +152,102 @@ static int write_file(const char *path, const char *s)
 }
 
 /**
+ * pasta_exec() - Run the command, or a shell
+ * @argv:	Command and arguments, NULL for $SHELL (default /bin/sh)
+ *
+ * Context: the spawned child, in the new namespaces; doesn't return
+ */
+static void pasta_exec(char **argv)
+{
+	char *sh_argv[2] = { NULL, NULL };
+
+	if (!argv) {
+		const char *sh = getenv("SHELL");
+
+		sh_argv[0] = (char *)(sh && *sh ? sh : "/bin/sh");
+		argv = sh_argv;
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "pasta: can't run %s: %s\n", argv[0], strerror(errno));
+	/* as shells do: 127 for a command not found, 126 for one that can't
+	 * be executed
+	 */
+	_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
+}
+
+/**
+ * pasta_spawn_wait() - Run the command in a grandchild, kill it when pasta ends
+ * @parent:	PID of pasta
+ * @argv:	Command, as for pasta_exec()
+ *
+ * Started as root, pasta goes on as the --runas user or nobody, while the
+ * command stays root: the kernel then drops the parent-death signal of
+ * PR_SET_PDEATHSIG (it is sent with the dying parent's credentials, and
+ * those may not signal a root process), and the command would outlive
+ * pasta.  So this process, root without capabilities, stays between them:
+ * it waits for either pasta or the command to end (pidfd_open(2) and
+ * poll(2)), kills the command (SIGKILL, as PR_SET_PDEATHSIG would have)
+ * if pasta went first, and ends with the command's status, so that pasta
+ * reports it as its own.  Without pidfds (Linux < 5.3), it just waits for
+ * the command.
+ *
+ * Context: the spawned child, in the new namespaces; doesn't return
+ */
+static void pasta_spawn_wait(pid_t parent, char **argv)
+{
+	struct pollfd pfd[2] = { { .fd = -1 }, { .fd = -1 } };
+	pid_t me = getpid(), pid;
+	int status;
+
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pasta: fork: %s\n", strerror(errno));
+		_exit(126);
+	}
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != me)
+			_exit(126);
+		pasta_exec(argv);
+	}
+
+	prctl(PR_SET_NAME, "pasta-wait");
+	pfd[0].fd = (int)syscall(SYS_pidfd_open, parent, 0);
+	pfd[1].fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	pfd[0].events = pfd[1].events = POLLIN;
+	capng_clear(CAPNG_SELECT_BOTH);
+	capng_apply(CAPNG_SELECT_BOTH);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+
+	while (pfd[0].fd >= 0 && pfd[1].fd >= 0) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		if (pfd[0].revents) {
+			kill(pid, SIGKILL);
+			break;
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			_exit(126);
+	}
+	if (WIFSIGNALED(status)) {
+		struct rlimit no_core = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		_exit(128 + WTERMSIG(status));
+	}
+	_exit(WEXITSTATUS(status));
+}
+
+/**
  * pasta_spawn() - Fork the child that creates the namespaces and will run
  *		   the command
  * @ctx:	Context
@@ -162,7 +263,7 @@ static int pasta_spawn(struct ctx *ctx, bool userns, int *nsfd, int *usernsfd)
 	char path[64], map[64];
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
-	pid_t pid;
+	pid_t parent = getpid(), pid;
 	char c;
 
 	if (pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC))
@@ -175,7 +276,6 @@ static int pasta_spawn(struct ctx *ctx, bool userns, int *nsfd, int *usernsfd)
 	if (!pid) {
 		int flags = CLONE_NEWNET | CLONE_NEWUTS |
 			    (userns ? CLONE_NEWUSER : 0);
-		char *sh_argv[2] = { NULL, NULL };
 		char **argv = ctx->c.cmd;
 		int err = 0;
 
@@ -190,16 +290,9 @@ static int pasta_spawn(struct ctx *ctx, bool userns, int *nsfd, int *usernsfd)
 			_exit(1);	/* set-up failed: parent closed */
 		close(go[0]);
 
-		if (!argv) {
-			const char *sh = getenv("SHELL");
-
-			sh_argv[0] = (char *)(sh && *sh ? sh : "/bin/sh");
-			argv = sh_argv;
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "pasta: can't run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
+		if (!userns && uid == 0)
+			pasta_spawn_wait(parent, argv);
+		pasta_exec(argv);
 	}
 
 	close(ready[1]);
@@ -273,6 +366,28 @@ struct pasta_ns_arg {
 };
 
 /**
+ * pasta_ns_ipv6_sysctl() - Set an IPv6 setting of the tap device
+ * @ifname:	Tap device name, in the current network namespace
+ * @key:	Setting under /proc/sys/net/ipv6/conf/IFNAME/
+ * @val:	Value to write
+ *
+ * The files under /proc/sys/net belong to the network namespace of the
+ * process that opens them (here: the target namespace, from ns_call()).
+ * A failure is not fatal: one debug line.
+ */
+static void pasta_ns_ipv6_sysctl(const char *ifname, const char *key,
+				 const char *val)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s",
+		 ifname, key);
+	if ((rc = write_file(path, val)))
+		debug("%s: %s", path, strerror(-rc));
+}
+
+/**
  * pasta_ns_setup() - In the target namespace: lo up, tap, addresses, routes
  * @p:		struct pasta_ns_arg
  *
@@ -340,9 +455,27 @@ static int pasta_ns_setup(void *p)
 			return ret;
 		}
 	}
+	if (c->ip6.enabled) {
+		/* Only we are on the link: Duplicate Address Detection
+		 * (RFC 4862, 5.4) would just keep the link-local address
+		 * tentative for up to two seconds.  The namespace keeps the
+		 * address we gave it: no second one by SLAAC from our router
+		 * advertisements, which would become the preferred source
+		 * address, unknown to the forwarded peers.
+		 */
+		pasta_ns_ipv6_sysctl(a->ifname, "accept_dad", "0");
+		pasta_ns_ipv6_sysctl(a->ifname, "autoconf", "0");
+	}
 	if ((ret = nl_link_up(ifi)) < 0) {
 		a->err = "bringing up the tap device";
 		return ret;
+	}
+	if (c->ip6.enabled) {
+		struct in6_addr ll;
+
+		if ((ret = nl_addr_wait_ll(ifi, &ll, PASTA_LL_WAIT_MS)) < 0)
+			warn("no IPv6 link-local address on %s after %d ms: %s",
+			     a->ifname, PASTA_LL_WAIT_MS, strerror(-ret));
 	}
 	if (c->ip4.enabled && c->ip4.gw.s_addr) {
 		ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw);

@@ -45,6 +45,7 @@
 
 #include "../conf/log.h"
 #include "../passt/epoll_ref.h"
+#include "../passt/isolation.h"
 #include "../passt/passt.h"
 #include "nsock.h"
 
@@ -215,11 +216,12 @@ static void nsock_helper_reply(int fd, const struct nsock_msg *req)
  * @fd:		Helper's end of the socketpair
  * @nsfd:	Target network namespace
  * @parent:	PID of the daemon
+ * @c:		Configuration (--runas), for isolate_helper()
  *
  * Context: forked child; never returns
  * #syscalls:helper prctl getppid setns sendto recvfrom exit_group
  */
-static void nsock_helper(int fd, int nsfd, pid_t parent)
+static void nsock_helper(int fd, int nsfd, pid_t parent, const struct conf *c)
 {
 	struct nsock_msg m = { 0 };
 
@@ -232,6 +234,8 @@ static void nsock_helper(int fd, int nsfd, pid_t parent)
 	if (setns(nsfd, CLONE_NEWNET))
 		m.err = -errno;
 	close(nsfd);
+	if (!m.err)
+		m.err = isolate_helper(c);
 	if (!m.err && nsock_helper_confine())
 		m.err = -EPERM;
 	if (send(fd, &m, sizeof(m), MSG_NOSIGNAL) != sizeof(m) || m.err)
@@ -566,7 +570,7 @@ int nsock_init(struct ctx *ctx, bool tcp, bool udp)
 		return ret;
 	}
 	if (!pid)
-		nsock_helper(sv[1], ctx->ns_fd, parent);	/* no return */
+		nsock_helper(sv[1], ctx->ns_fd, parent, &ctx->c);  /* no return */
 
 	close(sv[1]);
 	nsock_sock = sv[0];

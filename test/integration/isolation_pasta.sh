@@ -9,7 +9,8 @@
 # stays in the network namespace it was started in.  A descriptor it
 # inherited must be closed.  Traffic must still flow, SIGUSR1 must dump the
 # counters, SIGTERM must end it with status 0, and so must the deletion of
-# its --netns namespace.
+# its --netns namespace.  The namespace socket helper it forks must be
+# isolated the same way.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_isolation.sh"
 
@@ -61,10 +62,21 @@ expect_isolated $PASTA_PID $CAP_NET_BIND_SERVICE_ONLY
 stop_pasta
 
 # --runas a given user: that user, as a number
-start_pasta --runas 12345:23456
+start_pasta --runas 12345:23456 -t 5101
 expect_isolated $PASTA_PID $CAP_NONE
 expect_field $PASTA_PID Uid 12345
 expect_field $PASTA_PID Gid 23456
+
+# The namespace socket helper (spliced connections to -t ports): the same
+# user, no capability, its own mount/IPC/UTS namespaces and an empty root,
+# in the target network namespace
+helper=$(pgrep -P $PASTA_PID -x pasta-nsock) || fail "no pasta-nsock helper"
+expect_isolated $helper $CAP_NONE
+expect_field $helper Uid 12345
+expect_field $helper Gid 23456
+expect_ns_detached $helper $$ mnt ipc uts
+[ "$(readlink /proc/$helper/ns/net)" = "$(in_ns readlink /proc/self/ns/net)" ] ||
+	fail "helper not in the target network namespace"
 stop_pasta
 
 # Refusing to go on as root
