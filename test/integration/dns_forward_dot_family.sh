@@ -25,17 +25,18 @@ echo "nameserver ::1" > "/etc/netns/$H/resolv.conf"
 bg in_host dnsmasq -k --conf-file=/dev/null --no-resolv --no-hosts \
 	--bind-interfaces --listen-address=::1 --port=53 --user=root \
 	--pid-file= --host-record=www.test.example,203.0.113.77,2001:db8:77::1
-# "DoT" responders: each says which address and port it listens on
+# "DoT" responders: each says which address and port it listens on; UDP
+# 853 on ::1 echoes
 bg in_host socat TCP6-LISTEN:853,bind=[::1],reuseaddr,fork \
 	SYSTEM:'echo dot-v6-lo'
 bg in_host socat TCP4-LISTEN:853,bind=127.0.0.1,reuseaddr,fork \
 	SYSTEM:'echo dot-v4-lo'
-bg in_host socat UDP6-RECVFROM:853,bind=[::1],reuseaddr,fork \
-	SYSTEM:'echo udp853-v6-lo'
+bg in_host python3 "$(dirname "$0")/udptool.py" echo ::1 853 120
 bg in_host socat TCP4-LISTEN:8853,bind=127.0.0.1,reuseaddr,fork \
 	SYSTEM:'echo wrong-port'
 wait_for in_host sh -c "ss -uln | grep -q '\[::1\]:53 '" || fail "dnsmasq"
 wait_for in_host sh -c "ss -tln | grep -q '127.0.0.1:853 '" || fail "socat"
+wait_for in_host sh -c "ss -uln | grep -q '\[::1\]:853 '" || fail "UDP echo"
 
 q() { # q SERVER TYPE [+tcp]
 	in_ns dig +short +time=2 +tries=2 ${3:-} @"$1" www.test.example "$2"
@@ -46,8 +47,17 @@ tcp853() {
 		2>/dev/null
 }
 
+# routes_up - wait for --config-net's default routes in N (they come after
+# the address start_pasta waits for)
+routes_up() {
+	wait_for sh -c "ip -n $N -4 route show default | grep -q via" &&
+	wait_for sh -c "ip -n $N -6 route show default | grep -q via" ||
+		fail "no default routes in N"
+}
+
 # podman's invocation, IPv6-only resolver on the host
 start_pasta --dns-forward 169.254.1.1
+routes_up
 for proto in "" +tcp; do
 	got=$(q 169.254.1.1 A $proto)
 	[ "$got" = 203.0.113.77 ] ||
@@ -64,10 +74,12 @@ stop_pasta
 # Same family, explicit --dns-host
 start_pasta --dns-forward 203.0.113.53 --dns-host 127.0.0.1 \
 	--dns-forward 2001:db8:5::53 --dns-host ::1
+routes_up
 [ "$(tcp853 203.0.113.53)" = dot-v4-lo ] || fail "203.0.113.53:853 not at 127.0.0.1"
 [ "$(tcp853 [2001:db8:5::53])" = dot-v6-lo ] || fail "[2001:db8:5::53]:853 not at ::1"
-got=$(echo q | in_ns timeout 10 socat -T3 - UDP6:[2001:db8:5::53]:853 2>/dev/null)
-[ "$got" = udp853-v6-lo ] || fail "UDP [2001:db8:5::53]:853 not answered by ::1: '$got'"
+# Only ::1 port 853 echoes (nothing listens behind 2001:db8:5::53 in R)
+got=$(echo udp853 | in_ns timeout 10 socat -T3 - UDP6:[2001:db8:5::53]:853 2>/dev/null)
+[ "$got" = udp853 ] || fail "UDP [2001:db8:5::53]:853 not echoed by ::1: '$got'"
 log "port 853 forwarded, TCP both families and UDP"
 # Not a DNS port: 203.0.113.53:8853 goes to 203.0.113.53 (nobody there)
 got=$(tcp853 203.0.113.53 8853)
