@@ -6,9 +6,7 @@
  * passt's defaults, passt.1 "Handling of traffic with local destination"):
  *  - --map-host-loopback (default: the gateway address, unless --no-map-gw):
  *    traffic to it goes to the host's loopback (127.0.0.1 or ::1), and
- *    connections from the host's loopback appear to come from it (with
- *    no such address they can't reach the guest over the tap: there is
- *    no address to show that isn't someone else's);
+ *    connections from the host's loopback appear to come from it;
  *  - --map-guest-addr (default: none): traffic to it goes to the host's own
  *    address, and connections from that address appear to come from it.
  * Every other address is used as is, in both directions.  Ports 53 and
@@ -185,16 +183,11 @@ bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
  * @peer:	Address of the host-side peer
  * @src:	Source address the guest will see
  *
- * Loopback peers appear as --map-host-loopback.  Peers using the host's
- * own address (which the guest also has) appear as --map-guest-addr if
- * set, else as --map-host-loopback, else as the gateway.  A loopback peer
- * with no --map-host-loopback address of its family (--no-map-gw,
- * --map-host-loopback none) has no address the guest could tell from a
- * real one: it can't reach the guest (passt.1, ADDRESS MAPPING).
- *
- * Return: true if @src is set, false if @peer mustn't reach the guest
+ * Loopback peers, and peers using the host's own address (which the guest
+ * also has), appear as --map-host-loopback (or --map-guest-addr for the
+ * latter if set), else as the gateway.
  */
-bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src)
 {
 	const struct in_addr *p4 = inany_v4(peer);
@@ -208,11 +201,9 @@ bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 			inany_from_v4(src, c->ip4.map_guest_addr);
 		else if ((lo || self) && c->ip4.map_host_loopback.s_addr)
 			inany_from_v4(src, c->ip4.map_host_loopback);
-		else if (lo)
-			return false;
-		else if (self)
+		else if (lo || self)
 			inany_from_v4(src, c->ip4.gw);
-		return true;
+		return;
 	}
 
 	{
@@ -224,12 +215,9 @@ bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		else if ((lo || self) &&
 			 !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.map_host_loopback))
 			src->a6 = c->ip6.map_host_loopback;
-		else if (lo)
-			return false;
-		else if (self)
+		else if (lo || self)
 			src->a6 = c->ip6.gw;
 	}
-	return true;
 }
 
 /**

@@ -16,7 +16,7 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
 			  uint16_t dport, union inany *host, uint16_t *hport);
-bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src);
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);

@@ -89,10 +89,10 @@ void stats_dump(void)
 		if (stats.frames_dropped[i])
 			info("stats:   %s: %lu", frame_drop_str[i],
 			     stats.frames_dropped[i]);
-	info("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, refused (unmapped host loopback) %lu, RST to guest %lu, RST to host %lu",
+	info("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
 	     stats.tcp_flows_opened, stats.tcp_flows_closed,
-	     stats.tcp_refused_full, stats.tcp_refused_loopback,
-	     stats.tcp_rst_to_tap, stats.tcp_rst_to_sock);
+	     stats.tcp_refused_full, stats.tcp_rst_to_tap,
+	     stats.tcp_rst_to_sock);
 	info("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
 	     stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
 	     stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
@@ -101,10 +101,10 @@ void stats_dump(void)
 	     stats.splice_flows_opened, stats.splice_flows_closed,
 	     stats.splice_bytes, stats.splice_resets,
 	     stats.splice_connect_failed);
-	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, dropped (unmapped host loopback) %lu",
+	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
 	     stats.udp_flows_opened, stats.udp_dgrams_to_tap,
 	     stats.udp_dgrams_from_tap, stats.udp_too_big,
-	     stats.udp_refused_full, stats.udp_refused_loopback);
+	     stats.udp_refused_full);
 	info("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
 	     stats.icmp_echo_to_host, stats.icmp_echo_from_host,
 	     stats.flow_refused_nofile);

@@ -40,7 +40,6 @@ struct passt_stats {
 	uint64_t frames_unhandled;	/* valid frames no handler wanted */
 	uint64_t tcp_flows_opened, tcp_flows_closed;
 	uint64_t tcp_refused_full;	/* new connections refused: table full */
-	uint64_t tcp_refused_loopback;	/* from host loopback, nothing maps it */
 	uint64_t tcp_rst_to_tap, tcp_rst_to_sock;
 	uint64_t tcp_retrans, tcp_fast_retrans, tcp_rto;
 	uint64_t tcp_bytes_to_tap, tcp_bytes_from_tap;
@@ -52,7 +51,6 @@ struct passt_stats {
 	uint64_t splice_connect_failed;	/* refused or timed-out connect() */
 	uint64_t udp_flows_opened, udp_dgrams_to_tap, udp_dgrams_from_tap;
 	uint64_t udp_too_big, udp_refused_full;
-	uint64_t udp_refused_loopback;	/* from host loopback, nothing maps it */
 	uint64_t icmp_echo_to_host, icmp_echo_from_host;
 	uint64_t flow_refused_nofile;
 	uint64_t devmem_bytes;		/* payload read as dma-buf fragments */

@@ -14,9 +14,7 @@
  * (fwd_nat_to_host_port(): addresses, and DNS to --dns-host).  The SYN-ACK goes to the guest only once connect()
  * completes; a refusal becomes an RST.  Inbound (-t): a connection accepted
  * on a forwarded port becomes a SYN to the guest; its SYN-ACK completes the
- * handshake, its RST resets the accepted socket.  One from the host's
- * loopback that isn't spliced is reset at once if no --map-host-loopback
- * address can stand for it (fwd_nat_to_guest()).
+ * handshake, its RST resets the accepted socket.
  *
  * Host -> guest data.  Bytes stay in the host socket's receive queue until
  * the guest ACKs them: a reader back-end (tcp_reader.c) peeks new bytes
@@ -1614,19 +1612,6 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
-		if (!fwd_nat_to_guest(&ctx->c, &peer, &src)) {
-			/* Host loopback, no --map-host-loopback: reset */
-			struct linger l = { 1, 0 };
-
-			stats.tcp_refused_loopback++;
-			debug("TCP port %u: connection from host loopback, "
-			      "no address to show it from: reset",
-			      ref.listen.port);
-			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
-			close(s);
-			continue;
-		}
-
 		flow = flow_alloc();
 		if (!flow) {
 			struct linger l = { 1, 0 };
@@ -1639,6 +1624,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
+		fwd_nat_to_guest(&ctx->c, &peer, &src);
 		fwd_guest_addr(&ctx->c, af, &gaddr);
 
 		conn = &flow->tcp;

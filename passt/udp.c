@@ -40,9 +40,7 @@
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
- *    peer sent to.  A loopback peer that gets here (--no-splice, passt)
- *    with no --map-host-loopback address is dropped and counted: it
- *    could only pass for someone else.
+ *    peer sent to.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -1278,7 +1276,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	uint16_t to = fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
 	struct flow_key skey, tkey;
-	bool splice, tap_ok, unmapped = false;
+	bool splice, tap_ok;
 	struct udp_flow *uf;
 	union flow *flow;
 	unsigned ifindex;
@@ -1305,12 +1303,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	 */
 	af = inany_af(&peer);
 	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
-	if (tap_ok && !fwd_nat_to_guest(c, &peer, &src)) {
-		/* Host loopback, no --map-host-loopback: nothing to show */
-		tap_ok = false;
-		unmapped = true;
-	}
 	if (tap_ok) {
+		fwd_nat_to_guest(c, &peer, &src);
 		fwd_guest_addr(c, af, &gaddr);
 		tap_ok = !inany_is_unspecified(&gaddr);
 	}
@@ -1323,11 +1317,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 
 	if (splice && (uf = udp_splice_new(ctx, ref, &skey, i, to, ifindex)))
 		return uf;
-	if (!tap_ok) {
-		if (unmapped)
-			stats.udp_refused_loopback++;
+	if (!tap_ok)
 		return NULL;
-	}
 
 	uf = udp_flow_new(ctx, UDP_TAP_IN, &tkey);
 	if (!uf)

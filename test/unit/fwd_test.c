@@ -5,9 +5,8 @@
  * --dns-host), which follow upstream passt's documented behaviour: port 53
  * of the --dns-forward address goes to the --dns-host name server, the
  * --map-host-loopback address means the host's loopback, anything else is
- * used as is, multicast and unspecified destinations are refused; host
- * loopback peers appear as --map-host-loopback, or can't reach the guest
- * without one.  Port 853: RFC 7858 (DNS over TLS).
+ * used as is, multicast and unspecified destinations are refused.  Port
+ * 853: RFC 7858 (DNS over TLS).
  * Configuration: test/unit/fake_conf.c (guest 203.0.113.15, gateway
  * 203.0.113.2, DNS 203.0.113.3; 2001:db8::15, gateway fe80::1, DNS
  * 2001:db8::3).
@@ -173,55 +172,7 @@ START_TEST(test_fwd_loopback_destination_refused)
 END_TEST
 
 /**
- * check_to_guest() - Translate a host peer for the guest, compare
- * @peer:	Host-side peer address
- * @want:	Expected source address for the guest
- */
-static void check_to_guest(const char *peer, const char *want)
-{
-	union inany p = addr(peer), src, w = addr(want);
-
-	ck_assert_msg(fwd_nat_to_guest(&c, &p, &src), "%s refused", peer);
-	ck_assert_msg(inany_equals(&src, &w), "%s", peer);
-}
-
-/* ADDRESS MAPPING: host loopback peers appear as --map-host-loopback */
-START_TEST(test_fwd_to_guest_loopback_mapped)
-{
-	check_to_guest("127.0.0.1", "203.0.113.2");
-	check_to_guest("127.0.0.53", "203.0.113.2");
-	check_to_guest("::1", "fe80::1");
-}
-END_TEST
-
-/* ADDRESS MAPPING: with --no-map-gw or --map-host-loopback none, loopback
- * traffic of the host can't reach the guest
- */
-START_TEST(test_fwd_to_guest_loopback_unmapped_refused)
-{
-	union inany p4 = addr("127.0.0.1"), p6 = addr("::1"), src;
-
-	c.ip4.map_host_loopback.s_addr = 0;
-	memset(&c.ip6.map_host_loopback, 0, sizeof(c.ip6.map_host_loopback));
-	ck_assert(!fwd_nat_to_guest(&c, &p4, &src));
-	ck_assert(!fwd_nat_to_guest(&c, &p6, &src));
-}
-END_TEST
-
-/* Other peers are shown as they are, mapped or not */
-START_TEST(test_fwd_to_guest_remote_unchanged)
-{
-	check_to_guest("198.51.100.7", "198.51.100.7");
-	check_to_guest("2001:db8:7::7", "2001:db8:7::7");
-	c.ip4.map_host_loopback.s_addr = 0;
-	memset(&c.ip6.map_host_loopback, 0, sizeof(c.ip6.map_host_loopback));
-	check_to_guest("198.51.100.7", "198.51.100.7");
-	check_to_guest("2001:db8:7::7", "2001:db8:7::7");
-}
-END_TEST
-
-/**
- * fwd_suite() - Test cases of fwd_nat_to_host_port() and fwd_nat_to_guest()
+ * fwd_suite() - Test cases of fwd_nat_to_host_port()
  *
  * Return: suite
  */
@@ -241,13 +192,6 @@ static Suite *fwd_suite(void)
 	tcase_add_test(tc, test_fwd_map_host_loopback_any_port);
 	tcase_add_test(tc, test_fwd_multicast_and_unspecified_refused);
 	tcase_add_test(tc, test_fwd_loopback_destination_refused);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("nat_to_guest");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_fwd_to_guest_loopback_mapped);
-	tcase_add_test(tc, test_fwd_to_guest_loopback_unmapped_refused);
-	tcase_add_test(tc, test_fwd_to_guest_remote_unchanged);
 	suite_add_tcase(s, tc);
 	return s;
 }
