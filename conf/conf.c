@@ -1576,6 +1576,39 @@ static void conf_derived(struct conf_state *st)
 }
 
 /**
+ * conf_dns_forward_check() - Say where --dns-forward addresses forward to
+ * @c:		Configuration, name servers settled
+ *
+ * A --dns-forward address with no --dns-host of its own family forwards to
+ * the other family's name server (fwd_nat_to_host_port()), which is worth
+ * a line; with none at all, its queries go nowhere, which is worth a
+ * warning.
+ */
+static void conf_dns_forward_check(const struct conf *c)
+{
+	bool has4 = c->ip4.dns_host.s_addr != 0;
+	bool has6 = !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host);
+
+	if (c->ip4.enabled && c->ip4.dns_fwd.s_addr && !has4) {
+		if (has6)
+			info("--dns-forward: IPv4 queries go to the IPv6 name "
+			     "server (no IPv4 one)");
+		else
+			warn("--dns-forward: no name server to forward to "
+			     "(give --dns-host)");
+	}
+	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
+	    !has6) {
+		if (has4)
+			info("--dns-forward: IPv6 queries go to the IPv4 name "
+			     "server (no IPv6 one)");
+		else
+			warn("--dns-forward: no name server to forward to "
+			     "(give --dns-host)");
+	}
+}
+
+/**
  * conf_dns() - Name servers and search list from resolv.conf
  * @st:		Parsing state
  */
@@ -1592,13 +1625,7 @@ static void conf_dns(struct conf_state *st)
 	resolv_apply(c, &r, st->dns || st->dns_none,
 		     st->search || st->search_none);
 
-	if (c->ip4.enabled && c->ip4.dns_fwd.s_addr && !c->ip4.dns_host.s_addr)
-		warn("--dns-forward: no IPv4 name server to forward to "
-		     "(give --dns-host)");
-	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
-	    IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host))
-		warn("--dns-forward: no IPv6 name server to forward to "
-		     "(give --dns-host)");
+	conf_dns_forward_check(c);
 }
 
 /**

@@ -93,7 +93,9 @@ struct fwd_table {
  *			it stands for a loopback name server of the host
  *			(see conf/resolv.c), else 0
  * @dns_host:		Where queries to @dns_fwd go (--dns-host, or the
- *			host's first IPv4 name server), or 0
+ *			host's first IPv4 name server, learnt even with IPv4
+ *			disabled), or 0; also where IPv6 @dns_fwd queries go
+ *			if there's no IPv6 one
  * @ifname_out:		Host interface the defaults came from (template
  *			interface: -i, --outbound-if4 or the default route's),
  *			"" if none (local mode, or everything given)
@@ -134,7 +136,8 @@ struct conf_ip4 {
  * @dns:		Name servers offered to the guest (RA RDNSS, DHCPv6)
  * @dns_count:		Entries in @dns
  * @dns_fwd:		--dns-forward address, or as for IPv4, or ::
- * @dns_host:		Where queries to @dns_fwd go, or ::
+ * @dns_host:		Where queries to @dns_fwd go, or ::; as for IPv4,
+ *			also for IPv4 @dns_fwd queries if there's no IPv4 one
  * @ifname_out:		Host interface the defaults came from, as for IPv4
  * @addr_out:		-o/--outbound: bind outbound sockets to it, or ::
  * @ifname_bind:	--outbound-if6: bind outbound sockets to this
