@@ -110,7 +110,9 @@ enum conf_opt_id {
  * @lname:	Long name, without "--"
  * @sname:	Short option character, 0 if none
  * @id:		Value getopt_long() returns for it
- * @has_arg:	no_argument or required_argument
+ * @has_arg:	no_argument, required_argument, or optional_argument (the
+ *		value may then also be the next argument if it's a number,
+ *		for upstream's "--stats DELAY")
  * @modes:	M_PASST, M_PASTA or both
  * @arg:	Argument name for --help, NULL without argument
  * @accepted:	Accepted form, quoted in error messages
@@ -148,7 +150,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "log-file", 'l', 'l', required_argument, M_BOTH, "PATH",
 	  "file path", "log to PATH too" },
 	{ "log-size", 0, OPT_LOG_SIZE, required_argument, M_BOTH, "SIZE",
-	  "integer 1-1099511627776 (bytes)",
+	  "integer 4096-1099511627776 (bytes)",
 	  "maximum log file size, default 1048576" },
 	{ "runas", 0, OPT_RUNAS, required_argument, M_BOTH, "UID[:GID]",
 	  "UID, UID:GID, LOGIN or LOGIN:GROUP",
@@ -290,8 +292,9 @@ static const struct conf_opt conf_opts[] = {
 	  "integer 1-65536", "flow table size, default 8192" },
 	{ "udp-timeout", 0, OPT_UDP_TIMEOUT, required_argument, M_BOTH,
 	  "SECONDS", "integer 1-86400", "UDP flow idle timeout, default 180" },
-	{ "stats", 0, OPT_STATS, no_argument, M_BOTH, NULL, NULL,
-	  "print counters on exit and on SIGUSR1" },
+	{ "stats", 0, OPT_STATS, optional_argument, M_BOTH, "[DELAY]",
+	  "integer 1-86400 (seconds), or nothing",
+	  "print counters on exit, on SIGUSR1, and at most every DELAY s" },
 	{ "devmem", 0, OPT_DEVMEM, required_argument, M_BOTH,
 	  "IF[:QUEUES]", "interface name, optionally ':' and queues 0-63 "
 	  "like 0,2-3", "devmem TCP receive on these queues of IF" },
@@ -1156,7 +1159,8 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 			conf_invalid(st, o, arg);
 		break;
 	case OPT_LOG_SIZE:
-		if (conf_uint(arg, 1, 1ULL << 40, &v) || v > SIZE_MAX)
+		if (conf_uint(arg, LOG_FILE_SIZE_MIN, 1ULL << 40, &v) ||
+		    v > SIZE_MAX)
 			conf_invalid(st, o, arg);
 		c->log_size = (size_t)v;
 		break;
@@ -1380,6 +1384,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case OPT_STATS:
 		c->stats = true;
+		if (arg && conf_uint(arg, 1, CONF_STATS_DELAY_MAX, &v))
+			conf_invalid(st, o, arg);
+		c->stats_delay_s = arg ? (unsigned)v : 0;
 		break;
 	case OPT_DEVMEM:
 		conf_opt_devmem(st, o, arg);
@@ -1734,6 +1741,39 @@ static void conf_derived(struct conf_state *st)
 }
 
 /**
+ * conf_dns_forward_check() - Say where --dns-forward addresses forward to
+ * @c:		Configuration, name servers settled
+ *
+ * A --dns-forward address with no --dns-host of its own family forwards to
+ * the other family's name server (fwd_nat_to_host_port()), which is worth
+ * a line; with none at all, its queries go nowhere, which is worth a
+ * warning.
+ */
+static void conf_dns_forward_check(const struct conf *c)
+{
+	bool has4 = c->ip4.dns_host.s_addr != 0;
+	bool has6 = !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host);
+
+	if (c->ip4.enabled && c->ip4.dns_fwd.s_addr && !has4) {
+		if (has6)
+			info("--dns-forward: IPv4 queries go to the IPv6 name "
+			     "server (no IPv4 one)");
+		else
+			warn("--dns-forward: no name server to forward to "
+			     "(give --dns-host)");
+	}
+	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
+	    !has6) {
+		if (has4)
+			info("--dns-forward: IPv6 queries go to the IPv4 name "
+			     "server (no IPv6 one)");
+		else
+			warn("--dns-forward: no name server to forward to "
+			     "(give --dns-host)");
+	}
+}
+
+/**
  * conf_dns() - Name servers and search list from resolv.conf
  * @st:		Parsing state
  */
@@ -1750,13 +1790,7 @@ static void conf_dns(struct conf_state *st)
 	resolv_apply(c, &r, st->dns || st->dns_none,
 		     st->search || st->search_none);
 
-	if (c->ip4.enabled && c->ip4.dns_fwd.s_addr && !c->ip4.dns_host.s_addr)
-		warn("--dns-forward: no IPv4 name server to forward to "
-		     "(give --dns-host)");
-	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
-	    IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host))
-		warn("--dns-forward: no IPv6 name server to forward to "
-		     "(give --dns-host)");
+	conf_dns_forward_check(c);
 }
 
 /**
@@ -1863,6 +1897,11 @@ int conf_parse(struct conf *c, int argc, char **argv)
 			conf_die(&st, o, "only accepted by %s, not %s",
 				 c->mode == MODE_PASTA ? "passt" : "pasta",
 				 c->argv0);
+		/* "--stats 5" as well as "--stats=5" and "--stats" */
+		if (o->has_arg == optional_argument && !optarg &&
+		    optind < argc && argv[optind][0] >= '0' &&
+		    argv[optind][0] <= '9')
+			optarg = argv[optind++];
 		last_optarg = optarg;
 		conf_opt(&st, o, optarg);
 	}

@@ -31,6 +31,7 @@
 #define CONF_FLOW_MAX_LIMIT	65536	/* --flow-max upper bound */
 #define CONF_UDP_TIMEOUT_MAX	86400	/* s, --udp-timeout upper bound */
 #define CONF_LOG_SIZE_DEFAULT	(1024 * 1024)	/* --log-size, as upstream */
+#define CONF_STATS_DELAY_MAX	86400		/* --stats DELAY, seconds */
 #define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
 
 /* Our MAC address unless -M: locally administered, as upstream's default */
@@ -92,7 +93,9 @@ struct fwd_table {
  *			it stands for a loopback name server of the host
  *			(see conf/resolv.c), else 0
  * @dns_host:		Where queries to @dns_fwd go (--dns-host, or the
- *			host's first IPv4 name server), or 0
+ *			host's first IPv4 name server, learnt even with IPv4
+ *			disabled), or 0; also where IPv6 @dns_fwd queries go
+ *			if there's no IPv6 one
  * @ifname_out:		Host interface the defaults came from (template
  *			interface: -i, --outbound-if4 or the default route's),
  *			"" if none (local mode, or everything given)
@@ -133,7 +136,8 @@ struct conf_ip4 {
  * @dns:		Name servers offered to the guest (RA RDNSS, DHCPv6)
  * @dns_count:		Entries in @dns
  * @dns_fwd:		--dns-forward address, or as for IPv4, or ::
- * @dns_host:		Where queries to @dns_fwd go, or ::
+ * @dns_host:		Where queries to @dns_fwd go, or ::; as for IPv4,
+ *			also for IPv4 @dns_fwd queries if there's no IPv4 one
  * @ifname_out:		Host interface the defaults came from, as for IPv4
  * @addr_out:		-o/--outbound: bind outbound sockets to it, or ::
  * @ifname_bind:	--outbound-if6: bind outbound sockets to this
@@ -206,6 +210,9 @@ struct conf_ip6 {
  * @flow_max:		Flow table capacity (--flow-max)
  * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
  * @stats:		--stats: dump counters on exit and on SIGUSR1
+ * @stats_delay_s:	--stats DELAY: also dump them periodically, at most
+ *			every DELAY seconds and only if something changed;
+ *			0 without DELAY
  * @seccomp_selftest:	Hidden --seccomp-selftest: on SIGUSR2, make a system
  *			call the seccomp filter forbids (test aid)
  *
@@ -286,6 +293,7 @@ struct conf {
 	unsigned flow_max;
 	unsigned udp_timeout_s;
 	bool stats;
+	unsigned stats_delay_s;
 	bool seccomp_selftest;
 
 	char ifname_ns[IFNAMSIZ];

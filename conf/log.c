@@ -5,6 +5,14 @@
  * the --log-file if one was given, else to syslog.  Nothing here allocates
  * memory: messages are formatted into a fixed buffer and written with one
  * write() each, so logging is safe after the seccomp filter is installed.
+ *
+ * The log file never grows beyond its limit (--log-size).  When a message
+ * would not fit, the oldest part of the file is dropped: the newest half of
+ * the limit, cut at a line boundary, is copied to the start of the file
+ * through a small stack buffer (pread()/pwrite()), the file is truncated
+ * after it, and a line saying how much was dropped is written first.  The
+ * file was opened before the sandbox was set up, so this needs no path,
+ * only system calls on the descriptor.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,11 +24,14 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "util.h"
 
 int log_level = LOG_INFO;
 bool log_trace_on;
 
 static int log_file_fd = -1;
+static size_t log_file_max = LOG_FILE_SIZE_DEFAULT;
+static size_t log_file_size;	/* bytes we know of, >= the real size */
 static bool log_use_syslog;
 static bool log_use_stderr = true;
 static struct timespec log_start;
@@ -34,23 +45,163 @@ static const char *const log_prio_str[] = {
 };
 
 /**
+ * log_file_trim() - Drop the oldest part of the log file to make room
+ * @fd:		Log file, opened with O_APPEND
+ * @max:	Size limit, bytes
+ * @need:	Bytes about to be appended (including a trim notice)
+ *
+ * Keeps the newest messages that fit in half of @max (less if @need is
+ * larger than the other half), starting at the first complete line, at the
+ * start of the file, and truncates the file after them.  Works on the
+ * descriptor only (no path, no allocation), after the sandbox too.
+ *
+ * #syscalls lseek pread64 pwrite64 ftruncate fcntl
+ * Return: new size of the file, bytes (bytes dropped are the old size less
+ *	   this), or -errno; on error the file may be shorter than it was but
+ *	   holds only complete lines
+ */
+ssize_t log_file_trim(int fd, size_t max, size_t need)
+{
+	size_t keep = max / 2, rd, wr = 0;
+	char buf[LOG_TRIM_BUF];
+	off_t end;
+	int fl, ret = 0;
+
+	if (need > max)
+		need = max;
+	if (keep > max - need)
+		keep = max - need;
+
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0)
+		return -errno;
+	if ((size_t)end <= keep)
+		return end;
+
+	/* First complete line at or after end - keep */
+	for (rd = (size_t)end - keep; rd < (size_t)end; ) {
+		ssize_t r = pread(fd, buf, sizeof(buf), (off_t)rd);
+		char *nl;
+
+		if (r <= 0) {
+			rd = (size_t)end;	/* nothing usable: drop all */
+			break;
+		}
+		nl = memchr(buf, '\n', (size_t)r);
+		if (nl) {
+			rd += (size_t)(nl - buf) + 1;
+			break;
+		}
+		rd += (size_t)r;
+	}
+
+	/* pwrite() ignores the offset with O_APPEND (pwrite(2), BUGS) */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	if (fcntl(fd, F_SETFL, fl & ~O_APPEND) < 0)
+		return -errno;
+
+	while (rd < (size_t)end) {
+		ssize_t r = pread(fd, buf, sizeof(buf), (off_t)rd), w;
+
+		if (r <= 0) {
+			ret = r < 0 ? -errno : 0;
+			break;
+		}
+		w = pwrite(fd, buf, (size_t)r, (off_t)wr);
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		rd += (size_t)w;
+		wr += (size_t)w;
+	}
+	if (!ret && ftruncate(fd, (off_t)wr) < 0)
+		ret = -errno;
+	if (ret) {
+		/* Keep what was copied in full, a prefix of complete lines */
+		while (wr && pread(fd, buf, 1, (off_t)wr - 1) == 1 &&
+		       buf[0] != '\n')
+			wr--;
+		if (ftruncate(fd, (off_t)wr) < 0) {
+			/* nothing more we can do */
+		}
+	}
+	if (fcntl(fd, F_SETFL, fl) < 0 && !ret)
+		ret = -errno;
+
+	return ret ? ret : (ssize_t)wr;
+}
+
+/**
+ * log_file_write() - Append one formatted message to the log file
+ * @buf:	Message, ending with '\n'
+ * @n:		Its length, bytes
+ * @n_prefix:	Length of the time stamp at its start (reused by the trim
+ *		notice), 0 if none
+ *
+ * If the message doesn't fit in the size limit, the oldest lines are
+ * dropped first (log_file_trim()) and a notice about it is written.
+ *
+ * #syscalls write
+ */
+static void log_file_write(const char *buf, size_t n, size_t n_prefix)
+{
+	char note[LOG_TRIM_NOTE_MAX];
+	size_t nn = 0;
+
+	if (n > log_file_max)
+		n = log_file_max;
+
+	if (log_file_size + n > log_file_max) {
+		ssize_t sz = log_file_trim(log_file_fd, log_file_max,
+					   n + sizeof(note));
+		int r;
+
+		if (sz < 0) {
+			/* can't trim: don't let the file grow */
+			return;
+		}
+		memcpy(note, buf, n_prefix);
+		r = snprintf(note + n_prefix, sizeof(note) - n_prefix,
+			     "%slog file reached --log-size %zu: dropped %zu bytes of older messages\n",
+			     n_prefix ? "info: " : "", log_file_max,
+			     log_file_size > (size_t)sz ?
+			     log_file_size - (size_t)sz : 0);
+		nn = r > 0 ? MIN(n_prefix + (size_t)r, sizeof(note) - 1) : 0;
+		if (nn)
+			note[nn - 1] = '\n';
+		log_file_size = (size_t)sz;
+		if (nn && write(log_file_fd, note, nn) > 0)
+			log_file_size += nn;
+	}
+
+	if (write(log_file_fd, buf, n) > 0)
+		log_file_size += n;
+}
+
+/**
  * log_vmsg() - Format and emit one message
  * @prio:	syslog priority, or LOG_TRACE
+ * @force:	Print regardless of the log level (--stats output)
  * @with_errno:	Append ": " and strerror(errno) as seen on entry
  * @fmt:	printf() format
  * @ap:		Arguments
  *
  * #syscalls write clock_gettime
  */
-static void log_vmsg(int prio, bool with_errno, const char *fmt, va_list ap)
+static void log_vmsg(int prio, bool force, bool with_errno, const char *fmt,
+		     va_list ap)
 {
 	int saved_errno = errno;
 	char buf[1024];
+	size_t n = 0, n_prefix = 0;
 	struct timespec ts;
-	size_t n = 0;
 	int r;
 
-	if (prio > log_level && !(prio == LOG_TRACE && log_trace_on))
+	if (!force && prio > log_level &&
+	    !(prio == LOG_TRACE && log_trace_on))
 		return;
 
 	if (!log_start.tv_sec && !log_start.tv_nsec)
@@ -61,9 +212,12 @@ static void log_vmsg(int prio, bool with_errno, const char *fmt, va_list ap)
 		long ms = (ts.tv_sec - log_start.tv_sec) * 1000 +
 			  (ts.tv_nsec - log_start.tv_nsec) / 1000000;
 
-		r = snprintf(buf, sizeof(buf), "%ld.%03ld %s: ", ms / 1000,
-			     ms % 1000, log_prio_str[prio]);
-		n = r > 0 ? (size_t)r : 0;
+		r = snprintf(buf, sizeof(buf), "%ld.%03ld ", ms / 1000,
+			     ms % 1000);
+		n_prefix = n = r > 0 ? (size_t)r : 0;
+		r = snprintf(buf + n, sizeof(buf) - n, "%s: ",
+			     log_prio_str[prio]);
+		n += r > 0 ? (size_t)r : 0;
 	}
 
 	r = vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
@@ -82,9 +236,8 @@ static void log_vmsg(int prio, bool with_errno, const char *fmt, va_list ap)
 	}
 	buf[n++] = '\n';
 
-	if (log_file_fd >= 0 && write(log_file_fd, buf, n) < 0) {
-		/* nowhere to report it */
-	}
+	if (log_file_fd >= 0)
+		log_file_write(buf, n, n_prefix);
 	if (log_use_syslog)
 		syslog(prio > LOG_DEBUG ? LOG_DEBUG : prio, "%.*s",
 		       (int)n - 1, buf);
@@ -106,7 +259,23 @@ void log_msg(int prio, bool with_errno, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vmsg(prio, with_errno, fmt, ap);
+	log_vmsg(prio, false, with_errno, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * log_msg_always() - Emit a message whatever the log level (-q included)
+ * @prio:	syslog priority, used for the label and for syslog
+ * @fmt:	printf() format, then its arguments
+ *
+ * For output the user asked for explicitly: --stats, SIGUSR1.
+ */
+void log_msg_always(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(prio, true, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -120,7 +289,7 @@ void die_msg(bool with_errno, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_vmsg(LOG_ERR, with_errno, fmt, ap);
+	log_vmsg(LOG_ERR, false, with_errno, fmt, ap);
 	va_end(ap);
 	_exit(EXIT_FAILURE);
 }
@@ -128,17 +297,48 @@ void die_msg(bool with_errno, const char *fmt, ...)
 /**
  * log_open_file() - Send messages to a file too (--log-file)
  * @path:	File path, created with mode 0600 if missing, appended to
+ * @max_size:	Size limit (--log-size), bytes, at least LOG_FILE_SIZE_MIN;
+ *		an existing file that is larger is trimmed at the first message
  *
- * Return: 0 on success, -errno from open()
+ * Opened for reading too: trimming copies the newest lines to the start.
+ *
+ * Return: 0 on success, -errno from open() or lseek(), -EINVAL if
+ *	   @max_size is below LOG_FILE_SIZE_MIN
  */
-int log_open_file(const char *path)
+int log_open_file(const char *path, size_t max_size)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	off_t end;
+	int fd;
 
+	if (max_size < LOG_FILE_SIZE_MIN)
+		return -EINVAL;
+	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	if (log_file_fd >= 0)
+		close(log_file_fd);
 	log_file_fd = fd;
+	log_file_max = max_size;
+	log_file_size = (size_t)end;
 	return 0;
+}
+
+/**
+ * log_close_file() - Stop writing to the log file and close it (tests)
+ */
+void log_close_file(void)
+{
+	if (log_file_fd >= 0)
+		close(log_file_fd);
+	log_file_fd = -1;
+	log_file_size = 0;
 }
 
 /**

@@ -10,7 +10,9 @@
 #define CONF_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <syslog.h>
 
 #define LOG_RL_BURST	5
@@ -18,12 +20,25 @@
 /* Pseudo-priority below LOG_DEBUG for --trace */
 #define LOG_TRACE	(LOG_DEBUG + 1)
 
+/* --log-size: default (as upstream) and smallest accepted value, bytes.  A
+ * trim keeps the newest half, and that must leave room for the longest
+ * message (1024 bytes, see log_vmsg()) and the trim notice
+ */
+#define LOG_FILE_SIZE_DEFAULT	(1024 * 1024)
+#define LOG_FILE_SIZE_MIN	4096
+#define LOG_TRIM_BUF		512	/* stack buffer for the copy */
+#define LOG_TRIM_NOTE_MAX	160	/* longest trim notice, bytes */
+
 extern int log_level;		/* highest priority value printed */
 extern bool log_trace_on;	/* --trace given */
 
 void log_msg(int prio, bool with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int log_open_file(const char *path);
+void log_msg_always(int prio, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int log_open_file(const char *path, size_t max_size);
+void log_close_file(void);
+ssize_t log_file_trim(int fd, size_t max, size_t need);
 void log_to_syslog(const char *ident);
 void log_stderr_off(void);
 bool log_ratelimit_ok(int64_t *last_s, unsigned *count, int64_t now_ms);
@@ -33,6 +48,8 @@ void die_msg(bool with_errno, const char *fmt, ...)
 #define err(...)		log_msg(LOG_ERR, false, __VA_ARGS__)
 #define warn(...)		log_msg(LOG_WARNING, false, __VA_ARGS__)
 #define info(...)		log_msg(LOG_INFO, false, __VA_ARGS__)
+/* info() that -q doesn't silence: output the user asked for (--stats) */
+#define info_always(...)	log_msg_always(LOG_INFO, __VA_ARGS__)
 #define debug(...)							\
 	do {								\
 		if (log_level >= LOG_DEBUG)				\

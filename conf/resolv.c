@@ -208,8 +208,6 @@ static void resolv_apply4(struct conf_ip4 *ip4, const struct resolv_conf *r,
 	bool mapped = false;
 	unsigned i;
 
-	if (!ip4->dns_host.s_addr && r->ns4_count)
-		ip4->dns_host = r->ns4[0];
 	if (keep_dns)
 		return;
 
@@ -237,8 +235,6 @@ static void resolv_apply6(struct conf_ip6 *ip6, const struct resolv_conf *r,
 	bool mapped = false;
 	unsigned i;
 
-	if (IN6_IS_ADDR_UNSPECIFIED(&ip6->dns_host) && r->ns6_count)
-		ip6->dns_host = r->ns6[0];
 	if (keep_dns)
 		return;
 
@@ -262,17 +258,24 @@ static void resolv_apply6(struct conf_ip6 *ip6, const struct resolv_conf *r,
  * @keep_dns:	-D was given (addresses or "none"): don't touch the lists
  * @keep_search: -S was given: don't touch the search list
  *
- * For each enabled family: @dns_host, if unset, becomes the file's first
- * name server of that family.  Unless @keep_dns, the guest's list gets the
- * file's name servers in order, without duplicates, at most CONF_MAX_DNS;
- * loopback ones are replaced by @map_host_loopback (skipped if that is
- * unset), and if any was, @dns_fwd (if unset) becomes @map_host_loopback.
- * Unless @keep_search, the search list is the file's.
+ * For each family, enabled or not: @dns_host, if unset, becomes the file's
+ * first name server of that family (a host-side address: queries to the
+ * --dns-forward address of the other family may go there, see
+ * fwd_nat_to_host_port()).  For each enabled family, unless @keep_dns, the
+ * guest's list gets the file's name servers in order, without duplicates,
+ * at most CONF_MAX_DNS; loopback ones are replaced by @map_host_loopback
+ * (skipped if that is unset), and if any was, @dns_fwd (if unset) becomes
+ * @map_host_loopback.  Unless @keep_search, the search list is the file's.
  */
 void resolv_apply(struct conf *c, const struct resolv_conf *r,
 		  bool keep_dns, bool keep_search)
 {
 	unsigned i;
+
+	if (!c->ip4.dns_host.s_addr && r->ns4_count)
+		c->ip4.dns_host = r->ns4[0];
+	if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host) && r->ns6_count)
+		c->ip6.dns_host = r->ns6[0];
 
 	if (c->ip4.enabled)
 		resolv_apply4(&c->ip4, r, keep_dns);

@@ -9,7 +9,9 @@
  *    connections from the host's loopback appear to come from it;
  *  - --map-guest-addr (default: none): traffic to it goes to the host's own
  *    address, and connections from that address appear to come from it.
- * Every other address is used as is, in both directions.
+ * Every other address is used as is, in both directions.  Ports 53 and
+ * 853 of a --dns-forward address go to the --dns-host name server, of
+ * either family (fwd_dns_host()).
  *
  * Listeners for forwarded ports (-t, -u on the host; -T, -U in the
  * namespace) are opened here: one socket per port, dual-stack (IPv6 with
@@ -101,41 +103,80 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 }
 
 /**
+ * fwd_is_dns_port() - Is a destination port one of the DNS services?
+ * @port:	Destination port, host order
+ *
+ * Port 53 carries DNS over UDP and TCP (RFC 1035 4.2), port 853 DNS over
+ * TLS (RFC 7858, TCP) and over DTLS or QUIC (RFC 8094, RFC 9250, UDP).
+ *
+ * Return: true for 53 and 853
+ */
+static bool fwd_is_dns_port(uint16_t port)
+{
+	return port == 53 || port == 853;
+}
+
+/**
+ * fwd_dns_host() - Name server for queries to a --dns-forward address
+ * @c:		Configuration
+ * @dst:	Destination as the guest sent it
+ * @host:	Result: the --dns-host address to use
+ *
+ * @dst must be the --dns-forward address of its own family.  The name
+ * server of the same family is preferred; if there is none (say, the
+ * host's resolv.conf lists only ::1 and the guest queries an IPv4
+ * address), the other family's is used: the host socket then has that
+ * family, while the guest keeps talking to @dst.
+ *
+ * Return: true if @dst is a --dns-forward address and a name server was
+ *	   found, false otherwise
+ */
+static bool fwd_dns_host(const struct conf *c, const union inany *dst,
+			 union inany *host)
+{
+	const struct in_addr *d4 = inany_v4(dst);
+	bool has4 = c->ip4.dns_host.s_addr != 0;
+	bool has6 = !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host);
+
+	if (d4 && (!c->ip4.dns_fwd.s_addr ||
+		   d4->s_addr != c->ip4.dns_fwd.s_addr))
+		return false;
+	if (!d4 && (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) ||
+		    !IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.dns_fwd)))
+		return false;
+
+	if (has4 && (d4 || !has6))
+		inany_from_v4(host, c->ip4.dns_host);
+	else if (has6)
+		host->a6 = c->ip6.dns_host;
+	else
+		return false;
+	return true;
+}
+
+/**
  * fwd_nat_to_host_port() - Translate a TCP or UDP destination, DNS included
  * @c:		Configuration
  * @dst:	Destination address as the guest sent it
  * @dport:	Destination port, host order
- * @host:	Destination address for the host socket
+ * @host:	Destination address for the host socket; its family may
+ *		differ from @dst's (DNS, see fwd_dns_host())
  * @hport:	Destination port for the host socket, host order
  *
- * Port 53 of the --dns-forward address of @dst's family goes to port 53 of
- * the --dns-host address, if there is one; everything else is translated
+ * Ports 53 and 853 of a --dns-forward address go to the same port of the
+ * --dns-host name server, if there is one; everything else is translated
  * by fwd_nat_to_host() with the port unchanged.  Replies need no reverse
  * step: frames to the guest are built from the guest-side tuple, so they
- * come from --dns-forward, port 53.
+ * come from the --dns-forward address and the port the guest used.
  *
  * Return: false if the destination must not be reached, true otherwise
  */
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
 			  uint16_t dport, union inany *host, uint16_t *hport)
 {
-	const struct in_addr *d4 = inany_v4(dst);
-
 	*hport = dport;
-	if (dport != 53)
-		return fwd_nat_to_host(c, dst, host);
-
-	if (d4 && c->ip4.dns_fwd.s_addr && c->ip4.dns_host.s_addr &&
-	    d4->s_addr == c->ip4.dns_fwd.s_addr) {
-		inany_from_v4(host, c->ip4.dns_host);
+	if (fwd_is_dns_port(dport) && fwd_dns_host(c, dst, host))
 		return true;
-	}
-	if (!d4 && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_fwd) &&
-	    !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns_host) &&
-	    IN6_ARE_ADDR_EQUAL(&dst->a6, &c->ip6.dns_fwd)) {
-		host->a6 = c->ip6.dns_host;
-		return true;
-	}
 	return fwd_nat_to_host(c, dst, host);
 }
 

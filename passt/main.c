@@ -275,7 +275,8 @@ int main(int argc, char **argv)
 	 */
 	isolate_initial(ctx);
 
-	if (*c->log_file && (ret = log_open_file(c->log_file)) < 0) {
+	if (*c->log_file && (ret = log_open_file(c->log_file,
+						     c->log_size)) < 0) {
 		errno = -ret;
 		die_perror("--log-file %s", c->log_file);
 	}

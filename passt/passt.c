@@ -77,52 +77,52 @@ void stats_dump(void)
 	for (i = 1; i < FD_COUNT; i++)
 		dropped += stats.frames_dropped[i];
 
-	info("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
-	     tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
-	     tap_stats.tx_bytes, tap_stats.tx_dropped);
+	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
+		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
+		    tap_stats.tx_bytes, tap_stats.tx_dropped);
 	if (tap_backend() != TAP_DEV)
-		info("stats: stream short writes %lu, bad lengths %lu",
-		     tap_stats.tx_short, tap_stats.rx_bad_len);
-	info("stats: malformed frames dropped %lu, unhandled %lu",
-	     dropped, stats.frames_unhandled);
+		info_always("stats: stream short writes %lu, bad lengths %lu",
+			    tap_stats.tx_short, tap_stats.rx_bad_len);
+	info_always("stats: malformed frames dropped %lu, unhandled %lu",
+		    dropped, stats.frames_unhandled);
 	for (i = 1; i < FD_COUNT; i++)
 		if (stats.frames_dropped[i])
-			info("stats:   %s: %lu", frame_drop_str[i],
-			     stats.frames_dropped[i]);
-	info("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
-	     stats.tcp_flows_opened, stats.tcp_flows_closed,
-	     stats.tcp_refused_full, stats.tcp_rst_to_tap,
-	     stats.tcp_rst_to_sock);
-	info("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
-	     stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
-	     stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
-	     stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
-	info("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
-	     stats.splice_flows_opened, stats.splice_flows_closed,
-	     stats.splice_bytes, stats.splice_resets,
-	     stats.splice_connect_failed);
-	info("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
-	     stats.udp_flows_opened, stats.udp_dgrams_to_tap,
-	     stats.udp_dgrams_from_tap, stats.udp_too_big,
-	     stats.udp_refused_full);
-	info("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
-	     stats.icmp_echo_to_host, stats.icmp_echo_from_host,
-	     stats.flow_refused_nofile);
-	info("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
-	     (unsigned long)limits_refused_total(LIMIT_FLOWS),
-	     (unsigned long)limits_refused_total(LIMIT_FDS));
+			info_always("stats:   %s: %lu", frame_drop_str[i],
+				    stats.frames_dropped[i]);
+	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+		    stats.tcp_flows_opened, stats.tcp_flows_closed,
+		    stats.tcp_refused_full, stats.tcp_rst_to_tap,
+		    stats.tcp_rst_to_sock);
+	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
+		    stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
+		    stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
+		    stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
+	info_always("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
+		    stats.splice_flows_opened, stats.splice_flows_closed,
+		    stats.splice_bytes, stats.splice_resets,
+		    stats.splice_connect_failed);
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
+		    stats.udp_flows_opened, stats.udp_dgrams_to_tap,
+		    stats.udp_dgrams_from_tap, stats.udp_too_big,
+		    stats.udp_refused_full);
+	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
+		    stats.icmp_echo_to_host, stats.icmp_echo_from_host,
+		    stats.flow_refused_nofile);
+	info_always("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
+		    (unsigned long)limits_refused_total(LIMIT_FLOWS),
+		    (unsigned long)limits_refused_total(LIMIT_FDS));
 	if (devmem_bound())
-		info("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
-		     stats.devmem_bytes, stats.devmem_linear_bytes,
-		     stats.devmem_copied_bytes, stats.devmem_tokens_held,
-		     stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
-		     stats.devmem_waits, stats.devmem_store_full);
-	info("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
-	     svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
-	     svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
-	     svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
-	     svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
-	     svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad);
+		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
+			    stats.devmem_bytes, stats.devmem_linear_bytes,
+			    stats.devmem_copied_bytes, stats.devmem_tokens_held,
+			    stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
+			    stats.devmem_waits, stats.devmem_store_full);
+	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
+		    svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
+		    svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
+		    svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
+		    svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
+		    svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad);
 }
 
 /**
@@ -301,8 +301,12 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 
 		if (r < 0) {
 			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			trace("from tap: dropped %zu-byte frame: %s", len[i],
+			      frame_drop_str[-r < FD_COUNT ? -r : 0]);
 			continue;
 		}
+		if (unlikely(log_trace_on))
+			frame_trace("from tap", frame[i], len[i], len[i]);
 		tap_learn(ctx, &tap_frames[good]);
 		good++;
 	}
@@ -544,7 +548,35 @@ int signals_init(struct ctx *ctx)
 }
 
 /**
+ * stats_periodic() - --stats DELAY: dump the counters if they changed and
+ *		      DELAY seconds have passed since the last periodic dump
+ * @ctx:	Context
+ */
+static void stats_periodic(const struct ctx *ctx)
+{
+	static int64_t last_ms;
+	static uint64_t last_sum;
+	uint64_t sum;
+
+	if (!ctx->c.stats_delay_s ||
+	    (last_ms && ctx->now - last_ms < ctx->c.stats_delay_s * 1000LL))
+		return;
+
+	/* Any event moves at least one of these */
+	sum = tap_stats.rx_frames + tap_stats.tx_frames + tap_stats.tx_dropped +
+	      stats.splice_flows_opened + stats.splice_flows_closed +
+	      stats.splice_bytes + stats.tcp_flows_closed +
+	      stats.udp_flows_opened + stats.frames_unhandled;
+	if (sum == last_sum)
+		return;
+	last_sum = sum;
+	last_ms = ctx->now;
+	stats_dump();
+}
+
+/**
  * housekeeping() - Once a second: namespace gone?  Router advertisement due?
+ *		    Counters due (--stats DELAY)?
  * @ctx:	Context
  */
 static void housekeeping(struct ctx *ctx)
@@ -563,6 +595,8 @@ static void housekeeping(struct ctx *ctx)
 		last_ra = ctx->now;
 		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
 	}
+
+	stats_periodic(ctx);
 }
 
 /**

@@ -11,20 +11,19 @@
  *
  * Guest to host (UDP_TAP_OUT).  The first datagram of a guest tuple opens a
  * host socket, binds it to the guest's source port if it can (with
- * SO_REUSEADDR, so one guest port talking to several peers keeps its
- * number on all of them; any port otherwise), and connects it to the
- * destination translated as for TCP (fwd_nat_to_host_port(): the
- * --map-host-loopback address means the host's loopback, port 53 of
- * --dns-forward means --dns-host).  A run of frames of that tuple goes out
- * with one sendmmsg() whose iovecs point into the received frames.  Replies
- * are read with recvmmsg() straight into frame slots of the tap transmit
- * arena, so the payload is copied once, by the kernel; the headers are
- * written around it and the frames leave with the next tap flush.  An ICMP
- * port unreachable answer to one of the guest's datagrams makes the
- * connected socket report ECONNREFUSED (udp(7)); we then send the guest an
- * ICMP destination unreachable (port) or ICMPv6 destination unreachable
- * (port unreachable) quoting the IP and UDP headers of its datagram (RFC
- * 792, RFC 4443 3.1).
+ * SO_REUSEADDR, so one guest port talking to several peers keeps its number on
+ * all of them; any port otherwise), and connects it to the destination
+ * translated as for TCP (fwd_nat_to_host_port(): the --map-host-loopback
+ * address means the host's loopback, ports 53 and 853 of --dns-forward mean
+ * --dns-host, of either family).  A run of frames of that tuple goes out with
+ * one sendmmsg() whose iovecs point into the received frames.  Replies are read
+ * with recvmmsg() straight into frame slots of the tap transmit arena, so the
+ * payload is copied once, by the kernel; the headers are written around it and
+ * the frames leave with the next tap flush.  An ICMP port unreachable answer to
+ * one of the guest's datagrams makes the connected socket report ECONNREFUSED
+ * (udp(7)); we then send the guest an ICMP destination unreachable (port) or
+ * ICMPv6 destination unreachable (port unreachable) quoting the IP and UDP
+ * headers of its datagram (RFC 792, RFC 4443 3.1).
  *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer

@@ -84,6 +84,8 @@ struct frame {
 };
 
 int frame_parse(const uint8_t *buf, size_t len, struct frame *f);
+void frame_trace(const char *dir, const uint8_t *l2, size_t avail,
+		 size_t len);
 
 /* Builders: fill headers in place, return the header length written */
 size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,

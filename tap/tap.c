@@ -56,6 +56,7 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "frame.h"
 #include "pcap.h"
 #include "stream.h"
 #include "tap.h"
@@ -717,6 +718,11 @@ int tap_flush(void)
 
 		tap_stats.tx_bytes += flen;
 		tap_pcap_frame(i, flen);
+		if (unlikely(log_trace_on)) {
+			const struct iovec *v = &tap_tx_iov[tap_tx_first[i]];
+
+			frame_trace("to tap", v->iov_base, v->iov_len, flen);
+		}
 	}
 	tap_stats.tx_frames += tap_tx_n;
 

@@ -147,12 +147,12 @@ pasta_alive() {
 	fail "pasta is not running"
 }
 
-# stop_daemon PID LOG NAME - SIGTERM PID, wait for it up to 5 s, fail
+# stop_daemon PID LOG NAME - SIGTERM PID, wait for it up to 20 s, fail
 # (printing LOG) if LOG holds a sanitizer report; NAME is for the message
 stop_daemon() {
 	kill "$1" 2>/dev/null
 	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 200 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \

@@ -485,6 +485,25 @@ START_TEST(test_conf_parse_flags)
 }
 END_TEST
 
+/* Upstream's form is "--stats DELAY" (a required value); ours also takes
+ * the bare flag, and "--stats=DELAY"
+ */
+START_TEST(test_conf_parse_stats_delay)
+{
+	parse("passt", "--stats", NULL);
+	ck_assert(c.stats);
+	ck_assert_uint_eq(c.stats_delay_s, 0);
+	parse("passt", "--stats", "5", "-f", NULL);
+	ck_assert(c.stats && c.foreground);
+	ck_assert_uint_eq(c.stats_delay_s, 5);
+	parse("passt", "--stats=7", NULL);
+	ck_assert_uint_eq(c.stats_delay_s, 7);
+	parse("passt", "--stats", "-f", NULL);
+	ck_assert(c.stats && c.foreground);
+	ck_assert_uint_eq(c.stats_delay_s, 0);
+}
+END_TEST
+
 START_TEST(test_conf_parse_log_levels)
 {
 	parse("passt", "-q", NULL);
@@ -793,6 +812,11 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "--udp-timeout", "--udp-timeout", "0");
 	EXPECT_REJECTED("passt", "--udp-timeout", "--udp-timeout", "86401");
 	EXPECT_REJECTED("passt", "--log-size", "--log-size", "0");
+	EXPECT_REJECTED("passt", "--stats", "--stats", "0");
+	EXPECT_REJECTED("passt", "--stats", "--stats", "5x");
+	EXPECT_REJECTED("passt", "--stats", "--stats=abc");
+	/* smallest limit a trim can honour (LOG_FILE_SIZE_MIN) is 4096 */
+	EXPECT_REJECTED("passt", "--log-size", "--log-size", "4095");
 	EXPECT_REJECTED("passt", "-l/--log-file", "-l", "");
 	EXPECT_REJECTED("passt", "-P/--pid", "-P", "");
 	EXPECT_REJECTED("passt", "-p/--pcap", "-p", "");
@@ -962,6 +986,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_family_only);
 	tcase_add_test(tc, test_conf_parse_flags);
 	tcase_add_test(tc, test_conf_parse_log_levels);
+	tcase_add_test(tc, test_conf_parse_stats_delay);
 	tcase_add_test(tc, test_conf_parse_values);
 	tcase_add_test(tc, test_conf_parse_fd_must_be_connected_stream);
 	tcase_add_test(tc, test_conf_parse_pasta_values);

@@ -5,7 +5,8 @@
  * --dns-host), which follow upstream passt's documented behaviour: port 53
  * of the --dns-forward address goes to the --dns-host name server, the
  * --map-host-loopback address means the host's loopback, anything else is
- * used as is, multicast and unspecified destinations are refused.
+ * used as is, multicast and unspecified destinations are refused.  Port
+ * 853: RFC 7858 (DNS over TLS).
  * Configuration: test/unit/fake_conf.c (guest 203.0.113.15, gateway
  * 203.0.113.2, DNS 203.0.113.3; 2001:db8::15, gateway fe80::1, DNS
  * 2001:db8::3).
@@ -62,11 +63,43 @@ START_TEST(test_fwd_dns_forward_port_53_goes_to_dns_host)
 }
 END_TEST
 
-/* Only port 53 is DNS: other ports of that address are used as is */
+/* Port 853 (DNS over TLS, RFC 7858 3.1; DNS over DTLS/QUIC on UDP, RFC
+ * 8094, RFC 9250) of the --dns-forward address goes to the same port of
+ * the --dns-host name server, as port 53 does
+ */
+START_TEST(test_fwd_dns_forward_port_853_goes_to_dns_host)
+{
+	check_map("203.0.113.3", 853, "203.0.113.53", 853);
+	check_map("2001:db8::3", 853, "2001:db8:53::1", 853);
+}
+END_TEST
+
+/* Only ports 53 and 853 are DNS: other ports of that address are used as
+ * is
+ */
 START_TEST(test_fwd_dns_forward_other_ports_untouched)
 {
 	check_map("203.0.113.3", 5353, "203.0.113.3", 5353);
-	check_map("2001:db8::3", 853, "2001:db8::3", 853);
+	check_map("2001:db8::3", 8853, "2001:db8::3", 8853);
+	check_map("2001:db8::3", 443, "2001:db8::3", 443);
+}
+END_TEST
+
+/* passt.1 --dns-forward: with no name server of the query's family, the
+ * other family's one gets it (podman's 169.254.1.1 with only ::1 in the
+ * host's resolv.conf)
+ */
+START_TEST(test_fwd_dns_forward_other_family_host)
+{
+	c.ip4.dns_host.s_addr = 0;
+	check_map("203.0.113.3", 53, "2001:db8:53::1", 53);
+	check_map("203.0.113.3", 853, "2001:db8:53::1", 853);
+	check_map("2001:db8::3", 53, "2001:db8:53::1", 53);
+
+	inet_pton(AF_INET, "203.0.113.53", &c.ip4.dns_host);
+	memset(&c.ip6.dns_host, 0, sizeof(c.ip6.dns_host));
+	check_map("2001:db8::3", 53, "203.0.113.53", 53);
+	check_map("203.0.113.3", 53, "203.0.113.53", 53);
 }
 END_TEST
 
@@ -150,6 +183,8 @@ static Suite *fwd_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_fwd_dns_forward_port_53_goes_to_dns_host);
+	tcase_add_test(tc, test_fwd_dns_forward_port_853_goes_to_dns_host);
+	tcase_add_test(tc, test_fwd_dns_forward_other_family_host);
 	tcase_add_test(tc, test_fwd_dns_forward_other_ports_untouched);
 	tcase_add_test(tc, test_fwd_dns_other_address_untouched);
 	tcase_add_test(tc, test_fwd_dns_forward_without_host_untouched);
