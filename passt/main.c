@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 	bool spawned = false;
 	int ret, tap, pidfd;
 
+	signals_block_early();
 	conf_parse(c, argc, argv);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 
@@ -348,8 +349,9 @@ int main(int argc, char **argv)
 	 */
 	splice_init(ctx);
 	/* After the fork: a signalfd added to epoll before it would keep
-	 * waiting on the parent's signal queue; also, a command pasta spawned
-	 * must not inherit our blocked signals
+	 * waiting on the parent's signal queue.  The signals are blocked
+	 * since main() began (signals_block_early()): one that came during
+	 * set-up is read from the signalfd now
 	 */
 	if ((ret = signals_init(ctx)) < 0) {
 		errno = -ret;

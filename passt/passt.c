@@ -513,6 +513,52 @@ static void signal_handler(struct ctx *ctx, int fd)
 }
 
 /**
+ * signals_set() - The signals the main loop handles
+ * @set:	Result
+ * @selftest:	Include SIGUSR2 (hidden --seccomp-selftest)
+ */
+static void signals_set(sigset_t *set, bool selftest)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGUSR1);
+	if (selftest)
+		sigaddset(set, SIGUSR2);
+}
+
+/**
+ * signals_block_early() - Hold the signals we handle until the loop runs
+ *
+ * From the first instruction on: a SIGTERM (or SIGUSR1) that arrives
+ * during set-up then waits for signals_init() and ends the daemon cleanly
+ * (socket file removed), instead of killing it half set up.  Children that
+ * run other code restore an empty mask (signals_unblock_child()).
+ */
+void signals_block_early(void)
+{
+	sigset_t set;
+
+	signals_set(&set, false);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/**
+ * signals_unblock_child() - In a forked child: no signal blocked
+ *
+ * Context: the spawned command, the namespace socket helper
+ */
+void signals_unblock_child(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/**
  * signals_init() - Block the signals we handle and route them to epoll
  * @ctx:	Context
  *
@@ -525,14 +571,7 @@ int signals_init(struct ctx *ctx)
 	sigset_t set;
 	int fd;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGUSR1);
-	if (ctx->c.seccomp_selftest)
-		sigaddset(&set, SIGUSR2);
+	signals_set(&set, ctx->c.seccomp_selftest);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);

@@ -67,5 +67,7 @@ extern struct passt_stats stats;
 
 void timer_want(struct ctx *ctx, int64_t at);
 void stats_dump(void);
+void signals_block_early(void);
+void signals_unblock_child(void);
 
 #endif /* PASST_PASST_H */

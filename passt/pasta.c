@@ -281,6 +281,7 @@ static int pasta_spawn(struct ctx *ctx, bool userns, int *nsfd, int *usernsfd)
 
 		close(ready[0]);
 		close(go[1]);
+		signals_unblock_child();
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (unshare(flags))
 			err = errno;
@@ -478,13 +479,6 @@ static int pasta_ns_setup(void *p)
 		a->err = "bringing up the tap device";
 		return ret;
 	}
-	if (c->ip6.enabled) {
-		struct in6_addr ll;
-
-		if ((ret = nl_addr_wait_ll(ifi, &ll, PASTA_LL_WAIT_MS)) < 0)
-			warn("no IPv6 link-local address on %s after %d ms: %s",
-			     a->ifname, PASTA_LL_WAIT_MS, strerror(-ret));
-	}
 	if (c->ip4.enabled && c->ip4.gw.s_addr) {
 		ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw);
 		if (ret == -EEXIST) {
@@ -502,6 +496,14 @@ static int pasta_ns_setup(void *p)
 			a->err = "adding the IPv6 default route";
 			return ret;
 		}
+	}
+	/* Last: the wait mustn't delay the routes */
+	if (c->ip6.enabled) {
+		struct in6_addr ll;
+
+		if ((ret = nl_addr_wait_ll(ifi, &ll, PASTA_LL_WAIT_MS)) < 0)
+			warn("no IPv6 link-local address on %s after %d ms: %s",
+			     a->ifname, PASTA_LL_WAIT_MS, strerror(-ret));
 	}
 	return 0;
 }

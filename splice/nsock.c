@@ -225,6 +225,7 @@ static void nsock_helper(int fd, int nsfd, pid_t parent, const struct conf *c)
 {
 	struct nsock_msg m = { 0 };
 
+	signals_unblock_child();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);
