@@ -117,7 +117,8 @@ wait_for() {
 }
 
 # start_pasta [OPTIONS...] - pasta in H attached to N, foreground, logging
-# to $WORK/pasta.log; waits until the tap in N is up with an address.
+# to $WORK/pasta.log; waits for its PID file (written once the namespace is
+# set up) and until the tap in N is up with an address.
 # Sets PASTA_PID.  Extra options go before --netns.  With CONFIG_NET=0, no
 # --config-net is given and we only wait for the tap to exist (TAP_NAME,
 # default h0).
@@ -125,10 +126,15 @@ start_pasta() {
 	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
 	cfg=--config-net
 	[ "${CONFIG_NET:-1}" = 0 ] && cfg=
+	rm -f "$WORK/start_pasta.pid"
 	ip netns exec "$H" "$PASTA_BIN" -f ${PASTA_DEBUG:--d} $cfg "$@" \
+		--pid "$WORK/start_pasta.pid" \
 		--netns "/run/netns/$N" >"$WORK/pasta.log" 2>&1 &
 	PASTA_PID=$!
 	track $PASTA_PID
+	# The PID file is written once the namespace is set up
+	wait_for test -s "$WORK/start_pasta.pid" ||
+		{ cat "$WORK/pasta.log"; fail "pasta wrote no PID file"; }
 	if [ -z "$cfg" ]; then
 		wait_for ip -n "$N" link show "${TAP_NAME:-h0}" ||
 			{ cat "$WORK/pasta.log"; fail "pasta created no tap in $N"; }
