@@ -161,6 +161,28 @@ void flow_free(union flow *flow)
 }
 
 /**
+ * flow_free_reuse_now() - Make a just-freed entry reusable at once
+ * @flow:	Entry freed by flow_free() in this batch (type FLOW_NONE)
+ *
+ * For eviction (udp_evict_idle()): the entry is taken again right away by
+ * a new flow.  An event of this batch for the old flow may then find the
+ * new one: handlers check the type and the socket of the flow they get, and
+ * a wrong but open socket only costs a read that returns EAGAIN.
+ */
+void flow_free_reuse_now(const union flow *flow)
+{
+	unsigned idx = flow_idx(flow), i;
+
+	for (i = flow_deferred_n; i--; ) {
+		if (flow_deferred[i] != idx)
+			continue;
+		flow_deferred[i] = flow_deferred[--flow_deferred_n];
+		flow_free_stack[flow_free_n++] = idx;
+		return;
+	}
+}
+
+/**
  * flow_free_flush() - Make entries freed since the last call reusable
  *
  * Context: main loop, after each batch of epoll events and timers

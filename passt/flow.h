@@ -66,6 +66,7 @@ int flow_init(unsigned max);
 union flow *flow_alloc(void);
 void flow_free(union flow *flow);
 void flow_free_flush(void);
+void flow_free_reuse_now(const union flow *flow);
 unsigned flow_idx(const union flow *flow);
 union flow *flow_at(unsigned idx);
 unsigned flow_max(void);

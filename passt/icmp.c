@@ -27,6 +27,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "icmp.h"
+#include "udp.h"
 #include "limits.h"
 #include "passt.h"
 
@@ -93,6 +94,8 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 	}
 
 	flow = flow_alloc();
+	if (!flow && udp_evict_idle(ctx))
+		flow = flow_alloc();
 	if (!flow) {
 		limits_refused(ctx->now, LIMIT_FLOWS, "ICMP echo");
 		close(s);

@@ -101,10 +101,10 @@ void stats_dump(void)
 		    stats.splice_flows_opened, stats.splice_flows_closed,
 		    stats.splice_bytes, stats.splice_resets,
 		    stats.splice_connect_failed);
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu",
 		    stats.udp_flows_opened, stats.udp_dgrams_to_tap,
 		    stats.udp_dgrams_from_tap, stats.udp_too_big,
-		    stats.udp_refused_full);
+		    stats.udp_refused_full, stats.udp_evicted);
 	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
 		    stats.icmp_echo_to_host, stats.icmp_echo_from_host,
 		    stats.flow_refused_nofile);

@@ -50,7 +50,7 @@ struct passt_stats {
 	uint64_t splice_resets;		/* spliced connections ended by RST */
 	uint64_t splice_connect_failed;	/* refused or timed-out connect() */
 	uint64_t udp_flows_opened, udp_dgrams_to_tap, udp_dgrams_from_tap;
-	uint64_t udp_too_big, udp_refused_full;
+	uint64_t udp_too_big, udp_refused_full, udp_evicted;
 	uint64_t icmp_echo_to_host, icmp_echo_from_host;
 	uint64_t flow_refused_nofile;
 	uint64_t devmem_bytes;		/* payload read as dma-buf fragments */

@@ -75,6 +75,7 @@
 #include "passt.h"
 #include "siphash.h"
 #include "tcp.h"
+#include "udp.h"
 #include "tcp_opt.h"
 #include "tcp_reader.h"
 #include "tcp_seq.h"
@@ -1232,6 +1233,8 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	}
 
 	flow = flow_alloc();
+	if (!flow && udp_evict_idle(ctx))
+		flow = flow_alloc();
 	if (!flow) {
 		stats.tcp_refused_full++;
 		limits_refused(ctx->now, LIMIT_FLOWS,
@@ -1613,6 +1616,8 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 
 		flow = flow_alloc();
+		if (!flow && udp_evict_idle(ctx))
+			flow = flow_alloc();
 		if (!flow) {
 			struct linger l = { 1, 0 };
 

@@ -75,8 +75,9 @@
  * the next one; a later datagram opens a new flow.
  *
  * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
- * full, datagrams of new flows are dropped (udp_refused_full) and existing
- * flows carry on.  Like any NAT, we match replies by exact tuple: a guest
+ * full, a new flow of any kind takes the place of the UDP flow idle the
+ * longest (udp_evict_idle(), if idle for a second at least); else datagrams
+ * of new flows are dropped (udp_refused_full) and existing flows carry on.  Like any NAT, we match replies by exact tuple: a guest
  * that answers a -u peer from another of its addresses starts a new flow
  * from a new host port.  When the guest doesn't read (tap queue full),
  * datagrams for it are read and dropped, so a socket never stays readable.
@@ -111,6 +112,7 @@
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
 #define UDP_POOL		16	/* namespace sockets per family, spare */
 #define UDP_ROUNDS		8	/* batches per event before yielding */
+#define UDP_EVICT_IDLE_MS	1000	/* idle time before a flow may be evicted */
 
 static const char *const udp_kind_str[UDP_KIND_COUNT] = {
 	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
@@ -352,6 +354,8 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	union flow *flow = flow_alloc();
 	struct udp_flow *uf;
 
+	if (!flow && udp_evict_idle(ctx))
+		flow = flow_alloc();
 	if (!flow) {
 		stats.udp_refused_full++;
 		limits_refused(ctx->now, LIMIT_FLOWS,
@@ -395,6 +399,41 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 		uf->sock = -1;
 	}
 	flow_free((union flow *)uf);
+}
+
+/**
+ * udp_evict_idle() - Free the UDP flow idle the longest, for a new flow
+ * @ctx:	Context
+ *
+ * Called when the flow table is full.  A program that opens a new socket
+ * for each DNS query leaves one idle flow per query for the whole idle
+ * timeout: without eviction, such traffic alone fills the table and every
+ * new TCP and UDP flow is refused until they expire.  Like conntrack's
+ * early drop, the UDP flow with the oldest datagram goes first, if it has
+ * been idle for UDP_EVICT_IDLE_MS at least (busier flows are not touched);
+ * its entry is reusable at once.  O(table) scan, only when full.
+ *
+ * Return: true if a flow was freed (flow_alloc() will succeed)
+ */
+bool udp_evict_idle(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+	struct udp_flow *old = NULL;
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type != FLOW_UDP)
+			continue;
+		if (!old || flow->udp.last_active < old->last_active)
+			old = &flow->udp;
+	}
+	if (!old || ctx->now - old->last_active < UDP_EVICT_IDLE_MS)
+		return false;
+	stats.udp_evicted++;
+	udp_flow_close(ctx, old, "evicted: flow table full");
+	flow_free_reuse_now((union flow *)old);
+	return true;
 }
 
 /**

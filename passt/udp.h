@@ -16,5 +16,6 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_timer(struct ctx *ctx);
 void udp_close_all(struct ctx *ctx);
+bool udp_evict_idle(struct ctx *ctx);
 
 #endif /* PASST_UDP_H */

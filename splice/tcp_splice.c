@@ -96,6 +96,7 @@
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"
 #include "../passt/passt.h"
+#include "../passt/udp.h"
 #include "nsock.h"
 #include "splice.h"
 #include "tcp_splice.h"
@@ -593,7 +594,10 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		return true;
 	}
 
-	if (!(flow = flow_alloc())) {
+	flow = flow_alloc();
+	if (!flow && udp_evict_idle(ctx))
+		flow = flow_alloc();
+	if (!flow) {
 		stats.tcp_refused_full++;
 		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing spliced TCP connection",
 			       flow_max());
