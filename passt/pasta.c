@@ -58,6 +58,8 @@
 #define PASTA_LL_WAIT_MS	3000	/* link-local address, --config-net */
 
 static pid_t pasta_child_pid;
+static pid_t pasta_netns_pid;	/* --netns /proc/PID/ns/net: that PID */
+static int pasta_target_pidfd = -1;	/* pidfd of the target PID */
 static int pasta_go_fd = -1;
 static int pasta_netns_watch = -1;	/* inotify on the --netns directory */
 static char pasta_netns_name[NAME_MAX + 1];	/* --netns file name */
@@ -525,7 +527,18 @@ static void pasta_netns_watch_init(const char *path)
 	char dir[PATH_MAX];
 	size_t dlen;
 
-	if (!slash || !slash[1] || !strncmp(path, "/proc/", 6)) {
+	if (!strncmp(path, "/proc/", 6)) {
+		int pid, end = 0;
+
+		/* /proc/PID/ns/net: watched like a PID target */
+		if (sscanf(path, "/proc/%d/ns/net%n", &pid, &end) == 1 &&
+		    (size_t)end == strlen(path) && pid > 0)
+			pasta_netns_pid = pid;
+		else
+			debug("--netns %s: can't notice its removal", path);
+		return;
+	}
+	if (!slash || !slash[1]) {
 		debug("--netns %s: can't notice its removal", path);
 		return;
 	}
@@ -639,6 +652,10 @@ int pasta_setup(struct ctx *ctx)
 	if (usernsfd >= 0)
 		close(usernsfd);
 	ctx->ns_fd = nsfd;
+	if (c->target_pid || pasta_netns_pid)
+		pasta_target_pidfd = (int)syscall(SYS_pidfd_open, c->target_pid ?
+						  c->target_pid :
+						  pasta_netns_pid, 0);
 	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
 	     a.ifname, c->mac_guest[0], c->mac_guest[1], c->mac_guest[2],
 	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,
@@ -760,12 +777,25 @@ bool pasta_netns_gone(const struct ctx *ctx)
  * pasta_target_gone() - Has the target PID exited?
  * @ctx:	Context
  *
- * #syscalls:pasta kill
- * Return: true if the PID given on the command line no longer exists
+ * A pidfd (pidfd_open(2), Linux 5.3) tells even if nobody reaps the
+ * process; without one, kill(pid, 0) tells once it is reaped.
+ *
+ * #syscalls:pasta kill poll ppoll
+ * Return: true if the PID given on the command line, or the one of a
+ *	   --netns /proc/PID/ns/net path, no longer exists
  */
 bool pasta_target_gone(const struct ctx *ctx)
 {
-	if (!ctx->c.target_pid)
+	pid_t pid = ctx->c.target_pid ? ctx->c.target_pid : pasta_netns_pid;
+
+	if (!pid)
 		return false;
-	return kill(ctx->c.target_pid, 0) < 0 && errno == ESRCH;
+	if (pasta_target_pidfd >= 0) {
+		/* readable once it has exited, reaped or not */
+		struct pollfd p = { .fd = pasta_target_pidfd,
+				    .events = POLLIN };
+
+		return poll(&p, 1, 0) > 0;
+	}
+	return kill(pid, 0) < 0 && errno == ESRCH;
 }
