@@ -117,12 +117,14 @@ void stats_dump(void)
 			    stats.devmem_copied_bytes, stats.devmem_tokens_held,
 			    stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
 			    stats.devmem_waits, stats.devmem_store_full);
-	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu)",
+	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu, FQDN skipped %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu, FQDN skipped %lu)",
 		    svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
 		    svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
+		    svc_stats.dhcp_fqdn_skipped,
 		    svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
 		    svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
-		    svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad);
+		    svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad,
+		    svc_stats.dhcpv6_fqdn_skipped);
 }
 
 /**

@@ -24,7 +24,9 @@
  *
  * Replies carry options 53, 54, 51, 61 if the client sent one (RFC 6842),
  * 1, 121 when the gateway is outside the guest's subnet (RFC 3442), 3, 6,
- * 26, 12, 15 and 119, in this order of priority: a reply
+ * 26, 12, 81 (--fqdn, RFC 4702: in every OFFER and ACK, whether or not the
+ * client sent option 81, as upstream passt does), 15 and 119, in this
+ * order of priority: a reply
  * never exceeds 576 bytes of IP datagram unless the client announced a
  * larger maximum (option 57, RFC 2132 section 9.10), so options that don't
  * fit are left out, and the search list is cut after the last whole name
@@ -92,6 +94,7 @@ static const uint8_t dhcp_cookie[4] = { 99, 130, 83, 99 };
 #define OPT_SERVER_ID		54
 #define OPT_MAX_MSG		57
 #define OPT_CLIENT_ID		61
+#define OPT_CLIENT_FQDN		81	/* RFC 4702 */
 #define OPT_DOMAIN_SEARCH	119	/* RFC 3397 */
 #define OPT_CLASSLESS_ROUTE	121	/* RFC 3442 */
 #define OPT_END			255
@@ -108,6 +111,14 @@ static const uint8_t dhcp_cookie[4] = { 99, 130, 83, 99 };
 
 #define DHCP_LEASE_INFINITE	0xffffffffU	/* RFC 2131 section 3.3 */
 
+/* Client FQDN flags, RFC 4702 section 2.1: bits 0-3 of the byte are MBZ */
+#define FQDN_S			0x01	/* server does the A RR update */
+#define FQDN_O			0x02	/* server overrode the client's S */
+#define FQDN_E			0x04	/* name in canonical wire format */
+#define FQDN_N			0x08	/* server does no DNS update */
+#define FQDN_RCODE_SERVER	255	/* RFC 4702 section 2.2 */
+#define FQDN_HDR_LEN		3	/* flags, RCODE1, RCODE2 */
+
 /**
  * struct dhcp_req - What we use from a client message
  * @type:		Option 53 value, 0 if absent
@@ -117,6 +128,8 @@ static const uint8_t dhcp_cookie[4] = { 99, 130, 83, 99 };
  * @max_msg:		Option 57 (maximum DHCP message size), bytes, or 0
  * @client_id:		Option 61 data, NULL if absent
  * @client_id_len:	Option 61 length (2..255)
+ * @fqdn_flags:		Flags of option 81 (RFC 4702 section 2.1), if @has_fqdn
+ * @has_fqdn:		Option 81 present with at least its 3 fixed bytes
  */
 struct dhcp_req {
 	uint8_t type;
@@ -126,6 +139,8 @@ struct dhcp_req {
 	size_t max_msg;
 	const uint8_t *client_id;
 	uint8_t client_id_len;
+	uint8_t fqdn_flags;
+	bool has_fqdn;
 };
 
 /**
@@ -209,6 +224,15 @@ static int dhcp_opts_parse(const uint8_t *p, size_t len, struct dhcp_req *r)
 				r->client_id_len = olen;
 			}
 			break;
+		case OPT_CLIENT_FQDN:
+			/* RFC 4702 section 2: flags, RCODE1, RCODE2, name;
+			 * a shorter one is ignored, not fatal
+			 */
+			if (olen >= FQDN_HDR_LEN && !r->has_fqdn) {
+				r->fqdn_flags = d[0];
+				r->has_fqdn = true;
+			}
+			break;
 		default:
 			break;
 		}
@@ -283,13 +307,70 @@ static void dhcp_opt_add_search(const struct conf *c, struct dhcp_opts *o)
 }
 
 /**
+ * dhcp_opt_add_fqdn() - Append --fqdn as Client FQDN option 81 (RFC 4702)
+ * @c:		Configuration
+ * @o:		Option area
+ * @r:		Parsed client options: option 81 of the client, if any
+ *
+ * We never update DNS, so the flags say so (RFC 4702 sections 2.1 and 4):
+ * N set and S clear; O set if the client asked for server updates (S set),
+ * as our S differs from its S.  The name is in canonical wire format (RFC
+ * 1035 section 3.1, fully qualified: ends with the root label) with E set,
+ * unless the client sent option 81 with E clear: then E stays clear and the
+ * name is ASCII, without final dot or NUL (RFC 4702 sections 2.3.1, 4).
+ * RCODE1 and RCODE2 are 255 (section 2.2).  The data must fit one option
+ * (255 bytes, so names of up to 250 characters in wire format, 252 in
+ * ASCII) and what is left of @o: else nothing is written and
+ * svc_stats.dhcp_fqdn_skipped counts it.
+ */
+static void dhcp_opt_add_fqdn(const struct conf *c, struct dhcp_opts *o,
+			      const struct dhcp_req *r)
+{
+	bool wire = !r->has_fqdn || (r->fqdn_flags & FQDN_E);
+	uint8_t d[255];
+	size_t len;
+	int n;
+
+	if (!c->fqdn[0])
+		return;
+
+	d[0] = FQDN_N;
+	if (wire)
+		d[0] |= FQDN_E;
+	if (r->has_fqdn && (r->fqdn_flags & FQDN_S))
+		d[0] |= FQDN_O;
+	d[1] = FQDN_RCODE_SERVER;
+	d[2] = FQDN_RCODE_SERVER;
+
+	if (wire) {
+		n = dns_name_encode(c->fqdn, d + FQDN_HDR_LEN,
+				    sizeof(d) - FQDN_HDR_LEN);
+		if (n < 0)
+			goto skip;
+		len = FQDN_HDR_LEN + (size_t)n;
+	} else {
+		len = strnlen(c->fqdn, sizeof(c->fqdn));
+		if (len > sizeof(d) - FQDN_HDR_LEN)
+			goto skip;
+		memcpy(d + FQDN_HDR_LEN, c->fqdn, len);
+		len += FQDN_HDR_LEN;
+	}
+
+	if (dhcp_opt_add(o, OPT_CLIENT_FQDN, d, len))
+		return;
+skip:
+	svc_stats.dhcp_fqdn_skipped++;
+}
+
+/**
  * dhcp_opt_add_config() - Append the configuration options
  * @c:		Configuration
  * @o:		Option area
+ * @r:		Parsed client options
  * @server:	Server identifier (gateway), network order
  */
 static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
-				struct in_addr server)
+				const struct dhcp_req *r, struct in_addr server)
 {
 	int plen = c->ip4.prefix_len;
 	uint32_t mask, addr, gw;
@@ -343,6 +424,8 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
 	if (c->hostname[0])
 		dhcp_opt_add(o, OPT_HOSTNAME, c->hostname,
 			     strnlen(c->hostname, sizeof(c->hostname)));
+
+	dhcp_opt_add_fqdn(c, o, r);
 
 	if (!c->no_dhcp_search && c->search_count) {
 		size_t n = strnlen(c->search[0], CONF_SEARCH_LEN);
@@ -426,7 +509,7 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 	if (r->client_id)
 		dhcp_opt_add(&o, OPT_CLIENT_ID, r->client_id, r->client_id_len);
 	if (type != DHCPNAK)
-		dhcp_opt_add_config(c, &o, server);
+		dhcp_opt_add_config(c, &o, r, server);
 	o.p[o.len++] = OPT_END;
 
 	bootp_len = BOOTP_OPTIONS + o.len;
@@ -468,7 +551,7 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 /**
  * dhcp_handle() - Answer a DHCP message from the guest
  * @c:		Configuration (reads no_dhcp, ip4, mtu, mac_our, search,
- *		hostname, no_dhcp_dns, no_dhcp_search)
+ *		hostname, fqdn, no_dhcp_dns, no_dhcp_search)
  * @f:		Frame validated by frame_parse()
  * @out:	Buffer for the reply frame, starting with the Ethernet header
  * @cap:	Size of @out, bytes; replies need 342 bytes and at most
@@ -477,7 +560,8 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
  * Frames that are not IPv4/UDP to port 67 are ignored.  See the DOC block
  * above for which messages get which reply.  Counters: svc_stats.dhcp_req
  * for every well-formed client message, dhcp_reply for every OFFER or ACK,
- * dhcp_nak for every NAK, dhcp_bad for malformed messages (short, not a
+ * dhcp_nak for every NAK, dhcp_fqdn_skipped for every reply that had no
+ * room for option 81, dhcp_bad for malformed messages (short, not a
  * BOOTREQUEST for Ethernet, no magic cookie, an option past the end, no
  * or an unknown message type).
  *

@@ -32,6 +32,11 @@
  * address port 546 and never exceed max(c->mtu, 1280) bytes of IPv6
  * packet: domains that don't fit are left out.
  *
+ * With --fqdn, the Advertise or Reply to a Solicit, Request, Renew or
+ * Rebind carries the Client FQDN option (RFC 4704) after the IA_NAs,
+ * whether or not the client sent one (as upstream passt does), with flags
+ * saying that we do no DNS updates.
+ *
  * UDP checksums of requests are not verified (the tap may deliver
  * CHECKSUM_PARTIAL frames; a guest can only hurt itself).
  */
@@ -69,6 +74,12 @@
 #define OPT_DNS_SERVERS		23
 #define OPT_DOMAIN_LIST		24
 #define OPT_IA_PD		25
+#define OPT_CLIENT_FQDN		39	/* RFC 4704 */
+
+/* Client FQDN flags, RFC 4704 section 4.1: bits 0-4 of the byte are MBZ */
+#define FQDN_S			0x01	/* server does the AAAA RR update */
+#define FQDN_O			0x02	/* server overrode the client's S */
+#define FQDN_N			0x04	/* server does no DNS update */
 
 /* Status codes, RFC 8415 section 21.13 */
 #define STATUS_SUCCESS		0
@@ -90,6 +101,8 @@
  * @server_id:		Server Identifier option data, or NULL
  * @server_id_len:	Its length, bytes
  * @rapid_commit:	Rapid Commit option present
+ * @fqdn_flags:		Flags of the client's Client FQDN option, if @has_fqdn
+ * @has_fqdn:		Client FQDN option (RFC 4704) present, with its flags
  * @other_ia:		IA_TA or IA_PD present
  * @ia_na:		IA_NA option data (first DHCPV6_IA_MAX)
  * @ia_na_len:		Their lengths, bytes (>= 12)
@@ -103,6 +116,8 @@ struct dhcpv6_req {
 	const uint8_t *server_id;
 	size_t server_id_len;
 	bool rapid_commit;
+	uint8_t fqdn_flags;
+	bool has_fqdn;
 	bool other_ia;
 	const uint8_t *ia_na[DHCPV6_IA_MAX];
 	size_t ia_na_len[DHCPV6_IA_MAX];
@@ -185,6 +200,15 @@ static int dhcpv6_parse(const uint8_t *m, size_t len, struct dhcpv6_req *r)
 			break;
 		case OPT_RAPID_COMMIT:
 			r->rapid_commit = true;
+			break;
+		case OPT_CLIENT_FQDN:
+			/* RFC 4704 section 4.1: flags, then the name; one
+			 * without even the flags byte is ignored
+			 */
+			if (olen >= 1 && !r->has_fqdn) {
+				r->fqdn_flags = d[0];
+				r->has_fqdn = true;
+			}
 			break;
 		case OPT_IA_NA:
 			/* Section 21.4: IAID, T1, T2, then options */
@@ -382,6 +406,38 @@ static int dhcpv6_confirm_status(const struct conf *c,
 }
 
 /**
+ * dhcpv6_put_fqdn() - Append --fqdn as Client FQDN option 39 (RFC 4704)
+ * @c:		Configuration
+ * @o:		Reply
+ * @r:		Parsed client message: its Client FQDN option, if any
+ *
+ * We never update DNS, so the flags say so (RFC 4704 sections 4.1 and 6):
+ * N set and S clear; O set if the client asked for server updates (S set).
+ * The name follows in DNS wire format (RFC 1035 section 3.1, fully
+ * qualified: it ends with the root label).  If it doesn't fit what is left
+ * of @o, nothing is written and svc_stats.dhcpv6_fqdn_skipped counts it.
+ */
+static void dhcpv6_put_fqdn(const struct conf *c, struct dhcpv6_out *o,
+			    const struct dhcpv6_req *r)
+{
+	uint8_t name[DNS_NAME_MAX], *p;
+	int n;
+
+	if (!c->fqdn[0])
+		return;
+
+	n = dns_name_encode(c->fqdn, name, sizeof(name));
+	if (n < 0 || !(p = dhcpv6_put(o, OPT_CLIENT_FQDN, 1 + (size_t)n))) {
+		svc_stats.dhcpv6_fqdn_skipped++;
+		return;
+	}
+	p[0] = FQDN_N;
+	if (r->has_fqdn && (r->fqdn_flags & FQDN_S))
+		p[0] |= FQDN_O;
+	memcpy(p + 1, name, (size_t)n);
+}
+
+/**
  * dhcpv6_put_dns() - Append DNS servers and domain list options
  * @c:		Configuration
  * @o:		Reply
@@ -459,7 +515,7 @@ static bool dhcpv6_valid(const struct conf *c, const struct frame *f,
 /**
  * dhcpv6_handle() - Answer a DHCPv6 message from the guest
  * @c:		Configuration (reads no_dhcpv6, ip6, mtu, mac_our, search,
- *		no_dhcp_dns, no_dhcp_search)
+ *		fqdn, no_dhcp_dns, no_dhcp_search)
  * @f:		Frame validated by frame_parse()
  * @out:	Buffer for the reply frame, starting with the Ethernet header
  * @cap:	Size of @out, bytes; 14 + max(c->mtu, 1280) is always enough
@@ -468,7 +524,8 @@ static bool dhcpv6_valid(const struct conf *c, const struct frame *f,
  * above for the replies.  Counters: svc_stats.dhcpv6_req for each message
  * that passes the checks of RFC 8415 section 16, dhcpv6_reply for each
  * reply, dhcpv6_bad for malformed or invalid messages (and those naming
- * another server).
+ * another server), dhcpv6_fqdn_skipped for replies with no room for the
+ * Client FQDN option.
  *
  * Context: main loop; no allocation
  * Return: length of the reply written to @out, or 0 for no reply
@@ -555,6 +612,7 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 				return 0;
 			}
 		}
+		dhcpv6_put_fqdn(c, &o, &r);
 		dhcpv6_put_dns(c, &o);
 		break;
 	case CONFIRM:

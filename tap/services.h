@@ -18,9 +18,9 @@
 /* Counters of the local services (requests seen, replies sent, rejects) */
 struct svc_stats {
 	uint64_t arp_req, arp_reply;
-	uint64_t dhcp_req, dhcp_reply, dhcp_nak, dhcp_bad;
+	uint64_t dhcp_req, dhcp_reply, dhcp_nak, dhcp_bad, dhcp_fqdn_skipped;
 	uint64_t ndp_rs, ndp_ns, ndp_ra, ndp_na, ndp_bad;
-	uint64_t dhcpv6_req, dhcpv6_reply, dhcpv6_bad;
+	uint64_t dhcpv6_req, dhcpv6_reply, dhcpv6_bad, dhcpv6_fqdn_skipped;
 };
 
 extern struct svc_stats svc_stats;

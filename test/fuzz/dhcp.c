@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!ready) {
 		fuzz_conf(&dhcp_conf);
+		fuzz_fqdn(&dhcp_conf);
 		ready = true;
 	}
 	if (size < 2 || size - 2 > 65535 - 28)

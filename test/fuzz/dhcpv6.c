@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!ready) {
 		fuzz_conf(&dhcpv6_conf);
+		fuzz_fqdn(&dhcpv6_conf);
 		ready = true;
 	}
 	if (size < 1 || size - 1 > 65535 - 8)

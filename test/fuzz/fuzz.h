@@ -116,6 +116,22 @@ static inline void fuzz_conf(struct conf *c)
 }
 
 /**
+ * fuzz_fqdn() - Set a --fqdn of 250 characters for the DHCP harnesses
+ * @c:		Configuration
+ *
+ * Labels of 50 characters: the longest name whose DHCP option 81 fits in
+ * one option, so the option is built (and bounded) on every reply.
+ */
+static inline void fuzz_fqdn(struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < 250; i++)
+		c->fqdn[i] = (i % 51 == 50) ? '.' : 'f';
+	c->fqdn[250] = '\0';
+}
+
+/**
  * fuzz_cap() - Output buffer size for a reply builder, from one input byte
  * @b:		Byte
  *

@@ -787,6 +787,20 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "-H/--hostname", "-H",
 			"a234567890123456789012345678901234567890123456789012345678901234");
 	EXPECT_REJECTED("passt", "--fqdn", "--fqdn", "a..b");
+	/* RFC 1035 2.3.4: labels of at most 63 and names of at most 253 */
+	EXPECT_REJECTED("passt", "--fqdn", "--fqdn",
+			"a234567890123456789012345678901234567890123456789012345678901234.org");
+	{
+		char n[256];
+
+		memset(n, 'a', 254);
+		n[63] = n[127] = n[191] = '.';
+		n[254] = '\0';
+		EXPECT_REJECTED("passt", "--fqdn", "--fqdn", n);
+		n[253] = '\0';		/* 253 characters: accepted */
+		parse("passt", "--fqdn", n, NULL);
+		ck_assert_uint_eq(strlen(c.fqdn), 253);
+	}
 	EXPECT_REJECTED("passt", "--runas", "--runas", "nosuchuser-conf-test");
 	EXPECT_REJECTED("passt", "--runas", "--runas", "");
 	EXPECT_REJECTED("passt", "--runas", "--runas", "4294967295");

@@ -740,6 +740,209 @@ START_TEST(test_dhcp_handle_search_split_when_long)
 }
 END_TEST
 
+/* RFC 4702 option 81 for --fqdn guest.example.org: flags, RCODE1, RCODE2
+ * (255 from a server, section 2.2), then the name.  Flag bits (section
+ * 2.1): S 0x01, O 0x02, E 0x04, N 0x08.  We do no DNS updates: N set, S
+ * clear (section 2.1: N set requires S clear), O set when the client's S
+ * was set (our S differs).  E follows the client's E (section 4), E set
+ * when the client sent no option 81 (wire format is the SHOULD of
+ * section 2.3).  Wire format by hand from RFC 1035 section 3.1.
+ */
+static const uint8_t fqdn_wire[] = {
+	5, 'g', 'u', 'e', 's', 't', 7, 'e', 'x', 'a', 'm', 'p', 'l', 'e',
+	3, 'o', 'r', 'g', 0
+};
+
+/**
+ * fqdn_eq() - Assert option 81 holds @flags, RCODEs 255 and @name
+ * @flags:	Expected flags byte
+ * @name:	Expected name bytes
+ * @len:	Length of @name
+ * @n:		Reply length
+ */
+static void fqdn_eq(uint8_t flags, const void *name, size_t len, size_t n)
+{
+	uint8_t exp[3 + 255] = { 0 };
+
+	exp[0] = flags;
+	exp[1] = 255;
+	exp[2] = 255;
+	memcpy(exp + 3, name, len);
+	opt_eq(81, exp, 3 + len, n);
+}
+
+/**
+ * fqdn_request() - A REQUEST for our address with the given option 81
+ * @b:		Buffer, 342 bytes
+ * @flags:	Client's flags byte
+ * @wire:	Client's name in wire format (else ASCII)
+ *
+ * Return: frame length
+ */
+static size_t fqdn_request(uint8_t *b, uint8_t flags, bool wire)
+{
+	static const uint8_t wname[] = { 2, 'v', 'm', 0 };
+	uint8_t x[6 + 3 + 4 + 8] = { 50, 4, 203, 0, 113, 15, 81 };
+	size_t len = 6 + 2 + 3;
+
+	x[8] = flags;		/* RCODE1, RCODE2: 0 from a client */
+	if (wire) {
+		memcpy(x + len, wname, sizeof(wname));
+		len += sizeof(wname);
+	} else {
+		memcpy(x + len, "vm", 2);
+		len += 2;
+	}
+	x[7] = (uint8_t)(len - 8);
+	return dhcp_build(b, 3, "0.0.0.0", "255.255.255.255", x, len);
+}
+
+/* No option 81 from udhcpc: ours in wire format, flags N|E = 0x0c */
+START_TEST(test_dhcp_handle_fqdn_unasked_wire_format)
+{
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(cap_dhcp_discover_udhcpc, sizeof(cap_dhcp_discover_udhcpc));
+	ck_assert_uint_gt(n, 0);
+	fqdn_eq(0x0c, fqdn_wire, sizeof(fqdn_wire), n);
+	n = run(cap_dhcp_request_udhcpc, sizeof(cap_dhcp_request_udhcpc));
+	ck_assert_uint_gt(n, 0);
+	fqdn_eq(0x0c, fqdn_wire, sizeof(fqdn_wire), n);
+	opt_eq(12, "guest", 5, n);	/* option 12 unchanged */
+	ck_assert_uint_eq(svc_stats.dhcp_fqdn_skipped, 0);
+}
+END_TEST
+
+/* Client sent E=0 (ASCII, deprecated but allowed, section 2.3.1) and S=1:
+ * reply in ASCII with E clear, N set, O set because our S (0) differs
+ */
+START_TEST(test_dhcp_handle_fqdn_client_ascii_echoed)
+{
+	uint8_t b[342];
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(b, fqdn_request(b, 0x01, false));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(out[OPTS + 2], 5);		/* DHCPACK */
+	fqdn_eq(0x0a, "guest.example.org", 17, n);
+}
+END_TEST
+
+/* Client sent E=1 and S=0: wire format, N|E, no O */
+START_TEST(test_dhcp_handle_fqdn_client_wire_no_update)
+{
+	uint8_t b[342];
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(b, fqdn_request(b, 0x04, true));
+	ck_assert_uint_gt(n, 0);
+	fqdn_eq(0x0c, fqdn_wire, sizeof(fqdn_wire), n);
+}
+END_TEST
+
+/* Client sent E=1 and S=1 (asks us to update A): N|E|O = 0x0e */
+START_TEST(test_dhcp_handle_fqdn_client_wire_update_overridden)
+{
+	uint8_t b[342];
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(b, fqdn_request(b, 0x05, true));
+	ck_assert_uint_gt(n, 0);
+	fqdn_eq(0x0e, fqdn_wire, sizeof(fqdn_wire), n);
+}
+END_TEST
+
+/* Without --fqdn, no option 81 even if the client sent one; never in NAK */
+START_TEST(test_dhcp_handle_fqdn_absent_without_option_or_in_nak)
+{
+	uint8_t b[342];
+	size_t n;
+
+	n = run(b, fqdn_request(b, 0x05, true));
+	ck_assert_uint_gt(n, 0);
+	opt_absent(81, n);
+
+	strcpy(c.fqdn, "guest.example.org");
+	c.ip4.addr.s_addr = htonl(0xcb00710e);		/* 203.0.113.14 */
+	n = run(b, fqdn_request(b, 0x05, true));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(out[OPTS + 2], 6);		/* DHCPNAK */
+	opt_absent(81, n);
+}
+END_TEST
+
+/**
+ * long_fqdn() - Set --fqdn to labels of 50 'a' and a last label of 'b's
+ * @len:	Total name length, characters (51 * k + last label)
+ */
+static void long_fqdn(size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		c.fqdn[i] = (i % 51 == 50) ? '.' : 'a';
+	c.fqdn[len] = '\0';
+	ck_assert(c.fqdn[len - 1] != '.');
+}
+
+/* One option carries 255 bytes (RFC 2132 section 2): flags and RCODEs
+ * take 3, so a name of 250 characters (252 bytes in wire format: one
+ * length byte per label plus the root label) is the longest that fits;
+ * one of 251 characters is left out and counted, the rest of the reply
+ * is there.  Option 57 raised so the message size is not what limits.
+ */
+START_TEST(test_dhcp_handle_fqdn_longest_fits_one_longer_skipped)
+{
+	uint8_t b[342], x[] = { 57, 2, 0x05, 0xdc };
+	const uint8_t *p;
+	size_t n, olen;
+
+	c.no_dhcp_search = true;
+	long_fqdn(250);
+	n = run(b, dhcp_build(b, 1, "0.0.0.0", "255.255.255.255", x,
+			      sizeof(x)));
+	ck_assert_uint_gt(n, 0);
+	p = opt(out, n, 81, 0, &olen);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(olen, 255);
+	ck_assert_uint_eq(p[0], 0x0c);
+	ck_assert_uint_eq(p[3], 50);			/* first label */
+	ck_assert_uint_eq(p[254], 0);			/* root label */
+	ck_assert_uint_eq(svc_stats.dhcp_fqdn_skipped, 0);
+
+	long_fqdn(251);
+	n = run(b, dhcp_build(b, 1, "0.0.0.0", "255.255.255.255", x,
+			      sizeof(x)));
+	ck_assert_uint_gt(n, 0);
+	opt_absent(81, n);
+	opt_eq(12, "guest", 5, n);
+	ck_assert_uint_eq(svc_stats.dhcp_fqdn_skipped, 1);
+	ck_assert_uint_eq(svc_stats.dhcp_reply, 2);
+}
+END_TEST
+
+/* The 576-byte limit of udhcpc (option 57): with a long search list
+ * taking the room, the reply still fits and option 81 comes before the
+ * search list in priority, so it is there and 119 is cut
+ */
+START_TEST(test_dhcp_handle_fqdn_within_max_message)
+{
+	size_t n, olen;
+
+	long_fqdn(200);
+	long_search();
+	n = run(cap_dhcp_request_udhcpc, sizeof(cap_dhcp_request_udhcpc));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_le(n - 14, 576);
+	ck_assert_ptr_nonnull(opt(out, n, 81, 0, &olen));
+	ck_assert_uint_eq(olen, 3 + 202);
+}
+END_TEST
+
 /* Option 57 says 1500 but our MTU is 600: the reply stays within 600 */
 START_TEST(test_dhcp_handle_reply_within_mtu)
 {
@@ -846,6 +1049,13 @@ static Suite *dhcp_suite(void)
 	tcase_add_test(tc, test_dhcp_handle_search_split_when_long);
 	tcase_add_test(tc, test_dhcp_handle_reply_within_mtu);
 	tcase_add_test(tc, test_dhcp_handle_prefix32_classless_routes);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_unasked_wire_format);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_client_ascii_echoed);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_client_wire_no_update);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_client_wire_update_overridden);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_absent_without_option_or_in_nak);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_longest_fits_one_longer_skipped);
+	tcase_add_test(tc, test_dhcp_handle_fqdn_within_max_message);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");

@@ -631,6 +631,143 @@ START_TEST(test_dhcpv6_handle_long_search_within_mtu)
 }
 END_TEST
 
+/* RFC 4704 option 39 for --fqdn guest.example.org: flags byte (section
+ * 4.1: S 0x01, O 0x02, N 0x04), then the name in DNS wire format (RFC 1035
+ * section 3.1, by hand).  We do no DNS updates: N set, S clear, O set
+ * when the client's S was set.
+ */
+static const uint8_t fqdn6_wire[] = {
+	5, 'g', 'u', 'e', 's', 't', 7, 'e', 'x', 'a', 'm', 'p', 'l', 'e',
+	3, 'o', 'r', 'g', 0
+};
+
+/**
+ * fqdn6_eq() - Assert option 39 holds @flags and fqdn6_wire
+ * @flags:	Expected flags byte
+ * @n:		Reply length
+ */
+static void fqdn6_eq(uint8_t flags, size_t n)
+{
+	const uint8_t *p;
+	size_t l;
+
+	p = ropt(n, 39, &l);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(l, 1 + sizeof(fqdn6_wire));
+	ck_assert_uint_eq(p[0], flags);
+	ck_assert_mem_eq(p + 1, fqdn6_wire, sizeof(fqdn6_wire));
+}
+
+/* dhclient's Solicit and Request carry no option 39: ours has N only */
+START_TEST(test_dhcpv6_handle_fqdn_unasked)
+{
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit));
+	check_reply_common(cap_dhcpv6_solicit, n, 2);
+	fqdn6_eq(0x04, n);
+	check_ia_na(n, NULL);
+	check_dns(n);
+	n = run(cap_dhcpv6_request, sizeof(cap_dhcpv6_request));
+	check_reply_common(cap_dhcpv6_request, n, 7);
+	fqdn6_eq(0x04, n);
+	check_dns(n);
+	ck_assert_uint_eq(svc_stats.dhcpv6_fqdn_skipped, 0);
+}
+END_TEST
+
+/* A Solicit whose option 39 asks us to update AAAA (S=1), name "vm":
+ * we override, N|O = 0x06
+ */
+START_TEST(test_dhcpv6_handle_fqdn_client_update_overridden)
+{
+	static const uint8_t o[] = {
+		CLIENTID, 0, 3, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 39, 0, 5, 0x01, 2, 'v', 'm', 0
+	};
+	uint8_t b[OPTS + sizeof(o)];
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(b, v6_build(b, 1, "ff02::1:2", o, sizeof(o)));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(out[MSG], 2);
+	fqdn6_eq(0x06, n);
+}
+END_TEST
+
+/* Same with S=0 and N=1 (client wants no update): N, no O */
+START_TEST(test_dhcpv6_handle_fqdn_client_no_update)
+{
+	static const uint8_t o[] = {
+		CLIENTID, 0, 3, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 39, 0, 5, 0x04, 2, 'v', 'm', 0
+	};
+	uint8_t b[OPTS + sizeof(o)];
+	size_t n;
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(b, v6_build(b, 1, "ff02::1:2", o, sizeof(o)));
+	ck_assert_uint_gt(n, 0);
+	fqdn6_eq(0x04, n);
+}
+END_TEST
+
+/* Not in replies that assign nothing (Information-request, Release), and
+ * not at all without --fqdn
+ */
+START_TEST(test_dhcpv6_handle_fqdn_only_with_addresses)
+{
+	static const uint8_t o[] = { CLIENTID, SERVERID, IA_NA_ADDR(ADDR_DB8_77) };
+	uint8_t b[OPTS + sizeof(o)];
+	size_t n, l;
+
+	n = run(cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit));
+	ck_assert_ptr_null(ropt(n, 39, &l));
+
+	strcpy(c.fqdn, "guest.example.org");
+	n = run(cap_dhcpv6_inforeq, sizeof(cap_dhcpv6_inforeq));
+	check_reply_common(cap_dhcpv6_inforeq, n, 7);
+	ck_assert_ptr_null(ropt(n, 39, &l));
+	n = run(b, v6_build(b, 8, "ff02::1:2", o, sizeof(o)));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_ptr_null(ropt(n, 39, &l));
+}
+END_TEST
+
+/* A 253-character name (255 bytes in wire format) fits with room to
+ * spare; with a buffer cut to 100 bytes more than the reply without it,
+ * the option (4 + 1 + 255 bytes) is left out and counted, and the
+ * rest of the reply (DNS options included) is unchanged
+ */
+START_TEST(test_dhcpv6_handle_fqdn_skipped_when_no_room)
+{
+	const uint8_t *p;
+	size_t n0, n, l, i;
+
+	for (i = 0; i < 253; i++)
+		c.fqdn[i] = (i % 64 == 63) ? '.' : 'a';
+	c.fqdn[253] = '\0';
+	n = run(cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit));
+	p = ropt(n, 39, &l);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(l, 1 + 255);
+	ck_assert_uint_eq(p[1], 63);
+	ck_assert_uint_eq(p[255], 0);
+
+	c.fqdn[0] = '\0';
+	n0 = run(cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit));
+	c.fqdn[0] = 'a';
+	n = svc_run(dhcpv6_handle, &c, cap_dhcpv6_solicit,
+		    sizeof(cap_dhcpv6_solicit), out, n0 + 100);
+	ck_assert_uint_eq(n, n0);
+	ck_assert_ptr_null(ropt(n, 39, &l));
+	check_dns(n);
+	ck_assert_uint_eq(svc_stats.dhcpv6_fqdn_skipped, 1);
+}
+END_TEST
+
 START_TEST(test_dhcpv6_handle_small_buffer_no_reply)
 {
 	struct frame f;
@@ -699,6 +836,11 @@ static Suite *dhcpv6_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_dhcpv6_handle_dns_switched_off);
 	tcase_add_test(tc, test_dhcpv6_handle_long_search_within_mtu);
+	tcase_add_test(tc, test_dhcpv6_handle_fqdn_unasked);
+	tcase_add_test(tc, test_dhcpv6_handle_fqdn_client_update_overridden);
+	tcase_add_test(tc, test_dhcpv6_handle_fqdn_client_no_update);
+	tcase_add_test(tc, test_dhcpv6_handle_fqdn_only_with_addresses);
+	tcase_add_test(tc, test_dhcpv6_handle_fqdn_skipped_when_no_room);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");
