@@ -33,6 +33,8 @@
 #define CONF_LOG_SIZE_DEFAULT	(1024 * 1024)	/* --log-size, as upstream */
 #define CONF_STATS_DELAY_MAX	86400		/* --stats DELAY, seconds */
 #define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
+#define CONF_TPL_ADDRS_MAX	16	/* per family, --config-net copies */
+#define CONF_TPL_ROUTES_MAX	64	/* per family, --config-net copies */
 
 /* Our MAC address unless -M: locally administered, as upstream's default */
 #define CONF_MAC_OUR_DEFAULT	{ 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 }
@@ -79,6 +81,58 @@ struct fwd_table {
 };
 
 /**
+ * union conf_ip - IPv4 or IPv6 address, network order
+ * @a4:		IPv4 view (the first 4 bytes)
+ * @a6:		IPv6 view
+ */
+union conf_ip {
+	struct in_addr a4;
+	struct in6_addr a6;
+};
+
+/**
+ * struct conf_addr - Address of the template interface, for --config-net
+ * @addr:	Address, network order
+ * @prefix_len:	Its prefix length, bits
+ */
+struct conf_addr {
+	union conf_ip addr;
+	int prefix_len;
+};
+
+/**
+ * struct conf_route - Route through the template interface, for --config-net
+ * @dst:	Destination network, network order
+ * @gw:		Gateway, network order; all zeroes for a route without
+ *		one (on-link destination)
+ * @prefix_len:	Prefix length of @dst, bits (never 0: the default route
+ *		is not in the list)
+ * @metric:	Route priority (RTA_PRIORITY), lower wins
+ */
+struct conf_route {
+	union conf_ip dst;
+	union conf_ip gw;
+	int prefix_len;
+	uint32_t metric;
+};
+
+/**
+ * struct conf_tpl - Addresses and routes of the template interface that
+ *		     pasta --config-net copies into the namespace
+ * @addrs:	Global addresses, in the kernel's order (the guest's @addr,
+ *		if the host has it, is one of them)
+ * @addr_count:	Entries in @addrs
+ * @routes:	Routes other than the default one (see nl_host_defaults())
+ * @route_count: Entries in @routes
+ */
+struct conf_tpl {
+	struct conf_addr addrs[CONF_TPL_ADDRS_MAX];
+	unsigned addr_count;
+	struct conf_route routes[CONF_TPL_ROUTES_MAX];
+	unsigned route_count;
+};
+
+/**
  * struct conf_ip4 - IPv4 configuration of the guest side
  * @enabled:		IPv4 is handled at all (-6 clears it; no address, too)
  * @addr:		Address the guest uses (-a, or the host's)
@@ -103,6 +157,9 @@ struct fwd_table {
  * @ifname_bind:	--outbound-if4: bind outbound sockets to this
  *			interface (SO_BINDTODEVICE), "" for none
  * @addr_seen:		Learnt: last source address seen from the guest
+ * @tpl:		Addresses and routes --config-net copies (empty if not
+ *			pasta --config-net, with -a / -g, --no-copy-addrs /
+ *			--no-copy-routes, or in local mode)
  */
 struct conf_ip4 {
 	bool enabled;
@@ -119,6 +176,7 @@ struct conf_ip4 {
 	struct in_addr addr_out;
 	char ifname_bind[IFNAMSIZ];
 	struct in_addr addr_seen;
+	struct conf_tpl tpl;
 };
 
 /**
@@ -144,6 +202,7 @@ struct conf_ip4 {
  *			interface, "" for none
  * @addr_seen:		Learnt: last global source address seen from the guest
  * @addr_ll_seen:	Learnt: last link-local source address from the guest
+ * @tpl:		As for IPv4
  */
 struct conf_ip6 {
 	bool enabled;
@@ -162,6 +221,7 @@ struct conf_ip6 {
 	char ifname_bind[IFNAMSIZ];
 	struct in6_addr addr_seen;
 	struct in6_addr addr_ll_seen;
+	struct conf_tpl tpl;
 };
 
 /**

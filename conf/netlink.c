@@ -4,10 +4,12 @@
  * nl_host_defaults() looks at the routes, links and addresses of the
  * current namespace once, from three libnl caches, and picks for each
  * address family a "template" interface whose address, prefix length and
- * default gateway the guest gets.  The rest are small helpers that pasta
- * uses after entering the target namespace: find a link, bring it up, set
- * its MTU or MAC, add an address or a default route, wait for the kernel
- * to finish DAD on a link-local address.
+ * default gateway the guest gets; for pasta --config-net it also records
+ * the template's other global addresses and its routes (fixed-size lists
+ * in struct conf).  The rest are small helpers that pasta uses after
+ * entering the target namespace: find a link, bring it up, set its MTU or
+ * MAC, add an address or a route, wait for the kernel to finish DAD on a
+ * link-local address.
  *
  * Each call opens and closes its own NETLINK_ROUTE socket: a netlink socket
  * belongs to the namespace it was created in, and callers move between
@@ -28,6 +30,7 @@
 
 #include "log.h"
 #include "netlink.h"
+#include "netlink_internal.h"
 
 /**
  * union nl_ip - IPv4 or IPv6 address, network order
@@ -401,6 +404,161 @@ static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
 }
 
 /**
+ * nl_route_skip() - Why a host route is not copied into the namespace
+ * @af:		AF_INET or AF_INET6
+ * @table:	Routing table (RTA_TABLE / rtm_table)
+ * @type:	Route type (rtm_type, RTN_*)
+ * @protocol:	Who installed it (rtm_protocol, RTPROT_*)
+ * @dst:	Destination, network order (4 or 16 bytes), NULL for none
+ * @dst_len:	Prefix length of @dst, bits (0: default route)
+ *
+ * Copied are unicast routes of the main table that aren't default routes,
+ * weren't made by the kernel (RTPROT_KERNEL: the prefix routes of
+ * addresses, which the copied addresses bring along, and fe80::/64), and
+ * don't lead to link-local (169.254.0.0/16, RFC 3927; fe80::/10, RFC 4291)
+ * or multicast (224.0.0.0/4, RFC 5771; ff00::/8, RFC 4291) destinations.
+ *
+ * Return: NULL if the route is copied, else the reason, for a debug line
+ */
+const char *nl_route_skip(int af, unsigned table, unsigned type,
+			  unsigned protocol, const void *dst, unsigned dst_len)
+{
+	static const uint8_t ll4[4] = { 169, 254 }, mc4[4] = { 224 };
+	static const uint8_t ll6[16] = { 0xfe, 0x80 }, mc6[16] = { 0xff };
+	bool v4 = af == AF_INET;
+
+	if (!nl_af_len(af))
+		return "not IPv4 or IPv6";
+	if (table != RT_TABLE_MAIN)
+		return "not in the main table";
+	if (type != RTN_UNICAST)
+		return "not unicast";
+	if (protocol == RTPROT_KERNEL)
+		return "made by the kernel";
+	if (!dst || !dst_len)
+		return "default route";
+	if (dst_len > nl_af_len(af) * 8)
+		return "bad prefix length";
+	if (dst_len >= (v4 ? 16U : 10U) &&
+	    nl_prefix_covers(af, v4 ? ll4 : ll6, v4 ? 16 : 10, dst))
+		return "link-local destination";
+	if (dst_len >= (v4 ? 4U : 8U) &&
+	    nl_prefix_covers(af, v4 ? mc4 : mc6, v4 ? 4 : 8, dst))
+		return "multicast destination";
+	return NULL;
+}
+
+/**
+ * nl_tpl_addrs() - Record the global addresses of the template interface
+ * @nc:		Snapshot
+ * @af:		AF_INET or AF_INET6
+ * @ifindex:	Template interface
+ * @tpl:	Filled: @addrs and @addr_count
+ *
+ * As nl_find_addr() chooses (nl_addr_usable()), and only global scope:
+ * no IPv4 link-local (scope link) addresses either.  Beyond
+ * CONF_TPL_ADDRS_MAX, addresses are left out with a debug line.
+ */
+static void nl_tpl_addrs(const struct nl_caches *nc, int af, int ifindex,
+			 struct conf_tpl *tpl)
+{
+	struct nl_object *o;
+
+	for (o = nl_cache_get_first(nc->addrs); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		char buf[INET6_ADDRSTRLEN];
+		struct conf_addr *ca;
+
+		if (rtnl_addr_get_ifindex(a) != ifindex ||
+		    !nl_addr_usable(a, af) ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
+			continue;
+		if (tpl->addr_count >= CONF_TPL_ADDRS_MAX) {
+			inet_ntop(af, nl_addr_local(a, af), buf, sizeof(buf));
+			debug("--config-net: address %s/%d not copied: more "
+			      "than %d", buf, rtnl_addr_get_prefixlen(a),
+			      CONF_TPL_ADDRS_MAX);
+			continue;
+		}
+		ca = &tpl->addrs[tpl->addr_count++];
+		memcpy(&ca->addr, nl_addr_local(a, af), nl_af_len(af));
+		ca->prefix_len = rtnl_addr_get_prefixlen(a);
+	}
+}
+
+/**
+ * nl_tpl_routes() - Record the routes through the template interface
+ * @nc:		Snapshot
+ * @af:		AF_INET or AF_INET6
+ * @ifindex:	Template interface
+ * @tpl:	Filled: @routes and @route_count
+ *
+ * Routes nl_route_skip() accepts, with a next hop through @ifindex (of a
+ * multipath route, the first such one).  Skipped routes and those beyond
+ * CONF_TPL_ROUTES_MAX get a debug line.
+ */
+static void nl_tpl_routes(const struct nl_caches *nc, int af, int ifindex,
+			  struct conf_tpl *tpl)
+{
+	size_t alen = nl_af_len(af);
+	struct nl_object *o;
+
+	for (o = nl_cache_get_first(nc->routes); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_route *r = (struct rtnl_route *)o;
+		struct rtnl_nexthop *pick = NULL;
+		char d[INET6_ADDRSTRLEN] = "?";
+		struct nl_addr *dst, *gw;
+		const void *dbin = NULL;
+		struct conf_route *cr;
+		unsigned dlen = 0;
+		const char *why;
+		int i, n;
+
+		if (rtnl_route_get_family(r) != af)
+			continue;
+		n = rtnl_route_get_nnexthops(r);
+		for (i = 0; i < n && !pick; i++) {
+			struct rtnl_nexthop *nh = rtnl_route_nexthop_n(r, i);
+
+			if (rtnl_route_nh_get_ifindex(nh) == ifindex)
+				pick = nh;
+		}
+		if (!pick)
+			continue;	/* not a route of the template */
+
+		dst = rtnl_route_get_dst(r);
+		if (dst && nl_addr_get_len(dst) == alen) {
+			dbin = nl_addr_get_binary_addr(dst);
+			dlen = nl_addr_get_prefixlen(dst);
+			inet_ntop(af, dbin, d, sizeof(d));
+		}
+		why = nl_route_skip(af, rtnl_route_get_table(r),
+				    rtnl_route_get_type(r),
+				    rtnl_route_get_protocol(r), dbin, dlen);
+		if (!why && tpl->route_count >= CONF_TPL_ROUTES_MAX)
+			why = "too many routes";
+		if (why) {
+			/* default route, local table: no noise */
+			if (dlen && rtnl_route_get_table(r) == RT_TABLE_MAIN)
+				debug("--config-net: route to %s/%u not "
+				      "copied: %s", d, dlen, why);
+			continue;
+		}
+
+		cr = &tpl->routes[tpl->route_count++];
+		memset(cr, 0, sizeof(*cr));
+		memcpy(&cr->dst, dbin, alen);
+		cr->prefix_len = (int)dlen;
+		cr->metric = rtnl_route_get_priority(r);
+		gw = rtnl_route_nh_get_gateway(pick);
+		if (gw && nl_addr_get_len(gw) == alen)
+			memcpy(&cr->gw, nl_addr_get_binary_addr(gw), alen);
+	}
+}
+
+/**
  * struct nl_pick - What nl_host_defaults() chose for one family
  * @ifindex:	Template interface, 0 if none
  * @why:	How it was chosen, for the log line
@@ -634,6 +792,11 @@ const char *nl_host_summary(void)
  * @ip6.our_ll is the IPv6 gateway if that is link-local, else fe80::1.
  * One line, for nl_host_summary(), tells what was chosen and why.
  *
+ * For pasta --config-net, @ip4.tpl and @ip6.tpl get the template's global
+ * addresses (unless -a for that family, or --no-copy-addrs) and its routes
+ * that nl_route_skip() accepts (unless -g for that family, or
+ * --no-copy-routes); otherwise, and in local mode, they are left empty.
+ *
  * Return: 0 on success, -ENODEV if a given interface doesn't exist, or
  *	   -errno if the namespace can't be read
  */
@@ -643,6 +806,7 @@ int nl_host_defaults(struct conf *c)
 				   &c->ip4.prefix_len, &c->ip4.gw };
 	const struct nl_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
 				   &c->ip6.prefix_len, &c->ip6.gw };
+	bool copy, addrs4, addrs6, routes4, routes6;
 	struct nl_pick p4 = { 0 }, p6 = { 0 };
 	struct nl_caches nc = { 0 };
 	char line[640], fams[448], pick[96];
@@ -656,6 +820,15 @@ int nl_host_defaults(struct conf *c)
 	rc = nl_caches_fill(sk, &nc);
 	if (rc)
 		goto out;
+
+	/* -a and -g imply --no-copy-addrs and --no-copy-routes, per family */
+	copy = c->mode == MODE_PASTA && c->config_net;
+	addrs4 = copy && !c->no_copy_addrs && !c->ip4.addr.s_addr;
+	addrs6 = copy && !c->no_copy_addrs &&
+		 IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr);
+	routes4 = copy && !c->no_copy_routes && !c->ip4.gw.s_addr;
+	routes6 = copy && !c->no_copy_routes &&
+		  IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw);
 
 	if (c->ip4.enabled)
 		rc = nl_defaults(&nc, &v4, &p4);
@@ -686,6 +859,21 @@ int nl_host_defaults(struct conf *c)
 				inet_pton(AF_INET6, "fe80::1", &c->ip6.gw);
 			p6.why = "local mode";
 		}
+	}
+
+	memset(&c->ip4.tpl, 0, sizeof(c->ip4.tpl));
+	memset(&c->ip6.tpl, 0, sizeof(c->ip6.tpl));
+	if (!c->local_mode && c->ip4.enabled && p4.ifindex) {
+		if (addrs4)
+			nl_tpl_addrs(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+		if (routes4)
+			nl_tpl_routes(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+	}
+	if (!c->local_mode && c->ip6.enabled && p6.ifindex) {
+		if (addrs6)
+			nl_tpl_addrs(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
+		if (routes6)
+			nl_tpl_routes(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
 	}
 
 	if (c->ip4.enabled && !p4.ifindex)
@@ -1035,23 +1223,30 @@ static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
 }
 
 /**
- * nl_route_add_default() - Add a default route through a link
- * @ifindex:	Output interface (needed for link-local IPv6 gateways)
+ * nl_route_add_do() - Add a unicast route of the main table through a link
+ * @ifindex:	Output interface
  * @af:		AF_INET or AF_INET6
+ * @dst:	Destination, network order, or NULL for the default route
+ * @prefix_len:	Prefix length of @dst, bits (ignored without @dst)
  * @gw:		Gateway, network order, or NULL for a device route
+ * @set_metric:	Set @metric as priority; else the kernel's default
+ * @metric:	Priority (RTA_PRIORITY)
  *
  * If no address of the link covers @gw, the next hop gets RTNH_F_ONLINK,
  * so that a gateway outside the guest's prefix (or a link-local one before
- * the link-local address exists) is accepted.
+ * the link-local address exists) is accepted: pasta answers for every
+ * address on the link.
  *
- * Return: 0, -EINVAL for a bad family or index, -EEXIST if a default route
- *	   exists already, or -errno
+ * Return: 0, -EINVAL for a bad family, index or prefix length, -EEXIST if
+ *	   the route exists already, or -errno
  */
-int nl_route_add_default(int ifindex, int af, const void *gw)
+static int nl_route_add_do(int ifindex, int af, const void *dst,
+			   int prefix_len, const void *gw, bool set_metric,
+			   uint32_t metric)
 {
 	static const uint8_t zero[16];
 	struct rtnl_nexthop *nh = NULL;
-	struct nl_addr *dst = NULL, *gwa = NULL;
+	struct nl_addr *dsta = NULL, *gwa = NULL;
 	struct rtnl_route *r = NULL;
 	size_t alen = nl_af_len(af);
 	struct nl_sock *sk;
@@ -1059,6 +1254,12 @@ int nl_route_add_default(int ifindex, int af, const void *gw)
 	int rc;
 
 	if (!alen || ifindex <= 0)
+		return -EINVAL;
+	if (!dst) {
+		dst = zero;
+		prefix_len = 0;
+	}
+	if (prefix_len < 0 || (size_t)prefix_len > alen * 8)
 		return -EINVAL;
 	rc = nl_open(&sk);
 	if (rc)
@@ -1072,21 +1273,23 @@ int nl_route_add_default(int ifindex, int af, const void *gw)
 
 	r = rtnl_route_alloc();
 	nh = rtnl_route_nh_alloc();
-	dst = nl_addr_build(af, zero, alen);
+	dsta = nl_addr_build(af, dst, alen);
 	if (gw)
 		gwa = nl_addr_build(af, gw, alen);
-	if (!r || !nh || !dst || (gw && !gwa)) {
+	if (!r || !nh || !dsta || (gw && !gwa)) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	nl_addr_set_prefixlen(dst, 0);
+	nl_addr_set_prefixlen(dsta, prefix_len);
 
 	rtnl_route_set_family(r, (uint8_t)af);
 	rtnl_route_set_table(r, RT_TABLE_MAIN);
 	rtnl_route_set_protocol(r, RTPROT_BOOT);
 	rtnl_route_set_type(r, RTN_UNICAST);
 	rtnl_route_set_scope(r, gw ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK);
-	rc = rtnl_route_set_dst(r, dst);
+	if (set_metric)
+		rtnl_route_set_priority(r, metric);
+	rc = rtnl_route_set_dst(r, dsta);
 	if (rc < 0) {
 		rc = nl_errno(rc);
 		goto out;
@@ -1107,12 +1310,53 @@ out:
 		rtnl_route_nh_free(nh);
 	if (gwa)
 		nl_addr_put(gwa);
-	if (dst)
-		nl_addr_put(dst);
+	if (dsta)
+		nl_addr_put(dsta);
 	if (r)
 		rtnl_route_put(r);
 	nl_socket_free(sk);
 	return rc;
+}
+
+/**
+ * nl_route_add_default() - Add a default route through a link
+ * @ifindex:	Output interface (needed for link-local IPv6 gateways)
+ * @af:		AF_INET or AF_INET6
+ * @gw:		Gateway, network order, or NULL for a device route
+ *
+ * The kernel's default metric; RTNH_F_ONLINK as for nl_route_add().
+ *
+ * Return: 0, -EINVAL for a bad family or index, -EEXIST if a default route
+ *	   exists already, or -errno
+ */
+int nl_route_add_default(int ifindex, int af, const void *gw)
+{
+	return nl_route_add_do(ifindex, af, NULL, 0, gw, false, 0);
+}
+
+/**
+ * nl_route_add() - Add a route to a network through a link
+ * @ifindex:	Output interface
+ * @af:		AF_INET or AF_INET6
+ * @dst:	Destination network, network order (4 or 16 bytes)
+ * @prefix_len:	Its prefix length, 0-32 or 0-128
+ * @gw:		Gateway, network order, or NULL for a route to a network
+ *		on the link
+ * @metric:	Priority (RTA_PRIORITY; for IPv6, 0 means the kernel's 1024)
+ *
+ * Main table, unicast, protocol "boot".  If no address of the link covers
+ * @gw, the next hop gets RTNH_F_ONLINK: the host reached @gw on its link,
+ * and on the tap link pasta answers for every address.
+ *
+ * Return: 0, -EINVAL for a bad family, index, prefix length or a NULL
+ *	   @dst, -EEXIST if the route exists already, or -errno
+ */
+int nl_route_add(int ifindex, int af, const void *dst, int prefix_len,
+		 const void *gw, uint32_t metric)
+{
+	if (!dst)
+		return -EINVAL;
+	return nl_route_add_do(ifindex, af, dst, prefix_len, gw, true, metric);
 }
 
 /**

@@ -24,6 +24,8 @@ int nl_link_set_mac(int ifindex, const uint8_t *mac);
 int nl_link_get_mac(int ifindex, uint8_t *mac);
 int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len);
 int nl_route_add_default(int ifindex, int af, const void *gw);
+int nl_route_add(int ifindex, int af, const void *dst, int prefix_len,
+		 const void *gw, uint32_t metric);
 int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
 
 #endif /* CONF_NETLINK_H */

@@ -26,6 +26,7 @@
  * its MAC address, set the MTU and, with --config-net, the addresses and
  * default routes of both families through libnl-route (conf/netlink.c).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
@@ -394,8 +395,94 @@ static void pasta_ns_ipv6_sysctl(const char *ifname, const char *key,
 }
 
 /**
+ * pasta_ns_tpl_addrs() - Add the template interface's other addresses
+ * @ifi:	Tap device index, in the current namespace
+ * @af:		AF_INET or AF_INET6
+ * @primary:	The address already added (network order), skipped here
+ * @tpl:	Recorded addresses (conf/netlink.c, nl_host_defaults())
+ *
+ * A failure is not fatal: one warning line per address (a debug line if
+ * the address is there already).
+ */
+static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
+			       const struct conf_tpl *tpl)
+{
+	size_t alen = af == AF_INET ? 4 : 16;
+	char buf[INET6_ADDRSTRLEN];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < tpl->addr_count; i++) {
+		const struct conf_addr *a = &tpl->addrs[i];
+
+		if (!memcmp(&a->addr, primary, alen))
+			continue;
+		rc = nl_addr_add(ifi, af, &a->addr, a->prefix_len);
+		if (!rc)
+			continue;
+		inet_ntop(af, &a->addr, buf, sizeof(buf));
+		if (rc == -EEXIST)
+			debug("address %s/%d exists in the namespace", buf,
+			      a->prefix_len);
+		else
+			warn("can't copy address %s/%d to the namespace: %s",
+			     buf, a->prefix_len, strerror(-rc));
+	}
+}
+
+/**
+ * pasta_ns_tpl_routes() - Add the template interface's other routes
+ * @ifi:	Tap device index, in the current namespace
+ * @af:		AF_INET or AF_INET6
+ * @tpl:	Recorded routes (conf/netlink.c, nl_host_defaults())
+ *
+ * Routes to networks on the link go first, so that the gateways of the
+ * others are reachable when those are added.  A failure is not fatal: one
+ * warning line per route (a debug line if the route is there already).
+ */
+static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
+{
+	static const union conf_ip zero;
+	char d[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
+	size_t alen = af == AF_INET ? 4 : 16;
+	unsigned i, pass;
+	int rc;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < tpl->route_count; i++) {
+			const struct conf_route *r = &tpl->routes[i];
+			bool has_gw = memcmp(&r->gw, &zero, alen);
+
+			if (has_gw != (pass == 1))
+				continue;
+			rc = nl_route_add(ifi, af, &r->dst, r->prefix_len,
+					  has_gw ? &r->gw : NULL, r->metric);
+			if (!rc)
+				continue;
+			inet_ntop(af, &r->dst, d, sizeof(d));
+			if (has_gw)
+				inet_ntop(af, &r->gw, g, sizeof(g));
+			else
+				snprintf(g, sizeof(g), "the link");
+			if (rc == -EEXIST)
+				debug("route to %s/%d exists in the namespace",
+				      d, r->prefix_len);
+			else
+				warn("can't copy route to %s/%d via %s to the "
+				     "namespace: %s", d, r->prefix_len, g,
+				     strerror(-rc));
+		}
+	}
+}
+
+/**
  * pasta_ns_setup() - In the target namespace: lo up, tap, addresses, routes
  * @p:		struct pasta_ns_arg
+ *
+ * With --config-net: the guest's address of each family first (primary),
+ * then the other recorded addresses of the template interface, link up,
+ * the default routes, then the recorded routes (see nl_host_defaults()).
+ * Only the first address and the default routes are fatal if they fail.
  *
  * Return: 0, or -errno with @p->err naming the step
  */
@@ -466,6 +553,10 @@ static int pasta_ns_setup(void *p)
 			return ret;
 		}
 	}
+	if (c->ip4.enabled)
+		pasta_ns_tpl_addrs(ifi, AF_INET, &c->ip4.addr, &c->ip4.tpl);
+	if (c->ip6.enabled)
+		pasta_ns_tpl_addrs(ifi, AF_INET6, &c->ip6.addr, &c->ip6.tpl);
 	if (c->ip6.enabled) {
 		/* Only we are on the link: Duplicate Address Detection
 		 * (RFC 4862, 5.4) would just keep the link-local address
@@ -499,6 +590,10 @@ static int pasta_ns_setup(void *p)
 			return ret;
 		}
 	}
+	if (c->ip4.enabled)
+		pasta_ns_tpl_routes(ifi, AF_INET, &c->ip4.tpl);
+	if (c->ip6.enabled)
+		pasta_ns_tpl_routes(ifi, AF_INET6, &c->ip6.tpl);
 	/* Last: the wait mustn't delay the routes */
 	if (c->ip6.enabled) {
 		struct in6_addr ll;

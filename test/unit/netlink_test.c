@@ -20,6 +20,7 @@
 
 #include "../../conf/log.h"
 #include "../../conf/netlink.h"
+#include "../../conf/netlink_internal.h"
 #include "fake_netns.h"
 #include "fake_parse.h"
 
@@ -409,6 +410,230 @@ START_TEST(test_nl_addr_wait_ll_timeout)
 END_TEST
 
 /**
+ * setup_tpl() - setup_topo(), as pasta --config-net, with a second address
+ *		 per family and three more routes on h0
+ */
+static void setup_tpl(void)
+{
+	setup_topo();
+	c.mode = MODE_PASTA;
+	c.config_net = true;
+	netns_sh("ip addr add 198.51.100.4/25 dev h0");
+	netns_sh("ip addr add 2001:db8:1::4/80 dev h0 nodad");
+	netns_sh("ip route add 203.0.113.0/25 via " TOPO_R4 " metric 50");
+	netns_sh("ip route add 203.0.113.128/25 dev h0");
+	netns_sh("ip -6 route add 2001:db8:99::/48 via " TOPO_R6
+		 " metric 7");
+	/* neither of these is copied: another interface, and multicast */
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	netns_sh("ip route add 203.0.113.64/26 dev x0");
+	netns_sh("ip route add 224.0.0.0/4 dev h0");
+}
+
+/**
+ * tpl_addr_find() - Index of an address in a recorded list, or -1
+ * @t:		Recorded list
+ * @af:		AF_INET or AF_INET6
+ * @s:		Address as text
+ * @plen:	Expected prefix length
+ *
+ * Return: index, -1 if absent or with another prefix length
+ */
+static int tpl_addr_find(const struct conf_tpl *t, int af, const char *s,
+			 int plen)
+{
+	union conf_ip want = { 0 };
+	unsigned i;
+
+	ck_assert_int_eq(inet_pton(af, s, &want), 1);
+	for (i = 0; i < t->addr_count; i++)
+		if (!memcmp(&t->addrs[i].addr, &want, sizeof(want)) &&
+		    t->addrs[i].prefix_len == plen)
+			return (int)i;
+	return -1;
+}
+
+/**
+ * tpl_route_find() - Is a route in a recorded list?
+ * @t:		Recorded list
+ * @af:		AF_INET or AF_INET6
+ * @dst:	Destination as text
+ * @plen:	Prefix length
+ * @gw:		Gateway as text, NULL for none
+ * @metric:	Expected metric
+ *
+ * Return: true if found with these values
+ */
+static bool tpl_route_find(const struct conf_tpl *t, int af, const char *dst,
+			   int plen, const char *gw, uint32_t metric)
+{
+	union conf_ip d = { 0 }, g = { 0 };
+	unsigned i;
+
+	ck_assert_int_eq(inet_pton(af, dst, &d), 1);
+	if (gw)
+		ck_assert_int_eq(inet_pton(af, gw, &g), 1);
+	for (i = 0; i < t->route_count; i++) {
+		const struct conf_route *r = &t->routes[i];
+
+		if (!memcmp(&r->dst, &d, sizeof(d)) && r->prefix_len == plen &&
+		    !memcmp(&r->gw, &g, sizeof(g)) && r->metric == metric)
+			return true;
+	}
+	return false;
+}
+
+/* what setup_tpl() configured, minus the default and kernel routes */
+START_TEST(test_nl_host_defaults_records_template)
+{
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_uint_eq(c.ip4.tpl.addr_count, 2);
+	ck_assert_int_ge(tpl_addr_find(&c.ip4.tpl, AF_INET, TOPO_H4, 24), 0);
+	ck_assert_int_ge(tpl_addr_find(&c.ip4.tpl, AF_INET, "198.51.100.4",
+				       25), 0);
+	/* global ones only: no fe80:: */
+	ck_assert_uint_eq(c.ip6.tpl.addr_count, 2);
+	ck_assert_int_ge(tpl_addr_find(&c.ip6.tpl, AF_INET6, TOPO_H6, 64), 0);
+	ck_assert_int_ge(tpl_addr_find(&c.ip6.tpl, AF_INET6, "2001:db8:1::4",
+				       80), 0);
+
+	ck_assert_uint_eq(c.ip4.tpl.route_count, 2);
+	ck_assert(tpl_route_find(&c.ip4.tpl, AF_INET, "203.0.113.0", 25,
+				 TOPO_R4, 50));
+	/* ip-route(8): IPv4 routes default to metric 0 */
+	ck_assert(tpl_route_find(&c.ip4.tpl, AF_INET, "203.0.113.128", 25,
+				 NULL, 0));
+	ck_assert_uint_eq(c.ip6.tpl.route_count, 1);
+	ck_assert(tpl_route_find(&c.ip6.tpl, AF_INET6, "2001:db8:99::", 48,
+				 TOPO_R6, 7));
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_no_copy_records_nothing)
+{
+	c.no_copy_addrs = true;
+	c.no_copy_routes = true;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_uint_eq(c.ip4.tpl.addr_count, 0);
+	ck_assert_uint_eq(c.ip6.tpl.addr_count, 0);
+	ck_assert_uint_eq(c.ip4.tpl.route_count, 0);
+	ck_assert_uint_eq(c.ip6.tpl.route_count, 0);
+}
+END_TEST
+
+/* upstream pasta(1): -a implies --no-copy-addrs, -g --no-copy-routes,
+ * each for its IP version only
+ */
+START_TEST(test_nl_host_defaults_given_addr_gw_per_family)
+{
+	c.ip4.addr = a4("198.51.100.4");
+	c.ip6.gw = a6(TOPO_R6);
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_uint_eq(c.ip4.tpl.addr_count, 0);
+	ck_assert_uint_eq(c.ip4.tpl.route_count, 2);
+	ck_assert_uint_eq(c.ip6.tpl.addr_count, 2);
+	ck_assert_uint_eq(c.ip6.tpl.route_count, 0);
+}
+END_TEST
+
+START_TEST(test_nl_host_defaults_no_config_net_no_record)
+{
+	c.config_net = false;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_uint_eq(c.ip4.tpl.addr_count + c.ip4.tpl.route_count, 0);
+	ck_assert_uint_eq(c.ip6.tpl.addr_count + c.ip6.tpl.route_count, 0);
+
+	c.config_net = true;
+	c.mode = MODE_PASST;
+	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_uint_eq(c.ip4.tpl.addr_count + c.ip4.tpl.route_count, 0);
+}
+END_TEST
+
+/* values from <linux/rtnetlink.h> (rtnetlink(7)): RT_TABLE_MAIN 254,
+ * RT_TABLE_LOCAL 255, RTN_UNICAST 1, RTN_LOCAL 2, RTPROT_KERNEL 2,
+ * RTPROT_BOOT 3, RTPROT_STATIC 4, RTPROT_RA 9
+ */
+START_TEST(test_nl_route_skip_copies_static_unicast_main)
+{
+	struct in6_addr d6 = a6("2001:db8:99::");
+	struct in_addr d4 = a4("203.0.113.0");
+
+	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 4, &d4, 24));
+	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 3, &d4, 32));
+	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 9, &d6, 48));
+}
+END_TEST
+
+START_TEST(test_nl_route_skip_kernel_default_other_table_type)
+{
+	struct in_addr d4 = a4("203.0.113.0"), z4 = a4("0.0.0.0");
+
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 2, &d4, 24));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &z4, 0));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, NULL, 0));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 255, 1, 4, &d4, 24));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 2, 4, &d4, 24));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &d4, 33));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_UNIX, 254, 1, 4, &d4, 24));
+}
+END_TEST
+
+/* RFC 3927 169.254.0.0/16, RFC 5771 224.0.0.0/4, RFC 4291 fe80::/10 and
+ * ff00::/8
+ */
+START_TEST(test_nl_route_skip_link_local_multicast)
+{
+	struct in6_addr ll6 = a6("fe80::"), ll6b = a6("febf:1::"),
+			mc6 = a6("ff02::"), ok6 = a6("fec0::");
+	struct in_addr ll4 = a4("169.254.0.0"), mc4 = a4("239.1.0.0"),
+		       ok4 = a4("240.0.0.0");
+
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &ll4, 16));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &mc4, 16));
+	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 4, &ok4, 4));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &ll6, 64));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &ll6b, 32));
+	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &mc6, 16));
+	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 4, &ok6, 10));
+	/* wider than the range: not a link-local route */
+	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 4, &ll6, 8));
+}
+END_TEST
+
+START_TEST(test_nl_route_add_network_metric)
+{
+	struct in_addr a = a4("198.51.100.1"), d = a4("203.0.113.0"),
+		       gw = a4("198.51.100.2"), d2 = a4("203.0.113.128");
+	struct in6_addr d6 = a6("2001:db8:99::"), gw6 = a6("2001:db8:5::1");
+	char out[1024];
+	int idx;
+
+	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
+	idx = nl_ifindex("x0");
+	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 24), 0);
+	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 25, &gw, 50), 0);
+	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d2, 25, NULL, 0), 0);
+	/* gateway outside every prefix of the link: onlink */
+	ck_assert_int_eq(nl_route_add(idx, AF_INET6, &d6, 48, &gw6, 7), 0);
+	/* iproute2 doesn't print "proto boot", the protocol we set */
+	netns_out(out, sizeof(out), "ip -4 route show; ip -6 route show");
+	ck_assert_ptr_nonnull(strstr(out,
+		"203.0.113.0/25 via 198.51.100.2 dev x0 metric 50"));
+	ck_assert_ptr_nonnull(strstr(out,
+		"203.0.113.128/25 dev x0 scope link"));
+	ck_assert_ptr_nonnull(strstr(out,
+		"2001:db8:99::/48 via 2001:db8:5::1 dev x0 metric 7 onlink"));
+	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 25, &gw, 50),
+			 -EEXIST);
+	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 33, &gw, 50),
+			 -EINVAL);
+	ck_assert_int_eq(nl_route_add(idx, AF_INET, NULL, 8, &gw, 50),
+			 -EINVAL);
+}
+END_TEST
+
+/**
  * netlink_suite() - Test cases of conf/netlink.c
  *
  * Return: the suite
@@ -436,6 +661,20 @@ static Suite *netlink_suite(void)
 	tcase_add_test(tc, test_nl_ifindex_matches_libc);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("template");
+	tcase_add_checked_fixture(tc, setup_tpl, NULL);
+	tcase_add_test(tc, test_nl_host_defaults_records_template);
+	tcase_add_test(tc, test_nl_host_defaults_no_copy_records_nothing);
+	tcase_add_test(tc, test_nl_host_defaults_given_addr_gw_per_family);
+	tcase_add_test(tc, test_nl_host_defaults_no_config_net_no_record);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("route_skip");
+	tcase_add_test(tc, test_nl_route_skip_copies_static_unicast_main);
+	tcase_add_test(tc, test_nl_route_skip_kernel_default_other_table_type);
+	tcase_add_test(tc, test_nl_route_skip_link_local_multicast);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("local_mode");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_nl_host_defaults_local_mode);
@@ -452,6 +691,7 @@ static Suite *netlink_suite(void)
 	tcase_add_test(tc, test_nl_route_add_default_outside_prefix_onlink);
 	tcase_add_test(tc, test_nl_route_add_default_ipv6_link_local);
 	tcase_add_test(tc, test_nl_route_add_default_device_route);
+	tcase_add_test(tc, test_nl_route_add_network_metric);
 	tcase_add_test(tc, test_nl_addr_wait_ll_after_dad);
 	tcase_add_test(tc, test_nl_addr_wait_ll_timeout);
 	suite_add_tcase(s, tc);
