@@ -411,7 +411,9 @@ static int dhcpv6_confirm_status(const struct conf *c,
  * @o:		Reply
  * @r:		Parsed client message: its Client FQDN option, if any
  *
- * We never update DNS, so the flags say so (RFC 4704 sections 4.1 and 6):
+ * Only if the client sent option 39 (RFC 4704 section 6: a server MUST
+ * NOT send it otherwise).  We never update DNS, so the flags say so (RFC
+ * 4704 sections 4.1 and 6):
  * N set and S clear; O set if the client asked for server updates (S set).
  * The name follows in DNS wire format (RFC 1035 section 3.1, fully
  * qualified: it ends with the root label).  If it doesn't fit what is left
@@ -423,7 +425,8 @@ static void dhcpv6_put_fqdn(const struct conf *c, struct dhcpv6_out *o,
 	uint8_t name[DNS_NAME_MAX], *p;
 	int n;
 
-	if (!c->fqdn[0])
+	/* RFC 4704 section 6: only to a client that sent the option */
+	if (!c->fqdn[0] || !r->has_fqdn)
 		return;
 
 	n = dns_name_encode(c->fqdn, name, sizeof(name));
