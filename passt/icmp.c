@@ -58,8 +58,11 @@ static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
  * @key:	Flow key
  * @dst:	Translated destination
  *
- * #syscalls socket connect close epoll_ctl
- * Return: flow, or NULL (table full, no ping sockets, or connect() error)
+ * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()).
+ *
+ * #syscalls socket setsockopt bind connect close epoll_ctl
+ * Return: flow, or NULL (table full, no ping sockets, or a bind() or
+ *	   connect() error)
  */
 static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 				       const struct flow_key *key,
@@ -84,6 +87,11 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 			stats.flow_refused_nofile++;
 			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
+		return NULL;
+	}
+	if (fwd_sock_outbound(&ctx->c, s, dst, true) < 0) {
+		debug_perror("ICMP echo: outbound bind");
+		close(s);
 		return NULL;
 	}
 	sl = sockaddr_from_inany(&sa, dst, 0, 0);

@@ -1207,7 +1207,10 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @f:		SYN frame
  * @s:		Its fields
  *
- * #syscalls socket setsockopt epoll_ctl connect
+ * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()),
+ * except towards the host's loopback; a failure there resets the guest.
+ *
+ * #syscalls socket setsockopt bind epoll_ctl connect
  */
 static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			      const struct tcp_seg *s)
@@ -1286,6 +1289,15 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
 	stats.tcp_flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
+
+	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
+	if (ret < 0) {
+		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
+			 strerror(-ret));
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "bind() failed");
+		return;
+	}
 
 	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 		tcp_rst_reply(ctx, f);
