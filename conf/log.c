@@ -36,6 +36,14 @@ static bool log_use_syslog;
 static bool log_use_stderr = true;
 static struct timespec log_start;
 
+/* Messages from before the log file is open (option parsing, the template
+ * interface), written to it first when it opens: the start of a run is
+ * what one looks for in a log
+ */
+static char log_early[4096];
+static size_t log_early_n;
+static bool log_early_off;
+
 static const char *const log_prio_str[] = {
 	[LOG_EMERG] = "emerg",   [LOG_ALERT] = "alert",
 	[LOG_CRIT] = "crit",     [LOG_ERR] = "error",
@@ -238,6 +246,8 @@ static void log_vmsg(int prio, bool force, bool with_errno, const char *fmt,
 
 	if (log_file_fd >= 0)
 		log_file_write(buf, n, n_prefix);
+	else if (!log_early_off && log_early_n + n <= sizeof(log_early))
+		memcpy(log_early + log_early_n, buf, n), log_early_n += n;
 	if (log_use_syslog)
 		syslog(prio > LOG_DEBUG ? LOG_DEBUG : prio, "%.*s",
 		       (int)n - 1, buf);
@@ -327,7 +337,21 @@ int log_open_file(const char *path, size_t max_size)
 	log_file_fd = fd;
 	log_file_max = max_size;
 	log_file_size = (size_t)end;
+	if (!log_early_off && log_early_n)
+		log_file_write(log_early, log_early_n, 0);
+	log_early_end();
 	return 0;
+}
+
+/**
+ * log_early_end() - Stop keeping messages for a log file that may come
+ *
+ * Context: set-up, once it is known whether there is a --log-file
+ */
+void log_early_end(void)
+{
+	log_early_off = true;
+	log_early_n = 0;
 }
 
 /**
@@ -357,6 +381,7 @@ void log_to_syslog(const char *ident)
 void log_stderr_off(void)
 {
 	log_use_stderr = false;
+	log_early_end();
 }
 
 /**

@@ -38,6 +38,7 @@ void log_msg_always(int prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int log_open_file(const char *path, size_t max_size);
 void log_close_file(void);
+void log_early_end(void);
 ssize_t log_file_trim(int fd, size_t max, size_t need);
 void log_to_syslog(const char *ident);
 void log_stderr_off(void);

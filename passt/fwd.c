@@ -425,6 +425,15 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 			setsockopt(s, IPPROTO_IPV6, IPV6_FREEBIND, &one,
 				   sizeof(one));
 	}
+	if (proto == IPPROTO_UDP) {
+		/* A burst from many new peers waits while each one's flow is
+		 * set up: a larger queue than the default (the kernel caps it
+		 * at net.core.rmem_max, doubled)
+		 */
+		int rcvbuf = FWD_UDP_RCVBUF;
+
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	}
 	if (proto == IPPROTO_UDP && af == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one));
 	if (proto == IPPROTO_UDP && (af == AF_INET || dual))

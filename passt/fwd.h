@@ -12,6 +12,8 @@
 
 struct ctx;
 
+#define FWD_UDP_RCVBUF	(4 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUF */
+
 bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,

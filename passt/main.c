@@ -281,6 +281,7 @@ int main(int argc, char **argv)
 		errno = -ret;
 		die_perror("--log-file %s", c->log_file);
 	}
+	log_early_end();
 
 	if (flow_init(c->flow_max))
 		die("can't allocate the flow table (%u flows)", c->flow_max);

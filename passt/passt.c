@@ -730,5 +730,12 @@ int passt_loop(struct ctx *ctx)
 		tap_epoll_update(ctx);
 		flow_free_flush();
 	}
+
+	/* What is still open is aborted, not complete: the host peers see a
+	 * reset, not the end of the stream (RFC 9293 3.6, ABORT vs CLOSE)
+	 */
+	tcp_close_all(ctx);
+	splice_abort_all(ctx);
+	flow_free_flush();
 	return ctx->exit_status;
 }

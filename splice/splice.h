@@ -20,5 +20,6 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void splice_ns_helper_handler(struct ctx *ctx, uint32_t events);
 void splice_timer(struct ctx *ctx);
+void splice_abort_all(struct ctx *ctx);
 
 #endif /* SPLICE_SPLICE_H */

@@ -367,6 +367,29 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 }
 
 /**
+ * splice_abort_all() - Reset every spliced connection: we are exiting
+ * @ctx:	Context
+ *
+ * Whatever is still in a pipe will never arrive: both peers must see an
+ * abort (RST), not the end of a complete stream (FIN), as RFC 9293 3.6
+ * tells ABORT from CLOSE.  A connection still here is not finished.
+ *
+ * Context: after the main loop
+ */
+void splice_abort_all(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow && flow->f.type == FLOW_TCP_SPLICE)
+			splice_conn_close(ctx, &flow->splice, true,
+					  "exiting");
+	}
+}
+
+/**
  * splice_sock_error() - Pending error of a socket (clears it)
  * @s:		Socket
  *

@@ -228,6 +228,8 @@ grep -q "server_mac 02:00:00:00:00:99" "$WORK/syn" || fail "--mac-addr"
 wait_for sh -c "! kill -0 $PASST_PID" || fail "--one-off daemon still running"
 [ ! -e "$S" ] || fail "socket left"
 [ -s "$WORK/lv.log" ] || fail "--log-file empty"
+grep -q "^template interface: h0" "$WORK/lv.log" ||
+	{ cat "$WORK/lv.log"; fail "--log-file lacks the start-up lines"; }
 log "libvirt arguments"
 
 pass "passt stream mode"

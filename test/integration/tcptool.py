@@ -28,6 +28,11 @@ with a name), so both ends can check integrity without sharing files.
   churn HOST PORT N [PAR]            N short connections, PAR (default 8) at a
                                      time: send 1000 bytes, half-close, check
                                      the echo; every 10th one is reset instead
+  serve-source PORT [--bind A]       accept one connection, send until an
+                                     error (at most 60 s)
+  sink-expect-rst HOST PORT FILE     connect, read, create FILE after 1 MiB;
+                                     the stream must end with ECONNRESET,
+                                     not with EOF
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -355,6 +360,36 @@ def churn(host, port, n, par):
     print("%d connections done" % n)
 
 
+def serve_source(port, bind):
+    s = listener(port, bind)
+    c, _ = s.accept()
+    buf = bytes(65536)
+    end = time.time() + 60
+    try:
+        while time.time() < end:
+            c.sendall(buf)
+    except OSError:
+        pass
+
+
+def sink_expect_rst(host, port, ready):
+    c = connect(host, port)
+    c.settimeout(30)
+    n = 0
+    marked = False
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                fail("EOF after %d bytes: the stream looks complete" % n)
+            n += len(d)
+            if not marked and n >= 1 << 20:
+                open(ready, "w").close()
+                marked = True
+    except ConnectionResetError:
+        print("reset after %d bytes" % n)
+
+
 def main():
     a = sys.argv[1:]
     bind = "::"
@@ -391,6 +426,10 @@ def main():
     elif cmd == "hold":
         hold(a[1], int(a[2]), int(a[3]), int(a[4]),
              a[5] if len(a) > 5 else None)
+    elif cmd == "serve-source":
+        serve_source(int(a[1]), bind)
+    elif cmd == "sink-expect-rst":
+        sink_expect_rst(a[1], int(a[2]), a[3])
     elif cmd == "churn":
         churn(a[1], int(a[2]), int(a[3]), int(a[4]) if len(a) > 4 else 8)
     else:
