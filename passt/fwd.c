@@ -293,6 +293,74 @@ socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 }
 
 /**
+ * fwd_outbound() - Source address and interface for a guest-initiated socket
+ * @c:		Configuration (-o, --outbound-if4, --outbound-if6)
+ * @host:	Host-side destination (after fwd_nat_to_host())
+ * @baddr:	Result: the -o address of @host's family, or unspecified
+ * @ifname:	Result: the --outbound-if4/6 name of @host's family, or ""
+ *
+ * Destinations on the host's loopback (the --map-host-loopback address)
+ * get neither: a loopback connection can't leave from another address or
+ * interface.
+ *
+ * Return: true if @baddr is a specific address to bind to
+ */
+bool fwd_outbound(const struct conf *c, const union inany *host,
+		  union inany *baddr, const char **ifname)
+{
+	bool v4 = inany_v4(host);
+
+	*baddr = v4 ? inany_any4 : (union inany){ 0 };
+	*ifname = "";
+	if (inany_is_loopback(host))
+		return false;
+
+	*ifname = v4 ? c->ip4.ifname_bind : c->ip6.ifname_bind;
+	if (v4 && c->ip4.addr_out.s_addr) {
+		inany_set(baddr, AF_INET, &c->ip4.addr_out);
+		return true;
+	}
+	if (!v4 && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr_out)) {
+		baddr->a6 = c->ip6.addr_out;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * fwd_sock_outbound() - Bind a new guest-initiated socket as -o and
+ *			 --outbound-if4/6 say, before its connect()
+ * @c:		Configuration
+ * @s:		Socket of @host's family, not bound yet
+ * @host:	Host-side destination (after fwd_nat_to_host())
+ * @bind_addr:	Also bind() to the -o address, port 0 (false: the caller
+ *		binds itself, to a port of its choice)
+ *
+ * #syscalls setsockopt bind
+ * Return: 0, or -errno from setsockopt(SO_BINDTODEVICE) or bind()
+ */
+int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,
+		      bool bind_addr)
+{
+	struct sockaddr_storage sa;
+	const char *ifname;
+	union inany baddr;
+	socklen_t sl;
+
+	if (!fwd_outbound(c, host, &baddr, &ifname))
+		bind_addr = false;
+	if (*ifname && setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, ifname,
+				  (socklen_t)strlen(ifname)) < 0)
+		return -errno;
+	if (!bind_addr)
+		return 0;
+	sl = sockaddr_from_inany(&sa, &baddr, 0, 0);
+	if (bind(s, (struct sockaddr *)&sa, sl) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
  * inany_from_sockaddr() - Address and port from a sockaddr
  * @a:		Result address (IPv4-mapped for AF_INET, and for IPv4-mapped
  *		peers of dual-stack sockets, which are the same bytes)

@@ -27,6 +27,10 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);
+bool fwd_outbound(const struct conf *c, const union inany *host,
+		  union inany *baddr, const char **ifname);
+int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,
+		      bool bind_addr);
 void inany_from_sockaddr(union inany *a, uint16_t *port,
 			 const struct sockaddr_storage *sa);
 

@@ -12,6 +12,13 @@
  * the guest's back before building the reply frame.  Flows idle for
  * PING_TIMEOUT_MS are closed.  If the kernel refuses ping sockets, one
  * warning says so and echo requests are dropped from then on.
+ *
+ * Errors to the guest.  When a guest's TCP connection can't be made
+ * because the host has no route, or a firewall forbids it, the guest gets
+ * the ICMP or ICMPv6 destination unreachable a router would send, from the
+ * gateway address, quoting its SYN (icmp_unreach_to_guest()).  The frame
+ * itself is built by tap/'s icmp_err_fill(), shared with UDP's port
+ * unreachable errors.
  */
 #include <errno.h>
 #include <netinet/icmp6.h>
@@ -59,8 +66,11 @@ static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
  * @key:	Flow key
  * @dst:	Translated destination
  *
- * #syscalls socket connect close epoll_ctl
- * Return: flow, or NULL (table full, no ping sockets, or connect() error)
+ * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()).
+ *
+ * #syscalls socket setsockopt bind connect close epoll_ctl
+ * Return: flow, or NULL (table full, no ping sockets, or a bind() or
+ *	   connect() error)
  */
 static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 				       const struct flow_key *key,
@@ -85,6 +95,11 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 			stats.flow_refused_nofile++;
 			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
+		return NULL;
+	}
+	if (fwd_sock_outbound(&ctx->c, s, dst, true) < 0) {
+		debug_perror("ICMP echo: outbound bind");
+		close(s);
 		return NULL;
 	}
 	sl = sockaddr_from_inany(&sa, dst, 0, 0);
@@ -256,4 +271,81 @@ void icmp_close_all(struct ctx *ctx)
 		if (flow->f.type == FLOW_PING)
 			icmp_flow_free(ctx, &flow->ping);
 	}
+}
+
+/**
+ * icmp_unreach_code() - Destination unreachable type and code for an errno
+ * @v4:		ICMP (IPv4) rather than ICMPv6
+ * @err:	Error of a host socket's connect(), positive errno
+ * @type:	Result: ICMP type 3 or ICMPv6 type 1 (destination unreachable)
+ * @code:	Result: its code
+ *
+ * ENETUNREACH: net unreachable (ICMP code 0, RFC 792) or no route to
+ * destination (ICMPv6 code 0, RFC 4443 3.1).  EHOSTUNREACH: host
+ * unreachable (ICMP code 1) or address unreachable (ICMPv6 code 3).
+ * EACCES and EPERM (a host route of type prohibit, or a firewall):
+ * communication administratively prohibited (ICMP code 13, RFC 1812
+ * 5.2.7.1) or administratively prohibited (ICMPv6 code 1).
+ *
+ * Return: true if @err maps to an unreachable error, false otherwise
+ */
+bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
+{
+	*type = v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH;
+	switch (err) {
+	case ENETUNREACH:
+		*code = v4 ? ICMP_NET_UNREACH : ICMP6_DST_UNREACH_NOROUTE;
+		return true;
+	case EHOSTUNREACH:
+		*code = v4 ? ICMP_HOST_UNREACH : ICMP6_DST_UNREACH_ADDR;
+		return true;
+	case EACCES:
+	case EPERM:
+		*code = v4 ? ICMP_PKT_FILTERED : ICMP6_DST_UNREACH_ADMIN;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * icmp_unreach_to_guest() - Send the guest a destination unreachable error
+ * @ctx:	Context
+ * @k:		Guest-side tuple of the offending packet (@k->gaddr is the
+ *		guest, @k->faddr the destination it wanted)
+ * @err:	Host error that stands for the unreachable destination,
+ *		positive errno (see icmp_unreach_code())
+ * @quote:	The offending packet as the guest sent it: IP header and at
+ *		least 8 bytes of L4 header
+ * @qlen:	Bytes at @quote
+ *
+ * The error comes from the guest's gateway address, as from a router; with
+ * no gateway of that family, from the destination itself.
+ *
+ * Return: true if the error was queued, false if @err has no ICMP
+ *	   equivalent (or the tap side is gone or full)
+ */
+bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
+			   int err, const uint8_t *quote, size_t qlen)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&k->gaddr);
+	union inany src = k->faddr;
+	uint8_t type, code, *l2;
+
+	if (!icmp_unreach_code(v4, err, &type, &code) || !tap_connected())
+		return false;
+	if (v4 && c->ip4.gw.s_addr)
+		inany_from_v4(&src, c->ip4.gw);
+	else if (!v4 && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw))
+		src.a6 = c->ip6.gw;
+
+	l2 = tap_tx_frame(icmp_err_len(v4, qlen));
+	if (!l2)
+		return false;
+	icmp_err_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+		      &src, &k->gaddr, type, code, quote, qlen);
+	return true;
 }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* passt/icmp.h - ICMP and ICMPv6 echo through ping sockets
+/* passt/icmp.h - ICMP and ICMPv6 echo through ping sockets, and ICMP
+ * destination unreachable errors to the guest
  */
 #ifndef PASST_ICMP_H
 #define PASST_ICMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../tap/frame.h"
 #include "epoll_ref.h"
+#include "flow.h"
 
 struct ctx;
 
@@ -15,5 +18,8 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref);
 void icmp_timer(struct ctx *ctx);
 void icmp_close_all(struct ctx *ctx);
+bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code);
+bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
+			   int err, const uint8_t *quote, size_t qlen);
 
 #endif /* PASST_ICMP_H */

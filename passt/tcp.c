@@ -12,7 +12,8 @@
  * Outbound (guest connects out).  A SYN from the guest allocates a flow
  * and starts a non-blocking connect() to the translated destination
  * (fwd_nat_to_host_port(): addresses, and DNS to --dns-host).  The SYN-ACK goes to the guest only once connect()
- * completes; a refusal becomes an RST.  Inbound (-t): a connection accepted
+ * completes; a refusal becomes an RST, an unreachable destination (no
+ * route, or forbidden) an ICMP destination unreachable quoting the SYN.  Inbound (-t): a connection accepted
  * on a forwarded port becomes a SYN to the guest; its SYN-ACK completes the
  * handshake, its RST resets the accepted socket.
  *
@@ -71,6 +72,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "devmem.h"
+#include "icmp.h"
 #include "limits.h"
 #include "passt.h"
 #include "siphash.h"
@@ -1203,12 +1205,52 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 }
 
 /**
+ * tcp_syn_unreach() - Answer a guest's SYN with ICMP destination unreachable
+ * @ctx:	Context
+ * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
+ * @err:	connect() error, positive errno
+ *
+ * For ENETUNREACH, EHOSTUNREACH, EACCES and EPERM the guest gets what a
+ * router would send (icmp_unreach_to_guest()), so that its connect() fails
+ * as it would without us, instead of an RST ("connection refused").  The
+ * SYN frame is gone by now: the quote rebuilds its IP header and TCP
+ * header from the flow, without options (data offset 5) and with a zero
+ * checksum.  Receivers match the error by addresses, ports and sequence
+ * number, which are the guest's: ISN = RCV.NXT - 1.
+ *
+ * Return: true if the error was sent, false if the caller should reset
+ */
+static bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn,
+			    int err)
+{
+	const struct flow_key *k = &conn->f.key;
+	uint8_t q[40 + TCP_HLEN], *th;
+	size_t l3;
+
+	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
+	th = q + l3;
+	memset(th, 0, TCP_HLEN);
+	put_be16(th, k->gport);
+	put_be16(th + 2, k->fport);
+	put_be32(th + 4, conn->rcv_nxt - 1);
+	th[12] = (TCP_HLEN / 4) << 4;
+	th[13] = F_SYN;
+	put_be16(th + 14, conn->snd_wnd_last_raw);
+	if (!icmp_unreach_to_guest(ctx, k, err, q, l3 + TCP_HLEN))
+		return false;
+	return true;
+}
+
+/**
  * tcp_conn_from_tap() - New outbound connection from a guest SYN
  * @ctx:	Context
  * @f:		SYN frame
  * @s:		Its fields
  *
- * #syscalls socket setsockopt epoll_ctl connect
+ * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()),
+ * except towards the host's loopback; a failure there resets the guest.
+ *
+ * #syscalls socket setsockopt bind epoll_ctl connect
  */
 static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			      const struct tcp_seg *s)
@@ -1290,6 +1332,15 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	stats.tcp_flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
 
+	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
+	if (ret < 0) {
+		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
+			 strerror(-ret));
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "bind() failed");
+		return;
+	}
+
 	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 		tcp_rst_reply(ctx, f);
 		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
@@ -1298,8 +1349,11 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 
 	ret = connect(conn->sock, (struct sockaddr *)&sa, sl);
 	if (ret < 0 && errno != EINPROGRESS) {
-		conn_dbg(conn, "connect(): %s", strerror(errno));
-		tcp_rst_reply(ctx, f);
+		int err = errno;
+
+		conn_dbg(conn, "connect(): %s", strerror(err));
+		if (!tcp_syn_unreach(ctx, conn, err))
+			tcp_rst_reply(ctx, f);
 		tcp_conn_free(ctx, conn, false, "connect() failed");
 		return;
 	}
@@ -1308,7 +1362,8 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 }
 
 /**
- * tcp_connect_done() - Outbound connect() finished: SYN-ACK or RST to guest
+ * tcp_connect_done() - Outbound connect() finished: SYN-ACK, ICMP
+ *			destination unreachable or RST to the guest
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
  *
@@ -1323,7 +1378,10 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 		err = errno;
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
-		tcp_rst(ctx, conn, "connect() failed");
+		if (tcp_syn_unreach(ctx, conn, err))
+			tcp_conn_free(ctx, conn, false, "unreachable");
+		else
+			tcp_rst(ctx, conn, "connect() failed");
 		return;
 	}
 	conn->events |= TEV(SOCK_CONNECTED);

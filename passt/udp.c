@@ -243,9 +243,7 @@ void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
  */
 size_t udp_icmp_unreach_len(bool v4)
 {
-	size_t l3 = v4 ? 20 : 40;
-
-	return ETH_HLEN_ + l3 + 8 + l3 + UDP_HLEN;
+	return icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
 }
 
 /**
@@ -262,7 +260,8 @@ size_t udp_icmp_unreach_len(bool v4)
  * four unused zero bytes, then the datagram's IP header and first 8 bytes
  * of its data, which is its UDP header (RFC 792).  IPv6: ICMPv6 type 1 code
  * 4 (port unreachable), likewise (RFC 4443 3.1), checksum over the
- * pseudo-header (RFC 4443 2.3).  The quoted UDP checksum is zero: the
+ * pseudo-header (RFC 4443 2.3).  The IP and UDP headers are rebuilt from
+ * @k (icmp_err_fill() does the rest); the quoted UDP checksum is zero: the
  * payload isn't quoted, and receivers match the error by addresses and
  * ports only.
  *
@@ -273,30 +272,19 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 			     size_t dlen)
 {
 	bool v4 = inany_v4(&k->gaddr);
-	size_t l3 = v4 ? 20 : 40, mlen = 8 + l3 + UDP_HLEN;
-	uint8_t *ih, *q;
-	uint32_t sum;
-	uint16_t ck;
+	uint8_t q[40 + UDP_HLEN];
+	size_t l3;
 
-	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? 0x0800 : 0x86dd);
-	l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr,
-		    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
-	ih = l2 + ETH_HLEN_ + l3;
-	memset(ih, 0, 8);
-	ih[0] = v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH;
-	ih[1] = v4 ? ICMP_PORT_UNREACH : ICMP6_DST_UNREACH_NOPORT;
-
-	q = ih + 8;
-	l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
+	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
 	put_be16(q + l3, k->gport);
 	put_be16(q + l3 + 2, k->fport);
 	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
 	put_be16(q + l3 + 6, 0);
 
-	sum = v4 ? 0 : csum_pseudo(&k->faddr, &k->gaddr, IPPROTO_ICMPV6, mlen);
-	ck = csum(ih, mlen, sum);
-	memcpy(ih + 2, &ck, 2);
-	return ETH_HLEN_ + l3 + mlen;
+	return icmp_err_fill(l2, mac_dst, mac_src, &k->faddr, &k->gaddr,
+			     v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
+			     v4 ? ICMP_PORT_UNREACH : ICMP6_DST_UNREACH_NOPORT,
+			     q, l3 + UDP_HLEN);
 }
 
 /**
@@ -1092,25 +1080,15 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 		return NULL;
 
 	af = inany_af(&host);
-	if (!inany_is_loopback(&host)) {
-		if (af == AF_INET && c->ip4.addr_out.s_addr) {
-			inany_from_v4(&bind_to, c->ip4.addr_out);
-			baddr = &bind_to;
-		} else if (af == AF_INET6 &&
-			   !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr_out)) {
-			bind_to.a6 = c->ip6.addr_out;
-			baddr = &bind_to;
-		}
-		ifname = af == AF_INET ? c->ip4.ifname_bind :
-					 c->ip6.ifname_bind;
-	}
+	if (fwd_outbound(c, &host, &bind_to, &ifname))
+		baddr = &bind_to;
 
 	s = udp_sock_new(ctx, af);
 	if (s < 0)
 		return NULL;
-	if (*ifname && setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, ifname,
-				  (socklen_t)strlen(ifname)) < 0)
-		debug_perror("UDP SO_BINDTODEVICE %s", ifname);
+	ret = fwd_sock_outbound(c, s, &host, false);
+	if (ret < 0)
+		debug("UDP SO_BINDTODEVICE %s: %s", ifname, strerror(-ret));
 	ret = udp_sock_connect(s, false, baddr, f->sport, &host, hport);
 	if (ret < 0) {
 		debug("UDP connect() for a guest datagram: %s", strerror(-ret));

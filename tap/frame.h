@@ -8,6 +8,7 @@
 #ifndef TAP_FRAME_H
 #define TAP_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -98,5 +99,14 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
 		   uint8_t proto, size_t l4_len);
 size_t l3_hdr_len(const union inany *addr);
+
+/* ICMP/ICMPv6 error header: type, code, checksum, 4 unused bytes */
+#define ICMP_ERR_HLEN	8
+
+size_t icmp_err_len(bool v4, size_t qlen);
+size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+		     const uint8_t *mac_src, const union inany *src,
+		     const union inany *dst, uint8_t type, uint8_t code,
+		     const uint8_t *quote, size_t qlen);
 
 #endif /* TAP_FRAME_H */

@@ -2,10 +2,12 @@
 /* tap/frame_build.c - Ethernet, IPv4 and IPv6 header builders
  *
  * Used for every frame we send to the guest: replies of the local services,
- * and TCP, UDP and ICMP frames of the flows.  Headers are written in place
+ * TCP, UDP and ICMP frames of the flows, and ICMP/ICMPv6 errors quoting a
+ * guest packet (icmp_err_fill()).  Headers are written in place
  * at the start of a frame slot; the caller fills the L4 part.
  */
 #include <net/ethernet.h>
+#include <netinet/in.h>
 #include <string.h>
 
 #include "csum.h"
@@ -115,4 +117,86 @@ size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
 	if (s4)
 		return ip4_hdr_fill(p, *s4, *inany_v4(dst), proto, l4_len, 64);
 	return ip6_hdr_fill(p, &src->a6, &dst->a6, proto, l4_len, 64);
+}
+
+/**
+ * icmp_err_quote_max() - Bytes of the offending packet an ICMP error quotes
+ * @v4:		ICMP (IPv4) rather than ICMPv6
+ * @qlen:	Bytes the caller offers, bytes
+ *
+ * The whole error fits the minimum MTU of the family: 576 bytes for IPv4
+ * (RFC 1812 4.3.2.3), 1280 for IPv6 (RFC 4443 2.4 (c)).
+ *
+ * Return: @qlen, capped so that the error fits
+ */
+static size_t icmp_err_quote_max(bool v4, size_t qlen)
+{
+	size_t l3 = v4 ? 20 : 40;
+
+	return MIN(qlen, (v4 ? 576U : 1280U) - l3 - ICMP_ERR_HLEN);
+}
+
+/**
+ * icmp_err_len() - Length of the frame icmp_err_fill() builds
+ * @v4:		ICMP (IPv4) rather than ICMPv6
+ * @qlen:	Bytes of the offending packet offered for the quote
+ *
+ * Return: bytes: Ethernet, IP header, 8 bytes of ICMP header, quote
+ */
+size_t icmp_err_len(bool v4, size_t qlen)
+{
+	return ETH_HLEN_ + (v4 ? 20 : 40) + ICMP_ERR_HLEN +
+	       icmp_err_quote_max(v4, qlen);
+}
+
+/**
+ * icmp_err_fill() - Build an ICMP or ICMPv6 error about a guest's packet
+ * @l2:		Frame buffer, icmp_err_len(@v4, @qlen) bytes
+ * @mac_dst:	Guest MAC
+ * @mac_src:	Our MAC
+ * @src:	Source of the error (the router that reports it), network
+ *		order, IPv4-mapped for ICMP
+ * @dst:	The guest's address (source of the offending packet), same
+ *		family
+ * @type:	ICMP type (3: destination unreachable, RFC 792) or ICMPv6
+ *		type (1: destination unreachable, RFC 4443 3.1)
+ * @code:	Code of @type
+ * @quote:	Start of the offending packet: its IP header, then at least
+ *		8 bytes of its data (RFC 792; RFC 1122 3.2.2)
+ * @qlen:	Bytes at @quote; what doesn't fit the minimum MTU is left
+ *		out (RFC 4443 2.4 (c))
+ *
+ * The ICMP header is type, code, checksum and four zero bytes ("unused"
+ * in RFC 792 and RFC 4443 3.1 for destination unreachable).  The ICMP
+ * checksum covers the message only; the ICMPv6 checksum also covers the
+ * IPv6 pseudo-header (RFC 4443 2.3).
+ *
+ * Return: frame length
+ */
+size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+		     const uint8_t *mac_src, const union inany *src,
+		     const union inany *dst, uint8_t type, uint8_t code,
+		     const uint8_t *quote, size_t qlen)
+{
+	bool v4 = inany_v4(dst);
+	size_t l3, mlen;
+	uint32_t sum;
+	uint8_t *ih;
+	uint16_t ck;
+
+	qlen = icmp_err_quote_max(v4, qlen);
+	mlen = ICMP_ERR_HLEN + qlen;
+	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? 0x0800 : 0x86dd);
+	l3 = l3_hdr_fill(l2 + ETH_HLEN_, src, dst,
+			 v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
+	ih = l2 + ETH_HLEN_ + l3;
+	memset(ih, 0, ICMP_ERR_HLEN);
+	ih[0] = type;
+	ih[1] = code;
+	memcpy(ih + ICMP_ERR_HLEN, quote, qlen);
+
+	sum = v4 ? 0 : csum_pseudo(src, dst, IPPROTO_ICMPV6, mlen);
+	ck = csum(ih, mlen, sum);
+	memcpy(ih + 2, &ck, 2);
+	return ETH_HLEN_ + l3 + mlen;
 }

@@ -9,7 +9,9 @@
  * 853: RFC 7858 (DNS over TLS).
  * Configuration: test/unit/fake_conf.c (guest 203.0.113.15, gateway
  * 203.0.113.2, DNS 203.0.113.3; 2001:db8::15, gateway fe80::1, DNS
- * 2001:db8::3).
+ * 2001:db8::3).  -o and --outbound-if4/6: passt.1, which says they apply
+ * to what the guest starts; the host's loopback is exempt (upstream passt
+ * does the same: a loopback socket can't use another source).
  */
 #include <arpa/inet.h>
 #include <check.h>
@@ -176,6 +178,62 @@ END_TEST
  *
  * Return: suite
  */
+/* -o and --outbound-if4/6: "Bind sockets for connections and flows the
+ * guest starts to this source address" / "to interface NAME" (passt.1),
+ * per family
+ */
+START_TEST(test_fwd_outbound_address_and_interface_per_family)
+{
+	union inany h4 = addr("198.51.100.3"), h6 = addr("2001:db8:1::3"), b;
+	const char *ifname;
+
+	c.ip4.addr_out = a4("198.51.100.4");
+	c.ip6.addr_out = a6("2001:db8:1::4");
+	strcpy(c.ip4.ifname_bind, "eth4");
+	strcpy(c.ip6.ifname_bind, "eth6");
+
+	ck_assert(fwd_outbound(&c, &h4, &b, &ifname));
+	ck_assert_a4(*inany_v4(&b), "198.51.100.4");
+	ck_assert_str_eq(ifname, "eth4");
+
+	ck_assert(fwd_outbound(&c, &h6, &b, &ifname));
+	ck_assert_a6(b.a6, "2001:db8:1::4");
+	ck_assert_str_eq(ifname, "eth6");
+}
+END_TEST
+
+/* Without -o: no address to bind, the interface still applies */
+START_TEST(test_fwd_outbound_interface_only)
+{
+	union inany h6 = addr("2001:db8:1::3"), b;
+	const char *ifname;
+
+	strcpy(c.ip6.ifname_bind, "eth6");
+	ck_assert(!fwd_outbound(&c, &h6, &b, &ifname));
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&b.a6));
+	ck_assert_str_eq(ifname, "eth6");
+}
+END_TEST
+
+/* The host's loopback (the --map-host-loopback address) can't be reached
+ * from another address or interface: neither applies
+ */
+START_TEST(test_fwd_outbound_not_for_loopback)
+{
+	union inany l4 = addr("127.0.0.1"), l6 = addr("::1"), b;
+	const char *ifname;
+
+	c.ip4.addr_out = a4("198.51.100.4");
+	c.ip6.addr_out = a6("2001:db8:1::4");
+	strcpy(c.ip4.ifname_bind, "eth4");
+	strcpy(c.ip6.ifname_bind, "eth6");
+	ck_assert(!fwd_outbound(&c, &l4, &b, &ifname));
+	ck_assert_str_eq(ifname, "");
+	ck_assert(!fwd_outbound(&c, &l6, &b, &ifname));
+	ck_assert_str_eq(ifname, "");
+}
+END_TEST
+
 static Suite *fwd_suite(void)
 {
 	Suite *s = suite_create("fwd");
@@ -192,6 +250,13 @@ static Suite *fwd_suite(void)
 	tcase_add_test(tc, test_fwd_map_host_loopback_any_port);
 	tcase_add_test(tc, test_fwd_multicast_and_unspecified_refused);
 	tcase_add_test(tc, test_fwd_loopback_destination_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("outbound");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_fwd_outbound_address_and_interface_per_family);
+	tcase_add_test(tc, test_fwd_outbound_interface_only);
+	tcase_add_test(tc, test_fwd_outbound_not_for_loopback);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""peertool.py - Who-is-calling peers and connect() outcomes for the tests
+
+  serve-peer PORT [--bind A]   for each connection: send the peer's address
+                               and a newline (IPv4-mapped shown as IPv4),
+                               close; exits after 60 s without connections
+  peer HOST PORT               connect, print the line the server sends
+  connect-errno HOST PORT      connect (8 s at most) and print the outcome
+                               as the errno name the kernel gave
+                               (ECONNREFUSED, EHOSTUNREACH, ...), or
+                               "connected" or "timeout"
+  icmp-src 4|6                 raw socket: print the source address of the
+                               first echo request that arrives (10 s at most)
+"""
+import errno
+import ipaddress
+import socket
+import sys
+
+
+def plain(addr):
+    """Address as text, IPv4-mapped IPv6 shown as IPv4"""
+    a = ipaddress.ip_address(addr.split('%')[0])
+    if a.version == 6 and a.ipv4_mapped:
+        a = a.ipv4_mapped
+    return str(a)
+
+
+def serve_peer(port, bind):
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if bind and ':' not in bind:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    else:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    s.bind((bind or '::', port))
+    s.listen(16)
+    s.settimeout(60)
+    while True:
+        try:
+            c, peer = s.accept()
+        except socket.timeout:
+            return 0
+        c.sendall((plain(peer[0]) + '\n').encode())
+        c.close()
+
+
+def peer(host, port):
+    c = socket.create_connection((host, port), timeout=8)
+    line = c.makefile().readline().strip()
+    print(line)
+    return 0 if line else 1
+
+
+def connect_errno(host, port):
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    c = socket.socket(fam, socket.SOCK_STREAM)
+    c.settimeout(8)
+    try:
+        c.connect((host, port))
+        print('connected')
+    except socket.timeout:
+        print('timeout')
+    except OSError as e:
+        print(errno.errorcode.get(e.errno, str(e.errno)))
+    return 0
+
+
+def icmp_src(fam):
+    if fam == '4':
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
+                          socket.IPPROTO_ICMP)
+    else:
+        s = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
+                          socket.IPPROTO_ICMPV6)
+    s.settimeout(10)
+    while True:
+        data, src = s.recvfrom(2048)
+        typ = data[20] if fam == '4' else data[0]
+        if typ == (8 if fam == '4' else 128):
+            print(plain(src[0]))
+            return 0
+
+
+def main(argv):
+    cmd = argv[1]
+    bind = None
+    if '--bind' in argv:
+        i = argv.index('--bind')
+        bind = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    if cmd == 'serve-peer':
+        return serve_peer(int(argv[2]), bind)
+    if cmd == 'peer':
+        return peer(argv[2], int(argv[3]))
+    if cmd == 'connect-errno':
+        return connect_errno(argv[2], int(argv[3]))
+    if cmd == 'icmp-src':
+        return icmp_src(argv[2])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
