@@ -210,6 +210,24 @@ bg() {
 	track $BG_PID
 }
 
+# passt_expect_syn SOCK PORT LOG - connect R to H's PORT: the passt client on
+# SOCK (output in $WORK/syn) must see the SYN; LOG is printed on failure
+passt_expect_syn() {
+	bg in_host python3 "$(dirname "$0")/passt_client.py" expect-syn "$1" "$2" \
+		>"$WORK/syn" 2>&1
+	_syn=$BG_PID
+	wait_for grep -q ready "$WORK/syn" || { cat "$WORK/syn"; fail "client"; }
+	in_remote python3 -c "
+import socket
+s = socket.socket()
+s.settimeout(3)
+try:
+    s.connect(('$H4', $2))
+except OSError:
+    pass" &
+	wait $_syn || { cat "$WORK/syn" "$3"; fail "no SYN for port $2"; }
+}
+
 # remote_udp_echo PORT - give R a second address, 198.51.100.3/24 and
 # 2001:db8:1::3/64 (its first one is the gateway, which stands for H's
 # loopback), and start socat UDP echo servers on PORT there, IPv4 and

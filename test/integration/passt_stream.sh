@@ -211,18 +211,7 @@ in_host "$PASST_BIN" --one-off --socket "$S" --mac-addr 02:00:00:00:00:99 \
 	--pid "$WORK/lv.pid" >"$WORK/err" 2>&1 || { cat "$WORK/err"; fail "libvirt args"; }
 PASST_PID=$(cat "$WORK/lv.pid")
 track $PASST_PID
-bg in_host $CL expect-syn "$S" 8090 >"$WORK/syn" 2>&1
-SYN=$BG_PID
-wait_for grep -q ready "$WORK/syn" || { cat "$WORK/syn"; fail "client"; }
-in_remote python3 -c "
-import socket
-s = socket.socket()
-s.settimeout(3)
-try:
-    s.connect(('$H4', 8090))
-except OSError:
-    pass" &
-wait $SYN || { cat "$WORK/syn" "$WORK/lv.log"; fail "no SYN for -t 8090"; }
+passt_expect_syn "$S" 8090 "$WORK/lv.log"
 grep -q "mtu 1400" "$WORK/syn" || { cat "$WORK/syn"; fail "--mtu"; }
 grep -q "server_mac 02:00:00:00:00:99" "$WORK/syn" || fail "--mac-addr"
 wait_for sh -c "! kill -0 $PASST_PID" || fail "--one-off daemon still running"

@@ -14,7 +14,6 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 TT="python3 $here/tcptool.py"
-CL="python3 $here/passt_client.py"
 REAL_PASST=$PASST_BIN
 REAL_PASTA=$PASTA_BIN
 command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
@@ -59,18 +58,7 @@ S=$WORK/p.sock
 start_passt "$S" -t all
 wait_for grep -q -- "-t: [0-9]* ports skipped, RLIMIT_NOFILE 4096" "$WORK/passt.log" ||
 	{ cat "$WORK/passt.log"; fail "passt: no line about skipped -t ports"; }
-bg in_host $CL expect-syn "$S" 2000 >"$WORK/syn" 2>&1
-SYN=$BG_PID
-wait_for grep -q ready "$WORK/syn" || { cat "$WORK/syn"; fail "client"; }
-in_remote python3 -c "
-import socket
-s = socket.socket()
-s.settimeout(3)
-try:
-    s.connect(('$H4', 2000))
-except OSError:
-    pass" &
-wait $SYN || { cat "$WORK/syn" "$WORK/passt.log"; fail "passt: no SYN for port 2000"; }
+passt_expect_syn "$S" 2000 "$WORK/passt.log"
 stop_passt
 log "passt -t all with RLIMIT_NOFILE 4096: started, port 2000 forwarded"
 
