@@ -926,7 +926,7 @@ static void engine_setup(void)
 	ck_assert_int_eq(flow_init(16), 0);
 	memset(&ectx, 0, sizeof(ectx));
 	fake_conf_init(&ectx.c);
-	inet_pton(AF_INET, "10.0.2.2", &ectx.c.ip4.map_host_loopback);
+	inet_pton(AF_INET, "203.0.113.2", &ectx.c.ip4.map_host_loopback);
 	ectx.epollfd = epoll_create1(EPOLL_CLOEXEC);
 	ck_assert_int_ge(ectx.epollfd, 0);
 	ectx.now = 1000;
@@ -967,8 +967,8 @@ static void engine_teardown(void)
 }
 
 /**
- * guest_seg() - Feed one segment from the guest (10.0.2.15:G_PORT to
- *		 10.0.2.2:lport) to the engine
+ * guest_seg() - Feed one segment from the guest (203.0.113.15:G_PORT to
+ *		 203.0.113.2:lport) to the engine
  * @seq:	Sequence number
  * @ack:	Acknowledgement number
  * @flags:	TCP flags
@@ -994,8 +994,8 @@ static void guest_seg(uint32_t seq, uint32_t ack, uint8_t flags, uint16_t mss)
 	ip[6] = 0x40;
 	ip[8] = 64;
 	ip[9] = 6;
-	inet_pton(AF_INET, "10.0.2.15", ip + 12);
-	inet_pton(AF_INET, "10.0.2.2", ip + 16);
+	inet_pton(AF_INET, "203.0.113.15", ip + 12);
+	inet_pton(AF_INET, "203.0.113.2", ip + 16);
 	ref_ip4_csum_fix(ip);
 
 	th[0] = G_PORT >> 8;
