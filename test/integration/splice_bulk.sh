@@ -21,36 +21,32 @@ setup_topology
 want=$(gen | digest)
 start_pasta -t 5101 -T 5102:7102 --stats
 
+# transfer FAM LO WHAT SRV_IN SRV_NAME LPORT CLI_IN CPORT - $SIZE bytes from a
+# socat client (run with CLI_IN) to CPORT on LO, received by a socat server
+# listening on LPORT (run with SRV_IN, SRV_NAME for messages): sha256 equal
+transfer() {
+	fam=$1; lo=$2; what=$3; srv_in=$4; srv_name=$5; lport=$6; cli_in=$7
+	cport=$8
+	rm -f "$WORK/got"
+	bg $srv_in sh -c "timeout 60 socat -u TCP$fam-LISTEN:$lport,bind=$lo,reuseaddr - | openssl dgst -sha256 -r > $WORK/got"
+	srv=$BG_PID
+	wait_for $srv_in sh -c "ss -Hltn | grep -q ':$lport '" || fail "server in $srv_name"
+	start=$(date +%s.%N)
+	gen | $cli_in timeout 60 socat -u - TCP$fam:$lo:$cport ||
+		fail "IPv$fam $what: socat client"
+	wait $srv
+	end=$(date +%s.%N)
+	got=$(cut -d' ' -f1 "$WORK/got")
+	[ "$got" = "$want" ] || fail "IPv$fam $what: sha256 $got, sent $want"
+	log "IPv$fam $what: $SIZE bytes intact ($(echo "$start $end" | awk '{printf "%.1f s", $2 - $1}'))"
+}
+
 for fam in 4 6; do
 	if [ $fam = 4 ]; then lo=127.0.0.1; else lo="[::1]"; fi
-
 	# host -> namespace: client on H's loopback, -t 5101, server in N
-	rm -f "$WORK/got"
-	bg in_ns sh -c "timeout 60 socat -u TCP$fam-LISTEN:5101,bind=$lo,reuseaddr - | openssl dgst -sha256 -r > $WORK/got"
-	srv=$BG_PID
-	wait_for in_ns sh -c "ss -Hltn | grep -q ':5101 '" || fail "server in N"
-	start=$(date +%s.%N)
-	gen | in_host timeout 60 socat -u - TCP$fam:$lo:5101 ||
-		fail "IPv$fam host->ns: socat client"
-	wait $srv
-	end=$(date +%s.%N)
-	got=$(cut -d' ' -f1 "$WORK/got")
-	[ "$got" = "$want" ] || fail "IPv$fam host->ns: sha256 $got, sent $want"
-	log "IPv$fam host->ns: $SIZE bytes intact ($(echo "$start $end" | awk '{printf "%.1f s", $2 - $1}'))"
-
+	transfer $fam $lo "host->ns" in_ns N 5101 in_host 5101
 	# namespace -> host: client in N to its loopback, -T 5102 -> H's 7102
-	rm -f "$WORK/got"
-	bg in_host sh -c "timeout 60 socat -u TCP$fam-LISTEN:7102,bind=$lo,reuseaddr - | openssl dgst -sha256 -r > $WORK/got"
-	srv=$BG_PID
-	wait_for in_host sh -c "ss -Hltn | grep -q ':7102 '" || fail "server in H"
-	start=$(date +%s.%N)
-	gen | in_ns timeout 60 socat -u - TCP$fam:$lo:5102 ||
-		fail "IPv$fam ns->host: socat client"
-	wait $srv
-	end=$(date +%s.%N)
-	got=$(cut -d' ' -f1 "$WORK/got")
-	[ "$got" = "$want" ] || fail "IPv$fam ns->host: sha256 $got, sent $want"
-	log "IPv$fam ns->host: $SIZE bytes intact ($(echo "$start $end" | awk '{printf "%.1f s", $2 - $1}'))"
+	transfer $fam $lo "ns->host" in_host H 7102 in_ns 5102
 done
 
 pasta_alive

@@ -104,14 +104,12 @@ def fail(msg):
     sys.exit(1)
 
 
-def serve_pattern(port, bind):
-    s = listener(port, bind)
-
-    def one(c):
+def serve_forever(s, handle):
+    """Accept on s for ever: each connection handled by handle(c) in a
+    thread of its own; OSError ends that connection, which is then closed"""
+    def run(c):
         try:
-            seed, size = readline(c).split()
-            for chunk in stream(seed, int(size)):
-                c.sendall(chunk)
+            handle(c)
         except OSError:
             pass
         finally:
@@ -119,7 +117,18 @@ def serve_pattern(port, bind):
 
     while True:
         c, _ = s.accept()
-        threading.Thread(target=one, args=(c,), daemon=True).start()
+        threading.Thread(target=run, args=(c,), daemon=True).start()
+
+
+def serve_pattern(port, bind):
+    s = listener(port, bind)
+
+    def one(c):
+        seed, size = readline(c).split()
+        for chunk in stream(seed, int(size)):
+            c.sendall(chunk)
+
+    serve_forever(s, one)
 
 
 def fetch(host, port, seed, size):
@@ -267,20 +276,13 @@ def serve_echo(port, bind):
     s = listener(port, bind)
 
     def one(c):
-        try:
-            while True:
-                d = c.recv(65536)
-                if not d:
-                    break
-                c.sendall(d)
-        except OSError:
-            pass
-        finally:
-            c.close()
+        while True:
+            d = c.recv(65536)
+            if not d:
+                break
+            c.sendall(d)
 
-    while True:
-        c, _ = s.accept()
-        threading.Thread(target=one, args=(c,), daemon=True).start()
+    serve_forever(s, one)
 
 
 def hold(host, port, n, ok, wait_file=None):
