@@ -158,7 +158,10 @@ cat > "$r/etc/udhcpc/script" <<'EOF'
 #!/bin/sh
 case "$1" in
 deconfig)
-	ip addr flush dev "$interface"
+	# IPv4 only: a plain flush would also take the IPv6 link-local
+	# address the kernel may already have added, and with it router
+	# solicitations and DHCPv6, for good (seen as a rare CI failure)
+	ip -4 addr flush dev "$interface"
 	ip link set "$interface" up
 	;;
 bound|renew)
