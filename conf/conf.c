@@ -101,6 +101,7 @@ enum conf_opt_id {
 	OPT_FLOW_MAX,
 	OPT_UDP_TIMEOUT,
 	OPT_STATS,
+	OPT_DRAIN_TIMEOUT,
 	OPT_DEVMEM,
 	OPT_SECCOMP_SELFTEST,
 };
@@ -292,6 +293,9 @@ static const struct conf_opt conf_opts[] = {
 	  "integer 1-65536", "flow table size, default 8192" },
 	{ "udp-timeout", 0, OPT_UDP_TIMEOUT, required_argument, M_BOTH,
 	  "SECONDS", "integer 1-86400", "UDP flow idle timeout, default 180" },
+	{ "drain-timeout", 0, OPT_DRAIN_TIMEOUT, required_argument, M_BOTH,
+	  "SECONDS", "integer 0-60",
+	  "at exit, let connections finish for up to SECONDS, default 3" },
 	{ "stats", 0, OPT_STATS, optional_argument, M_BOTH, "[DELAY]",
 	  "integer 1-86400 (seconds), or nothing",
 	  "print counters on exit, on SIGUSR1, and at most every DELAY s" },
@@ -1382,6 +1386,11 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 			conf_invalid(st, o, arg);
 		c->udp_timeout_s = (unsigned)v;
 		break;
+	case OPT_DRAIN_TIMEOUT:
+		if (conf_uint(arg, 0, CONF_DRAIN_TIMEOUT_MAX, &v))
+			conf_invalid(st, o, arg);
+		c->drain_timeout_s = (unsigned)v;
+		break;
 	case OPT_STATS:
 		c->stats = true;
 		if (arg && conf_uint(arg, 1, CONF_STATS_DELAY_MAX, &v))
@@ -1416,6 +1425,7 @@ static void conf_defaults(struct conf *c, const char *argv0)
 	c->mtu = CONF_MTU_DEFAULT;
 	c->fd = -1;
 	c->flow_max = CONF_FLOW_MAX_DEFAULT;
+	c->drain_timeout_s = CONF_DRAIN_TIMEOUT_DEFAULT;
 	c->udp_timeout_s = CONF_UDP_TIMEOUT_DEFAULT;
 	c->log_size = CONF_LOG_SIZE_DEFAULT;
 	memcpy(c->mac_our, mac, ETH_ALEN_);

@@ -32,6 +32,8 @@
 #define CONF_UDP_TIMEOUT_MAX	86400	/* s, --udp-timeout upper bound */
 #define CONF_LOG_SIZE_DEFAULT	(1024 * 1024)	/* --log-size, as upstream */
 #define CONF_STATS_DELAY_MAX	86400		/* --stats DELAY, seconds */
+#define CONF_DRAIN_TIMEOUT_MAX	60		/* --drain-timeout, seconds */
+#define CONF_DRAIN_TIMEOUT_DEFAULT 3		/* --drain-timeout, seconds */
 #define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
 #define CONF_TPL_ADDRS_MAX	16	/* per family, --config-net copies */
 #define CONF_TPL_ROUTES_MAX	64	/* per family, --config-net copies */
@@ -270,6 +272,9 @@ struct conf_ip6 {
  * @flow_max:		Flow table capacity (--flow-max)
  * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
  * @stats:		--stats: dump counters on exit and on SIGUSR1
+ * @drain_timeout_s:	--drain-timeout: at exit, connections get this long to
+ *			finish, and as long again for the host peers to ACK
+ *			what we ACKed before they are reset, seconds
  * @stats_delay_s:	--stats DELAY: also dump them periodically, at most
  *			every DELAY seconds and only if something changed;
  *			0 without DELAY
@@ -354,6 +359,7 @@ struct conf {
 	unsigned udp_timeout_s;
 	bool stats;
 	unsigned stats_delay_s;
+	unsigned drain_timeout_s;
 	bool seccomp_selftest;
 
 	char ifname_ns[IFNAMSIZ];

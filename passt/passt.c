@@ -15,6 +15,20 @@
  * Timers: modules record their earliest deadline with timer_want(); the
  * epoll_wait() timeout runs until then (at most one second, for the
  * housekeeping tick: netns still there, periodic router advertisements).
+ *
+ * Turns at the tap: a TCP connection that found the tap blocked (a stream
+ * write pending, the tap device refusing writes), or that had its turn's
+ * worth of bytes, waits; tcp_tap_resume() serves the waiting ones round
+ * robin before each flush, and the loop doesn't sleep while some wait and
+ * the tap could take their frames.
+ *
+ * Exit.  A reason to quit (the command exited, SIGTERM/SIGINT/SIGHUP, the
+ * target namespace went away, a --one-off guest left) starts a drain, not
+ * an exit: the loop goes on, and connections that finish (tcp_drain(),
+ * splice_drain()) are closed cleanly, for up to --drain-timeout seconds.
+ * Then those still open are reset as soon as their host peers have ACKed
+ * what we ACKed, for as long again, and whatever is left after that is
+ * reset.  A second signal exits at once.
  */
 #include <errno.h>
 #include <netinet/icmp6.h>
@@ -97,6 +111,11 @@ void stats_dump(void)
 		    stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
 		    stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
 		    stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
+	info_always("stats: TCP tap drops %lu (tagged %lu), turns waited %lu, SYN-ACK resends %lu; at exit: drained %lu, reset %lu, reset before the peer ACKed %lu",
+		    stats.tcp_tap_dropped, tap_stats.tx_dropped_tagged,
+		    stats.tcp_tap_waits, stats.tcp_synack_rexmit,
+		    stats.tcp_drained, stats.tcp_orphan_rst,
+		    stats.tcp_orphan_timeout);
 	info_always("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
 		    stats.splice_flows_opened, stats.splice_flows_closed,
 		    stats.splice_bytes, stats.splice_resets,
@@ -401,12 +420,15 @@ static void tap_client_gone(struct ctx *ctx)
 		close(fd);
 	}
 	tap_detach();
-	tcp_close_all(ctx);
 	udp_close_all(ctx);
 	icmp_close_all(ctx);
 	if (ctx->c.one_off) {
+		/* The drain gives TCP connections up (tcp_drain()) */
 		ctx->quit = true;
 		ctx->exit_status = 0;
+	} else {
+		/* What the guest sent and we ACKed still reaches the host */
+		tcp_guest_gone(ctx, MAX(ctx->c.drain_timeout_s, 1U) * 1000);
 	}
 }
 
@@ -507,6 +529,11 @@ static void signal_handler(struct ctx *ctx, int fd)
 			isolate_forbidden_syscall();
 			break;
 		default:	/* SIGTERM, SIGINT, SIGHUP */
+			if (ctx->quit) {
+				/* A second one: no more waiting */
+				ctx->quit_now = true;
+				break;
+			}
 			ctx->quit = true;
 			ctx->exit_status = 0;
 			break;
@@ -641,6 +668,40 @@ static void housekeeping(struct ctx *ctx)
 }
 
 /**
+ * passt_drain_step() - Asked to quit: go on draining, or stop now?
+ * @ctx:	Context, @ctx->quit set
+ *
+ * The first call starts the drain (see the DOC comment above).
+ *
+ * Return: true to run the loop once more, false to leave it
+ */
+static bool passt_drain_step(struct ctx *ctx)
+{
+	int64_t t = (int64_t)ctx->c.drain_timeout_s * 1000;
+	unsigned left;
+	bool abort;
+
+	ctx->now = now_ms();
+	if (!ctx->draining) {
+		if (!t)
+			return false;
+		ctx->draining = true;
+		ctx->drain_soft = ctx->now + t;
+		ctx->drain_hard = ctx->drain_soft + t;
+	}
+	abort = ctx->now >= ctx->drain_soft;
+	left = tcp_drain(ctx, abort) + splice_drain(ctx, abort);
+	if (!left)
+		return false;
+	if (ctx->now >= ctx->drain_hard) {
+		info("exiting: %u connection(s) still open after %u s, reset",
+		     left, 2 * ctx->c.drain_timeout_s);
+		return false;
+	}
+	return true;
+}
+
+/**
  * passt_loop() - Run until told to quit
  * @ctx:	Context, with everything registered
  *
@@ -653,14 +714,26 @@ int passt_loop(struct ctx *ctx)
 	int64_t next_hk = 0;
 
 	ctx->timer_next = INT64_MAX;
-	while (!ctx->quit) {
-		int64_t now = now_ms(), wait = HOUSEKEEPING_MS;
+	while (!ctx->quit_now) {
+		int64_t now, wait = HOUSEKEEPING_MS;
 		int n, i;
+
+		if (ctx->quit && !passt_drain_step(ctx))
+			break;
+		now = now_ms();
 
 		if (ctx->timer_next != INT64_MAX)
 			wait = MIN(wait, MAX(ctx->timer_next - now, 0));
 		if (next_hk)
 			wait = MIN(wait, MAX(next_hk - now, 0));
+		if (ctx->draining)
+			wait = MIN(wait, 20);	/* poll what's left to drain */
+		if (tcp_tap_waiting()) {
+			if (!tap_tx_blocked())
+				wait = 0;	/* their turn comes now */
+			else if (tap_backend() == TAP_DEV)
+				wait = MIN(wait, 1);	/* device refused */
+		}		/* else the stream's EPOLLOUT wakes us */
 
 		if (tap_rx_buffered())
 			wait = 0;
@@ -669,6 +742,7 @@ int passt_loop(struct ctx *ctx)
 		if (n < 0 && errno != EINTR)
 			die_perror("epoll_wait");
 		ctx->now = now_ms();
+		tap_tx_unblock();
 
 		for (i = 0; i < n; i++) {
 			union epoll_ref ref = { .u64 = ev[i].data.u64 };
@@ -728,6 +802,8 @@ int passt_loop(struct ctx *ctx)
 			next_hk = ctx->now + HOUSEKEEPING_MS;
 		}
 
+		if (tcp_tap_waiting() && !tap_tx_blocked())
+			tcp_tap_resume(ctx);
 		tap_flush();
 		tap_epoll_update(ctx);
 		flow_free_flush();
@@ -738,6 +814,7 @@ int passt_loop(struct ctx *ctx)
 	 */
 	tcp_close_all(ctx);
 	splice_abort_all(ctx);
+	tap_flush();
 	flow_free_flush();
 	return ctx->exit_status;
 }

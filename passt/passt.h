@@ -18,7 +18,12 @@
  * @timer_next:	Earliest pending deadline of any flow, ms (INT64_MAX: none)
  * @ns_fd:	pasta: fd of the target network namespace, else -1
  * @host_ns_fd:	pasta: fd of the network namespace we started in, else -1
- * @quit:	Set by signal handling: leave the loop
+ * @quit:	Set by signal handling: leave the loop (after the drain)
+ * @quit_now:	A second signal while draining: leave at once
+ * @draining:	The loop is draining connections before it exits
+ * @drain_soft:	Draining: connections still open then are aborted once
+ *		the host peer has ACKed everything we ACKed, ms
+ * @drain_hard:	Draining: everything still open then is reset, ms
  * @exit_status: Exit status to use when quitting
  */
 struct ctx {
@@ -29,6 +34,10 @@ struct ctx {
 	int ns_fd;
 	int host_ns_fd;
 	bool quit;
+	bool quit_now;
+	bool draining;
+	int64_t drain_soft;
+	int64_t drain_hard;
 	int exit_status;
 };
 
@@ -46,6 +55,12 @@ struct passt_stats {
 	uint64_t tcp_partial_send;	/* host socket took less than offered */
 	uint64_t tcp_bad_opts;		/* segments with malformed options */
 	uint64_t tcp_ooo;		/* out-of-order segments dropped */
+	uint64_t tcp_tap_dropped;	/* our segments the tap didn't take */
+	uint64_t tcp_tap_waits;		/* turns a flow waited for the tap */
+	uint64_t tcp_synack_rexmit;	/* SYN-ACK again: resent from SND.UNA */
+	uint64_t tcp_drained;		/* closed cleanly while exiting */
+	uint64_t tcp_orphan_rst;	/* reset at exit, host peer had all */
+	uint64_t tcp_orphan_timeout;	/* reset at exit, host peer hadn't */
 	uint64_t splice_flows_opened, splice_flows_closed, splice_bytes;
 	uint64_t splice_resets;		/* spliced connections ended by RST */
 	uint64_t splice_connect_failed;	/* refused or timed-out connect() */

@@ -30,6 +30,23 @@
  * are headers in the arena plus the pieces (tap_tx_add_ext()), and the
  * reader, not the socket, keeps the bytes for retransmission.
  *
+ * Back-pressure.  Every data segment and FIN we queue is tagged with its
+ * flow and sequence number (tap_tx_tag()); one the tap didn't write comes
+ * back through tcp_tap_dropped(), and SND.NXT and the reader go back to it
+ * (tcp_drop_apply()) before the connection sends again.  A connection that
+ * finds the tap blocked (tap_tx_blocked()), or that sent TCP_TURN_BYTES in
+ * one turn, waits (TFL_TAP_WAIT) and tcp_tap_resume() gives the waiting
+ * ones their turns, round robin.  Segments are at most half the largest
+ * window the guest offered (tcp_snd_mss()), and an inbound connection sends
+ * one segment until the guest ACKs data (tcp_snd_wnd_usable(): SYN
+ * cookies).  A SYN-ACK again on an established inbound connection means
+ * the guest dropped our handshake ACK: we ACK and go back to SND.UNA.
+ *
+ * Exit.  tcp_drain() closes cleanly the connections whose guest sent its
+ * FIN once the host peer has ACKed everything; tcp_orphan() gives up on a
+ * connection without discarding what we ACKed: it waits until the host
+ * socket's queue is ACKed (SO_MEMINFO), then resets both sides.
+ *
  * Guest -> host data.  In-order payload of a batch of segments goes to the
  * host socket with one sendmsg() whose iovecs point into the received
  * frames.  We ACK only what the socket took.  The window we advertise is
@@ -108,10 +125,19 @@
 #define CONNECT_TIMEOUT_MS	10000
 #define IDLE_TIMEOUT_MS		(7200 * 1000)
 #define DUP_ACK_THRESH		3	/* RFC 5681 3.2 */
+#define TCP_TURN_BYTES		(1 << 20)	/* per flow per turn at the tap */
+#define TCP_ORPHAN_POLL_MS	20	/* orphaned flow: SIOCOUTQ check */
 
 static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
+static unsigned tcp_waiting;		/* flows with TFL_TAP_WAIT */
+static unsigned tcp_wait_cursor;	/* round robin over them */
 static uint8_t tcp_isn_key[16];
 static struct tcp_rd_ext tcp_rd_ext;	/* payload pieces of the last read */
+
+static void tcp_tap_dropped(uint64_t tag);
+static bool tcp_sock_unacked(const struct tcp_conn *conn);
+static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
+			   bool timeout);
 
 static const char *const tcp_ev_str[TEV_COUNT] = {
 	"TAP_SYN_RCVD", "SOCK_CONNECTED", "SOCK_ACCEPTED", "TAP_SYN_SENT",
@@ -210,6 +236,9 @@ void tcp_init(struct ctx *ctx)
 	if (getrandom(tcp_isn_key, sizeof(tcp_isn_key), 0) !=
 	    sizeof(tcp_isn_key))
 		die_perror("getrandom");
+	tcp_waiting = 0;
+	tcp_wait_cursor = 0;
+	tap_tx_set_drop_cb(tcp_tap_dropped);
 	if (ctx->c.no_tcp)
 		return;
 	tcp_reader_select(ctx->c.peek_fallback, devmem_bound(), &tcp_reader_v4,
@@ -225,6 +254,128 @@ void tcp_init(struct ctx *ctx)
 static const struct tcp_reader_ops *rd(const struct tcp_conn *conn)
 {
 	return tcp_readers[conn->reader];
+}
+
+/**
+ * tcp_snd_mss() - Largest payload to put in one segment to the guest now
+ * @conn:	Connection
+ *
+ * The guest's MSS, but at most half the largest window it has offered
+ * (Linux does the same, tcp_bound_to_half_wnd()): a receiver that lost
+ * window scaling to SYN cookies (no timestamps in our SYN) has a window
+ * below 64 KiB and an MSS near 64 KiB, and after one full-sized segment it
+ * would never open its window again (receiver SWS avoidance, RFC 9293
+ * 3.8.6.2.2: it waits for room for a whole MSS).
+ *
+ * Return: bytes, at least 536 (RFC 9293 3.7.1) unless the MSS is smaller
+ */
+static size_t tcp_snd_mss(const struct tcp_conn *conn)
+{
+	size_t half = conn->snd_wnd_max / 2;
+
+	if (conn->snd_wnd_max <= TCP_MSS_DEFAULT4 || half >= conn->mss)
+		return conn->mss;
+	return MAX(half, (size_t)MIN(conn->mss, TCP_MSS_DEFAULT4));
+}
+
+/**
+ * tcp_snd_wnd_usable() - Window we may fill now
+ * @conn:	Connection (established)
+ * @mss:	Segment size in use (tcp_snd_mss())
+ *
+ * SND.WND, except on an inbound connection (the guest listens) before the
+ * guest has ACKed any data: then one segment.  A listener whose accept
+ * queue is full answers with a SYN cookie and keeps no state; it drops our
+ * handshake ACK, and an ACK that doesn't carry SEQ = ISS + 1 can't match
+ * the cookie and is answered with an RST (net/ipv4/syncookies.c).  So
+ * nothing after the first segment may arrive before the guest's socket
+ * exists: its first ACK of data says it does.
+ *
+ * Return: bytes
+ */
+static uint32_t tcp_snd_wnd_usable(const struct tcp_conn *conn, size_t mss)
+{
+	if ((conn->events & TEV(TAP_SYN_SENT)) &&
+	    conn->snd_una == conn->iss + 1)
+		return MIN(conn->snd_wnd, (uint32_t)mss);
+	return conn->snd_wnd;
+}
+
+/**
+ * tcp_snd_wnd_set() - Record the guest's window (SND.WND)
+ * @conn:	Connection
+ * @wnd:	Window, bytes, already scaled
+ */
+static void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd)
+{
+	conn->snd_wnd = wnd;
+	if (wnd > conn->snd_wnd_max)
+		conn->snd_wnd_max = wnd;
+}
+
+/**
+ * tcp_tag() - Tag of a frame of ours to the guest, for tap_tx_tag()
+ * @conn:	Connection
+ * @seq:	Sequence number of the frame's first byte (or of its FIN)
+ *
+ * Return: flow index + 1 in the upper half, @seq in the lower one
+ */
+static uint64_t tcp_tag(const struct tcp_conn *conn, uint32_t seq)
+{
+	return (uint64_t)(flow_idx((const union flow *)conn) + 1) << 32 | seq;
+}
+
+/**
+ * tcp_wait_set() - Queue a connection for its turn at the tap
+ * @conn:	Connection
+ */
+static void tcp_wait_set(struct tcp_conn *conn)
+{
+	if (conn->flags & TFL(TAP_WAIT))
+		return;
+	conn->flags |= TFL(TAP_WAIT);
+	tcp_waiting++;
+}
+
+/**
+ * tcp_wait_clear() - Take a connection off the tap's waiting list
+ * @conn:	Connection
+ */
+static void tcp_wait_clear(struct tcp_conn *conn)
+{
+	if (!(conn->flags & TFL(TAP_WAIT)))
+		return;
+	conn->flags &= ~TFL(TAP_WAIT);
+	tcp_waiting--;
+}
+
+/**
+ * tcp_tap_dropped() - A tagged frame of ours never reached the guest
+ * @tag:	Its tcp_tag()
+ *
+ * Only records the earliest such sequence number: tcp_drop_apply() moves
+ * SND.NXT back before the connection sends again.
+ *
+ * Context: tap_flush(), through tap_tx_set_drop_cb()
+ */
+static void tcp_tap_dropped(uint64_t tag)
+{
+	unsigned idx = (unsigned)(tag >> 32);
+	uint32_t seq = (uint32_t)tag;
+	struct tcp_conn *conn;
+	union flow *flow;
+
+	if (!idx || idx > flow_max())
+		return;
+	flow = flow_at(idx - 1);
+	if (flow->f.type != FLOW_TCP || flow->tcp.sock < 0)
+		return;
+	conn = &flow->tcp;
+	stats.tcp_tap_dropped++;
+	if (!(conn->flags & TFL(TAP_DROP)) || seq_lt(seq, conn->drop_seq))
+		conn->drop_seq = seq;
+	conn->flags |= TFL(TAP_DROP);
+	tcp_wait_set(conn);
 }
 
 /**
@@ -491,6 +642,7 @@ static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 			  const char *why)
 {
 	conn_dbg(conn, "closing (%s)", why);
+	tcp_wait_clear(conn);
 	if (conn->sock >= 0) {
 		if (rd(conn)->close)
 			rd(conn)->close(conn);
@@ -590,10 +742,12 @@ static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
  * tcp_established() - Handshake with the guest done: start moving data
  * @ctx:	Context
  * @conn:	Connection
+ *
+ * Return: 0, or -1 if the connection was reset (and freed)
  */
-static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
+static int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
 
-static void tcp_established(struct ctx *ctx, struct tcp_conn *conn)
+static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 {
 	int ret;
 
@@ -611,7 +765,7 @@ static void tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	tcp_rcv_wnd_update(ctx, conn);
 	tcp_rto_restart(ctx, conn);
 	conn->flags |= TFL(SOCK_DATA);	/* events before now were ignored */
-	tcp_data_from_sock(ctx, conn);
+	return tcp_data_from_sock(ctx, conn);
 }
 
 /**
@@ -624,8 +778,12 @@ static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 	if (!(conn->events & TEV(SOCK_EOF)))
 		conn->fin_seq = conn->snd_nxt;
 	conn->events |= TEV(SOCK_EOF) | TEV(TAP_FIN_SENT);
-	if (tcp_send_flags(ctx, conn, F_FIN | F_ACK))
+	if (tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq)) {
+		conn->events &= ~TEV(TAP_FIN_SENT);	/* try again later */
+		tcp_wait_set(conn);
 		return;
+	}
+	tap_tx_tag(tcp_tag(conn, conn->fin_seq));
 	conn->snd_nxt = conn->fin_seq + 1;
 	if (seq_gt(conn->snd_nxt, conn->snd_max))
 		conn->snd_max = conn->snd_nxt;
@@ -716,6 +874,7 @@ static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
 				   partial ? hlen - TCP_HLEN : TAP_CSUM_DONE,
 				   16))
 			break;
+		tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
 		conn->snd_nxt += (uint32_t)plen;
 		done += plen;
 	}
@@ -723,26 +882,71 @@ static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
 }
 
 /**
+ * tcp_drop_apply() - Move SND.NXT back to the first frame the tap didn't
+ *		      take (tcp_tap_dropped()), and the reader with it
+ * @ctx:	Context
+ * @conn:	Connection with TFL_TAP_DROP
+ *
+ * Frames after the dropped one that did reach the guest are sent again:
+ * it discards the duplicates.  A FIN that may have been dropped is sent
+ * again after the data.
+ *
+ * Return: 0, or -1 if the reader couldn't rewind and the connection was
+ *	   reset (and freed)
+ */
+static int tcp_drop_apply(struct ctx *ctx, struct tcp_conn *conn)
+{
+	uint32_t seq = conn->drop_seq;
+
+	conn->flags &= ~TFL(TAP_DROP);
+	if (!(conn->events & TEV(ESTABLISHED)) || seq_lt(seq, conn->snd_una) ||
+	    !seq_lt(seq, conn->snd_nxt))
+		return 0;	/* ACKed meanwhile, or already rewound */
+
+	if ((conn->events & TEV(TAP_FIN_SENT)) &&
+	    !(conn->events & TEV(TAP_FIN_ACKED)) && seq_le(seq, conn->fin_seq))
+		conn->events &= ~TEV(TAP_FIN_SENT);
+	if ((conn->flags & TFL(RTT_PENDING)) && seq_lt(seq, conn->rtt_seq))
+		conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
+	conn->snd_nxt = seq;
+	if (rd(conn)->rewind(conn, seq - conn->snd_una) < 0) {
+		conn_dbg(conn, "rewind to %u after a tap drop failed", seq);
+		tcp_rst(ctx, conn, "reader rewind failed");
+		return -1;
+	}
+	conn_dbg(conn, "tap dropped frames from %u, SND.NXT back", seq);
+	return 0;
+}
+
+/**
  * tcp_data_from_sock() - Send new host-socket data to the guest
  * @ctx:	Context
  * @conn:	Connection (established)
  *
- * Loops until the guest's window is full, the socket has nothing new, or
- * the frame batch limit is hit.
+ * Loops until the guest's window is full, the socket has nothing new, the
+ * tap can't take more (tap_tx_blocked(): the connection then waits for its
+ * turn, tcp_tap_resume()), or TCP_TURN_BYTES were sent in this turn (the
+ * same, so that every connection gets its share of the tap).
+ *
+ * Return: 0, or -1 if the connection was reset (and freed)
  */
-static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
+static int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 {
-	size_t hlen = tcp_l2_hlen(conn), mss = conn->mss;
+	size_t hlen = tcp_l2_hlen(conn), turn = 0;
 	bool partial = tap_csum_offload();
 	int loops = 0;
 
+	if ((conn->flags & TFL(TAP_DROP)) && tcp_drop_apply(ctx, conn) < 0)
+		return -1;
 	if (!(conn->events & TEV(ESTABLISHED)) ||
-	    (conn->events & TEV(TAP_FIN_SENT)))
-		return;
+	    (conn->events & TEV(TAP_FIN_SENT)) || (conn->flags & TFL(ORPHAN)))
+		return 0;
 
 	while (loops++ < 64) {
 		size_t sent = conn->snd_nxt - conn->snd_una;
-		int64_t wnd_left = (int64_t)conn->snd_wnd - (int64_t)sent;
+		size_t mss = tcp_snd_mss(conn);
+		int64_t wnd_left = (int64_t)tcp_snd_wnd_usable(conn, mss) -
+				   (int64_t)sent;
 		size_t avail, slot, want, got, need, min_read;
 		struct iovec iov[IOV_MAX_DATA];
 		uint8_t *frames[IOV_MAX_DATA];
@@ -755,9 +959,14 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				conn->flags |= TFL(WND_PROBE);
 				tcp_timer_arm(ctx, conn);
 			}
-			return;
+			return 0;
 		}
 		conn->flags &= ~TFL(WND_PROBE);
+
+		if (tap_tx_blocked() || turn >= TCP_TURN_BYTES) {
+			tcp_wait_set(conn);	/* tcp_tap_resume() goes on */
+			return 0;
+		}
 
 		want = (size_t)wnd_left;
 		slot = ROUND_UP(TAP_HEADROOM + hlen + mss, 8);
@@ -769,9 +978,21 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		p = tap_tx_space(&avail);
 		if (avail < need || tap_tx_frames_free() < need / slot) {
 			tap_flush();
+			if (conn->flags & TFL(TAP_DROP)) {
+				/* Frames of ours were dropped: SND.NXT first */
+				if (tcp_drop_apply(ctx, conn) < 0)
+					return -1;
+				if (conn->events & TEV(TAP_FIN_SENT))
+					return 0;
+				continue;
+			}
+			if (tap_tx_blocked()) {
+				tcp_wait_set(conn);
+				return 0;
+			}
 			p = tap_tx_space(&avail);
 			if (avail < slot)
-				return;
+				return 0;
 		}
 
 		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
@@ -789,24 +1010,24 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				   (conn->events & TEV(SOCK_EOF)), &tcp_rd_ext);
 		if (r == -EAGAIN) {
 			conn->flags &= ~TFL(SOCK_DATA);
-			return;
+			return 0;
 		}
 		if (r == 0) {
 			tcp_send_fin(ctx, conn);
-			return;
+			return 0;
 		}
 		if (r < 0) {
 			if (r == -ENOBUFS)
-				return;	/* discard prefix full: wait for ACKs */
+				return 0;	/* discard prefix full: wait for ACKs */
 			tcp_rst(ctx, conn, "host socket read error");
-			return;
+			return -1;
 		}
 
 		if (tcp_rd_ext.n) {
 			got = tcp_frames_ext(ctx, conn, frames, iov, n,
 					     (size_t)r, partial);
 			if (!got)
-				return;
+				return 0;
 		} else {
 			size_t left = (size_t)r;
 
@@ -826,11 +1047,13 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				else
 					tap_tx_add(frames[i], len,
 						   TAP_CSUM_DONE, 0);
+				tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
 				conn->snd_nxt += (uint32_t)plen;
 			}
 			got = (size_t)r;
 		}
 		stats.tcp_bytes_to_tap += (uint64_t)got;
+		turn += got;
 
 		if (seq_gt(conn->snd_nxt, conn->snd_max))
 			conn->snd_max = conn->snd_nxt;
@@ -848,69 +1071,54 @@ static void tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		if ((size_t)r < want && (size_t)r < n * mss &&
 		    !(conn->flags & TFL(SOCK_RDHUP))) {
 			conn->flags &= ~TFL(SOCK_DATA);
-			return;
+			return 0;
 		}
 	}
+	/* Loop limit: more may be queued, come back in the next turn */
+	tcp_wait_set(conn);
+	return 0;
 }
 
 /**
- * tcp_retransmit() - Send everything unacknowledged again
+ * tcp_retransmit() - Go back to SND.UNA and send again what the window
+ *		      allows
  * @ctx:	Context
- * @conn:	Connection
- */
-static void tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
-{
-	conn->snd_nxt = conn->snd_una;
-	conn->events &= ~TEV(TAP_FIN_SENT);
-	conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
-	rd(conn)->rewind(conn, 0);
-	stats.tcp_retrans++;
-	tcp_data_from_sock(ctx, conn);
-	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
-	    !(conn->events & TEV(TAP_FIN_SENT)))
-		tcp_send_fin(ctx, conn);
-}
-
-/**
- * tcp_retransmit_one() - Resend the segment at SND.UNA only (fast
- *			  retransmit, RFC 5681 3.2 step 4 / RFC 6582)
- * @ctx:	Context
- * @conn:	Connection
+ * @conn:	Connection (established)
  *
- * The reader peeks one segment from the head of what's unacknowledged, and
- * the peek position goes back to SND.NXT, so new data continues where it
- * was.  If only our FIN is unacknowledged, the FIN goes again.
+ * For the RTO (RFC 6298 5.4, go-back-N: we have no SACK) and for fast
+ * retransmit (RFC 5681 3.2 step 4; without SACK, resending the whole
+ * unacknowledged range at once covers every hole of a burst the tap
+ * dropped, where NewReno, RFC 6582, would take one round trip per hole).
+ * The guest discards what it already had.  Our FIN, if it was sent,
+ * follows the data again.
+ *
+ * Return: 0, or -1 if the reader couldn't rewind or the host socket
+ *	   failed, and the connection was reset (and freed)
  */
-static void tcp_retransmit_one(struct ctx *ctx, struct tcp_conn *conn)
+static int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 {
-	bool fin_out = (conn->events & TEV(TAP_FIN_SENT)) &&
-		       !(conn->events & TEV(TAP_FIN_ACKED));
-	uint32_t nxt = conn->snd_nxt, wnd = conn->snd_wnd;
-	uint32_t data_end = fin_out ? conn->fin_seq : nxt;
-	size_t inflight = (size_t)(uint32_t)(data_end - conn->snd_una);
+	int ret;
 
-	if (conn->snd_una == nxt)
-		return;
-	stats.tcp_retrans++;
-	conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
-	if (!inflight) {
-		tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq);
-		return;
-	}
-
-	conn->events &= ~TEV(TAP_FIN_SENT);
+	if (conn->snd_una == conn->snd_nxt)
+		return 0;
 	conn->snd_nxt = conn->snd_una;
-	conn->snd_wnd = (uint32_t)MIN(inflight, (size_t)conn->mss);
-	rd(conn)->rewind(conn, 0);
-	tcp_data_from_sock(ctx, conn);
-	if (conn->f.type != FLOW_TCP || conn->sock < 0)
-		return;		/* reset on a read error */
-
-	rd(conn)->rewind(conn, inflight);
-	conn->snd_nxt = nxt;
-	conn->snd_wnd = wnd;
-	if (fin_out)
-		conn->events |= TEV(TAP_FIN_SENT);
+	if (!(conn->events & TEV(TAP_FIN_ACKED)))
+		conn->events &= ~TEV(TAP_FIN_SENT);
+	conn->flags &= ~(TFL(RTT_PENDING) | TFL(TAP_DROP));	/* Karn */
+	ret = rd(conn)->rewind(conn, 0);
+	if (ret < 0) {
+		conn_dbg(conn, "rewind for retransmission: %s", strerror(-ret));
+		tcp_rst(ctx, conn, "reader rewind failed");
+		return -1;
+	}
+	stats.tcp_retrans++;
+	if (tcp_data_from_sock(ctx, conn) < 0)
+		return -1;
+	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
+	    !(conn->events & TEV(TAP_FIN_SENT)) &&
+	    !(conn->events & TEV(TAP_FIN_ACKED)))
+		tcp_send_fin(ctx, conn);
+	return 0;
 }
 
 /**
@@ -959,28 +1167,26 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 			 * had it already.  Resynchronise the peek offset.
 			 */
 			conn->snd_nxt = s->ack;
-			if (!(conn->events & TEV(TAP_FIN_ACKED)))
-				rd(conn)->rewind(conn, 0);
+			if (!(conn->events & TEV(TAP_FIN_ACKED)) &&
+			    (ret = rd(conn)->rewind(conn, 0)) < 0) {
+				conn_dbg(conn, "rewind after ACK: %s",
+					 strerror(-ret));
+				tcp_rst(ctx, conn, "reader rewind failed");
+				return -1;
+			}
 		}
 		conn->snd_una = s->ack;
 		conn->dup_acks = 0;
 		conn->retrans = 0;
-		if (conn->flags & TFL(RECOVERY)) {
-			/* RFC 6582 3.2 step 3: a partial ACK means the next
-			 * segment was lost too: resend it at once
-			 */
-			if (seq_lt(s->ack, conn->recover))
-				conn->flags |= TFL(RETRANS_ONE);
-			else
-				conn->flags &= ~(TFL(RECOVERY) |
-						 TFL(RETRANS_ONE));
-		}
+		if ((conn->flags & TFL(RECOVERY)) &&
+		    !seq_lt(s->ack, conn->recover))
+			conn->flags &= ~TFL(RECOVERY);	/* RFC 6582 3.2 step 3 */
 		if ((conn->flags & TFL(RTT_PENDING)) &&
 		    seq_ge(s->ack, conn->rtt_seq)) {
 			conn->flags &= ~TFL(RTT_PENDING);
 			tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
 		}
-		conn->snd_wnd = wnd;
+		tcp_snd_wnd_set(conn, wnd);
 		conn->snd_wnd_last_raw = s->wnd;
 		tcp_rto_restart(ctx, conn);
 		return 0;
@@ -996,11 +1202,11 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		    !(conn->flags & TFL(RECOVERY))) {
 			stats.tcp_fast_retrans++;
 			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
-			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ONE);
-			conn->recover = conn->snd_nxt;
+			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ALL);
+			conn->recover = conn->snd_max;
 		}
 	}
-	conn->snd_wnd = wnd;
+	tcp_snd_wnd_set(conn, wnd);
 	conn->snd_wnd_last_raw = s->wnd;
 	return 0;
 }
@@ -1172,8 +1378,19 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			continue;
 		}
 		if (s->flags & F_SYN) {
-			/* Retransmitted SYN-ACK (inbound): our ACK was lost */
+			/* Retransmitted SYN-ACK (inbound): our ACK was lost,
+			 * or the guest's listener dropped it with a full
+			 * accept queue, and our data with it.  ACK again and
+			 * resend from SND.UNA now, not at the next RTO
+			 */
 			conn->flags |= TFL(ACK_DUE);
+			if ((conn->events & TEV(TAP_SYN_SENT)) &&
+			    (s->flags & F_ACK) && s->ack == conn->iss + 1 &&
+			    conn->snd_una == conn->iss + 1 &&
+			    conn->snd_nxt != conn->snd_una) {
+				conn->flags |= TFL(RETRANS_ALL);
+				stats.tcp_synack_rexmit++;
+			}
 			continue;
 		}
 		if (!(s->flags & F_ACK))
@@ -1191,17 +1408,17 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (tcp_check_done(ctx, conn))
 		return;
 
-	if (conn->flags & TFL(RETRANS_ONE)) {
-		conn->flags &= ~TFL(RETRANS_ONE);
-		tcp_retransmit_one(ctx, conn);
+	if (conn->flags & TFL(RETRANS_ALL)) {
+		conn->flags &= ~TFL(RETRANS_ALL);
+		if (tcp_retransmit(ctx, conn) < 0)
+			return;
 	}
 	/* Only if the queue may hold unsent bytes: an ACK that opens the
 	 * window doesn't need a peek that would find nothing (EAGAIN)
 	 */
-	if (conn->flags & TFL(SOCK_DATA))
-		tcp_data_from_sock(ctx, conn);
-	if (conn->sock >= 0 && conn->f.type == FLOW_TCP)
-		tcp_timer_arm(ctx, conn);
+	if ((conn->flags & TFL(SOCK_DATA)) && tcp_data_from_sock(ctx, conn) < 0)
+		return;
+	tcp_timer_arm(ctx, conn);
 }
 
 /**
@@ -1301,7 +1518,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	conn->rcv_wnd_edge = conn->rcv_nxt;
 	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
 	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
-	conn->snd_wnd = s->wnd;		/* not scaled in a SYN (RFC 7323 2.2) */
+	tcp_snd_wnd_set(conn, s->wnd);		/* not scaled in a SYN (RFC 7323 2.2) */
 	conn->snd_wnd_last_raw = s->wnd;
 	conn->mss = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
 						      TCP_MSS_DEFAULT6);
@@ -1442,7 +1659,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 						  conn_af(conn) == AF_INET ?
 						  TCP_MSS_DEFAULT4 :
 						  TCP_MSS_DEFAULT6);
-		conn->snd_wnd = s->wnd;
+		tcp_snd_wnd_set(conn, s->wnd);
 		conn->snd_wnd_last_raw = s->wnd;
 		conn->last_active = ctx->now;
 		conn->flags &= ~TFL(RTT_PENDING);
@@ -1454,8 +1671,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 			tcp_rst(ctx, conn, "peer reset before the guest accepted");
 			return;
 		}
-		tcp_established(ctx, conn);
-		if (conn->f.type != FLOW_TCP || conn->sock < 0)
+		if (tcp_established(ctx, conn) < 0)
 			return;
 		if (n > 1)
 			tcp_established_segs(ctx, conn, segs + 1, n - 1);
@@ -1472,11 +1688,10 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 	    s->ack != conn->iss + 1)
 		return;
 
-	conn->snd_wnd = (uint32_t)s->wnd << conn->snd_wscale;
+	tcp_snd_wnd_set(conn, (uint32_t)s->wnd << conn->snd_wscale);
 	conn->snd_wnd_last_raw = s->wnd;
 	conn->last_active = ctx->now;
-	tcp_established(ctx, conn);
-	if (conn->f.type != FLOW_TCP || conn->sock < 0)
+	if (tcp_established(ctx, conn) < 0)
 		return;
 	tcp_established_segs(ctx, conn, segs, n);
 }
@@ -1495,35 +1710,41 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 	struct tcp_seg segs[TCP_MAX_BATCH];
 	struct flow_key key;
 	union flow *flow;
-	unsigned i;
+	unsigned i, done;
 
 	n = MIN(n, (unsigned)TCP_MAX_BATCH);
-	for (i = 0; i < n; i++)
-		tcp_seg_get(&f[i], &segs[i]);
-
 	if (ctx->c.no_tcp)
 		return n;
 
 	flow_key_fill(&key, IPPROTO_TCP, &f->src, f->sport, &f->dst, f->dport);
-	flow = flow_lookup(&key);
 
-	if (!flow) {
-		/* Only a bare SYN may open a connection */
-		if ((segs[0].flags & (F_SYN | F_ACK | F_RST)) == F_SYN) {
-			tcp_conn_from_tap(ctx, &f[0], &segs[0]);
-			return 1 + (n > 1 ? tcp_tap_handler(ctx, f + 1, n - 1) : 0);
-		}
-		tcp_rst_reply(ctx, &f[0]);
-		return 1 + (n > 1 ? tcp_tap_handler(ctx, f + 1, n - 1) : 0);
+	/* Segments with no flow one at a time, each looked up again: a bare
+	 * SYN may open the flow the following ones belong to.  A loop, not
+	 * recursion: stack use doesn't depend on what the guest sends.
+	 */
+	for (done = 0; done < n; done++) {
+		flow = flow_lookup(&key);
+		if (flow)
+			break;
+		tcp_seg_get(&f[done], &segs[0]);
+		if ((segs[0].flags & (F_SYN | F_ACK | F_RST)) == F_SYN)
+			tcp_conn_from_tap(ctx, &f[done], &segs[0]);
+		else
+			tcp_rst_reply(ctx, &f[done]);
 	}
-
-	if (flow->f.type != FLOW_TCP)
+	if (done == n)
 		return n;
 
+	if (flow->f.type != FLOW_TCP || (flow->tcp.flags & TFL(ORPHAN)))
+		return n;
+
+	f += done;
+	for (i = 0; i < n - done; i++)
+		tcp_seg_get(&f[i], &segs[i]);
 	if (!(flow->tcp.events & TEV(ESTABLISHED)))
-		tcp_handshake_segs(ctx, &flow->tcp, f, segs, n);
+		tcp_handshake_segs(ctx, &flow->tcp, f, segs, n - done);
 	else
-		tcp_established_segs(ctx, &flow->tcp, segs, n);
+		tcp_established_segs(ctx, &flow->tcp, segs, n - done);
 	return n;
 }
 
@@ -1605,7 +1826,8 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			tcp_send_ack(ctx, conn);
 	}
 
-	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) {
+	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) &&
+	    !(conn->flags & TFL(ORPHAN))) {
 		conn->flags |= TFL(SOCK_DATA);
 		tcp_data_from_sock(ctx, conn);
 	}
@@ -1749,6 +1971,19 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 {
 	conn->timer_at = 0;
 
+	if (conn->flags & TFL(ORPHAN)) {
+		if (!tcp_sock_unacked(conn)) {
+			tcp_orphan_end(ctx, conn, false);
+		} else if (ctx->now >= conn->orphan_until) {
+			tcp_orphan_end(ctx, conn, true);
+		} else {
+			conn->timer_at = MIN(ctx->now + TCP_ORPHAN_POLL_MS,
+					     conn->orphan_until);
+			timer_want(ctx, conn->timer_at);
+		}
+		return;
+	}
+
 	if (!(conn->events & TEV(ESTABLISHED))) {
 		if (conn->events & TEV(TAP_SYN_SENT) ||
 		    conn->events & TEV(SOCK_CONNECTED)) {
@@ -1778,9 +2013,8 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->snd_una);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
-		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ONE));
-		tcp_retransmit(ctx, conn);
-		if (conn->f.type == FLOW_TCP && conn->sock >= 0)
+		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ALL));
+		if (tcp_retransmit(ctx, conn) == 0)
 			tcp_timer_arm(ctx, conn);
 		return;
 	}
@@ -1838,6 +2072,206 @@ void tcp_close_all(struct ctx *ctx)
 		if (flow->f.type == FLOW_TCP)
 			tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
 	}
+}
+
+/**
+ * tcp_sock_unacked() - Does the host socket still hold bytes its peer
+ *			hasn't acknowledged?
+ * @conn:	Connection
+ *
+ * sk_wmem_queued (SO_MEMINFO, include/uapi/linux/sock_diag.h) counts the
+ * write queue and the retransmission queue: it drops to 0 once the peer
+ * has ACKed every byte (and the FIN) we wrote.
+ *
+ * #syscalls getsockopt
+ * Return: true if something is unacknowledged (or we can't tell)
+ */
+static bool tcp_sock_unacked(const struct tcp_conn *conn)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+
+	if (getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
+	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
+		return true;
+	return mi[SK_MEMINFO_WMEM_QUEUED] != 0;
+}
+
+/**
+ * tcp_orphan_end() - Close a connection we are giving up, now that its host
+ *		      peer has what we acknowledged (or time is up)
+ * @ctx:	Context
+ * @conn:	Connection
+ * @timeout:	The peer hasn't ACKed everything, but time is up
+ *
+ * A guest that sent its FIN finished its stream: the host peer gets the
+ * end of it, as it would from the guest.  Otherwise both sides get an RST:
+ * the stream was cut (RFC 9293 3.6, ABORT).
+ */
+static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
+			   bool timeout)
+{
+	if (timeout)
+		stats.tcp_orphan_timeout++;
+	if (!timeout && (conn->events & TEV(TAP_FIN_RCVD))) {
+		stats.tcp_drained++;
+		tcp_conn_free(ctx, conn, false, "drained");
+		return;
+	}
+	if (!timeout)
+		stats.tcp_orphan_rst++;
+	if (tap_connected())
+		tcp_rst(ctx, conn, timeout ? "abort, host peer hasn't ACKed all"
+					   : "abort");
+	else
+		tcp_conn_free(ctx, conn, true, "abort, guest gone");
+}
+
+/**
+ * tcp_orphan() - Give up on a connection without losing what we ACKed
+ * @ctx:	Context
+ * @conn:	Connection
+ * @until:	Reset it at this time at the latest, ms
+ *
+ * Bytes the guest sent and we acknowledged may still sit in the host
+ * socket's send queue: an RST (or a close() with unread data) would make
+ * the kernel discard them.  So the connection stops moving data and waits
+ * until the host peer has ACKed all of it (tcp_sock_unacked()), then ends
+ * (tcp_orphan_end()); tcp_timer() checks every TCP_ORPHAN_POLL_MS.
+ */
+static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
+{
+	if (!tcp_sock_unacked(conn)) {
+		tcp_orphan_end(ctx, conn, false);
+		return;
+	}
+	if (!(conn->flags & TFL(ORPHAN)))
+		conn_dbg(conn, "orphaned: waiting for the host peer's ACKs");
+	tcp_wait_clear(conn);
+	conn->flags |= TFL(ORPHAN);
+	conn->orphan_until = until;
+	conn->timer_at = MIN(ctx->now + TCP_ORPHAN_POLL_MS, until);
+	timer_want(ctx, conn->timer_at);
+}
+
+/**
+ * tcp_guest_gone() - The guest went away: end every tap-side connection
+ * @ctx:	Context
+ * @timeout_ms:	How long a host peer may take to ACK what we ACKed, ms
+ *
+ * Nothing more can come from the guest; what it sent and we ACKed still
+ * reaches the host peers (tcp_orphan()).
+ */
+void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type == FLOW_TCP)
+			tcp_orphan(ctx, &flow->tcp, ctx->now + timeout_ms);
+	}
+}
+
+/**
+ * tcp_drain() - Exit drain: close the connections that have finished
+ * @ctx:	Context, with @ctx->drain_soft and @ctx->drain_hard set
+ * @abort:	The soft deadline passed: give up on the others too
+ *		(tcp_orphan(), until @ctx->drain_hard)
+ *
+ * Finished: the guest's FIN was received and passed on (shutdown()), and
+ * the host peer has ACKed everything (tcp_sock_unacked()).  Without a
+ * guest, nothing can finish any more: every connection is given up.
+ *
+ * Context: main loop, while @ctx->draining
+ * Return: tap-side connections still open
+ */
+unsigned tcp_drain(struct ctx *ctx, bool abort)
+{
+	unsigned i, hwm = flow_hwm(), left = 0;
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+		struct tcp_conn *conn = &flow->tcp;
+
+		if (flow->f.type != FLOW_TCP)
+			continue;
+		if (!(conn->flags & TFL(ORPHAN))) {
+			if ((conn->events & TEV(TAP_FIN_RCVD)) &&
+			    !tcp_sock_unacked(conn)) {
+				stats.tcp_drained++;
+				tcp_conn_free(ctx, conn, false, "drained");
+				continue;
+			}
+			if (abort || !tap_connected())
+				tcp_orphan(ctx, conn, ctx->drain_hard);
+		}
+		if (flow->f.type == FLOW_TCP)
+			left++;
+	}
+	return left;
+}
+
+/**
+ * tcp_tap_waiting() - Are connections waiting for their turn at the tap?
+ *
+ * Return: true if tcp_tap_resume() has work
+ */
+bool tcp_tap_waiting(void)
+{
+	return tcp_waiting > 0;
+}
+
+/**
+ * tcp_tap_resume() - Give connections waiting for the tap their turn
+ * @ctx:	Context
+ *
+ * Round robin over the flow table, from where the last pass stopped: each
+ * connection sends up to TCP_TURN_BYTES (tcp_data_from_sock()), and the
+ * pass stops as soon as the tap can't take more, so the next pass starts
+ * with the first connection that didn't get its turn.  A connection whose
+ * frames were dropped goes back to the first of them first.
+ *
+ * Context: main loop, before tap_flush(), when the tap isn't blocked
+ */
+void tcp_tap_resume(struct ctx *ctx)
+{
+	unsigned k, hwm = flow_hwm(), todo = tcp_waiting;
+
+	if (!todo || !hwm)
+		return;
+	if (tcp_wait_cursor >= hwm)
+		tcp_wait_cursor = 0;
+	for (k = 0; k < hwm && todo; k++) {
+		unsigned i = (tcp_wait_cursor + k) % hwm;
+		union flow *flow = flow_at(i);
+		struct tcp_conn *conn = &flow->tcp;
+
+		if (flow->f.type != FLOW_TCP || !(conn->flags & TFL(TAP_WAIT)))
+			continue;
+		if (tap_tx_blocked()) {
+			tcp_wait_cursor = i;
+			return;
+		}
+		todo--;
+		tcp_wait_clear(conn);
+		stats.tcp_tap_waits++;
+		if ((conn->flags & TFL(TAP_DROP)) &&
+		    tcp_drop_apply(ctx, conn) < 0)
+			continue;
+		if (!(conn->events & TEV(ESTABLISHED)) ||
+		    (conn->flags & TFL(ORPHAN)))
+			continue;
+		if (tcp_data_from_sock(ctx, conn) < 0)
+			continue;
+		if (conn->snd_nxt == conn->snd_una &&
+		    (conn->events & TEV(SOCK_EOF)) &&
+		    !(conn->events & (TEV(TAP_FIN_SENT) | TEV(TAP_FIN_ACKED))))
+			tcp_send_fin(ctx, conn);
+		tcp_timer_arm(ctx, conn);
+	}
+	tcp_wait_cursor = (tcp_wait_cursor + k) % hwm;
 }
 
 /**

@@ -20,5 +20,9 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref);
 void tcp_timer(struct ctx *ctx);
 void tcp_flush_all(struct ctx *ctx);
 void tcp_close_all(struct ctx *ctx);
+void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms);
+unsigned tcp_drain(struct ctx *ctx, bool abort);
+bool tcp_tap_waiting(void);
+void tcp_tap_resume(struct ctx *ctx);
 
 #endif /* PASST_TCP_H */

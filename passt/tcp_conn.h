@@ -41,12 +41,16 @@ enum tcp_fl {
 	TFL_IPV4,		/* guest side is IPv4 */
 	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
 	TFL_RECOVERY,		/* fast recovery until @recover is ACKed */
-	TFL_RETRANS_ONE,	/* resend the segment at SND.UNA after this batch */
+	TFL_ORPHAN,		/* being aborted: RST once the host peer ACKed all */
 	TFL_SOCK_DATA,		/* host socket may hold bytes not sent yet */
+	TFL_TAP_WAIT,		/* waits for its turn at the tap (tcp_tap_resume()) */
+	TFL_TAP_DROP,		/* frames from @drop_seq on were not written */
+	TFL_RETRANS_ALL,	/* go back to SND.UNA after this batch (fast rexmit) */
 	TFL_COUNT
 };
 
 #define TFL(x)		(1U << TFL_##x)
+_Static_assert(TFL_COUNT <= 32, "tcp_conn.flags too narrow");
 
 /**
  * struct tcp_conn - One TCP connection between the guest and a host socket
@@ -67,6 +71,12 @@ enum tcp_fl {
  * @fin_seq:		Sequence number of our FIN (valid with TEV_SOCK_EOF)
  * @recover:		SND.NXT when fast recovery began (RFC 6582 "recover")
  * @snd_wnd:		SND.WND: guest's window, bytes (already scaled)
+ * @snd_wnd_max:	Largest SND.WND seen, bytes: segments are at most half
+ *			of it (as Linux's tcp_bound_to_half_wnd()), so a
+ *			receiver whose buffer is smaller than its MSS (no
+ *			window scaling after SYN cookies) can open its window
+ * @drop_seq:		With TFL_TAP_DROP: first sequence number of a frame
+ *			the tap didn't take; SND.NXT goes back to it
  * @snd_wnd_last_raw:	Raw window field of the last ACK (dup ACK detection)
  * @rcv_nxt:		RCV.NXT: next sequence number expected from the guest
  * @rcv_wnd_edge:	Right edge of the window we last advertised
@@ -78,6 +88,8 @@ enum tcp_fl {
  * @rtt_seq:		Sequence number whose ACK ends the RTT sample
  * @rtt_ts:		When that sample started, ms
  * @timer_at:		Deadline of the connection's timer, ms (0: none)
+ * @orphan_until:	With TFL_ORPHAN: reset at this time even if the host
+ *			peer hasn't ACKed everything, ms
  * @last_active:	Last time anything happened, ms
  * @sndbuf:		Host socket's sk_sndbuf at the last reading, bytes
  */
@@ -85,7 +97,7 @@ struct tcp_conn {
 	struct flow_common f;
 	int sock;
 	uint16_t events;
-	uint16_t flags;
+	uint32_t flags;
 	uint8_t reader;
 	uint8_t retrans;
 	uint8_t dup_acks;
@@ -99,6 +111,8 @@ struct tcp_conn {
 	uint32_t fin_seq;
 	uint32_t recover;
 	uint32_t snd_wnd;
+	uint32_t snd_wnd_max;
+	uint32_t drop_seq;
 	uint16_t snd_wnd_last_raw;
 	uint32_t rcv_nxt;
 	uint32_t rcv_wnd_edge;
@@ -109,6 +123,7 @@ struct tcp_conn {
 	uint32_t rtt_seq;
 	int64_t rtt_ts;
 	int64_t timer_at;
+	int64_t orphan_until;
 	int64_t last_active;
 	uint32_t sndbuf;
 };

@@ -21,5 +21,6 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref,
 void splice_ns_helper_handler(struct ctx *ctx, uint32_t events);
 void splice_timer(struct ctx *ctx);
 void splice_abort_all(struct ctx *ctx);
+unsigned splice_drain(struct ctx *ctx, bool abort);
 
 #endif /* SPLICE_SPLICE_H */

@@ -83,6 +83,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
@@ -388,6 +389,73 @@ void splice_abort_all(struct ctx *ctx)
 			splice_conn_close(ctx, &flow->splice, true,
 					  "exiting");
 	}
+}
+
+/**
+ * splice_sock_unacked() - Does a socket hold bytes its peer hasn't ACKed?
+ * @s:		Socket, or -1
+ *
+ * sk_wmem_queued (SO_MEMINFO) is 0 once every byte written, and the FIN,
+ * has been acknowledged.
+ *
+ * #syscalls getsockopt
+ * Return: true if so, or if we can't tell
+ */
+static bool splice_sock_unacked(int s)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+
+	if (s < 0)
+		return false;
+	if (getsockopt(s, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
+	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
+		return true;
+	return mi[SK_MEMINFO_WMEM_QUEUED] != 0;
+}
+
+/**
+ * splice_drain() - Exit drain: close the spliced connections that finished
+ * @ctx:	Context
+ * @abort:	The soft deadline passed: also reset those whose peers have
+ *		everything that was written to them (empty pipes, nothing
+ *		unacknowledged), so that no acknowledged byte is discarded
+ *
+ * Finished: the direction out of the namespace reached its end (the
+ * namespace side's FIN passed on, its pipe empty) and the host peer has
+ * ACKed all of it.  Such a connection is closed cleanly.
+ *
+ * Context: main loop, while draining
+ * Return: spliced connections still open
+ */
+unsigned splice_drain(struct ctx *ctx, bool abort)
+{
+	unsigned i, hwm = flow_hwm(), left = 0;
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+		struct tcp_splice_conn *conn = &flow->splice;
+		unsigned d_ns;
+
+		if (flow->f.type != FLOW_TCP_SPLICE)
+			continue;
+		/* s[0] is in the namespace for -T, s[1] for -t */
+		d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
+		if ((conn->events & SEV_FIN_SENT(d_ns)) &&
+		    !conn->pipe_used[d_ns] &&
+		    !splice_sock_unacked(conn->s[!d_ns])) {
+			splice_conn_close(ctx, conn, false, "drained");
+			continue;
+		}
+		if (abort && !conn->pipe_used[0] && !conn->pipe_used[1] &&
+		    !splice_sock_unacked(conn->s[0]) &&
+		    !splice_sock_unacked(conn->s[1])) {
+			splice_conn_close(ctx, conn, true, "exiting, peers have all");
+			continue;
+		}
+		left++;
+	}
+	return left;
 }
 
 /**

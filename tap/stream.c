@@ -210,8 +210,28 @@ void stream_tx_advance(struct stream_tx *t, size_t n)
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			const uint8_t *niov, size_t n, size_t done)
 {
+	return stream_tx_keep_map(t, iov, niov, n, done, NULL);
+}
+
+/**
+ * stream_tx_keep_map() - stream_tx_keep(), telling which frames were dropped
+ * @t:		Transmit state
+ * @iov:	The batch, as for stream_tx_keep()
+ * @niov:	iovecs of each frame, NULL if every frame is one iovec
+ * @n:		Number of frames
+ * @done:	Bytes of the batch the socket took, as for stream_tx_keep()
+ * @dropped:	If not NULL, @n entries: set true for each frame dropped
+ *		because the pending buffer was full, false otherwise
+ *
+ * Context: as stream_tx_keep()
+ * Return: whole frames dropped
+ */
+unsigned stream_tx_keep_map(struct stream_tx *t, const struct iovec *iov,
+			    const uint8_t *niov, size_t n, size_t done,
+			    bool *dropped)
+{
 	const struct iovec *v = iov;
-	unsigned dropped = 0;
+	unsigned ndrop = 0;
 	size_t i, j, k = 0;
 
 	assert(!done || !stream_tx_pending(t));
@@ -228,6 +248,8 @@ unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 		k = niov ? niov[i] : 1;
 		for (j = 0; j < k; j++)
 			flen += v[j].iov_len;
+		if (dropped)
+			dropped[i] = false;
 
 		if (done >= flen) {
 			done -= flen;
@@ -241,7 +263,9 @@ unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			 * as the buffer was empty and holds any frame
 			 */
 			assert(!skip);
-			dropped++;
+			ndrop++;
+			if (dropped)
+				dropped[i] = true;
 			continue;
 		}
 		for (j = 0; j < k; j++) {
@@ -257,5 +281,5 @@ unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			skip = 0;
 		}
 	}
-	return dropped;
+	return ndrop;
 }

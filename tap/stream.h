@@ -69,6 +69,9 @@ void stream_tx_init(struct stream_tx *t, uint8_t *buf, size_t size);
 bool stream_tx_pending(const struct stream_tx *t);
 const uint8_t *stream_tx_head(const struct stream_tx *t, size_t *len);
 void stream_tx_advance(struct stream_tx *t, size_t n);
+unsigned stream_tx_keep_map(struct stream_tx *t, const struct iovec *iov,
+			    const uint8_t *niov, size_t n, size_t done,
+			    bool *dropped);
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			const uint8_t *niov, size_t n, size_t done);
 

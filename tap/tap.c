@@ -31,6 +31,17 @@
  * EPOLLOUT); frames that arrive meanwhile and don't fit are dropped and
  * counted, never reordered, and a frame is never cut.
  *
+ * Back-pressure.  A frame may carry a tag (tap_tx_tag()): TCP tags each
+ * data segment and FIN with its flow and sequence number.  Whenever a
+ * tagged frame is not written (the tap device answers EAGAIN or ENOBUFS,
+ * the stream's pending buffer is full, no guest is attached), the
+ * callback registered with tap_tx_set_drop_cb() gets its tag, so the
+ * sender moves SND.NXT back to what the guest really got instead of
+ * waiting for duplicate ACKs or an RTO.  tap_tx_blocked() tells senders
+ * to stop producing data while the stream has a pending tail or the tap
+ * device refused a write in this wake-up; tap_tx_unblock() starts the
+ * next wake-up with a clean slate for the device.
+ *
  * Checksums.  A frame added with a @csum_start carries only the
  * pseudo-header sum in its L4 checksum field.  On a tap device it goes out
  * with VIRTIO_NET_HDR_F_NEEDS_CSUM, so the kernel completes the checksum
@@ -82,6 +93,10 @@ static size_t tap_tx_used;		/* arena bytes in use */
 static struct iovec tap_tx_iov[TAP_TX_IOVS];	/* frames, then their pieces */
 static uint16_t tap_tx_first[TAP_TX_FRAMES];	/* first iovec of each frame */
 static uint8_t tap_tx_niov[TAP_TX_FRAMES];	/* iovecs of each frame */
+static uint64_t tap_tx_tags[TAP_TX_FRAMES];	/* tap_tx_tag(), 0: none */
+static bool tap_tx_dropmap[TAP_TX_FRAMES];	/* stream_tx_keep_map() */
+static tap_tx_drop_fn tap_tx_drop_cb;
+static bool tap_dev_congested;	/* a write failed with EAGAIN/ENOBUFS */
 static uint32_t tap_tx_csum[TAP_TX_FRAMES];	/* csum_start << 16 | offset */
 static unsigned tap_tx_n;		/* frames queued */
 static unsigned tap_tx_iovn;		/* iovecs used */
@@ -409,6 +424,7 @@ void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 	tap_tx_first[tap_tx_n] = (uint16_t)tap_tx_iovn;
 	tap_tx_niov[tap_tx_n] = 1;
 	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
+	tap_tx_tags[tap_tx_n] = 0;
 	tap_tx_n++;
 	tap_tx_iovn++;
 	tap_tx_used = ROUND_UP(end, 8);
@@ -460,6 +476,7 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
 	tap_tx_first[tap_tx_n] = (uint16_t)tap_tx_iovn;
 	tap_tx_niov[tap_tx_n] = (uint8_t)(1 + npay);
 	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
+	tap_tx_tags[tap_tx_n] = 0;
 	tap_tx_n++;
 	tap_tx_iovn += 1 + npay;
 	tap_tx_used = ROUND_UP(end, 8);
@@ -488,6 +505,72 @@ uint8_t *tap_tx_frame(size_t len)
 	}
 	tap_tx_add(p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);
 	return p + TAP_HEADROOM;
+}
+
+/**
+ * tap_tx_tag() - Tag the frame queued last, to hear of it if it is dropped
+ * @tag:	Caller's value, non-zero (TCP: flow index + 1 and sequence)
+ *
+ * Context: right after tap_tx_add(), tap_tx_add_ext() or tap_tx_frame()
+ */
+void tap_tx_tag(uint64_t tag)
+{
+	if (tap_tx_n)
+		tap_tx_tags[tap_tx_n - 1] = tag;
+}
+
+/**
+ * tap_tx_set_drop_cb() - Who hears of tagged frames that were not written
+ * @fn:		Called from tap_flush() with the tag of each such frame; it
+ *		must not queue or flush frames itself (record, act later)
+ */
+void tap_tx_set_drop_cb(tap_tx_drop_fn fn)
+{
+	tap_tx_drop_cb = fn;
+}
+
+/**
+ * tap_tx_dropped() - Count a queued frame that won't be written, tell its
+ *		      sender
+ * @i:		Frame index in this flush
+ */
+static void tap_tx_dropped(unsigned i)
+{
+	tap_stats.tx_dropped++;
+	if (tap_tx_tags[i]) {
+		tap_stats.tx_dropped_tagged++;
+		if (tap_tx_drop_cb)
+			tap_tx_drop_cb(tap_tx_tags[i]);
+	}
+}
+
+/**
+ * tap_tx_blocked() - Should senders hold new data back for now?
+ *
+ * Return: true while a stream write waits for EPOLLOUT, or after the tap
+ *	   device refused a write in this wake-up (see tap_tx_unblock())
+ */
+bool tap_tx_blocked(void)
+{
+	if (tap_dev_fd < 0)
+		return true;
+	if (tap_be == TAP_STREAM)
+		return stream_tx_pending(&tap_tx_pend);
+	return tap_dev_congested;
+}
+
+/**
+ * tap_tx_unblock() - New wake-up: let senders try the tap device again
+ *
+ * Return: true if the device had refused a write (the caller may want to
+ *	   wait a little before the next try)
+ */
+bool tap_tx_unblock(void)
+{
+	bool was = tap_dev_congested;
+
+	tap_dev_congested = false;
+	return was;
 }
 
 /**
@@ -547,9 +630,15 @@ static size_t tap_frame_len(unsigned i)
  */
 static void tap_keep_tail(size_t done)
 {
+	unsigned i;
+
 	tap_stats.tx_short++;
-	tap_stats.tx_dropped += stream_tx_keep(&tap_tx_pend, tap_tx_iov,
-					       tap_tx_niov, tap_tx_n, done);
+	if (!stream_tx_keep_map(&tap_tx_pend, tap_tx_iov, tap_tx_niov,
+				tap_tx_n, done, tap_tx_dropmap))
+		return;
+	for (i = 0; i < tap_tx_n; i++)
+		if (tap_tx_dropmap[i])
+			tap_tx_dropped(i);
 }
 
 /**
@@ -654,10 +743,16 @@ static int tap_flush_dev(void)
 			n = writev(tap_dev_fd, v, tap_tx_niov[i]);
 		}
 		if (n < 0) {
-			tap_stats.tx_dropped++;
-			if (errno == EAGAIN || errno == EINTR || errno == ENOBUFS)
+			int err = errno;
+
+			tap_tx_dropped(i);
+			if (err == EAGAIN || err == EINTR || err == ENOBUFS) {
+				tap_dev_congested = true;
 				continue;
-			return -errno;
+			}
+			for (i++; i < tap_tx_n; i++)
+				tap_tx_dropped(i);
+			return -err;
 		}
 	}
 	return 0;
@@ -709,7 +804,8 @@ int tap_flush(void)
 	}
 
 	if (tap_dev_fd < 0) {
-		tap_stats.tx_dropped += tap_tx_n;
+		for (i = 0; i < tap_tx_n; i++)
+			tap_tx_dropped(i);
 		goto out;
 	}
 

@@ -56,6 +56,8 @@ struct tap_rx_batch {
  * @rx_bad_len:			Stream length prefixes out of range
  * @tx_short:			Stream flushes the socket took only part of
  *				(the rest waited for EPOLLOUT)
+ * @tx_dropped_tagged:		Of @tx_dropped, frames whose sender was told
+ *				(TCP data and FIN: SND.NXT moved back)
  */
 struct tap_stats {
 	uint64_t rx_frames, rx_bytes;
@@ -63,7 +65,11 @@ struct tap_stats {
 	uint64_t tx_dropped;
 	uint64_t rx_bad_len;
 	uint64_t tx_short;
+	uint64_t tx_dropped_tagged;
 };
+
+/* Called with the tag of a frame that was not written (tap_tx_tag()) */
+typedef void (*tap_tx_drop_fn)(uint64_t tag);
 
 extern struct tap_stats tap_stats;
 
@@ -89,6 +95,10 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
 uint8_t *tap_tx_frame(size_t len);
 int tap_flush(void);
 bool tap_tx_pending(void);
+void tap_tx_tag(uint64_t tag);
+void tap_tx_set_drop_cb(tap_tx_drop_fn fn);
+bool tap_tx_blocked(void);
+bool tap_tx_unblock(void);
 
 #define TAP_CSUM_DONE	0	/* @csum_start value: checksums are complete */
 

@@ -22,6 +22,9 @@ topology.
   bad SOCK LEN IP            an ARP request, then a frame claiming length
                              LEN: the reply must come, then EOF
   hold SOCK DST PORT         open a TCP connection and keep it (until killed)
+  upload SOCK DST PORT SEED N  send N bytes of stream SEED, then a FIN, and
+                             disconnect as soon as the FIN is ACKed: what
+                             passt ACKed must still reach the host peer
   expect-syn SOCK PORT       wait for a SYN to PORT from passt (-t)
   withfd IP CMD...           make a socketpair, run CMD with "{fd}" in its
                              arguments replaced by one end (passt -F), get
@@ -294,8 +297,25 @@ class TcpPeer:
         mss = struct.pack("!BBH", 2, 4, 1460)
         ws = struct.pack("!BBB", 3, 3, self.shift) + b"\x01"
         self.out(SYN, opts=mss + ws)
-        sa = self.link.expect(lambda f: self.parse(f), what="SYN-ACK")
+        frames = []
+
+        def synack(f):
+            r = self.parse(f)
+            if r:
+                frames.append(f)
+            return r
+        sa = self.link.expect(synack, what="SYN-ACK")
         fl, seq, ack, _ = sa
+        self.syn_ws = 0
+        t = frames[-1][14 + (frames[-1][14] & 15) * 4:]
+        o, i = t[20:(t[12] >> 4) * 4], 0
+        while i < len(o) and o[i] != 0:
+            if o[i] == 1:
+                i += 1
+                continue
+            if o[i] == 3:
+                self.syn_ws = o[i + 2]
+            i += max(o[i + 1], 2)
         if fl & RST:
             fail("connection refused (RST)")
         if not (fl & SYN and fl & ACK) or ack != self.iss + 1:
@@ -303,6 +323,45 @@ class TcpPeer:
         self.rcv_nxt = (seq + 1) & 0xffffffff
         self.out(ACK)
         print("handshake ok")
+
+    def upload(self, seed, size):
+        """Send SIZE bytes of SEED and a FIN, in segments of up to 32000
+        bytes, keeping at most the window passt offers (RFC 7323 scale from
+        its SYN-ACK) and 1 MiB in flight; go back to the first unACKed byte
+        after 1 s without progress.  Returns once the FIN is ACKed."""
+        data = b"".join(tcptool.stream(seed, size))
+        base = self.snd_nxt            # sequence number of data[0]
+        una, nxt, wnd = 0, 0, 65535
+        last = time.monotonic()
+        end = last + 60
+        while time.monotonic() < end:
+            while nxt <= size and nxt - una < min(wnd, 1 << 20):
+                n = min(32000, size - nxt, min(wnd, 1 << 20) - (nxt - una))
+                self.snd_nxt = (base + nxt) & 0xffffffff
+                if nxt == size:
+                    self.out(ACK | FIN)
+                    nxt += 1
+                    break
+                if n <= 0:
+                    break
+                self.out(ACK, data[nxt:nxt + n])
+                nxt += n
+            f = self.link.recv(0.2)
+            seg = self.parse(f) if f else None
+            if seg:
+                fl, seq, ack, _ = seg
+                if fl & RST:
+                    fail("reset during upload")
+                got = (ack - base) & 0xffffffff
+                if got <= size + 1 and got > una:
+                    una, last = got, time.monotonic()
+                wnd = struct.unpack("!H", f[14 + (f[14] & 15) * 4 + 14:][:2])[0] << self.syn_ws
+                if una == size + 1:
+                    print("upload: %d bytes and FIN ACKed" % size)
+                    return
+            elif time.monotonic() - last > 1:
+                nxt, last = una, time.monotonic()   # go back
+        fail("upload stalled at %d of %d bytes" % (una, size))
 
     def download(self, seed, size, sleep_s=0.0):
         self.out(ACK | PSH, ("%s %d\n" % (seed, size)).encode())
@@ -441,12 +500,15 @@ def main():
         arp(link, me, socket.inet_aton(a[2]))
     elif cmd == "split":
         split(link, me, socket.inet_aton(a[2]))
-    elif cmd in ("tcp", "slow", "hold"):
+    elif cmd in ("tcp", "slow", "hold", "upload"):
         dst = socket.inet_aton(a[2])
         mac = arp(link, me, dst)
         peer = TcpPeer(link, mac, me, dst, int(a[3]),
                        rwnd_shift=4 if cmd == "slow" else 0)
         peer.connect()
+        if cmd == "upload":
+            peer.upload(a[4], int(a[5]))
+            os._exit(0)             # gone at once, no FIN of the stream
         if cmd == "hold":
             print("holding", flush=True)
             while True:

@@ -13,6 +13,14 @@ with a name), so both ends can check integrity without sharing files.
                                      "GOT <bytes> <sha256>\\n" + 1 MiB pattern
   halfclose HOST PORT SIZE           send SIZE bytes, shutdown(SHUT_WR), check
                                      the reply after our FIN
+  serve-hash PORT [--bind A] [--backlog B]
+                                     for each connection: read until EOF,
+                                     answer "<bytes> <sha256>\\n", close; a
+                                     small backlog (default 5, as socat's)
+                                     makes the accept queue overflow
+  uploads HOST PORT N SIZE           N parallel connections, each sends SIZE
+                                     bytes, half-closes and checks the answer
+                                     of serve-hash; prints completion times
   serve-rst PORT [--bind A]          accept, read a line, reset (SO_LINGER 0)
   expect-rst HOST PORT               connect, send a line, expect ECONNRESET
   serve-expect-rst PORT [--bind A]   accept, expect ECONNRESET from the client
@@ -63,14 +71,14 @@ def stream_digest(seed, size):
     return h.hexdigest()
 
 
-def listener(port, bind):
+def listener(port, bind, backlog=512):
     fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
     s = socket.socket(fam, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if fam == socket.AF_INET6 and bind == "::":
         s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
     s.bind((bind, port))
-    s.listen(512)
+    s.listen(backlog)
     return s
 
 
@@ -198,6 +206,58 @@ def halfclose(host, port, size):
     if n != 1 << 20 or d != stream_digest("reply", 1 << 20):
         fail("reply after half-close: %d bytes" % n)
     print("half-close: %d bytes up, 1 MiB reply after our FIN" % size)
+
+
+def serve_hash(port, bind, backlog):
+    s = listener(port, bind, backlog)
+
+    def one(c):
+        c.settimeout(60)
+        n, d = recv_all(c)          # until the client's FIN
+        c.sendall(b"%d %s\n" % (n, d.encode()))
+
+    serve_forever(s, one)
+
+
+def uploads(host, port, n, size):
+    """N uploads started together; each must be answered with its own size
+    and digest.  Prints p50/p99/max completion time, seconds"""
+    errors = []
+    times = []
+    start = threading.Event()
+
+    def one(i):
+        seed = "u%d" % i
+        try:
+            start.wait()
+            t0 = time.monotonic()
+            c = connect(host, port, timeout=60)
+            h = hashlib.sha256()
+            for chunk in stream(seed, size):
+                h.update(chunk)
+                c.sendall(chunk)
+            c.shutdown(socket.SHUT_WR)
+            line = readline(c).split()
+            c.close()
+            if line != [str(size), h.hexdigest()]:
+                errors.append("upload %d: server saw %s" % (i, line[:1]))
+            else:
+                times.append(time.monotonic() - t0)
+        except OSError as e:
+            errors.append("upload %d: %s" % (i, e))
+
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    start.set()
+    for t in ts:
+        t.join()
+    if errors:
+        fail("%d of %d uploads failed: %s" % (len(errors), n, "; ".join(errors[:5])))
+    times.sort()
+    print("%d uploads x %d bytes intact: p50 %.3f s, p99 %.3f s, max %.3f s" %
+          (n, size, times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))],
+           times[-1]))
 
 
 def linger0(c):
@@ -399,6 +459,11 @@ def main():
         i = a.index("--bind")
         bind = a[i + 1]
         del a[i:i + 2]
+    backlog = 5
+    if "--backlog" in a:
+        i = a.index("--backlog")
+        backlog = int(a[i + 1])
+        del a[i:i + 2]
     cmd = a[0]
     if cmd == "serve-pattern":
         serve_pattern(int(a[1]), bind)
@@ -413,6 +478,10 @@ def main():
         serve_halfclose(int(a[1]), bind)
     elif cmd == "halfclose":
         halfclose(a[1], int(a[2]), int(a[3]))
+    elif cmd == "serve-hash":
+        serve_hash(int(a[1]), bind, backlog)
+    elif cmd == "uploads":
+        uploads(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif cmd == "serve-rst":
         serve_rst(int(a[1]), bind)
     elif cmd == "expect-rst":

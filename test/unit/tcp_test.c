@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -558,6 +559,192 @@ START_TEST(test_tcp_zero_window_probe_and_resume)
 }
 END_TEST
 
+/* Engine -> guest over a SOCK_SEQPACKET "tap device": one frame per read */
+static bool recv_dev_seg(int fd, struct seg *s, int ms)
+{
+	static uint8_t buf[70000];
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct frame f;
+	ssize_t n;
+
+	for (;;) {
+		if (poll(&pfd, 1, ms) <= 0)
+			return false;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			return false;
+		ck_assert_int_eq(frame_parse(buf, (size_t)n, &f), 0);
+		if (f.proto == IPPROTO_TCP)
+			break;
+	}
+	ck_assert_uint_eq(csum(f.l4, f.l4_len, csum_pseudo(&f.src, &f.dst,
+				IPPROTO_TCP, f.l4_len)), 0);
+	s->seq = get_be32(f.l4 + 4);
+	s->flags = f.l4[13];
+	s->len = MIN(f.payload_len, sizeof(s->data));
+	memcpy(s->data, f.payload, s->len);
+	return true;
+}
+
+/* The tap device refuses frames (a full SOCK_SEQPACKET queue answers
+ * EAGAIN, as a congested tap would): SND.NXT and the reader's position go
+ * back to the first frame that wasn't written, so the guest gets the
+ * stream without a hole, without waiting for duplicate ACKs or the RTO
+ * (the host peer's bytes are the reference)
+ */
+static void tap_drop_reverts(void)
+{
+	static uint8_t want[40 * 1460], got[40 * 1460];
+	uint32_t iss, next;
+	size_t off = 0, i;
+	int a = handshake(40090, 300, &iss), dev[2], sb = 16384;
+	unsigned rounds = 0;
+	struct seg s;
+
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(i * 7 + i / 1460);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, dev), 0);
+	fcntl(dev[0], F_SETFL, O_NONBLOCK);
+	/* a few frames, then EAGAIN */
+	setsockopt(dev[0], SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));
+	tap_init(TAP_DEV, dev[0], false);
+
+	ck_assert_int_eq(send(a, want, sizeof(want), 0), (ssize_t)sizeof(want));
+	pump(50);
+	ck_assert_uint_gt(stats.tcp_tap_dropped, 0);
+
+	next = iss + 1;
+	while (off < sizeof(want) && rounds++ < 100) {
+		while (recv_dev_seg(dev[1], &s, 10)) {
+			ck_assert_uint_eq(s.seq, next);	/* never a hole */
+			ck_assert_uint_le(off + s.len, sizeof(got));
+			memcpy(got + off, s.data, s.len);
+			off += s.len;
+			next += (uint32_t)s.len;
+		}
+		/* the main loop's next turn */
+		tap_tx_unblock();
+		tcp_tap_resume(&ctx);
+		tap_flush();
+	}
+	ck_assert_uint_eq(off, sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_uint_eq(stats.tcp_rto, 0);
+	ck_assert_uint_eq(stats.tcp_fast_retrans, 0);
+	close(dev[0]);
+	close(dev[1]);
+	close(a);
+}
+
+START_TEST(test_tcp_tap_drop_reverts_peek_offset)
+{
+	tap_drop_reverts();
+}
+END_TEST
+
+START_TEST(test_tcp_tap_drop_reverts_discard)
+{
+	tap_drop_reverts();
+}
+END_TEST
+
+/* Three duplicate ACKs after a burst the guest lost from its second
+ * segment on: everything from SND.UNA to SND.NXT goes again at once, not
+ * one segment per round trip (without SACK the guest can't say what it
+ * has; RFC 5681 3.2)
+ */
+START_TEST(test_tcp_fast_retransmit_whole_hole)
+{
+	static uint8_t data[5 * 1460];
+	uint32_t iss, end;
+	struct seg s;
+	int a = handshake(40095, 500, &iss), i;
+	size_t n = 0;
+
+	for (i = 0; i < (int)sizeof(data); i++)
+		data[i] = (uint8_t)i;
+	ck_assert_int_eq(send(a, data, sizeof(data), 0), (ssize_t)sizeof(data));
+	pump(50);
+	while (recv_seg(&s, 100))
+		n += s.len;
+	ck_assert_uint_eq(n, sizeof(data));
+	end = iss + 1 + sizeof(data);
+
+	/* The guest got the first segment only */
+	for (i = 0; i < 4; i++)
+		send_seg(40095, lport, F_ACK, 501, iss + 1 + 1460, 1024, NULL, 0,
+			 NULL, 0);
+	n = 0;
+	while (recv_seg(&s, 100)) {
+		ck_assert_uint_eq(s.seq, iss + 1 + 1460 + n);
+		ck_assert_mem_eq(s.data, data + 1460 + n, s.len);
+		n += s.len;
+	}
+	ck_assert_uint_eq(iss + 1 + 1460 + n, end);
+	ck_assert_uint_eq(stats.tcp_fast_retrans, 1);
+	close(a);
+}
+END_TEST
+
+/* 256 segments of no flow in one batch: each gets its RST, with a stack
+ * the old recursive handler (a frame of its own per segment) overflowed
+ */
+static void *unknown_flow_batch(void *arg)
+{
+	static uint8_t bufs[TCP_MAX_BATCH][64];
+	static struct frame f[TCP_MAX_BATCH];
+	struct in_addr src, dst;
+	unsigned i;
+
+	(void)arg;
+	inet_pton(AF_INET, "203.0.113.15", &src);
+	inet_pton(AF_INET, "203.0.113.2", &dst);
+	for (i = 0; i < TCP_MAX_BATCH; i++) {
+		uint8_t *b = bufs[i], *ip = b + 14, *th = ip + 20;
+		uint16_t ck;
+
+		memset(b, 0, 64);
+		memcpy(b, mac_our, 6);
+		memcpy(b + 6, mac_guest, 6);
+		b[12] = 0x08;
+		ip[0] = 0x45;
+		put_be16(ip + 2, 40);
+		ip[8] = 64;
+		ip[9] = IPPROTO_TCP;
+		memcpy(ip + 12, &src, 4);
+		memcpy(ip + 16, &dst, 4);
+		ck = csum(ip, 20, 0);
+		memcpy(ip + 10, &ck, 2);
+		put_be16(th, 40100);
+		put_be16(th + 2, lport);
+		put_be32(th + 4, 1000 + i);
+		put_be32(th + 8, 77);
+		th[12] = 5 << 4;
+		th[13] = F_ACK;
+		put_be16(th + 14, 512);
+		ck = csum(th, 20, csum_pseudo4(src, dst, IPPROTO_TCP, 20));
+		memcpy(th + 16, &ck, 2);
+		ck_assert_int_eq(frame_parse(b, 54, &f[i]), 0);
+	}
+	return (void *)(uintptr_t)tcp_tap_handler(&ctx, f, TCP_MAX_BATCH);
+}
+
+START_TEST(test_tcp_unknown_flow_batch_flat_stack)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	void *ret;
+
+	/* 128 KiB: 256 recursion levels of the old handler needed ~2 MiB */
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ck_assert_int_eq(pthread_attr_setstacksize(&attr, 128 << 10), 0);
+	ck_assert_int_eq(pthread_create(&t, &attr, unknown_flow_batch, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, &ret), 0);
+	ck_assert_uint_eq((uintptr_t)ret, TCP_MAX_BATCH);
+	ck_assert_uint_eq(stats.tcp_rst_to_tap, TCP_MAX_BATCH);
+}
+END_TEST
+
 static void teardown(void)
 {
 	close(tapfd[0]);
@@ -584,9 +771,13 @@ static Suite *tcp_suite(void)
 	tcase_add_test(d, test_tcp_fast_retransmit_on_three_dup_acks);
 	tcase_add_test(d, test_tcp_out_of_order_not_delivered);
 	tcase_add_test(d, test_tcp_zero_window_probe_and_resume);
+	tcase_add_test(d, test_tcp_tap_drop_reverts_peek_offset);
+	tcase_add_test(d, test_tcp_fast_retransmit_whole_hole);
+	tcase_add_test(d, test_tcp_unknown_flow_batch_flat_stack);
 
 	tcase_add_checked_fixture(dd, setup_discard, teardown);
 	tcase_add_test(dd, test_tcp_retransmit_discard);
+	tcase_add_test(dd, test_tcp_tap_drop_reverts_discard);
 
 	tcase_add_checked_fixture(cl, setup_peek, teardown);
 	tcase_add_test(cl, test_tcp_fin_both_ways);

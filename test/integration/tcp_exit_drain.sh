@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tcp_exit_drain.sh - Nothing we acknowledged is lost when we exit
+#
+# 1. pasta's command sends 64 MiB (socat -u, IPv4 then IPv6) to a server on
+#    the host's loopback through the gateway address and exits at once:
+#    pasta drains before it exits, and the host gets every byte, every run
+#    (the sha256 of what arrived is compared with the file's).
+# 2. A host client sends 64 MiB into the namespace through -t and exits at
+#    once, over the tap path (from R) and over splice (from H's loopback).
+# 3. A passt --one-off guest uploads 16 MiB, and disconnects as soon as
+#    passt ACKed its FIN: what passt ACKed still reaches the host.
+# 4. SIGTERM while a command still sends: the transfer completes; a second
+#    SIGTERM exits at once.
+# RUNS (default 3) sets how many times 1. runs.
+# asan: yes
+. "$(dirname "$0")/lib.sh"
+
+RUNS=${RUNS:-3}
+T="python3 -u $(dirname "$0")/tcptool.py"
+setup_topology
+make_file "$WORK/in" 64
+want=$(sum "$WORK/in")
+
+# recv PORT FAMILY FILE - one-shot socat server on the host's loopback
+recv() {
+	rm -f "$3"
+	if [ "$2" = 4 ]; then
+		bg in_host socat -u TCP4-LISTEN:$1,bind=127.0.0.1,reuseaddr \
+			OPEN:"$3",creat,trunc
+	else
+		bg in_host socat -u TCP6-LISTEN:$1,bind=[::1],reuseaddr \
+			OPEN:"$3",creat,trunc
+	fi
+	wait_for in_host sh -c "ss -ltn | grep -q ':$1 '"
+}
+
+# check FILE WHAT - FILE must be a copy of $WORK/in, once its writer is done
+check() {
+	WAIT_S=20 wait_for sh -c "! ip netns pids $H | xargs -r ps -o args= -p 2>/dev/null | grep -q 'OPEN:$1'"
+	got=$(sum "$1")
+	[ "$got" = "$want" ] || fail "$2: $(stat -c %s "$1") of $((64 << 20)) bytes arrived"
+}
+
+# 1. The command exits right after sending
+run=0
+while [ $run -lt "$RUNS" ]; do
+	recv 7001 4 "$WORK/out4"
+	recv 7002 6 "$WORK/out6"
+	rc=0
+	ip netns exec "$H" "$PASTA_BIN" --config-net -q -f -- sh -c \
+		"socat -u OPEN:$WORK/in TCP4:$R4:7001 && socat -u OPEN:$WORK/in TCP6:[$R6]:7002" \
+		>"$WORK/cmd.log" 2>&1 || rc=$?
+	[ $rc = 0 ] || { cat "$WORK/cmd.log"; fail "run $run: pasta exited with $rc"; }
+	check "$WORK/out4" "run $run, IPv4"
+	check "$WORK/out6" "run $run, IPv6"
+	run=$((run + 1))
+done
+log "$RUNS runs: the command's 64 MiB arrived whole, IPv4 and IPv6"
+
+# 2. A host client sends into the namespace and exits
+start_pasta -t 6400
+for from in remote host; do
+	rm -f "$WORK/nsout"
+	bg in_ns socat -u TCP-LISTEN:6400,reuseaddr OPEN:"$WORK/nsout",creat,trunc
+	ns_rx=$BG_PID
+	wait_for in_ns sh -c "ss -ltn | grep -q ':6400 '"
+	if [ $from = remote ]; then
+		in_remote socat -u OPEN:"$WORK/in" TCP4:$H4:6400 || fail "client"
+	else
+		in_host socat -u OPEN:"$WORK/in" TCP4:127.0.0.1:6400 || fail "client"
+	fi
+	WAIT_S=20 wait_for sh -c "! kill -0 $ns_rx" || fail "namespace receiver still running ($from)"
+	[ "$(sum "$WORK/nsout")" = "$want" ] ||
+		fail "from $from: $(stat -c %s "$WORK/nsout") bytes arrived"
+done
+pasta_alive
+stop_pasta
+log "clients that send and exit: 64 MiB intact over the tap and over splice"
+
+# 3. A passt --one-off guest that uploads and disconnects
+head -c $((16 << 20)) /dev/zero >/dev/null
+rm -f "$WORK/p.out"
+bg in_host sh -c "socat -u TCP4-LISTEN:7003,bind=127.0.0.1,reuseaddr STDOUT | sha256sum > $WORK/p.sum"
+wait_for in_host sh -c "ss -ltn | grep -q ':7003 '"
+S=$WORK/p.sock
+start_passt "$S" -1
+in_host python3 "$(dirname "$0")/passt_client.py" upload "$S" $R4 7003 up 16777216 \
+	>"$WORK/up.out" 2>&1 || { cat "$WORK/up.out"; fail "passt guest upload"; }
+wait_for sh -c "! kill -0 $PASST_PID" || fail "passt -1 still running after the guest left"
+pw=$(python3 -c "import sys; sys.path.insert(0, '$(dirname "$0")'); import tcptool; print(tcptool.stream_digest('up', 16777216))")
+WAIT_S=20 wait_for test -s "$WORK/p.sum"
+[ "$(cut -d' ' -f1 "$WORK/p.sum")" = "$pw" ] ||
+	{ cat "$WORK/passt.log" | tail -5; fail "passt --one-off: the host got a different stream"; }
+grep -q 'ERROR: AddressSanitizer\|runtime error:' "$WORK/passt.log" && fail "sanitizer report"
+log "passt --one-off guest: 16 MiB ACKed before it left arrived whole"
+
+# 4. SIGTERM during a transfer: it completes; a second SIGTERM is at once
+recv 7004 4 "$WORK/out4"
+ip netns exec "$H" "$PASTA_BIN" --config-net -q -f -- sh -c \
+	"sleep 0.5; socat -u OPEN:$WORK/in TCP4:$R4:7004; sleep 30" &
+pp=$!
+track $pp
+sleep 0.7
+kill -TERM $pp
+wait $pp
+check "$WORK/out4" "SIGTERM during the transfer"
+ip netns exec "$H" "$PASTA_BIN" --config-net -q -f -- sh -c "sleep 30" &
+pp=$!
+track $pp
+sleep 0.5
+kill -TERM $pp; kill -TERM $pp
+t0=$(date +%s%N)
+wait $pp
+dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ $dt -lt 2000 ] || fail "two SIGTERMs: exit took $dt ms"
+pass "no acknowledged byte lost at exit"
