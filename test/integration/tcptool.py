@@ -18,6 +18,11 @@ with a name), so both ends can check integrity without sharing files.
                                      answer "<bytes> <sha256>\\n", close; a
                                      small backlog (default 5, as socat's)
                                      makes the accept queue overflow
+  serve-slow-hash PORT FILE [DELAY] [--bind A]
+                                     accept one connection, read it 64 KiB
+                                     at a time, DELAY s (default 0.006:
+                                     about 10 MB/s) after each, until EOF, write "<bytes>
+                                     <sha256>" (or "RESET <bytes>") to FILE
   uploads HOST PORT N SIZE           N parallel connections, each sends SIZE
                                      bytes, half-closes and checks the answer
                                      of serve-hash; prints completion times
@@ -217,6 +222,26 @@ def serve_hash(port, bind, backlog):
         c.sendall(b"%d %s\n" % (n, d.encode()))
 
     serve_forever(s, one)
+
+
+def serve_slow_hash(port, bind, path, delay=0.006):
+    s = listener(port, bind, 1)
+    c, _ = s.accept()
+    h, n, res = hashlib.sha256(), 0, None
+    try:
+        while True:
+            d = c.recv(65536)
+            if not d:
+                res = "%d %s\n" % (n, h.hexdigest())
+                break
+            h.update(d)
+            n += len(d)
+            time.sleep(delay)
+    except ConnectionResetError:
+        res = "RESET %d\n" % n
+    with open(path + ".tmp", "w") as f:
+        f.write(res)
+    os.rename(path + ".tmp", path)
 
 
 def uploads(host, port, n, size):
@@ -480,6 +505,9 @@ def main():
         halfclose(a[1], int(a[2]), int(a[3]))
     elif cmd == "serve-hash":
         serve_hash(int(a[1]), bind, backlog)
+    elif cmd == "serve-slow-hash":
+        serve_slow_hash(int(a[1]), bind, a[2],
+                        float(a[3]) if len(a) > 3 else 0.006)
     elif cmd == "uploads":
         uploads(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif cmd == "serve-rst":
