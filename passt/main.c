@@ -10,7 +10,9 @@
  * opened; passt's UNIX socket; detaching (the parent writes the pid file);
  * the splice path (pools, namespace socket helper); signals; isolation
  * stages 2 and 3 (passt/isolation.c); READY=1 to a service manager
- * (passt/sdnotify.c); loop; STOPPING=1.
+ * (passt/sdnotify.c); loop; STOPPING=1.  A listening socket passed by
+ * systemd (passt/sdlisten.c) is taken before stray fds are closed, and
+ * replaces passt's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +38,7 @@
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
+#include "sdlisten.h"
 #include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
@@ -276,7 +279,8 @@ static void ready_notify(const struct ctx *ctx)
 	else if (c->fd >= 0)
 		sdnotify_ready("guest connected on -F %d; %s", c->fd, tcp);
 	else
-		sdnotify_ready("listening on %s; %s", passt_sock_path, tcp);
+		sdnotify_ready("listening on %s; %s", sdlisten_fd() >= 0 ?
+			       sdlisten_path() : passt_sock_path, tcp);
 }
 
 /**
@@ -304,6 +308,9 @@ int main(int argc, char **argv)
 	log_trace_on = c->trace;
 	if (c->trace)
 		log_level = LOG_DEBUG;
+
+	/* A socket from systemd: isolate_initial() keeps it open */
+	sdlisten_init(c);
 
 	/* stray fds closed, RLIMIT_NOFILE sized (and the listening sockets'
 	 * share of it), capabilities reduced
@@ -368,8 +375,14 @@ int main(int argc, char **argv)
 	pidfd = pidfile_open(c->pid_file);
 
 	/* Last of what may fail: die() leaves no socket file behind */
-	if (c->mode == MODE_PASST && c->fd < 0)
+	if (c->mode == MODE_PASST && c->fd < 0 && sdlisten_fd() >= 0) {
+		if ((ret = sdlisten_adopt(ctx->epollfd)) < 0) {
+			errno = -ret;
+			die_perror("socket from LISTEN_FDS");
+		}
+	} else if (c->mode == MODE_PASST && c->fd < 0) {
 		passt_sock_open(ctx);
+	}
 
 	/* A command we spawned keeps the terminal: stay in the foreground */
 	spawned = c->mode == MODE_PASTA && pasta_child_pid_get() > 0;
