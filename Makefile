@@ -11,6 +11,7 @@
 #   make install    PREFIX=/usr/local: binary, pasta link, man page, systemd
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
+#   make check-nspawn the units under systemd in a systemd-nspawn container
 
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
@@ -21,6 +22,8 @@ DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	util-linux procps coreutils clang passt slirp4netns systemd
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
+# Only for make check-nspawn (the units under a real systemd, in a container)
+DEB_NSPAWN_PKGS := systemd-container
 DEB_PKGS := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS) $(DEB_QEMU_PKGS)
 # Never installed: fetched with "apt-get download" and unpacked for the
 # QEMU guest of the passt-mode tests (kernel meta package, then busybox)
@@ -68,7 +71,8 @@ UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
 UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
-	bench-smoke fuzz install uninstall clean asan unit guest check-units
+	bench-smoke fuzz install uninstall clean asan unit guest check-units \
+	check-nspawn deps-nspawn
 
 all: $(BUILD)/passt $(BUILD)/pasta
 
@@ -131,6 +135,9 @@ deps:
 deps-bench:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_BENCH_PKGS)"
 
+deps-nspawn:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_NSPAWN_PKGS)"
+
 asan:
 	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
 
@@ -143,7 +150,8 @@ check-man:
 	echo "man: passt.1 renders without warnings"
 
 # systemd units: "@BINDIR@" in the .in files is where passt is installed
-UNIT_FILES := $(sort $(wildcard contrib/systemd/*.socket contrib/systemd/*.in))
+UNIT_FILES := $(sort $(wildcard contrib/systemd/*.socket contrib/systemd/*.service \
+	contrib/systemd/*.in))
 UNIT_NAMES := $(notdir $(UNIT_FILES:.in=))
 
 # systemd-analyze verify needs no running systemd: it parses each unit
@@ -165,6 +173,10 @@ check-units: all
 	if [ $$rc -ne 0 ] || [ -n "$$out" ]; then \
 		echo "$$out"; echo "units: systemd-analyze verify failed"; exit 1; \
 	fi; echo "units: $(UNIT_NAMES) verified"
+
+# Not part of make check: boots systemd in a container (root, ~20 s)
+check-nspawn: deps-nspawn all
+	@PASST_BIN=$(abspath $(BUILD))/passt sh test/systemd/nspawn.sh
 
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh

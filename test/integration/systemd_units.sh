@@ -4,7 +4,7 @@
 # settings, without systemd: ExecStart= and CapabilityBoundingSet= are read
 # from contrib/systemd/*.in, the bounding set and NoNewPrivileges= applied
 # with setpriv(1), and readiness received by sdnotify_listen.py.
-#   pasta@.service: "ip netns add" (ExecStartPre=), pasta with the unit's
+#   pasta@.service: a named namespace (pasta-netns@), pasta with the unit's
 #     bounding set; READY=1 once the namespace has its address; a "service"
 #     in that namespace reached from the host through PASTA_OPTS="-t ...".
 #   passt@.socket + passt@.service: the socket bound by the launcher as
@@ -50,8 +50,10 @@ make_target_ns
 
 # 1. pasta@.service, instance $N, with PASTA_OPTS="-t 8080:80"
 P=$UNITS/pasta@.service.in
-pre=$(unit_get "$P" ExecStartPre)
-[ "$pre" = "-+ip netns add %i" ] || fail "pasta@: ExecStartPre=$pre"
+# pasta-netns@ names a namespace of systemd's: make_target_ns's stands in
+pre=$(unit_get "$UNITS/pasta-netns@.service" ExecStart)
+case $pre in *"ip netns attach %i "*) ;; *) fail "pasta-netns@: ExecStart=$pre" ;; esac
+[ "$(unit_get "$P" BindsTo)" = "pasta-netns@%i.service" ] || fail "pasta@: BindsTo"
 [ "$(unit_get "$P" NoNewPrivileges)" = yes ] || fail "pasta@: NoNewPrivileges"
 [ "$(unit_get "$P" Type)" = notify ] || fail "pasta@: Type"
 caps=$(unit_get "$P" CapabilityBoundingSet)
