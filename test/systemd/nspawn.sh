@@ -11,6 +11,8 @@
 #   systemctl start passt@vm1.socket; a guest (passt_client.py) connecting
 #   starts passt@vm1.service; its lease and a TCP download; Type=notify
 #   status; the unprivileged dynamic user, no capabilities, seccomp
+#   passt-vm2.service (pattern 1 of passt.1: passt binds its own socket in
+#   a RuntimeDirectory=): ready, a lease, everything removed at stop
 #   systemctl start web.service (PrivateNetwork=yes, JoinsNamespaceOf=
 #   pasta-netns@web.service) pulls in pasta@web.service, which is ready
 #   (READY=1) before web.service starts; curl from the container's host
@@ -46,6 +48,26 @@ PrivateNetwork=yes
 ExecStart=/usr/bin/python3 -m http.server 80 --directory /opt/test
 DynamicUser=yes
 AmbientCapabilities=CAP_NET_BIND_SERVICE
+EOF
+# Pattern 1 of passt.1: passt binds its own socket in a runtime directory
+cat > "$WORK/units/passt-vm2.service" <<'EOF'
+[Unit]
+Description=passt for vm2
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=notify
+ExecStart=/opt/passt/passt -f -t 2222:22 -s /run/passt-vm2/passt.socket
+RuntimeDirectory=passt-vm2
+DynamicUser=yes
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+SystemCallArchitectures=native
 EOF
 cat > "$WORK/units/sdtest.target" <<'EOF'
 [Unit]
@@ -98,6 +120,15 @@ timeout 30 python3 /opt/it/passt_client.py lease /run/passt/vm1.socket |
 journalctl --no-pager -o cat -u passt@vm1.service | tail -n 10
 systemctl stop passt@vm1.service passt@vm1.socket
 
+echo "== systemctl start passt-vm2.service (pattern 1)"
+systemctl start passt-vm2.service
+[ -S /run/passt-vm2/passt.socket ] && [ "$(systemctl is-active passt-vm2.service)" = active ] &&
+	ok "passt-vm2.service ready with its own socket"
+timeout 30 python3 /opt/it/passt_client.py lease /run/passt-vm2/passt.socket |
+	grep -q "^address 198.51.100.1" && ok "passt-vm2: guest lease"
+systemctl stop passt-vm2.service
+[ ! -e /run/passt-vm2 ] && ok "passt-vm2: socket and runtime directory gone after stop"
+
 echo "== systemctl start web.service"
 systemctl start web.service
 systemctl --no-pager status pasta@web.service | head -n 9
@@ -135,5 +166,5 @@ timeout 300 systemd-nspawn -D / --volatile=yes --private-network \
 cp "$WORK/out/run.log" "$WORK/run.log" 2>/dev/null
 cat "$WORK/out/result" 2>/dev/null
 n=$(grep -c '^PASS' "$WORK/out/result" 2>/dev/null)
-echo "nspawn: ${n:-0} of 11 checks passed; logs in $WORK"
-[ "${n:-0}" = 11 ]
+echo "nspawn: ${n:-0} of 14 checks passed; logs in $WORK"
+[ "${n:-0}" = 14 ]
