@@ -259,7 +259,8 @@ static void daemonize(int pidfd)
  */
 static void ready_notify(const struct ctx *ctx)
 {
-	const char *r4 = tcp_reader_name(AF_INET), *r6 = tcp_reader_name(AF_INET6);
+	const char *r6 = tcp_reader_name(AF_INET6);
+	const char *r4 = tcp_reader_name(AF_INET);
 	const struct conf *c = &ctx->c;
 	char tcp[128];
 
