@@ -8,7 +8,10 @@
 #   make guest      kernel and initramfs for the QEMU tests (apt-get download)
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each
-#   make install    PREFIX=/usr/local: binary, pasta link, man page
+#   make install    PREFIX=/usr/local: binary, pasta link, man page, systemd
+#                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
+#   make check-units  systemd-analyze verify on the units (contrib/systemd)
+#   make check-nspawn the units under systemd in a systemd-nspawn container
 
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
@@ -16,9 +19,11 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev check groff-base
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
-	util-linux procps coreutils clang passt slirp4netns
+	util-linux procps coreutils clang passt slirp4netns systemd
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
+# Only for make check-nspawn (the units under a real systemd, in a container)
+DEB_NSPAWN_PKGS := systemd-container
 DEB_PKGS := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS) $(DEB_QEMU_PKGS)
 # Never installed: fetched with "apt-get download" and unpacked for the
 # QEMU guest of the passt-mode tests (kernel meta package, then busybox)
@@ -26,6 +31,7 @@ DEB_GUEST_PKGS := linux-image-amd64 busybox-static
 
 BUILD ?= build
 PREFIX ?= /usr/local
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 CC ?= gcc
 
 PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng
@@ -65,7 +71,8 @@ UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
 UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
-	bench-smoke fuzz install uninstall clean asan unit guest
+	bench-smoke fuzz install uninstall clean asan unit guest check-units \
+	check-nspawn deps-nspawn
 
 all: $(BUILD)/passt $(BUILD)/pasta
 
@@ -128,6 +135,9 @@ deps:
 deps-bench:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_BENCH_PKGS)"
 
+deps-nspawn:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_NSPAWN_PKGS)"
+
 asan:
 	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
 
@@ -139,6 +149,35 @@ check-man:
 	if [ -n "$$out" ]; then echo "$$out"; echo "man: passt.1 has warnings"; exit 1; fi; \
 	echo "man: passt.1 renders without warnings"
 
+# systemd units: "@BINDIR@" in the .in files is where passt is installed
+UNIT_FILES := $(sort $(wildcard contrib/systemd/*.socket contrib/systemd/*.service \
+	contrib/systemd/*.in))
+UNIT_NAMES := $(notdir $(UNIT_FILES:.in=))
+
+# systemd-analyze verify needs no running systemd: it parses each unit
+# (unknown keys and sections are warnings, hence "no output at all"), loads
+# it and its dependencies (a socket unit without its service is an error),
+# and checks that every Exec*= command exists and is executable (here the
+# binary just built).  --man=no: Documentation=man: pages need not be
+# installed; --generators=no: the host's generators don't matter here.
+check-units: all
+	@command -v systemd-analyze >/dev/null || \
+		{ echo "units: systemd-analyze missing (Debian package systemd)"; exit 1; }
+	@rm -rf $(BUILD)/systemd && mkdir -p $(BUILD)/systemd
+	@for f in $(UNIT_FILES); do \
+		sed 's|@BINDIR@|$(abspath $(BUILD))|g' $$f > \
+			$(BUILD)/systemd/$$(basename $$f .in) || exit 1; \
+	done
+	@out=$$(systemd-analyze verify --man=no --generators=no \
+		$(addprefix $(BUILD)/systemd/,$(UNIT_NAMES)) 2>&1); rc=$$?; \
+	if [ $$rc -ne 0 ] || [ -n "$$out" ]; then \
+		echo "$$out"; echo "units: systemd-analyze verify failed"; exit 1; \
+	fi; echo "units: $(UNIT_NAMES) verified"
+
+# Not part of make check: boots systemd in a container (root, ~20 s)
+check-nspawn: deps-nspawn all
+	@PASST_BIN=$(abspath $(BUILD))/passt sh test/systemd/nspawn.sh
+
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
@@ -146,6 +185,7 @@ check: deps
 	$(MAKE) --no-print-directory all unit
 	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
 	@$(MAKE) --no-print-directory check-man
+	@$(MAKE) --no-print-directory check-units
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
 	@PASST_BIN=$(abspath $(BUILD))/passt \
@@ -177,11 +217,19 @@ install: all
 	ln -sf passt $(DESTDIR)$(PREFIX)/bin/pasta
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
+	for f in $(UNIT_FILES); do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f > \
+			$(DESTDIR)$(SYSTEMD_UNITDIR)/$$(basename $$f .in) && \
+		chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/$$(basename $$f .in) || \
+			exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
 		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
+		$(addprefix $(DESTDIR)$(SYSTEMD_UNITDIR)/,$(UNIT_NAMES))
 
 clean:
 	rm -rf build build-asan build-* 

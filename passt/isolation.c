@@ -87,6 +87,7 @@
 #include "isolation.h"
 #include "limits.h"
 #include "passt.h"
+#include "sdlisten.h"
 
 #define SECCOMP_M_PASTA		BIT(MODE_PASTA)
 #define SECCOMP_M_PASST		BIT(MODE_PASST)
@@ -447,7 +448,9 @@ void isolate_initial(struct ctx *ctx)
 	if (isolate_read_file(PORT_START_PATH, buf, sizeof(buf)) > 0)
 		isolate_port_start = (unsigned)strtoul(buf, NULL, 10);
 
-	isolate_close_fds(c->mode == MODE_PASST ? c->fd : -1);
+	/* -F, or the listening socket from systemd (passt/sdlisten.c) */
+	isolate_close_fds(c->mode != MODE_PASST ? -1 :
+			  c->fd >= 0 ? c->fd : sdlisten_fd());
 
 	if ((ret = limits_nofile_init(c)) < 0) {
 		errno = -ret;

@@ -9,7 +9,10 @@
  * forwarded-port listeners (-T ones inside the namespace); pcap; pid file
  * opened; passt's UNIX socket; detaching (the parent writes the pid file);
  * the splice path (pools, namespace socket helper); signals; isolation
- * stages 2 and 3 (passt/isolation.c); loop.
+ * stages 2 and 3 (passt/isolation.c); READY=1 to a service manager
+ * (passt/sdnotify.c); loop; STOPPING=1.  A listening socket passed by
+ * systemd (passt/sdlisten.c) is taken before stray fds are closed, and
+ * replaces passt's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +38,8 @@
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
+#include "sdlisten.h"
+#include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
 
@@ -229,6 +234,7 @@ static void daemonize(int pidfd)
 		die_perror("fork");
 	if (pid) {
 		pidfile_write(pidfd, pid);
+		sdnotify_mainpid(pid);
 		_exit(EXIT_SUCCESS);
 	}
 	if (pidfd >= 0)
@@ -243,6 +249,39 @@ static void daemonize(int pidfd)
 			close(fd);
 	}
 	log_stderr_off();
+}
+
+/**
+ * ready_notify() - READY=1 to the service manager, saying what is ready
+ * @ctx:	Context, set-up complete
+ *
+ * Context: just before the main loop
+ */
+static void ready_notify(const struct ctx *ctx)
+{
+	const char *r6 = tcp_reader_name(AF_INET6);
+	const char *r4 = tcp_reader_name(AF_INET);
+	const struct conf *c = &ctx->c;
+	char tcp[128];
+
+	if (c->no_tcp)
+		snprintf(tcp, sizeof(tcp), "TCP disabled");
+	else if (!strcmp(r4, r6))
+		snprintf(tcp, sizeof(tcp), "TCP reader: %s", r4);
+	else
+		snprintf(tcp, sizeof(tcp), "TCP reader: %s (IPv4), %s (IPv6)",
+			 r4, r6);
+
+	if (c->mode == MODE_PASTA)
+		sdnotify_ready("namespace configured: %s, interface %s%s; %s",
+			       *c->netns ? c->netns : "new namespace",
+			       c->ifname_ns, c->config_net ?
+			       " with addresses and routes" : "", tcp);
+	else if (c->fd >= 0)
+		sdnotify_ready("guest connected on -F %d; %s", c->fd, tcp);
+	else
+		sdnotify_ready("listening on %s; %s", sdlisten_fd() >= 0 ?
+			       sdlisten_path() : passt_sock_path, tcp);
 }
 
 /**
@@ -271,6 +310,9 @@ int main(int argc, char **argv)
 	if (c->trace)
 		log_level = LOG_DEBUG;
 
+	/* A socket from systemd: isolate_initial() keeps it open */
+	sdlisten_init(c);
+
 	/* stray fds closed, RLIMIT_NOFILE sized (and the listening sockets'
 	 * share of it), capabilities reduced
 	 */
@@ -282,6 +324,7 @@ int main(int argc, char **argv)
 		die_perror("--log-file %s", c->log_file);
 	}
 	log_early_end();
+	sdnotify_init();
 
 	if (flow_init(c->flow_max))
 		die("can't allocate the flow table (%u flows)", c->flow_max);
@@ -333,8 +376,14 @@ int main(int argc, char **argv)
 	pidfd = pidfile_open(c->pid_file);
 
 	/* Last of what may fail: die() leaves no socket file behind */
-	if (c->mode == MODE_PASST && c->fd < 0)
+	if (c->mode == MODE_PASST && c->fd < 0 && sdlisten_fd() >= 0) {
+		if ((ret = sdlisten_adopt(ctx->epollfd)) < 0) {
+			errno = -ret;
+			die_perror("socket from LISTEN_FDS");
+		}
+	} else if (c->mode == MODE_PASST && c->fd < 0) {
 		passt_sock_open(ctx);
+	}
 
 	/* A command we spawned keeps the terminal: stay in the foreground */
 	spawned = c->mode == MODE_PASTA && pasta_child_pid_get() > 0;
@@ -364,7 +413,9 @@ int main(int argc, char **argv)
 		pasta_start_child();
 	isolate_postfork(ctx);
 
+	ready_notify(ctx);
 	ret = passt_loop(ctx);
+	sdnotify_stopping();	/* if the exit drain didn't already */
 	if (c->stats)
 		stats_dump();
 	return ret;

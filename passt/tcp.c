@@ -246,6 +246,17 @@ void tcp_init(struct ctx *ctx)
 }
 
 /**
+ * tcp_reader_name() - Name of the reader tcp_init() chose for a family
+ * @af:		AF_INET or AF_INET6
+ *
+ * Return: the name (struct tcp_reader_ops), for status lines
+ */
+const char *tcp_reader_name(int af)
+{
+	return tcp_readers[af == AF_INET6 ? tcp_reader_v6 : tcp_reader_v4]->name;
+}
+
+/**
  * rd() - Reader back-end of a connection
  * @conn:	Connection
  *

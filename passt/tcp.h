@@ -14,6 +14,7 @@ struct ctx;
 #define TCP_MAX_BATCH	256	/* segments of one flow handled per call */
 
 void tcp_init(struct ctx *ctx);
+const char *tcp_reader_name(int af);
 unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref);
