@@ -55,6 +55,7 @@
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
+#include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
 
@@ -686,6 +687,7 @@ static bool passt_drain_step(struct ctx *ctx)
 		if (!t)
 			return false;
 		ctx->draining = true;
+		sdnotify_stopping();
 		ctx->drain_soft = ctx->now + t;
 		ctx->drain_hard = ctx->drain_soft + t;
 	}
