@@ -488,6 +488,7 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		return;
 	}
 	info("client connected");
+	tcp_guest_attached(ctx);
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
 		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
 }

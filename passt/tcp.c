@@ -1896,9 +1896,14 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;	/* taken by the splice path */
 
 		af = inany_af(&peer);
+		/* No guest attached (passt before QEMU connects): keep the
+		 * connection, the SYN goes out with its retries and back-off
+		 * as the kernel's (tcp_syn_retries), and at once when a guest
+		 * attaches (tcp_guest_attached())
+		 */
 		if ((af == AF_INET && !ctx->c.ip4.enabled) ||
 		    (af == AF_INET6 && !ctx->c.ip6.enabled) ||
-		    !tap_connected()) {
+		    (!tap_connected() && ctx->c.mode != MODE_PASST)) {
 			struct linger l = { 1, 0 };
 
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
@@ -2182,6 +2187,33 @@ void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms)
 
 		if (flow->f.type == FLOW_TCP)
 			tcp_orphan(ctx, &flow->tcp, ctx->now + timeout_ms);
+	}
+}
+
+/**
+ * tcp_guest_attached() - A guest attached: SYNs of inbound connections
+ *			  that waited for one go out now, same ISN
+ * @ctx:	Context
+ *
+ * Context: passt, when a client connects to the UNIX socket
+ */
+void tcp_guest_attached(struct ctx *ctx)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+		struct tcp_conn *conn = &flow->tcp;
+
+		if (flow->f.type != FLOW_TCP || (conn->flags & TFL(ORPHAN)) ||
+		    (conn->events & TEV(ESTABLISHED)) ||
+		    !(conn->events & TEV(TAP_SYN_SENT)))
+			continue;
+		tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss);
+		conn->flags &= ~TFL(RTT_PENDING);
+		conn->rtt_ts = ctx->now;
+		conn->timer_at = 0;
+		tcp_timer_arm(ctx, conn);
 	}
 }
 

@@ -22,6 +22,7 @@ void tcp_timer(struct ctx *ctx);
 void tcp_flush_all(struct ctx *ctx);
 void tcp_close_all(struct ctx *ctx);
 void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms);
+void tcp_guest_attached(struct ctx *ctx);
 unsigned tcp_drain(struct ctx *ctx, bool abort);
 bool tcp_tap_waiting(void);
 void tcp_tap_resume(struct ctx *ctx);

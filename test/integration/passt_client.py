@@ -492,6 +492,10 @@ def main():
     if cmd == "lease":
         lease(link)
         return
+    if cmd == "expect-syn":         # no lease first: it would eat the SYN
+        print("ready", flush=True)
+        expect_syn(link, int(a[2]))
+        return
     ack = lease(link)
     me = ack["yiaddr"]
     if cmd == "bad":
