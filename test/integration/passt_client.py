@@ -26,6 +26,7 @@ topology.
                              disconnect as soon as the FIN is ACKed: what
                              passt ACKed must still reach the host peer
   expect-syn SOCK PORT       wait for a SYN to PORT from passt (-t)
+  expect-syn-now SOCK PORT   the same without a DHCP lease first
   withfd IP CMD...           make a socketpair, run CMD with "{fd}" in its
                              arguments replaced by one end (passt -F), get
                              a lease and an ARP reply for IP on the other,
@@ -492,7 +493,7 @@ def main():
     if cmd == "lease":
         lease(link)
         return
-    if cmd == "expect-syn":         # no lease first: it would eat the SYN
+    if cmd == "expect-syn-now":     # no lease first: it would eat the SYN
         print("ready", flush=True)
         expect_syn(link, int(a[2]))
         return

@@ -26,7 +26,7 @@ wait_for grep -q connected "$WORK/client" || fail "host client didn't connect"
 sleep 2.5		# SYN and its first retry go nowhere
 grep -q -e reset -e closed "$WORK/client" && fail "host client: $(cat "$WORK/client")"
 t0=$(date +%s%N)
-in_host python3 "$(dirname "$0")/passt_client.py" expect-syn "$S" 10011 \
+in_host python3 "$(dirname "$0")/passt_client.py" expect-syn-now "$S" 10011 \
 	>"$WORK/syn" 2>&1 || { cat "$WORK/syn"; tail "$WORK/passt.log"; fail "no SYN after the guest attached"; }
 dt=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ $dt -lt 2500 ] || fail "SYN came $dt ms after the guest attached"
