@@ -16,7 +16,9 @@ start_pasta -t 9014,9200 -T 9104
 bg in_ns $TT serve-source 9014 --bind 127.0.0.1		# host lo -> -t: spliced
 bg in_host $TT serve-source 9104 --bind 127.0.0.1	# ns lo -> -T: spliced
 bg in_ns $TT serve-source 9200				# R -> -t: tap path
-sleep 0.5
+wait_for in_ns sh -c "ss -ltn | grep -q '127.0.0.1:9014 '"
+wait_for in_host sh -c "ss -ltn | grep -q '127.0.0.1:9104 '"
+wait_for in_ns sh -c "ss -ltn | grep -q ':9200 '"
 bg in_host $TT sink-expect-rst 127.0.0.1 9014 "$WORK/r1"; S1=$BG_PID
 bg in_ns $TT sink-expect-rst 127.0.0.1 9104 "$WORK/r2"; S2=$BG_PID
 bg in_remote $TT sink-expect-rst $H4 9200 "$WORK/r3"; S3=$BG_PID
