@@ -98,10 +98,10 @@ log "passt --one-off guest: 16 MiB ACKed before it left arrived whole"
 # 4. SIGTERM during a transfer: it completes; a second SIGTERM is at once
 recv 7004 4 "$WORK/out4"
 ip netns exec "$H" "$PASTA_BIN" --config-net -q -f -- sh -c \
-	"sleep 0.5; socat -u OPEN:$WORK/in TCP4:$R4:7004; sleep 30" &
+	"socat -u OPEN:$WORK/in TCP4:$R4:7004; sleep 30" &
 pp=$!
 track $pp
-sleep 0.7
+WAIT_S=20 wait_for test -s "$WORK/out4" || fail "transfer to 7004 didn't start"
 kill -TERM $pp
 wait $pp
 check "$WORK/out4" "SIGTERM during the transfer"
