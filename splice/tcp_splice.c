@@ -109,6 +109,7 @@ static unsigned splice_connecting;	/* flows with SEV_CONNECTING */
 static int64_t splice_connect_due = INT64_MAX;	/* earliest connect()
 						 * deadline, ms, or later */
 static bool splice_on;			/* splice_init() enabled the path */
+static bool splice_no_reads;		/* exit drain gave up: pipes only */
 
 static const char *const splice_ev_str[SEV_COUNT] = {
 	"CONNECTING", "FIN_RCVD_0", "FIN_RCVD_1", "FIN_SENT_0", "FIN_SENT_1",
@@ -273,7 +274,7 @@ static uint32_t splice_mask(const struct tcp_splice_conn *conn, unsigned x)
 	if (conn->events & SEV(CONNECTING))
 		return x ? EPOLLOUT : 0;
 	if (!(conn->events & SEV_FIN_RCVD(x)) &&
-	    !(conn->flags & SFL_OUT_WAIT(x)))
+	    !(conn->flags & SFL_OUT_WAIT(x)) && !splice_no_reads)
 		m |= EPOLLIN;
 	if (conn->flags & SFL_OUT_WAIT(!x))
 		m |= EPOLLOUT;
@@ -414,11 +415,14 @@ static bool splice_sock_unacked(int s)
 	return mi[SK_MEMINFO_WMEM_QUEUED] != 0;
 }
 
+static void splice_conn_update(struct ctx *ctx, struct tcp_splice_conn *conn);
+
 /**
  * splice_drain() - Exit drain: close the spliced connections that finished
  * @ctx:	Context
- * @abort:	The soft deadline passed: also reset those whose peers have
- *		everything that was written to them (empty pipes, nothing
+ * @abort:	The soft deadline passed: stop reading, only empty the
+ *		pipes, and reset the connections whose peers have everything
+ *		that was written to them (empty pipes, nothing
  *		unacknowledged), so that no acknowledged byte is discarded
  *
  * Finished: the direction out of the namespace reached its end (the
@@ -431,7 +435,10 @@ static bool splice_sock_unacked(int s)
 unsigned splice_drain(struct ctx *ctx, bool abort)
 {
 	unsigned i, hwm = flow_hwm(), left = 0;
+	bool first_abort = abort && !splice_no_reads;
 
+	if (abort)
+		splice_no_reads = true;
 	for (i = 0; i < hwm; i++) {
 		union flow *flow = flow_at(i);
 		struct tcp_splice_conn *conn = &flow->splice;
@@ -453,7 +460,10 @@ unsigned splice_drain(struct ctx *ctx, bool abort)
 			splice_conn_close(ctx, conn, true, "exiting, peers have all");
 			continue;
 		}
-		left++;
+		if (first_abort)
+			splice_conn_update(ctx, conn);	/* no more EPOLLIN */
+		if (flow->f.type == FLOW_TCP_SPLICE)
+			left++;
 	}
 	return left;
 }
@@ -526,7 +536,7 @@ int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 			}
 			return 0;
 		}
-		if (rounds++ == SPLICE_ROUNDS)
+		if (rounds++ == SPLICE_ROUNDS || splice_no_reads)
 			return 0;	/* level-triggered: epoll reports
 					 * the rest
 					 */
