@@ -59,7 +59,13 @@
  * Flow lookup.  Frames from the guest find their flow by guest-side tuple
  * in the flow hash table.  Datagrams on a forwarded-port socket build the
  * same key (UDP_TAP_IN), or a key with a private protocol number for
- * spliced flows (udp_internal.h), so no lookup crosses paths.  Events on a
+ * spliced flows (udp_internal.h), so no lookup crosses paths.  The host's
+ * own address and its loopback both appear to the guest as one address, so
+ * a loopback peer may build the tap key of another peer's flow: a flow
+ * found that way is taken only if its recorded peer and local address are
+ * this datagram's; a loopback peer then gets a spliced flow of its own
+ * (else its replies would leave from the other peer's address), and on the
+ * tap path alone the flow's peer becomes the latest sender.  Events on a
  * flow socket carry the flow index in the epoll reference.
  *
  * Sizes.  On the tap paths a datagram travels if it fits the MTU in one
@@ -1226,6 +1232,32 @@ static void udp_flow_set_peer(struct udp_flow *uf, int listen_sock,
 }
 
 /**
+ * udp_flow_peer_is() - Is a datagram's sender the recorded peer of a flow?
+ * @uf:		Flow (any kind)
+ * @peer:	Sender of the datagram
+ * @pport:	Its port, host order
+ * @local:	Address it sent to
+ *
+ * Return: true for a UDP_TAP_IN or spliced flow whose peer and local
+ *	   address are these, or for a UDP_TAP_OUT flow (no peer recorded)
+ */
+static bool udp_flow_peer_is(const struct udp_flow *uf,
+			     const union inany *peer, uint16_t pport,
+			     const union inany *local)
+{
+	struct sockaddr_storage ss = { 0 };
+	union inany p;
+	uint16_t port;
+
+	if (!uf->peer_len)
+		return true;
+	memcpy(&ss, &uf->peer, MIN((size_t)uf->peer_len, sizeof(uf->peer)));
+	inany_from_sockaddr(&p, &port, &ss);
+	return port == pport && inany_equals(&p, peer) &&
+	       inany_equals(&uf->local, local);
+}
+
+/**
  * udp_splice_new() - Open a spliced flow for a datagram on a forwarded port
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket
@@ -1328,8 +1360,31 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	if (tap_ok) {
 		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
 		flow = flow_lookup(&tkey);
+		if (flow && flow->f.type != FLOW_UDP)
+			return NULL;
+		if (flow && udp_flow_peer_is(&flow->udp, &peer, pport, &local))
+			return &flow->udp;
+		if (flow && !splice) {
+			/* Two host peers the guest can't tell apart (the
+			 * host's own address and its loopback both appear
+			 * as one address): replies go to the latest one,
+			 * from the address that one sent to
+			 */
+			uf = &flow->udp;
+			if (uf->kind == UDP_TAP_IN) {
+				udp_flow_set_peer(uf, (int)ref.fd, i, &local,
+						  ifindex);
+				udp_dbg(uf, "peer changed");
+			}
+			return uf;
+		}
+		/* A loopback peer never joins the tap flow of another peer
+		 * that maps to the same guest-side tuple: its replies would
+		 * leave from that peer's local address.  It gets a spliced
+		 * flow of its own instead
+		 */
 		if (flow)
-			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
+			tap_ok = false;
 	}
 
 	if (splice && (uf = udp_splice_new(ctx, ref, &skey, i, to, ifindex)))
