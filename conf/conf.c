@@ -103,6 +103,7 @@ enum conf_opt_id {
 	OPT_STATS,
 	OPT_DEVMEM,
 	OPT_SECCOMP_SELFTEST,
+	OPT_HOST_LO_TO_NS_LO,
 };
 
 /**
@@ -284,6 +285,9 @@ static const struct conf_opt conf_opts[] = {
 	  NULL, "with --config-net, set up only one address" },
 	{ "no-splice", 0, OPT_NO_SPLICE, no_argument, M_PASTA, NULL, NULL,
 	  "loopback connections take the tap path too" },
+	{ "host-lo-to-ns-lo", 0, OPT_HOST_LO_TO_NS_LO, no_argument, M_PASTA,
+	  NULL, NULL, "host loopback -t/-u traffic reaches the namespace's "
+	  "loopback" },
 
 	/* ours */
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
@@ -1368,6 +1372,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case OPT_NO_SPLICE:
 		c->no_splice = true;
+		break;
+	case OPT_HOST_LO_TO_NS_LO:
+		c->host_lo_to_ns_lo = true;
 		break;
 	case OPT_NO_PEEK_OFFSET:
 		c->peek_fallback = true;

@@ -243,6 +243,42 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
 }
 
 /**
+ * fwd_splice_ns_target() - Where a spliced -t/-u flow from the host's
+ *			    loopback goes in the namespace
+ * @c:		Configuration
+ * @af:		AF_INET or AF_INET6, the peer's family
+ * @dst:	Result: the namespace's own address of @af (the address the
+ *		guest last used, else the configured one), or the loopback
+ *		address with --host-lo-to-ns-lo
+ *
+ * A service bound to the namespace's loopback only is private to the
+ * namespace: the host's loopback must not reach it.  The namespace's own
+ * address is local there too, so the connection still runs over its lo,
+ * and reaches what listens on a wildcard or on that address.
+ *
+ * Return: 0, or -EADDRNOTAVAIL if the namespace has no address of @af
+ */
+int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst)
+{
+	if (c->host_lo_to_ns_lo) {
+		if (af == AF_INET) {
+			struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
+
+			inany_from_v4(dst, lo);
+		} else {
+			memset(dst, 0, sizeof(*dst));
+			dst->a6 = in6addr_loopback;
+		}
+		return 0;
+	}
+	memset(dst, 0, sizeof(*dst));
+	fwd_guest_addr(c, af, dst);
+	if (inany_is_unspecified(dst))
+		return -EADDRNOTAVAIL;
+	return 0;
+}
+
+/**
  * fwd_port() - Target port for a port of a rule
  * @t:		Table
  * @rule:	Rule index

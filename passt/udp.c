@@ -30,8 +30,9 @@
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
  * sorted by peer:
  *  - from a loopback address of the host, in pasta mode without
- *    --no-splice (UDP_SPLICE_IN): carried to the namespace's loopback
- *    through a socket that lives in the namespace, bound to the peer's
+ *    --no-splice (UDP_SPLICE_IN): carried to the namespace's own address
+ *    (its loopback with --host-lo-to-ns-lo) through a socket that lives
+ *    in the namespace, bound to the peer's
  *    port if free and connected to the target port there.  No frame is
  *    built: consecutive datagrams of one flow leave with one sendmmsg(),
  *    and replies come back through the forwarded-port socket with
@@ -1267,8 +1268,11 @@ static bool udp_flow_peer_is(const struct udp_flow *uf,
  * @to:		Target port, host order
  * @ifindex:	Interface the datagram came in on
  *
- * The other end is loopback of the peer's family: in the namespace for a
- * host peer (-u), on the host for a namespace peer (-U).
+ * The other end is of the peer's family: for a host peer (-u), the
+ * namespace's own address, from that address, so that what listens on the
+ * namespace's loopback only stays private (its loopback with
+ * --host-lo-to-ns-lo, fwd_splice_ns_target()); for a namespace peer (-U),
+ * the host's loopback.
  *
  * Return: flow, or NULL (no namespace socket, table full, connect() error)
  */
@@ -1284,6 +1288,9 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 
 	if (!v4)
 		lo.a6 = in6addr_loopback;
+	if (into_ns && fwd_splice_ns_target(&ctx->c, v4 ? AF_INET : AF_INET6,
+					    &lo) < 0)
+		return NULL;
 	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)

@@ -11,7 +11,9 @@
  * Which connections.  pasta only.  A connection accepted on a -t port
  * whose peer is a loopback address of the host (127.0.0.0/8, ::1, also
  * IPv4-mapped on a dual-stack listener) is carried by a new connection
- * from the namespace's loopback to the target port in the namespace.  A
+ * inside the namespace to its own address (its loopback with
+ * --host-lo-to-ns-lo), target port, so services bound to the namespace's
+ * loopback only stay private.  A
  * connection accepted on a -T port (listening on the namespace's loopback)
  * is carried by a new connection to the host's loopback at the target
  * port.  The family follows the peer: IPv4 to 127.0.0.1, IPv6 to ::1.
@@ -516,28 +518,40 @@ static void splice_refuse(int s)
 }
 
 /**
- * splice_connect() - Start connecting s[1] to a loopback port
- * @conn:	Connection with s[1] open
- * @af:		AF_INET (127.0.0.1) or AF_INET6 (::1)
+ * splice_connect() - Start connecting s[1] to the other side's port
+ * @c:		Configuration
+ * @conn:	Connection with s[1] open (its family is @af)
+ * @af:		AF_INET or AF_INET6
  * @port:	Port, host order
+ *
+ * Towards the host (-T): its loopback, 127.0.0.1 or ::1.  Towards the
+ * namespace (-t): the namespace's own address of @af, so that services
+ * bound to its loopback only stay private, or its loopback with
+ * --host-lo-to-ns-lo (fwd_splice_ns_target()).
  *
  * #syscalls connect
  * Return: 0 if connected already, 1 if in progress, -errno on failure
  */
-static int splice_connect(struct tcp_splice_conn *conn, int af, uint16_t port)
+static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
+			  int af, uint16_t port)
 {
 	struct sockaddr_storage sa;
-	union inany lo;
+	union inany dst;
 	socklen_t sl;
+	int ret;
 
-	if (af == AF_INET) {
+	if (!(conn->flags & SFL(FROM_NS))) {
+		ret = fwd_splice_ns_target(c, af, &dst);
+		if (ret < 0)
+			return ret;
+	} else if (af == AF_INET) {
 		struct in_addr lo4 = { .s_addr = htonl(INADDR_LOOPBACK) };
 
-		inany_from_v4(&lo, lo4);
+		inany_from_v4(&dst, lo4);
 	} else {
-		lo.a6 = in6addr_loopback;
+		dst.a6 = in6addr_loopback;
 	}
-	sl = sockaddr_from_inany(&sa, &lo, port, 0);
+	sl = sockaddr_from_inany(&sa, &dst, port, 0);
 	if (!connect(conn->s[1], (struct sockaddr *)&sa, sl))
 		return 0;
 	if (errno == EINPROGRESS)
@@ -651,7 +665,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		goto reset;
 	}
 
-	ret = splice_connect(conn, af, to_port);
+	ret = splice_connect(&ctx->c, conn, af, to_port);
 	if (ret < 0) {
 		stats.splice_connect_failed++;
 		why = "connect() failed";

@@ -13,7 +13,7 @@ TT="python3 $(dirname "$0")/tcptool.py"
 setup_topology
 start_pasta -t 9014,9200 -T 9104
 
-bg in_ns $TT serve-source 9014 --bind 127.0.0.1		# host lo -> -t: spliced
+bg in_ns $TT serve-source 9014				# host lo -> -t: spliced
 bg in_host $TT serve-source 9104 --bind 127.0.0.1	# ns lo -> -T: spliced
 bg in_ns $TT serve-source 9200				# R -> -t: tap path
 sleep 0.5

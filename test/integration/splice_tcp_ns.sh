@@ -4,7 +4,7 @@
 # namespace's loopback only (127.0.0.1 and ::1) and connections made there
 # arrive at the host's loopback on the mapped port, same family; the host
 # server sees a loopback peer.  Also a remapped -t port from the host's
-# loopback.
+# loopback, which reaches N's server from N's own address.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
@@ -56,8 +56,8 @@ bg in_ns socat TCP6-LISTEN:7604,ipv6only=0,reuseaddr,fork 'SYSTEM:echo peer $SOC
 wait_for in_ns sh -c "ss -Hltn | grep -q ':7604 '" || fail "server on 7604"
 r=$(ask in_host 127.0.0.1 5604)
 case "$r" in
-*":ffff:7f00:0001] port 7604") ;;
-*) fail "-t 5604 -> '$r', expected N's 7604 from loopback" ;;
+*":ffff:c633:6401] port 7604") ;;
+*) fail "-t 5604 -> '$r', expected N's 7604 from N's $H4" ;;
 esac
 log "-t 5604 on H's loopback -> $r"
 
