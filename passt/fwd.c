@@ -552,7 +552,7 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		unsigned p;
 
 		for (p = r->first; p <= r->last; p++) {
-			unsigned socks = ns && r->af == AF_UNSPEC ? 2 : 1;
+			unsigned socks = ns && r->af == AF_UNSPEC ? v4 + v6 : 1;
 			int ret;
 
 			if (!limits_listen_take(tbl, r->weak, socks)) {
@@ -565,15 +565,22 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 						     inany_af(&r->addr), false, ns,
 						     NULL);
 			} else if (ns) {
-				int r4, r6;
+				int r4 = -EAFNOSUPPORT, r6 = -EAFNOSUPPORT;
 
-				r4 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						    AF_INET, false, ns, &lo4);
-				r6 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						    AF_INET6, false, ns, &lo6);
+				/* Only the enabled families (-4, -6) */
+				if (v4)
+					r4 = fwd_listen_one(ctx, proto, r, i,
+							    (uint16_t)p, AF_INET,
+							    false, ns, &lo4);
+				if (v6)
+					r6 = fwd_listen_one(ctx, proto, r, i,
+							    (uint16_t)p,
+							    AF_INET6, false, ns,
+							    &lo6);
 				/* One family is enough (::1 may be disabled) */
 				opened += !r4 && !r6;
-				limits_listen_put(tbl, r->weak, !!r4 + !!r6);
+				limits_listen_put(tbl, r->weak,
+						  (v4 && r4) + (v6 && r6));
 				socks = 0;
 				ret = !r4 || !r6 ? 0 : r4;
 			} else if (v6) {
