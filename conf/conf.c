@@ -2000,6 +2000,13 @@ int conf_parse(struct conf *c, int argc, char **argv)
 
 	conf_family_ignore(&st);
 	conf_check(&st);
+	if (c->mode == MODE_PASTA && c->config_net && !c->no_ra) {
+		/* Addresses and routes are set already: an RA would only add
+		 * a second default route, via our link-local address
+		 */
+		debug("--config-net: no router advertisements");
+		c->no_ra = true;
+	}
 	c->ip4.enabled = !st.v6_only;
 	c->ip6.enabled = !st.v4_only;
 	conf_mtu_ipv6(&st);

@@ -46,7 +46,6 @@
 
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
-#define RA_INTERVAL_MS		(10 * 60 * 1000)
 
 struct passt_stats stats;
 
@@ -465,8 +464,10 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		return;
 	}
 	info("client connected");
+	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
-		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
+		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
+				      sizeof(svc_out)));
 }
 
 /**
@@ -622,8 +623,6 @@ static void stats_periodic(const struct ctx *ctx)
  */
 static void housekeeping(struct ctx *ctx)
 {
-	static int64_t last_ra;
-
 	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit &&
 	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
 		info("target namespace is gone, exiting");
@@ -632,10 +631,9 @@ static void housekeeping(struct ctx *ctx)
 	}
 
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp &&
-	    tap_connected() && (!last_ra || ctx->now - last_ra >= RA_INTERVAL_MS)) {
-		last_ra = ctx->now;
-		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
-	}
+	    tap_connected())
+		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
+				      sizeof(svc_out)));
 
 	stats_periodic(ctx);
 }
