@@ -168,6 +168,9 @@ static void tap_learn(struct ctx *ctx, const struct frame *f)
 		else
 			c->ip6.addr_seen = f->src.a6;
 	}
+	/* SLAAC-only guests: DAD probes and unsolicited NAs name the address */
+	if (f->af == AF_INET6 && f->proto == IPPROTO_ICMPV6)
+		ndp_guest_addr(f, &c->ip6.addr_seen);
 }
 
 /**

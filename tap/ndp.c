@@ -452,6 +452,46 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 }
 
 /**
+ * ndp_guest_addr() - Does the guest announce an address of its own?
+ * @f:		Frame validated by frame_parse()
+ * @addr:	Result: the address, if so
+ *
+ * A guest that configures itself by SLAAC (RFC 4862) alone may send
+ * nothing from its global address until it has a reason to, but it probes
+ * the address first: Duplicate Address Detection sends a Neighbor
+ * Solicitation from :: whose target is the address (RFC 4862 section
+ * 5.4.2), and some guests also announce it with an unsolicited Neighbor
+ * Advertisement (S flag clear, RFC 4861 section 7.2.6).  Both carry hop
+ * limit 255 and at least 24 bytes (sections 7.1.1, 7.1.2).  Link-local,
+ * multicast, loopback and unspecified targets are not taken.
+ *
+ * Context: any
+ * Return: true with @addr set if @f is such a message
+ */
+bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr)
+{
+	const uint8_t *icmp = f->l4;
+	struct in6_addr t;
+
+	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !icmp ||
+	    f->l4_len < 24 || f->ttl != ND_HOP_LIMIT || icmp[1])
+		return false;
+	if (icmp[0] == ND_NS) {
+		if (!IN6_IS_ADDR_UNSPECIFIED(&f->src.a6))
+			return false;
+	} else if (icmp[0] != ND_NA || (icmp[4] & ND_NA_SOLICITED)) {
+		return false;
+	}
+	memcpy(&t, icmp + 8, sizeof(t));
+	if (IN6_IS_ADDR_UNSPECIFIED(&t) || IN6_IS_ADDR_LOOPBACK(&t) ||
+	    IN6_IS_ADDR_LINKLOCAL(&t) || IN6_IS_ADDR_MULTICAST(&t) ||
+	    IN6_IS_ADDR_V4MAPPED(&t))
+		return false;
+	*addr = t;
+	return true;
+}
+
+/**
  * ndp_handle() - Answer a Router or Neighbor Solicitation from the guest
  * @c:		Configuration (reads no_ndp, no_ra, ip6, mac_our, and for RAs
  *		what ndp_ra() reads)

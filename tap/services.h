@@ -55,6 +55,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 size_t ndp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
 size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap);
+bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr);
 size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 		     uint8_t *out, size_t cap);
 

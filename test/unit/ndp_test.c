@@ -513,6 +513,48 @@ START_TEST(test_ndp_handle_dad_for_ours_multicast_na)
 }
 END_TEST
 
+/* SLAAC-only guests (RFC 4862 5.4.2): the DAD probe for a global address
+ * names it as target, from ::, and an unsolicited NA (RFC 4861 7.2.6, S
+ * flag clear) names it too; either teaches us the guest's address.  Not:
+ * DAD for a link-local address (the real ipv6_up.pcap frame), a
+ * solicited NA (the real Linux NA, S set), an NS from an address (address
+ * resolution), hop limit below 255
+ */
+START_TEST(test_ndp_guest_addr_dad_and_unsolicited_na)
+{
+	uint8_t b[sizeof(cap_dad_ns)], na[sizeof(cap_na_linux)];
+	struct in6_addr a = IN6ADDR_ANY_INIT;
+	struct frame f;
+
+	ck_assert_int_eq(frame_parse(cap_dad_ns, sizeof(cap_dad_ns), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+
+	memcpy(b, cap_dad_ns, sizeof(b));
+	inet_pton(AF_INET6, "ff02::1:ff00:99", b + IP6 + 24);
+	inet_pton(AF_INET6, "2001:db8:1::99", b + ICMP + 8);
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(ndp_guest_addr(&f, &a));
+	addr_is((const uint8_t *)&a, "2001:db8:1::99");
+
+	b[IP6 + 7] = 254;
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+	b[IP6 + 7] = 255;
+	inet_pton(AF_INET6, "2001:db8:1::5", b + IP6 + 8);	/* not DAD */
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+
+	memcpy(na, cap_na_linux, sizeof(na));
+	ck_assert_int_eq(frame_parse(na, sizeof(na), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));		/* solicited */
+	na[ICMP + 4] = 0x20;				/* Override only */
+	ck_assert_int_eq(frame_parse(na, sizeof(na), &f), 0);
+	memset(&a, 0, sizeof(a));
+	ck_assert(ndp_guest_addr(&f, &a));
+	addr_is((const uint8_t *)&a, "2001:db8::1");
+}
+END_TEST
+
 /* RFC 4861 7.1.1 validity checks, each on a copy of a real NS */
 START_TEST(test_ndp_handle_ns_invalid_counted)
 {
@@ -679,6 +721,7 @@ static Suite *ndp_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_ndp_handle_damaged_frames_safe);
 	tcase_add_test(tc, test_ndp_ra_timer_schedule);
+	tcase_add_test(tc, test_ndp_guest_addr_dad_and_unsolicited_na);
 	suite_add_tcase(s, tc);
 
 	return s;
