@@ -305,6 +305,9 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 
 		if (r < 0) {
 			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			if (r == -FD_IP_FRAG)
+				frame_frag_warn(ctx->now,
+						stats.frames_dropped[FD_IP_FRAG]);
 			trace("from tap: dropped %zu-byte frame: %s", len[i],
 			      frame_drop_str[-r < FD_COUNT ? -r : 0]);
 			continue;

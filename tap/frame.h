@@ -85,6 +85,9 @@ struct frame {
 };
 
 int frame_parse(const uint8_t *buf, size_t len, struct frame *f);
+
+#define FRAME_FRAG_WARN_MS	(60 * 1000)	/* between fragment warnings */
+void frame_frag_warn(int64_t now, uint64_t total);
 void frame_trace(const char *dir, const uint8_t *l2, size_t avail,
 		 size_t len);
 
