@@ -524,7 +524,8 @@ close_s:
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @t:		Table (-t, -u, -T or -U)
  * @ns:		Sockets are opened in the namespace (the caller entered it);
- *		rules without an address bind 127.0.0.1 and ::1 there
+ *		rules without an address bind 0.0.0.0 on lo (any 127.0.0.0/8
+ *		address) and ::1 there
  *
  * Ports of weak rules beyond the table's descriptor budget are skipped
  * (limits_listen_take()), with one warning naming the option.
@@ -567,11 +568,22 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 			} else if (ns) {
 				int r4 = -EAFNOSUPPORT, r6 = -EAFNOSUPPORT;
 
-				/* Only the enabled families (-4, -6) */
-				if (v4)
-					r4 = fwd_listen_one(ctx, proto, r, i,
+				/* Only the enabled families (-4, -6).  IPv4:
+				 * any 127.0.0.0/8 address, as the wildcard
+				 * bound to lo; what arrives there for another
+				 * address is refused by the handlers
+				 */
+				if (v4) {
+					struct fwd_rule lr = *r;
+					bool any = !r->ifname[0];
+
+					if (any)
+						memcpy(lr.ifname, "lo", 3);
+					r4 = fwd_listen_one(ctx, proto, &lr, i,
 							    (uint16_t)p, AF_INET,
-							    false, ns, &lo4);
+							    false, ns, any ?
+							    &inany_any4 : &lo4);
+				}
 				if (v6)
 					r6 = fwd_listen_one(ctx, proto, r, i,
 							    (uint16_t)p,

@@ -1272,7 +1272,7 @@ static bool udp_flow_peer_is(const struct udp_flow *uf,
  * namespace's own address, from that address, so that what listens on the
  * namespace's loopback only stays private (its loopback with
  * --host-lo-to-ns-lo, fwd_splice_ns_target()); for a namespace peer (-U),
- * the host's loopback.
+ * the same loopback address on the host (any of 127.0.0.0/8, ::1).
  *
  * Return: flow, or NULL (no namespace socket, table full, connect() error)
  */
@@ -1291,6 +1291,8 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 	if (into_ns && fwd_splice_ns_target(&ctx->c, v4 ? AF_INET : AF_INET6,
 					    &lo) < 0)
 		return NULL;
+	if (!into_ns && inany_is_loopback(&key->faddr))
+		lo = key->faddr;	/* 127.0.0.53 in, 127.0.0.53 out */
 	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)
@@ -1341,6 +1343,11 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
 	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
 
+	/* -U listens on 0.0.0.0 bound to lo, for all of 127.0.0.0/8: the
+	 * namespace's own addresses, which lo carries too, aren't forwarded
+	 */
+	if (ref.listen.ns && inany_v4(&local) && !inany_is_loopback(&local))
+		return NULL;
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
 				   inany_is_loopback(&peer));
 	if (splice) {

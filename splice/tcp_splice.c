@@ -14,9 +14,11 @@
  * inside the namespace to its own address (its loopback with
  * --host-lo-to-ns-lo), target port, so services bound to the namespace's
  * loopback only stay private.  A
- * connection accepted on a -T port (listening on the namespace's loopback)
- * is carried by a new connection to the host's loopback at the target
- * port.  The family follows the peer: IPv4 to 127.0.0.1, IPv6 to ::1.
+ * connection accepted on a -T port (listening on the namespace's loopback,
+ * 0.0.0.0 bound to lo for all of 127.0.0.0/8, and ::1) is carried by a new
+ * connection to the same loopback address of the host at the target port
+ * (127.0.0.53 to 127.0.0.53); one to the namespace's own address, which lo
+ * carries too, is reset.  The family follows the peer.
  * Other -t connections, and all of them with --no-splice, take the tap
  * path (passt/tcp.c); -T connections have no tap path and are always
  * spliced.
@@ -523,8 +525,10 @@ static void splice_refuse(int s)
  * @conn:	Connection with s[1] open (its family is @af)
  * @af:		AF_INET or AF_INET6
  * @port:	Port, host order
+ * @local:	Local address of the accepted socket (-T), NULL if unknown
  *
- * Towards the host (-T): its loopback, 127.0.0.1 or ::1.  Towards the
+ * Towards the host (-T): the loopback address the namespace's client
+ * connected to (any of 127.0.0.0/8, or ::1), else 127.0.0.1 or ::1.  Towards the
  * namespace (-t): the namespace's own address of @af, so that services
  * bound to its loopback only stay private, or its loopback with
  * --host-lo-to-ns-lo (fwd_splice_ns_target()).
@@ -533,7 +537,7 @@ static void splice_refuse(int s)
  * Return: 0 if connected already, 1 if in progress, -errno on failure
  */
 static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
-			  int af, uint16_t port)
+			  int af, uint16_t port, const union inany *local)
 {
 	struct sockaddr_storage sa;
 	union inany dst;
@@ -544,6 +548,8 @@ static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
 		ret = fwd_splice_ns_target(c, af, &dst);
 		if (ret < 0)
 			return ret;
+	} else if (local && inany_is_loopback(local)) {
+		dst = *local;		/* 127.0.0.53 in, 127.0.0.53 out */
 	} else if (af == AF_INET) {
 		struct in_addr lo4 = { .s_addr = htonl(INADDR_LOOPBACK) };
 
@@ -585,8 +591,11 @@ static bool splice_pools_low(void)
  * table full, out of fds, no helper reply, connect() refused at once) are
  * reset.
  *
+ * -T connections to a local address other than a loopback one (the
+ * namespace's own address, which lo also carries) are reset.
+ *
  * Context: main loop, from tcp_listen_handler()
- * #syscalls socket setsockopt
+ * #syscalls socket setsockopt getsockname
  * Return: true if the splice path owns @s now, false to leave it to the
  *	   tap path
  */
@@ -595,6 +604,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       bool from_ns)
 {
 	int af = inany_af(peer), one = 1, t, ret;
+	union inany local = { 0 };
 	struct tcp_splice_conn *conn;
 	const char *why = NULL;
 	union flow *flow;
@@ -606,6 +616,25 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	if (!splice_on) {
 		splice_refuse(s);
 		return true;
+	}
+	if (from_ns) {
+		/* -T listens on 0.0.0.0 bound to lo, for all of 127.0.0.0/8:
+		 * the namespace's own addresses are reached over lo too, and
+		 * aren't forwarded
+		 */
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		uint16_t lport;
+
+		if (getsockname(s, (struct sockaddr *)&ss, &sl) < 0) {
+			splice_refuse(s);
+			return true;
+		}
+		inany_from_sockaddr(&local, &lport, &ss);
+		if (!inany_is_loopback(&local)) {
+			splice_refuse(s);
+			return true;
+		}
 	}
 
 	flow = flow_alloc();
@@ -665,7 +694,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		goto reset;
 	}
 
-	ret = splice_connect(&ctx->c, conn, af, to_port);
+	ret = splice_connect(&ctx->c, conn, af, to_port, from_ns ? &local : NULL);
 	if (ret < 0) {
 		stats.splice_connect_failed++;
 		why = "connect() failed";

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # family_only.sh - -4 and -6 keep pasta to one address family:
 #  - -6 -T 4322 -U 4323 listens on the namespace's ::1 only, -4 on
-#    127.0.0.1 only (no socket of a disabled family);
+#    127.0.0.0/8 only (0.0.0.0 on lo; no socket of a disabled family);
 #  - podman's fixed IPv4 arguments ("--dns-forward 169.254.1.1
 #    --map-guest-addr 169.254.1.2") with -6 are ignored (a debug line),
 #    pasta runs;
@@ -34,7 +34,7 @@ pasta_alive
 stop_pasta
 
 start_pasta -4 -T 4322 -U 4323
-listening 127.0.0.1
+listening 0.0.0.0%lo	# all of 127.0.0.0/8
 pasta_alive
 stop_pasta
 
