@@ -566,6 +566,52 @@ static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
 }
 
 /**
+ * splice_v4_fallback() - Retry a refused -t connection over IPv4
+ * @ctx:	Context
+ * @conn:	Connection from the host's ::1 whose IPv6 connect() in the
+ *		namespace was refused
+ *
+ * "localhost" clients try ::1 first, but many servers in the namespace
+ * listen on 0.0.0.0 only: as a dual-stack client would (RFC 8305), we try
+ * the other family once, from a new namespace socket, to the namespace's
+ * IPv4 address (or 127.0.0.1 with --host-lo-to-ns-lo).
+ *
+ * Return: true if a new connect() is under way or done, false to reset
+ */
+static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
+{
+	int t, ret;
+
+	if ((conn->flags & (SFL(FROM_NS) | SFL(V4_FALLBACK))) ||
+	    !(conn->flags & SFL(IPV6)) || !ctx->c.ip4.enabled)
+		return false;
+	t = nsock_get(AF_INET);
+	if (t < 0)
+		return false;
+	close(conn->s[1]);		/* leaves the epoll set with it */
+	conn->ep[1] = 0;
+	conn->s[1] = t;
+	conn->flags |= SFL(V4_FALLBACK);
+	ret = splice_connect(&ctx->c, conn, AF_INET, conn->to_port, NULL);
+	if (ret < 0)
+		return false;
+	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
+	if (!(conn->events & SEV(CONNECTING)) && ret > 0) {
+		conn->events |= SEV(CONNECTING);
+		splice_connecting++;
+	}
+	if (ret > 0) {
+		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
+		splice_connect_due = MIN(splice_connect_due, conn->deadline);
+		timer_want(ctx, conn->deadline);
+	} else if (conn->events & SEV(CONNECTING)) {
+		conn->events &= ~SEV(CONNECTING);
+		splice_connecting--;
+	}
+	return true;
+}
+
+/**
  * splice_pools_low() - Does either pool miss anything?
  *
  * Return: true if the timer should refill
@@ -695,6 +741,12 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 
 	ret = splice_connect(&ctx->c, conn, af, to_port, from_ns ? &local : NULL);
+	if ((ret == -ECONNREFUSED || ret == -EADDRNOTAVAIL) &&
+	    splice_v4_fallback(ctx, conn)) {
+		stats.splice_flows_opened++;
+		splice_conn_update(ctx, conn);
+		return true;
+	}
 	if (ret < 0) {
 		stats.splice_connect_failed++;
 		why = "connect() failed";
@@ -752,6 +804,12 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if ((events & EPOLLERR) && (e = splice_sock_error(conn->s[x]))) {
 		char why[64];
+
+		if ((conn->events & SEV(CONNECTING)) && x == 1 &&
+		    e == ECONNREFUSED && splice_v4_fallback(ctx, conn)) {
+			splice_conn_update(ctx, conn);
+			return;
+		}
 
 		snprintf(why, sizeof(why), "%s on side %u%s", strerror(e), x,
 			 (conn->events & SEV(CONNECTING)) && x == 1 ?
