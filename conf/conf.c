@@ -104,6 +104,7 @@ enum conf_opt_id {
 	OPT_DRAIN_TIMEOUT,
 	OPT_DEVMEM,
 	OPT_SECCOMP_SELFTEST,
+	OPT_HOST_LO_TO_NS_LO,
 };
 
 /**
@@ -285,6 +286,9 @@ static const struct conf_opt conf_opts[] = {
 	  NULL, "with --config-net, set up only one address" },
 	{ "no-splice", 0, OPT_NO_SPLICE, no_argument, M_PASTA, NULL, NULL,
 	  "loopback connections take the tap path too" },
+	{ "host-lo-to-ns-lo", 0, OPT_HOST_LO_TO_NS_LO, no_argument, M_PASTA,
+	  NULL, NULL, "host loopback -t/-u traffic reaches the namespace's "
+	  "loopback" },
 
 	/* ours */
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
@@ -1373,6 +1377,9 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 	case OPT_NO_SPLICE:
 		c->no_splice = true;
 		break;
+	case OPT_HOST_LO_TO_NS_LO:
+		c->host_lo_to_ns_lo = true;
+		break;
 	case OPT_NO_PEEK_OFFSET:
 		c->peek_fallback = true;
 		break;
@@ -1510,6 +1517,63 @@ static int conf_family_special(const struct conf_state *st, int af)
 }
 
 /**
+ * conf_family_ignore() - Drop special addresses of a disabled family
+ * @st:		Parsing state, after the options were read
+ *
+ * Integrators pass a fixed set of such options whatever the user asks for
+ * (podman always gives "--dns-forward 169.254.1.1 --map-guest-addr
+ * 169.254.1.2"), so with -4 or -6 the ones of the other family are
+ * ignored, with a debug message, rather than refused: they open no socket
+ * and nothing of that family ever uses them.
+ */
+static void conf_family_ignore(struct conf_state *st)
+{
+	struct conf *c = st->c;
+	int af, id;
+
+	for (af = AF_INET; af <= AF_INET6; af += AF_INET6 - AF_INET) {
+		bool v4 = af == AF_INET;
+
+		if (!(v4 ? st->v6_only : st->v4_only))
+			continue;
+		while ((id = conf_family_special(st, af))) {
+			const struct conf_opt *o = conf_opt_by_id(id);
+
+			debug("--%s: IPv%d setting ignored with %s", o->lname,
+			      v4 ? 4 : 6, v4 ? "-6/--ipv6-only" :
+					       "-4/--ipv4-only");
+			switch (id) {
+			case OPT_DNS_FORWARD:
+				*(v4 ? &st->dns_fwd4 : &st->dns_fwd6) = false;
+				break;
+			case OPT_DNS_HOST:
+				*(v4 ? &st->dns_host4 : &st->dns_host6) = false;
+				break;
+			case OPT_MAP_GUEST_ADDR:
+				if (v4)
+					c->ip4.map_guest_addr.s_addr = 0;
+				else
+					c->ip6.map_guest_addr = in6addr_any;
+				break;
+			default:
+				if (v4)
+					c->ip4.map_host_loopback.s_addr = 0;
+				else
+					c->ip6.map_host_loopback = in6addr_any;
+				break;
+			}
+		}
+		if (v4) {
+			c->ip4.dns_fwd.s_addr = 0;
+			c->ip4.dns_host.s_addr = 0;
+		} else {
+			c->ip6.dns_fwd = in6addr_any;
+			c->ip6.dns_host = in6addr_any;
+		}
+	}
+}
+
+/**
  * conf_userns_is_init() - Are we in the initial user namespace?
  *
  * Its uid_map is the single line "0 0 4294967295" (user_namespaces(7)).
@@ -1627,7 +1691,6 @@ static void conf_check(const struct conf_state *st)
 {
 	const struct conf *c = st->c;
 	size_t i;
-	int id;
 
 	if (st->v4_only && st->v6_only)
 		conf_die(st, conf_opt_by_id('6'),
@@ -1645,12 +1708,29 @@ static void conf_check(const struct conf_state *st)
 	if (st->v4_only && (st->addr6 || st->gw6))
 		conf_die(st, conf_opt_by_id(st->addr6 ? 'a' : 'g'),
 			 "IPv6 setting given with -4/--ipv4-only");
-	if (st->v6_only && (id = conf_family_special(st, AF_INET)))
-		conf_die(st, conf_opt_by_id(id),
-			 "IPv4 setting given with -6/--ipv6-only");
-	if (st->v4_only && (id = conf_family_special(st, AF_INET6)))
-		conf_die(st, conf_opt_by_id(id),
-			 "IPv6 setting given with -4/--ipv4-only");
+	for (i = 0; i < 4; i++) {
+		static const int ids[4] = { 't', 'u', 'T', 'U' };
+		const struct fwd_table *t;
+		bool ns_side;
+		unsigned idx, r;
+
+		t = conf_fwd_table((struct conf *)c, ids[i], &ns_side, &idx);
+		for (r = 0; r < t->n; r++) {
+			sa_family_t af = t->rules[r].af;
+			char buf[INET6_ADDRSTRLEN];
+
+			if ((af == AF_INET && st->v6_only) ||
+			    (af == AF_INET6 && st->v4_only))
+				conf_die(st, conf_opt_by_id(ids[i]),
+					 "%s address %s given with %s (give "
+					 "an address of the enabled family, "
+					 "or none)",
+					 af == AF_INET ? "IPv4" : "IPv6",
+					 inany_ntop(&t->rules[r].addr, buf),
+					 af == AF_INET ? "-6/--ipv6-only" :
+							 "-4/--ipv4-only");
+		}
+	}
 	if (c->runas_set && c->uid == 0 && geteuid() == 0 &&
 	    conf_userns_is_init())
 		conf_die(st, conf_opt_by_id(OPT_RUNAS),
@@ -1928,7 +2008,15 @@ int conf_parse(struct conf *c, int argc, char **argv)
 		dashdash = true;
 	conf_args(&st, argc, argv, argc ? optind : 0, dashdash);
 
+	conf_family_ignore(&st);
 	conf_check(&st);
+	if (c->mode == MODE_PASTA && c->config_net && !c->no_ra) {
+		/* Addresses and routes are set already: an RA would only add
+		 * a second default route, via our link-local address
+		 */
+		debug("--config-net: no router advertisements");
+		c->no_ra = true;
+	}
 	c->ip4.enabled = !st.v6_only;
 	c->ip6.enabled = !st.v4_only;
 	conf_mtu_ipv6(&st);

@@ -263,6 +263,9 @@ struct conf_ip6 {
  * @no_dhcp, @no_ndp, @no_dhcpv6, @no_ra: disable a local service
  * @no_map_gw:		--no-map-gw: the gateway address is not the host
  * @no_splice:		--no-splice: loopback connections take the tap path
+ * @host_lo_to_ns_lo:	--host-lo-to-ns-lo: spliced -t/-u traffic from the
+ *			host's loopback goes to the namespace's loopback, not
+ *			to the namespace's own address
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
@@ -347,6 +350,7 @@ struct conf {
 	bool no_ra;
 	bool no_map_gw;
 	bool no_splice;
+	bool host_lo_to_ns_lo;
 	bool peek_fallback;
 	bool freebind;
 

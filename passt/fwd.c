@@ -243,6 +243,42 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
 }
 
 /**
+ * fwd_splice_ns_target() - Where a spliced -t/-u flow from the host's
+ *			    loopback goes in the namespace
+ * @c:		Configuration
+ * @af:		AF_INET or AF_INET6, the peer's family
+ * @dst:	Result: the namespace's own address of @af (the address the
+ *		guest last used, else the configured one), or the loopback
+ *		address with --host-lo-to-ns-lo
+ *
+ * A service bound to the namespace's loopback only is private to the
+ * namespace: the host's loopback must not reach it.  The namespace's own
+ * address is local there too, so the connection still runs over its lo,
+ * and reaches what listens on a wildcard or on that address.
+ *
+ * Return: 0, or -EADDRNOTAVAIL if the namespace has no address of @af
+ */
+int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst)
+{
+	if (c->host_lo_to_ns_lo) {
+		if (af == AF_INET) {
+			struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
+
+			inany_from_v4(dst, lo);
+		} else {
+			memset(dst, 0, sizeof(*dst));
+			dst->a6 = in6addr_loopback;
+		}
+		return 0;
+	}
+	memset(dst, 0, sizeof(*dst));
+	fwd_guest_addr(c, af, dst);
+	if (inany_is_unspecified(dst))
+		return -EADDRNOTAVAIL;
+	return 0;
+}
+
+/**
  * fwd_port() - Target port for a port of a rule
  * @t:		Table
  * @rule:	Rule index
@@ -488,7 +524,8 @@ close_s:
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @t:		Table (-t, -u, -T or -U)
  * @ns:		Sockets are opened in the namespace (the caller entered it);
- *		rules without an address bind 127.0.0.1 and ::1 there
+ *		rules without an address bind 0.0.0.0 on lo (any 127.0.0.0/8
+ *		address) and ::1 there
  *
  * Ports of weak rules beyond the table's descriptor budget are skipped
  * (limits_listen_take()), with one warning naming the option.
@@ -516,7 +553,7 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		unsigned p;
 
 		for (p = r->first; p <= r->last; p++) {
-			unsigned socks = ns && r->af == AF_UNSPEC ? 2 : 1;
+			unsigned socks = ns && r->af == AF_UNSPEC ? v4 + v6 : 1;
 			int ret;
 
 			if (!limits_listen_take(tbl, r->weak, socks)) {
@@ -529,15 +566,33 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 						     inany_af(&r->addr), false, ns,
 						     NULL);
 			} else if (ns) {
-				int r4, r6;
+				int r4 = -EAFNOSUPPORT, r6 = -EAFNOSUPPORT;
 
-				r4 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						    AF_INET, false, ns, &lo4);
-				r6 = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						    AF_INET6, false, ns, &lo6);
+				/* Only the enabled families (-4, -6).  IPv4:
+				 * any 127.0.0.0/8 address, as the wildcard
+				 * bound to lo; what arrives there for another
+				 * address is refused by the handlers
+				 */
+				if (v4) {
+					struct fwd_rule lr = *r;
+					bool any = !r->ifname[0];
+
+					if (any)
+						memcpy(lr.ifname, "lo", 3);
+					r4 = fwd_listen_one(ctx, proto, &lr, i,
+							    (uint16_t)p, AF_INET,
+							    false, ns, any ?
+							    &inany_any4 : &lo4);
+				}
+				if (v6)
+					r6 = fwd_listen_one(ctx, proto, r, i,
+							    (uint16_t)p,
+							    AF_INET6, false, ns,
+							    &lo6);
 				/* One family is enough (::1 may be disabled) */
 				opened += !r4 && !r6;
-				limits_listen_put(tbl, r->weak, !!r4 + !!r6);
+				limits_listen_put(tbl, r->weak,
+						  (v4 && r4) + (v6 && r6));
 				socks = 0;
 				ret = !r4 || !r6 ? 0 : r4;
 			} else if (v6) {

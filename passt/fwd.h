@@ -21,6 +21,7 @@ bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
 void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src);
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
+int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns);

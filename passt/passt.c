@@ -61,7 +61,6 @@
 
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
-#define RA_INTERVAL_MS		(10 * 60 * 1000)
 
 struct passt_stats stats;
 
@@ -189,6 +188,9 @@ static void tap_learn(struct ctx *ctx, const struct frame *f)
 		else
 			c->ip6.addr_seen = f->src.a6;
 	}
+	/* SLAAC-only guests: DAD probes and unsolicited NAs name the address */
+	if (f->af == AF_INET6 && f->proto == IPPROTO_ICMPV6)
+		ndp_guest_addr(f, &c->ip6.addr_seen);
 }
 
 /**
@@ -323,6 +325,9 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 
 		if (r < 0) {
 			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			if (r == -FD_IP_FRAG)
+				frame_frag_warn(ctx->now,
+						stats.frames_dropped[FD_IP_FRAG]);
 			trace("from tap: dropped %zu-byte frame: %s", len[i],
 			      frame_drop_str[-r < FD_COUNT ? -r : 0]);
 			continue;
@@ -489,8 +494,10 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 	}
 	info("client connected");
 	tcp_guest_attached(ctx);
+	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
-		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
+		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
+				      sizeof(svc_out)));
 }
 
 /**
@@ -651,8 +658,6 @@ static void stats_periodic(const struct ctx *ctx)
  */
 static void housekeeping(struct ctx *ctx)
 {
-	static int64_t last_ra;
-
 	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit &&
 	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
 		info("target namespace is gone, exiting");
@@ -661,10 +666,9 @@ static void housekeeping(struct ctx *ctx)
 	}
 
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp &&
-	    tap_connected() && (!last_ra || ctx->now - last_ra >= RA_INTERVAL_MS)) {
-		last_ra = ctx->now;
-		svc_send(ndp_ra(&ctx->c, svc_out, sizeof(svc_out)));
-	}
+	    tap_connected())
+		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
+				      sizeof(svc_out)));
 
 	stats_periodic(ctx);
 }

@@ -19,19 +19,22 @@
  * one sendmmsg() whose iovecs point into the received frames.  Replies are read
  * with recvmmsg() straight into frame slots of the tap transmit arena, so the
  * payload is copied once, by the kernel; the headers are written around it and
- * the frames leave with the next tap flush.  An ICMP port unreachable answer to
- * one of the guest's datagrams makes the connected socket report ECONNREFUSED
- * (udp(7)); we then send the guest an ICMP destination unreachable (port) or
- * ICMPv6 destination unreachable (port unreachable) quoting the IP and UDP
- * headers of its datagram (RFC 792, RFC 4443 3.1).
+ * the frames leave with the next tap flush.  The guest's TTL or hop limit
+ * is set on the socket (IP_TTL, IPV6_UNICAST_HOPS) when it changes.  The
+ * socket has IP_RECVERR / IPV6_RECVERR: ICMP errors about the guest's
+ * datagrams (destination unreachable, time exceeded) are read from its
+ * error queue and sent to the guest as the same error, quoting the IP and
+ * UDP headers of its datagram (RFC 792, RFC 4443 3.1, 3.3), from the router
+ * that sent them (port unreachable: from the destination).
  *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
  * sorted by peer:
  *  - from a loopback address of the host, in pasta mode without
- *    --no-splice (UDP_SPLICE_IN): carried to the namespace's loopback
- *    through a socket that lives in the namespace, bound to the peer's
+ *    --no-splice (UDP_SPLICE_IN): carried to the namespace's own address
+ *    (its loopback with --host-lo-to-ns-lo) through a socket that lives
+ *    in the namespace, bound to the peer's
  *    port if free and connected to the target port there.  No frame is
  *    built: consecutive datagrams of one flow leave with one sendmmsg(),
  *    and replies come back through the forwarded-port socket with
@@ -59,7 +62,13 @@
  * Flow lookup.  Frames from the guest find their flow by guest-side tuple
  * in the flow hash table.  Datagrams on a forwarded-port socket build the
  * same key (UDP_TAP_IN), or a key with a private protocol number for
- * spliced flows (udp_internal.h), so no lookup crosses paths.  Events on a
+ * spliced flows (udp_internal.h), so no lookup crosses paths.  The host's
+ * own address and its loopback both appear to the guest as one address, so
+ * a loopback peer may build the tap key of another peer's flow: a flow
+ * found that way is taken only if its recorded peer and local address are
+ * this datagram's; a loopback peer then gets a spliced flow of its own
+ * (else its replies would leave from the other peer's address), and on the
+ * tap path alone the flow's peer becomes the latest sender.  Events on a
  * flow socket carry the flow index in the epoll reference.
  *
  * Sizes.  On the tap paths a datagram travels if it fits the MTU in one
@@ -87,6 +96,8 @@
  * flows through the tap transmit arena.  Nothing is allocated per packet.
  */
 #include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
@@ -272,6 +283,32 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 			     size_t dlen)
 {
 	bool v4 = inany_v4(&k->gaddr);
+
+	return udp_icmp_err_fill(l2, mac_dst, mac_src, k, dlen, &k->faddr,
+				 v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
+				 v4 ? ICMP_PORT_UNREACH :
+				      ICMP6_DST_UNREACH_NOPORT);
+}
+
+/**
+ * udp_icmp_err_fill() - ICMP or ICMPv6 error about the guest's datagram
+ * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
+ * @mac_dst:	Guest MAC
+ * @mac_src:	Our MAC
+ * @k:		Guest-side key of the flow (the quoted datagram's tuple)
+ * @dlen:	Payload length of the quoted datagram, bytes
+ * @src:	Source of the error as the guest sees it (the router that
+ *		sent it, or the destination)
+ * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
+ * @code:	Code
+ *
+ * Return: frame length
+ */
+size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+			 const uint8_t *mac_src, const struct flow_key *k,
+			 size_t dlen, const union inany *src, uint8_t type,
+			 uint8_t code)
+{
 	uint8_t q[40 + UDP_HLEN];
 	size_t l3;
 
@@ -281,9 +318,7 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
 	put_be16(q + l3 + 6, 0);
 
-	return icmp_err_fill(l2, mac_dst, mac_src, &k->faddr, &k->gaddr,
-			     v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
-			     v4 ? ICMP_PORT_UNREACH : ICMP6_DST_UNREACH_NOPORT,
+	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
 			     q, l3 + UDP_HLEN);
 }
 
@@ -739,6 +774,91 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 }
 
 /**
+ * udp_sock_errqueue() - Relay ICMP errors queued on a flow's own socket
+ * @ctx:	Context
+ * @uf:		UDP_TAP_OUT flow, its socket with IP_RECVERR/IPV6_RECVERR
+ *
+ * Each error (ip(7), ipv6(7): struct sock_extended_err, the offender in
+ * SO_EE_OFFENDER) about one of the guest's datagrams goes to the guest as
+ * the same ICMP or ICMPv6 error, from the router that sent it (translated
+ * like any host peer, fwd_nat_to_guest()), quoting the flow's IP and UDP
+ * headers: time exceeded (traceroute), destination unreachable of any
+ * code.  Fragmentation needed and packet too big are not relayed: the
+ * host socket's path MTU handling covers them.  Reading the queue also
+ * clears the socket error (ECONNREFUSED and the like).
+ *
+ * #syscalls recvmsg
+ * Return: number of errors read
+ */
+static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&uf->f.key.gaddr);
+	unsigned n;
+
+	for (n = 0; n < UDP_BATCH; n++) {
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6))];
+		const struct sock_extended_err *ee = NULL;
+		struct msghdr mh = { .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		struct sockaddr_storage off = { 0 };
+		union inany from, src;
+		struct cmsghdr *cm;
+		uint16_t port;
+		uint8_t *l2;
+
+		if (recvmsg(uf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || (ee->ee_origin != SO_EE_ORIGIN_ICMP &&
+			    ee->ee_origin != SO_EE_ORIGIN_ICMP6))
+			continue;
+		if (ee->ee_origin == SO_EE_ORIGIN_ICMP ?
+		    !(ee->ee_type == ICMP_DEST_UNREACH ||
+		      ee->ee_type == ICMP_TIME_EXCEEDED) ||
+		    ee->ee_code == ICMP_FRAG_NEEDED :
+		    !(ee->ee_type == ICMP6_DST_UNREACH ||
+		      ee->ee_type == ICMP6_TIME_EXCEEDED))
+			continue;
+		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP) != v4 ||
+		    !tap_connected())
+			continue;
+
+		memcpy(&off, SO_EE_OFFENDER(ee),
+		       v4 ? sizeof(struct sockaddr_in) :
+			    sizeof(struct sockaddr_in6));
+		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
+			continue;
+		inany_from_sockaddr(&from, &port, &off);
+		fwd_nat_to_guest(c, &from, &src);
+		/* The destination itself: as the guest addressed it */
+		if (ee->ee_type == (v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH) &&
+		    ee->ee_code == (v4 ? ICMP_PORT_UNREACH :
+					 ICMP6_DST_UNREACH_NOPORT))
+			src = uf->f.key.faddr;
+
+		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
+		if (!l2)
+			break;
+		udp_icmp_err_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+				  c->mac_our, &uf->f.key, uf->last_len, &src,
+				  ee->ee_type, ee->ee_code);
+		udp_dbg(uf, "ICMP%s type %u code %u relayed to the guest",
+			v4 ? "" : "v6", ee->ee_type, ee->ee_code);
+	}
+	return n;
+}
+
+/**
  * udp_sendmmsg() - Send a prepared batch, retrying after reported errors
  * @ctx:	Context
  * @uf:		Flow the batch belongs to (for ICMP errors to the guest)
@@ -916,8 +1036,20 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, pmax, n);
 		r = recvmmsg(uf->sock, udp_mh_recv, n, MSG_DONTWAIT, NULL);
 		if (r < 0) {
-			if (errno == ECONNREFUSED) {
+			/* An ICMP error: relay it from the error queue,
+			 * port unreachable at least
+			 */
+			if (errno == ECONNREFUSED &&
+			    (uf->kind != UDP_TAP_OUT ||
+			     !udp_sock_errqueue(ctx, uf))) {
 				udp_icmp_unreach(ctx, uf);
+				continue;
+			}
+			if (errno == ECONNREFUSED || errno == EHOSTUNREACH ||
+			    errno == ENETUNREACH || errno == EHOSTDOWN ||
+			    errno == ENONET) {
+				if (uf->kind == UDP_TAP_OUT)
+					udp_sock_errqueue(ctx, uf);
 				continue;
 			}
 			if (errno == EINTR)
@@ -1086,6 +1218,15 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 	s = udp_sock_new(ctx, af);
 	if (s < 0)
 		return NULL;
+	{
+		int one = 1;	/* ICMP errors for the guest: ip(7), ipv6(7) */
+
+		if (af == AF_INET)
+			setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+		else
+			setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one,
+				   sizeof(one));
+	}
 	ret = fwd_sock_outbound(c, s, &host, false);
 	if (ret < 0)
 		debug("UDP SO_BINDTODEVICE %s: %s", ifname, strerror(-ret));
@@ -1118,7 +1259,9 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
  * @f:		Frames
  * @n:		Number of frames
  *
- * Return: frames consumed (sent, or dropped as too big), at most UDP_BATCH
+ * #syscalls setsockopt
+ * Return: frames consumed (sent, or dropped as too big), at most UDP_BATCH;
+ *	   a run on the flow's own socket stops where the TTL changes
  */
 static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			     const struct frame *f, unsigned n)
@@ -1128,9 +1271,25 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	socklen_t cl = via_listener ? udp_pktinfo_set(uf, udp_cmsg_send) : 0;
 	unsigned used, m = 0;
 
+	/* The guest's TTL or hop limit goes out with its datagrams (so that
+	 * traceroute works): one value per sendmmsg() on our own socket
+	 */
+	if (!via_listener && n && f[0].ttl && uf->ttl != f[0].ttl) {
+		int ttl = f[0].ttl;
+
+		if (inany_v4(&uf->f.key.gaddr))
+			setsockopt(s, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
+		else
+			setsockopt(s, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &ttl,
+				   sizeof(ttl));
+		uf->ttl = f[0].ttl;
+	}
+
 	for (used = 0; used < n && m < UDP_BATCH; used++) {
 		struct msghdr *mh = &udp_mh_send[m].msg_hdr;
 
+		if (!via_listener && f[used].ttl != f[0].ttl)
+			break;
 		if (f[used].l3_len > (size_t)ctx->c.mtu) {
 			stats.udp_too_big++;
 			continue;
@@ -1196,13 +1355,15 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	union flow *flow = flow_at(ref.flow);
 	struct udp_flow *uf = &flow->udp;
 
-	(void)events;
 	if (flow->f.type != FLOW_UDP || uf->sock != (int)ref.fd)
 		return;
-	if (uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT)
+	if (uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT) {
 		udp_splice_back(ctx, uf);
-	else
-		udp_sock_to_tap(ctx, uf);
+		return;
+	}
+	if ((events & EPOLLERR) && uf->kind == UDP_TAP_OUT)
+		udp_sock_errqueue(ctx, uf);
+	udp_sock_to_tap(ctx, uf);
 }
 
 /**
@@ -1226,6 +1387,32 @@ static void udp_flow_set_peer(struct udp_flow *uf, int listen_sock,
 }
 
 /**
+ * udp_flow_peer_is() - Is a datagram's sender the recorded peer of a flow?
+ * @uf:		Flow (any kind)
+ * @peer:	Sender of the datagram
+ * @pport:	Its port, host order
+ * @local:	Address it sent to
+ *
+ * Return: true for a UDP_TAP_IN or spliced flow whose peer and local
+ *	   address are these, or for a UDP_TAP_OUT flow (no peer recorded)
+ */
+static bool udp_flow_peer_is(const struct udp_flow *uf,
+			     const union inany *peer, uint16_t pport,
+			     const union inany *local)
+{
+	struct sockaddr_storage ss = { 0 };
+	union inany p;
+	uint16_t port;
+
+	if (!uf->peer_len)
+		return true;
+	memcpy(&ss, &uf->peer, MIN((size_t)uf->peer_len, sizeof(uf->peer)));
+	inany_from_sockaddr(&p, &port, &ss);
+	return port == pport && inany_equals(&p, peer) &&
+	       inany_equals(&uf->local, local);
+}
+
+/**
  * udp_splice_new() - Open a spliced flow for a datagram on a forwarded port
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket
@@ -1235,8 +1422,11 @@ static void udp_flow_set_peer(struct udp_flow *uf, int listen_sock,
  * @to:		Target port, host order
  * @ifindex:	Interface the datagram came in on
  *
- * The other end is loopback of the peer's family: in the namespace for a
- * host peer (-u), on the host for a namespace peer (-U).
+ * The other end is of the peer's family: for a host peer (-u), the
+ * namespace's own address, from that address, so that what listens on the
+ * namespace's loopback only stays private (its loopback with
+ * --host-lo-to-ns-lo, fwd_splice_ns_target()); for a namespace peer (-U),
+ * the same loopback address on the host (any of 127.0.0.0/8, ::1).
  *
  * Return: flow, or NULL (no namespace socket, table full, connect() error)
  */
@@ -1252,6 +1442,11 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 
 	if (!v4)
 		lo.a6 = in6addr_loopback;
+	if (into_ns && fwd_splice_ns_target(&ctx->c, v4 ? AF_INET : AF_INET6,
+					    &lo) < 0)
+		return NULL;
+	if (!into_ns && inany_is_loopback(&key->faddr))
+		lo = key->faddr;	/* 127.0.0.53 in, 127.0.0.53 out */
 	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)
@@ -1302,6 +1497,11 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
 	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
 
+	/* -U listens on 0.0.0.0 bound to lo, for all of 127.0.0.0/8: the
+	 * namespace's own addresses, which lo carries too, aren't forwarded
+	 */
+	if (ref.listen.ns && inany_v4(&local) && !inany_is_loopback(&local))
+		return NULL;
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
 				   inany_is_loopback(&peer));
 	if (splice) {
@@ -1328,8 +1528,31 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	if (tap_ok) {
 		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
 		flow = flow_lookup(&tkey);
+		if (flow && flow->f.type != FLOW_UDP)
+			return NULL;
+		if (flow && udp_flow_peer_is(&flow->udp, &peer, pport, &local))
+			return &flow->udp;
+		if (flow && !splice) {
+			/* Two host peers the guest can't tell apart (the
+			 * host's own address and its loopback both appear
+			 * as one address): replies go to the latest one,
+			 * from the address that one sent to
+			 */
+			uf = &flow->udp;
+			if (uf->kind == UDP_TAP_IN) {
+				udp_flow_set_peer(uf, (int)ref.fd, i, &local,
+						  ifindex);
+				udp_dbg(uf, "peer changed");
+			}
+			return uf;
+		}
+		/* A loopback peer never joins the tap flow of another peer
+		 * that maps to the same guest-side tuple: its replies would
+		 * leave from that peer's local address.  It gets a spliced
+		 * flow of its own instead
+		 */
 		if (flow)
-			return flow->f.type == FLOW_UDP ? &flow->udp : NULL;
+			tap_ok = false;
 	}
 
 	if (splice && (uf = udp_splice_new(ctx, ref, &skey, i, to, ifindex)))

@@ -64,6 +64,8 @@ union udp_sockaddr {
  * @local:	Address the peer sent to (IP_PKTINFO/IPV6_PKTINFO): the
  *		source of the replies
  * @local_ifindex: Interface the peer's datagrams came in on (IPv6)
+ * @ttl:	UDP_TAP_OUT: IP_TTL or IPV6_UNICAST_HOPS set on @sock, the
+ *		guest's, 0 if never set
  * @last_len:	Payload length of the last datagram from the guest, bytes
  *		(quoted in ICMP errors)
  * @last_active: Last datagram either way, ms
@@ -77,6 +79,7 @@ struct udp_flow {
 	union udp_sockaddr peer;
 	union inany local;
 	unsigned local_ifindex;
+	uint8_t ttl;
 	uint16_t last_len;
 	int64_t last_active;
 };

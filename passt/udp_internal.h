@@ -31,5 +31,9 @@ size_t udp_icmp_unreach_len(bool v4);
 size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 			     const uint8_t *mac_src, const struct flow_key *k,
 			     size_t dlen);
+size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+			 const uint8_t *mac_src, const struct flow_key *k,
+			 size_t dlen, const union inany *src, uint8_t type,
+			 uint8_t code);
 
 #endif /* PASST_UDP_INTERNAL_H */

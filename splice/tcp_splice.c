@@ -11,10 +11,14 @@
  * Which connections.  pasta only.  A connection accepted on a -t port
  * whose peer is a loopback address of the host (127.0.0.0/8, ::1, also
  * IPv4-mapped on a dual-stack listener) is carried by a new connection
- * from the namespace's loopback to the target port in the namespace.  A
- * connection accepted on a -T port (listening on the namespace's loopback)
- * is carried by a new connection to the host's loopback at the target
- * port.  The family follows the peer: IPv4 to 127.0.0.1, IPv6 to ::1.
+ * inside the namespace to its own address (its loopback with
+ * --host-lo-to-ns-lo), target port, so services bound to the namespace's
+ * loopback only stay private.  A
+ * connection accepted on a -T port (listening on the namespace's loopback,
+ * 0.0.0.0 bound to lo for all of 127.0.0.0/8, and ::1) is carried by a new
+ * connection to the same loopback address of the host at the target port
+ * (127.0.0.53 to 127.0.0.53); one to the namespace's own address, which lo
+ * carries too, is reset.  The family follows the peer.
  * Other -t connections, and all of them with --no-splice, take the tap
  * path (passt/tcp.c); -T connections have no tap path and are always
  * spliced.
@@ -594,33 +598,95 @@ static void splice_refuse(int s)
 }
 
 /**
- * splice_connect() - Start connecting s[1] to a loopback port
- * @conn:	Connection with s[1] open
- * @af:		AF_INET (127.0.0.1) or AF_INET6 (::1)
+ * splice_connect() - Start connecting s[1] to the other side's port
+ * @c:		Configuration
+ * @conn:	Connection with s[1] open (its family is @af)
+ * @af:		AF_INET or AF_INET6
  * @port:	Port, host order
+ * @local:	Local address of the accepted socket (-T), NULL if unknown
+ *
+ * Towards the host (-T): the loopback address the namespace's client
+ * connected to (any of 127.0.0.0/8, or ::1), else 127.0.0.1 or ::1.  Towards the
+ * namespace (-t): the namespace's own address of @af, so that services
+ * bound to its loopback only stay private, or its loopback with
+ * --host-lo-to-ns-lo (fwd_splice_ns_target()).
  *
  * #syscalls connect
  * Return: 0 if connected already, 1 if in progress, -errno on failure
  */
-static int splice_connect(struct tcp_splice_conn *conn, int af, uint16_t port)
+static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
+			  int af, uint16_t port, const union inany *local)
 {
 	struct sockaddr_storage sa;
-	union inany lo;
+	union inany dst;
 	socklen_t sl;
+	int ret;
 
-	if (af == AF_INET) {
+	if (!(conn->flags & SFL(FROM_NS))) {
+		ret = fwd_splice_ns_target(c, af, &dst);
+		if (ret < 0)
+			return ret;
+	} else if (local && inany_is_loopback(local)) {
+		dst = *local;		/* 127.0.0.53 in, 127.0.0.53 out */
+	} else if (af == AF_INET) {
 		struct in_addr lo4 = { .s_addr = htonl(INADDR_LOOPBACK) };
 
-		inany_from_v4(&lo, lo4);
+		inany_from_v4(&dst, lo4);
 	} else {
-		lo.a6 = in6addr_loopback;
+		dst.a6 = in6addr_loopback;
 	}
-	sl = sockaddr_from_inany(&sa, &lo, port, 0);
+	sl = sockaddr_from_inany(&sa, &dst, port, 0);
 	if (!connect(conn->s[1], (struct sockaddr *)&sa, sl))
 		return 0;
 	if (errno == EINPROGRESS)
 		return 1;
 	return -errno;
+}
+
+/**
+ * splice_v4_fallback() - Retry a refused -t connection over IPv4
+ * @ctx:	Context
+ * @conn:	Connection from the host's ::1 whose IPv6 connect() in the
+ *		namespace was refused
+ *
+ * "localhost" clients try ::1 first, but many servers in the namespace
+ * listen on 0.0.0.0 only: as a dual-stack client would (RFC 8305), we try
+ * the other family once, from a new namespace socket, to the namespace's
+ * IPv4 address (or 127.0.0.1 with --host-lo-to-ns-lo).
+ *
+ * Return: true if a new connect() is under way or done, false to reset
+ */
+static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
+{
+	int t, ret;
+
+	if ((conn->flags & (SFL(FROM_NS) | SFL(V4_FALLBACK))) ||
+	    !(conn->flags & SFL(IPV6)) || !ctx->c.ip4.enabled)
+		return false;
+	t = nsock_get(AF_INET);
+	if (t < 0)
+		return false;
+	close(conn->s[1]);		/* leaves the epoll set with it */
+	conn->ep[1] = 0;
+	conn->s[1] = t;
+	conn->flags |= SFL(V4_FALLBACK);
+	ret = splice_connect(&ctx->c, conn, AF_INET, conn->to_port, NULL);
+	if (ret < 0)
+		return false;
+	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
+	if (!(conn->events & SEV(CONNECTING)) && ret > 0) {
+		conn->events |= SEV(CONNECTING);
+		splice_connecting++;
+	}
+	if (ret > 0) {
+		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
+		splice_connect_due = MIN(splice_connect_due, conn->deadline);
+		timer_want(ctx, conn->deadline);
+	} else if (conn->events & SEV(CONNECTING)) {
+		conn->events &= ~SEV(CONNECTING);
+		splice_connecting--;
+	}
+	return true;
 }
 
 /**
@@ -649,8 +715,11 @@ static bool splice_pools_low(void)
  * table full, out of fds, no helper reply, connect() refused at once) are
  * reset.
  *
+ * -T connections to a local address other than a loopback one (the
+ * namespace's own address, which lo also carries) are reset.
+ *
  * Context: main loop, from tcp_listen_handler()
- * #syscalls socket setsockopt
+ * #syscalls socket setsockopt getsockname
  * Return: true if the splice path owns @s now, false to leave it to the
  *	   tap path
  */
@@ -659,6 +728,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       bool from_ns)
 {
 	int af = inany_af(peer), one = 1, t, ret;
+	union inany local = { 0 };
 	struct tcp_splice_conn *conn;
 	const char *why = NULL;
 	union flow *flow;
@@ -670,6 +740,25 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	if (!splice_on) {
 		splice_refuse(s);
 		return true;
+	}
+	if (from_ns) {
+		/* -T listens on 0.0.0.0 bound to lo, for all of 127.0.0.0/8:
+		 * the namespace's own addresses are reached over lo too, and
+		 * aren't forwarded
+		 */
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		uint16_t lport;
+
+		if (getsockname(s, (struct sockaddr *)&ss, &sl) < 0) {
+			splice_refuse(s);
+			return true;
+		}
+		inany_from_sockaddr(&local, &lport, &ss);
+		if (!inany_is_loopback(&local)) {
+			splice_refuse(s);
+			return true;
+		}
 	}
 
 	flow = flow_alloc();
@@ -729,7 +818,13 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		goto reset;
 	}
 
-	ret = splice_connect(conn, af, to_port);
+	ret = splice_connect(&ctx->c, conn, af, to_port, from_ns ? &local : NULL);
+	if ((ret == -ECONNREFUSED || ret == -EADDRNOTAVAIL) &&
+	    splice_v4_fallback(ctx, conn)) {
+		stats.splice_flows_opened++;
+		splice_conn_update(ctx, conn);
+		return true;
+	}
 	if (ret < 0) {
 		stats.splice_connect_failed++;
 		why = "connect() failed";
@@ -787,6 +882,12 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if ((events & EPOLLERR) && (e = splice_sock_error(conn->s[x]))) {
 		char why[64];
+
+		if ((conn->events & SEV(CONNECTING)) && x == 1 &&
+		    e == ECONNREFUSED && splice_v4_fallback(ctx, conn)) {
+			splice_conn_update(ctx, conn);
+			return;
+		}
 
 		snprintf(why, sizeof(why), "%s on side %u%s", strerror(e), x,
 			 (conn->events & SEV(CONNECTING)) && x == 1 ?

@@ -36,7 +36,10 @@ enum splice_fl {
 	SFL_OUT_WAIT_1,		/* pipe[1] holds data, s[0] is full: EPOLLOUT */
 	SFL_FROM_NS,		/* accepted in the namespace (-T), else on the
 				 * host (-t) */
-	SFL_IPV6,		/* both sockets are IPv6 */
+	SFL_IPV6,		/* the accepted socket is IPv6 (and the other
+				 * one, unless SFL_V4_FALLBACK) */
+	SFL_V4_FALLBACK,	/* -t: IPv6 refused in the namespace, s[1] is
+				 * an IPv4 socket now */
 	SFL_COUNT
 };
 

@@ -15,6 +15,10 @@
  *   DHCPINFORM    ->  DHCPACK with configuration but no address or lease
  *                     time (RFC 2131 sections 3.4 and 4.3.5)
  *   DHCPDECLINE, DHCPRELEASE, anything else  ->  no answer
+ *   BOOTREQUEST without option 53 (a BOOTP client, RFC 951, with the
+ *   RFC 1497 vendor area)  ->  BOOTREPLY with yiaddr c->ip4.addr and the
+ *                     configuration options (mask, router...), no 51, 53
+ *                     or 54 (RFC 1534: a BOOTP client gets a BOOTP reply)
  *
  * The server identifier is the gateway address, the address the guest can
  * reach us at; without a gateway there is nothing to name and no answer.
@@ -22,7 +26,8 @@
  * address never changes while we run, and a restart answers any REQUEST
  * from scratch.
  *
- * Replies carry options 53, 54, 51, 61 if the client sent one (RFC 6842),
+ * Replies carry options 53 (always first), 54, 51, 61 if the client sent
+ * one (RFC 6842),
  * 1, 121 when the gateway is outside the guest's subnet (RFC 3442), 3, 6,
  * 26, 12, 81 (--fqdn, RFC 4702: in every OFFER and ACK, whether or not the
  * client sent option 81, as upstream passt does), 15 and 119, in this
@@ -443,7 +448,8 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
  * @c:		Configuration
  * @f:		Client frame (validated)
  * @r:		Parsed client options
- * @type:	DHCPOFFER, DHCPACK or DHCPNAK
+ * @type:	DHCPOFFER, DHCPACK or DHCPNAK; 0 for a BOOTREPLY to a BOOTP
+ *		client (RFC 951, options of RFC 1497 without 51, 53, 54)
  * @server:	Server identifier and source address, network order
  * @out:	Output frame buffer
  * @cap:	Size of @out, bytes
@@ -501,8 +507,13 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 	o.len = 0;
 	o.cap = lim - ETH_HLEN_ - 20 - 8 - BOOTP_OPTIONS - 1;
 
-	dhcp_opt_add(&o, OPT_MSG_TYPE, &type, 1);
-	dhcp_opt_add(&o, OPT_SERVER_ID, &server, 4);
+	/* Option 53 first, whatever the client asked for: some small clients
+	 * look for it there only.  A BOOTREPLY (@type 0) has no DHCP options
+	 */
+	if (type)
+		dhcp_opt_add(&o, OPT_MSG_TYPE, &type, 1);
+	if (type)
+		dhcp_opt_add(&o, OPT_SERVER_ID, &server, 4);
 	if (type == DHCPOFFER || (type == DHCPACK && r->type != DHCPINFORM))
 		dhcp_opt_add_be32(&o, OPT_LEASE_TIME, DHCP_LEASE_INFINITE);
 	/* RFC 6842 section 3: echo the client identifier, NAK included */
@@ -562,8 +573,9 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
  * for every well-formed client message, dhcp_reply for every OFFER or ACK,
  * dhcp_nak for every NAK, dhcp_fqdn_skipped for every reply that had no
  * room for option 81, dhcp_bad for malformed messages (short, not a
- * BOOTREQUEST for Ethernet, no magic cookie, an option past the end, no
- * or an unknown message type).
+ * BOOTREQUEST for Ethernet, no magic cookie, an option past the end, an
+ * unknown message type); a BOOTP request counts as dhcp_req and its reply
+ * as dhcp_reply.
  *
  * Context: main loop; no allocation
  * Return: length of the reply written to @out, or 0 for no reply
@@ -589,7 +601,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	    m[BOOTP_HTYPE] != 1 || m[BOOTP_HLEN] != ETH_ALEN_ ||
 	    memcmp(m + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie)) ||
 	    dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r) ||
-	    r.type < DHCPDISCOVER || r.type > DHCPINFORM) {
+	    (r.type && (r.type < DHCPDISCOVER || r.type > DHCPINFORM))) {
 		svc_stats.dhcp_bad++;
 		return 0;
 	}
@@ -605,6 +617,9 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	}
 
 	switch (r.type) {
+	case 0:			/* BOOTP (RFC 951): no option 53 */
+		type = 0;
+		break;
 	case DHCPDISCOVER:
 		type = DHCPOFFER;
 		break;

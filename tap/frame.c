@@ -48,6 +48,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../conf/log.h"
 #include "csum.h"
 #include "frame.h"
 
@@ -385,4 +386,31 @@ int frame_parse(const uint8_t *buf, size_t len, struct frame *f)
 		return -FD_IP_ADDR;
 
 	return 0;
+}
+
+/**
+ * frame_frag_warn() - Say that IP fragments from the guest are dropped
+ * @now:	CLOCK_MONOTONIC time, ms
+ * @total:	Fragments dropped so far, this one included
+ *
+ * Fragments are never reassembled (see the DOC block), and a guest sending
+ * them sees its datagrams vanish: the first one is reported at once, later
+ * ones at most once a minute, with the count, so a flood of them can't
+ * flood the log.
+ *
+ * Context: main loop
+ */
+void frame_frag_warn(int64_t now, uint64_t total)
+{
+	static int64_t last = INT64_MIN;
+	static uint64_t reported;
+
+	if (last != INT64_MIN && now - last < FRAME_FRAG_WARN_MS)
+		return;
+	warn("dropped %llu IP fragment%s from the guest (%llu in all): "
+	     "fragments are not reassembled, lower the guest's datagram "
+	     "size or MTU", (unsigned long long)(total - reported),
+	     total - reported == 1 ? "" : "s", (unsigned long long)total);
+	last = now;
+	reported = total;
 }

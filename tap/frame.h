@@ -85,8 +85,18 @@ struct frame {
 };
 
 int frame_parse(const uint8_t *buf, size_t len, struct frame *f);
+
+#define FRAME_FRAG_WARN_MS	(60 * 1000)	/* between fragment warnings */
+void frame_frag_warn(int64_t now, uint64_t total);
 void frame_trace(const char *dir, const uint8_t *l2, size_t avail,
 		 size_t len);
+
+/* Shortest Ethernet frame without FCS (IEEE 802.3 clause 3.2.8, the
+ * kernel's ETH_ZLEN): shorter ones are padded with zeros
+ */
+#define ETH_ZLEN_	60
+
+size_t frame_pad(uint8_t *l2, size_t len);
 
 /* Builders: fill headers in place, return the header length written */
 size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,

@@ -14,6 +14,27 @@
 #include "frame.h"
 
 /**
+ * frame_pad() - Zero-pad a frame to the Ethernet minimum
+ * @l2:		Frame start, with room for ETH_ZLEN_ bytes
+ * @len:	Frame length, bytes
+ *
+ * A frame shorter than 60 bytes (ARP replies, bare TCP ACKs, small UDP
+ * datagrams and echo replies) is a runt on a real link (IEEE 802.3, clause
+ * 4.2.3.3: the MAC pads it), and some virtual NICs and guest drivers drop
+ * it.  The pad follows the IP packet, outside its total length, so no L3 or
+ * L4 length or checksum changes: receivers trim to the IP length (RFC 894).
+ *
+ * Return: new frame length, bytes: MAX(@len, ETH_ZLEN_)
+ */
+size_t frame_pad(uint8_t *l2, size_t len)
+{
+	if (len >= ETH_ZLEN_)
+		return len;
+	memset(l2 + len, 0, ETH_ZLEN_ - len);
+	return ETH_ZLEN_;
+}
+
+/**
  * eth_hdr_fill() - Write an Ethernet II header
  * @p:		Frame start, at least 14 bytes
  * @dst:	Destination MAC

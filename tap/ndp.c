@@ -259,7 +259,8 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
  * @out:	Buffer for the frame, starting with the Ethernet header
  * @cap:	Size of @out, bytes; 14 + max(c->mtu, 1280) is always enough
  *
- * The daemon sends one at start and then at least every
+ * The daemon sends one at start and then on ndp_ra_timer()'s schedule,
+ * at least every
  * NDP_RA_INTERVAL_MAX_S seconds, so that the DNS lifetimes (twice that)
  * never run out.  Counts svc_stats.ndp_ra.
  *
@@ -273,6 +274,86 @@ size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap)
 
 	ndp_mcast_mac(mac, &ndp_all_nodes);
 	return ndp_ra_build(c, &ndp_all_nodes, mac, out, cap);
+}
+
+static int64_t ndp_ra_next_ms = -1;	/* next unsolicited RA, -1: at once */
+static int64_t ndp_ra_last_ms = INT64_MIN; /* last unsolicited RA */
+static unsigned ndp_ra_sent;		/* unsolicited RAs since restart */
+static uint64_t ndp_ra_rnd;		/* xorshift64 state, 0: unseeded */
+
+/**
+ * ndp_ra_interval() - Delay before the next unsolicited RA
+ * @sent:	Unsolicited RAs sent since the guest attached, this one
+ *		included
+ * @rnd:	A random number
+ *
+ * RFC 4861 section 6.2.4: uniformly random between MinRtrAdvInterval and
+ * MaxRtrAdvInterval, but for the first MAX_INITIAL_RTR_ADVERTISEMENTS at
+ * most MAX_INITIAL_RTR_ADVERT_INTERVAL; never less than
+ * MIN_DELAY_BETWEEN_RAS (section 10).
+ *
+ * Return: delay, milliseconds
+ */
+int64_t ndp_ra_interval(unsigned sent, uint64_t rnd)
+{
+	int64_t span = NDP_RA_MAX_MS - NDP_RA_MIN_MS + 1;
+	int64_t d = NDP_RA_MIN_MS + (int64_t)(rnd % (uint64_t)span);
+
+	if (sent < NDP_RA_INITIAL && d > NDP_RA_INITIAL_MAX_MS)
+		d = NDP_RA_MIN_DELAY_MS + (int64_t)(rnd %
+			(uint64_t)(NDP_RA_INITIAL_MAX_MS - NDP_RA_MIN_DELAY_MS + 1));
+	return MAX(d, (int64_t)NDP_RA_MIN_DELAY_MS);
+}
+
+/**
+ * ndp_ra_restart() - A guest attached: advertise soon, then fast a few times
+ *
+ * The next ndp_ra_timer() call sends, but not within NDP_RA_MIN_DELAY_MS
+ * of the previous unsolicited RA.
+ */
+void ndp_ra_restart(void)
+{
+	ndp_ra_next_ms = -1;
+	ndp_ra_sent = 0;
+}
+
+/**
+ * ndp_ra_timer() - Build the unsolicited RA if one is due
+ * @c:		Configuration, as for ndp_ra()
+ * @now:	CLOCK_MONOTONIC time, milliseconds
+ * @out:	Buffer for the frame, as for ndp_ra()
+ * @cap:	Size of @out, bytes
+ *
+ * Context: main loop, at least once a second while a guest is attached
+ * Return: frame length, 0 if none is due (or RAs are off)
+ */
+size_t ndp_ra_timer(const struct conf *c, int64_t now, uint8_t *out,
+		    size_t cap)
+{
+	size_t len;
+
+	if (ndp_ra_next_ms >= 0 && now < ndp_ra_next_ms)
+		return 0;
+	if (ndp_ra_last_ms != INT64_MIN &&
+	    now - ndp_ra_last_ms < NDP_RA_MIN_DELAY_MS)
+		return 0;
+	len = ndp_ra(c, out, cap);
+	if (!len)
+		return 0;
+
+	if (!ndp_ra_rnd) {	/* any seed will do: desynchronise peers */
+		ndp_ra_rnd = (uint64_t)now * 0x9e3779b97f4a7c15ULL;
+		ndp_ra_rnd ^= (uint64_t)c->mac_our[5] << 8 | c->mac_our[4];
+		ndp_ra_rnd |= 1;
+	}
+	ndp_ra_rnd ^= ndp_ra_rnd << 13;
+	ndp_ra_rnd ^= ndp_ra_rnd >> 7;
+	ndp_ra_rnd ^= ndp_ra_rnd << 17;
+
+	ndp_ra_sent++;
+	ndp_ra_last_ms = now;
+	ndp_ra_next_ms = now + ndp_ra_interval(ndp_ra_sent, ndp_ra_rnd);
+	return len;
 }
 
 /**
@@ -368,6 +449,46 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 
 	svc_stats.ndp_na++;
 	return ndp_icmp_finish(c, out, 32, &target, dst, mac);
+}
+
+/**
+ * ndp_guest_addr() - Does the guest announce an address of its own?
+ * @f:		Frame validated by frame_parse()
+ * @addr:	Result: the address, if so
+ *
+ * A guest that configures itself by SLAAC (RFC 4862) alone may send
+ * nothing from its global address until it has a reason to, but it probes
+ * the address first: Duplicate Address Detection sends a Neighbor
+ * Solicitation from :: whose target is the address (RFC 4862 section
+ * 5.4.2), and some guests also announce it with an unsolicited Neighbor
+ * Advertisement (S flag clear, RFC 4861 section 7.2.6).  Both carry hop
+ * limit 255 and at least 24 bytes (sections 7.1.1, 7.1.2).  Link-local,
+ * multicast, loopback and unspecified targets are not taken.
+ *
+ * Context: any
+ * Return: true with @addr set if @f is such a message
+ */
+bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr)
+{
+	const uint8_t *icmp = f->l4;
+	struct in6_addr t;
+
+	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !icmp ||
+	    f->l4_len < 24 || f->ttl != ND_HOP_LIMIT || icmp[1])
+		return false;
+	if (icmp[0] == ND_NS) {
+		if (!IN6_IS_ADDR_UNSPECIFIED(&f->src.a6))
+			return false;
+	} else if (icmp[0] != ND_NA || (icmp[4] & ND_NA_SOLICITED)) {
+		return false;
+	}
+	memcpy(&t, icmp + 8, sizeof(t));
+	if (IN6_IS_ADDR_UNSPECIFIED(&t) || IN6_IS_ADDR_LOOPBACK(&t) ||
+	    IN6_IS_ADDR_LINKLOCAL(&t) || IN6_IS_ADDR_MULTICAST(&t) ||
+	    IN6_IS_ADDR_V4MAPPED(&t))
+		return false;
+	*addr = t;
+	return true;
 }
 
 /**

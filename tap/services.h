@@ -32,6 +32,22 @@ extern struct svc_stats svc_stats;
  */
 #define NDP_RA_INTERVAL_MAX_S	1800
 
+/* Our unsolicited RA schedule (RFC 4861 sections 6.2.1, 6.2.4, 10): every
+ * NDP_RA_MIN_MS..NDP_RA_MAX_MS, uniformly random, the first
+ * NDP_RA_INITIAL ones after a guest attaches at most NDP_RA_INITIAL_MAX_MS
+ * apart, and never two multicast RAs within NDP_RA_MIN_DELAY_MS
+ */
+#define NDP_RA_MAX_MS		(600 * 1000)	/* MaxRtrAdvInterval */
+#define NDP_RA_MIN_MS		(200 * 1000)	/* 0.33 * Max, rounded */
+#define NDP_RA_INITIAL		3	/* MAX_INITIAL_RTR_ADVERTISEMENTS */
+#define NDP_RA_INITIAL_MAX_MS	(16 * 1000)	/* MAX_INITIAL_RTR_ADVERT_INTERVAL */
+#define NDP_RA_MIN_DELAY_MS	(3 * 1000)	/* MIN_DELAY_BETWEEN_RAS */
+
+void ndp_ra_restart(void);
+size_t ndp_ra_timer(const struct conf *c, int64_t now, uint8_t *out,
+		    size_t cap);
+int64_t ndp_ra_interval(unsigned sent, uint64_t rnd);
+
 size_t arp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
 size_t dhcp_handle(const struct conf *c, const struct frame *f,
@@ -39,6 +55,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 size_t ndp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
 size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap);
+bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr);
 size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 		     uint8_t *out, size_t cap);
 

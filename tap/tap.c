@@ -407,17 +407,22 @@ unsigned tap_tx_frames_free(void)
  * @csum_offset: Offset of the checksum field in the L4 header (16 for TCP,
  *		6 for UDP), if @csum_start is set
  *
- * The caller checked tap_tx_space() first, so there is room.
+ * The caller checked tap_tx_space() first, so there is room, for
+ * ETH_ZLEN_ bytes at least: a shorter frame is zero-padded to that
+ * (frame_pad()).
  */
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset)
 {
-	size_t end = (size_t)(l2 - tap_tx_arena) + len;
+	size_t end;
 
 	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS) {
 		tap_stats.tx_dropped++;	/* caller ignored tap_tx_frames_free() */
 		return;
 	}
+	if ((size_t)(l2 - tap_tx_arena) + ETH_ZLEN_ <= sizeof(tap_tx_arena))
+		len = frame_pad(l2, len);
+	end = (size_t)(l2 - tap_tx_arena) + len;
 
 	tap_tx_iov[tap_tx_iovn].iov_base = l2;
 	tap_tx_iov[tap_tx_iovn].iov_len = len;
@@ -455,7 +460,9 @@ bool tap_tx_ext_room(unsigned npay)
  * @csum_offset: As for tap_tx_add()
  *
  * The frame is @hlen plus the sum of the piece lengths, at most FRAME_MAX.
- * Nothing is copied.  Context: main loop, like tap_tx_add().
+ * Nothing is copied, except for a frame shorter than ETH_ZLEN_: its pieces
+ * are copied after the headers (room for ETH_ZLEN_ bytes at @l2) and the
+ * frame is padded like any other.  Context: main loop, like tap_tx_add().
  *
  * Return: 0, or -ENOBUFS if there is no room (flush and retry; @l2 stays
  *	   valid across tap_flush(), the arena is only reused by later
@@ -465,10 +472,19 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
 		   unsigned npay, size_t csum_start, size_t csum_offset)
 {
 	size_t end = (size_t)(l2 - tap_tx_arena) + hlen;
+	size_t plen = iov_length(pay, npay);
+	unsigned j;
 
-	if (!tap_tx_ext_room(npay) ||
-	    hlen + iov_length(pay, npay) > FRAME_MAX)
+	if (!tap_tx_ext_room(npay) || hlen + plen > FRAME_MAX)
 		return -ENOBUFS;
+	if (hlen + plen < ETH_ZLEN_ &&
+	    (size_t)(l2 - tap_tx_arena) + ETH_ZLEN_ <= sizeof(tap_tx_arena)) {
+		/* A runt: gather it after its headers, to pad it there */
+		for (j = 0, end = hlen; j < npay; end += pay[j++].iov_len)
+			memcpy(l2 + end, pay[j].iov_base, pay[j].iov_len);
+		tap_tx_add(l2, end, csum_start, csum_offset);
+		return 0;
+	}
 
 	tap_tx_iov[tap_tx_iovn].iov_base = l2;
 	tap_tx_iov[tap_tx_iovn].iov_len = hlen;
@@ -494,13 +510,13 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
  */
 uint8_t *tap_tx_frame(size_t len)
 {
-	size_t avail;
+	size_t room = TAP_HEADROOM + MAX(len, (size_t)ETH_ZLEN_), avail;
 	uint8_t *p = tap_tx_space(&avail);
 
-	if (avail < TAP_HEADROOM + len) {
+	if (avail < room) {
 		tap_flush();
 		p = tap_tx_space(&avail);
-		if (avail < TAP_HEADROOM + len)
+		if (avail < room)
 			return NULL;
 	}
 	tap_tx_add(p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);

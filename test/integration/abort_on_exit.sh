@@ -13,10 +13,10 @@ TT="python3 $(dirname "$0")/tcptool.py"
 setup_topology
 start_pasta -t 9014,9200 -T 9104
 
-bg in_ns $TT serve-source 9014 --bind 127.0.0.1		# host lo -> -t: spliced
+bg in_ns $TT serve-source 9014				# host lo -> -t: spliced
 bg in_host $TT serve-source 9104 --bind 127.0.0.1	# ns lo -> -T: spliced
 bg in_ns $TT serve-source 9200				# R -> -t: tap path
-wait_for in_ns sh -c "ss -ltn | grep -q '127.0.0.1:9014 '"
+wait_for in_ns sh -c "ss -ltn | grep -q ':9014 '"
 wait_for in_host sh -c "ss -ltn | grep -q '127.0.0.1:9104 '"
 wait_for in_ns sh -c "ss -ltn | grep -q ':9200 '"
 bg in_host $TT sink-expect-rst 127.0.0.1 9014 "$WORK/r1"; S1=$BG_PID

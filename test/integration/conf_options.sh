@@ -90,14 +90,14 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "--devmem" --devmem eth0:64
 	expect_bad "$bin" "--frobnicate" --frobnicate
 	expect_bad "$bin" "-d/--debug" --debug=yes
-	expect_bad "$bin" "--dns-forward" -4 --dns-forward 2001:db8::53
-	expect_bad "$bin" "--map-guest-addr" -6 --map-guest-addr 203.0.113.7
-	expect_bad "$bin" "--map-host-loopback" -4 --map-host-loopback 2001:db8::8
+	expect_bad "$bin" "-t/--tcp-ports" -6 -t 198.51.100.1/12345
+	expect_bad "$bin" "-u/--udp-ports" -4 -u 2001:db8:1::1/12345
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $R4
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $H4
 	expect_bad "$bin" "--runas" --runas 0
 done
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 0
+expect_bad "$PASTA_BIN" "-T/--tcp-ns" -6 -T 127.0.0.1/4322
 expect_bad "$PASTA_BIN" "--netns" --netns x 1234
 expect_bad "$PASTA_BIN" "PID" 0
 expect_bad "$PASTA_BIN" "passt" -s /tmp/x.socket

@@ -21,14 +21,15 @@ setup_topology
 want=$(gen | digest)
 start_pasta -t 5101 -T 5102:7102 --stats
 
-# transfer FAM LO WHAT SRV_IN SRV_NAME LPORT CLI_IN CPORT - $SIZE bytes from a
-# socat client (run with CLI_IN) to CPORT on LO, received by a socat server
-# listening on LPORT (run with SRV_IN, SRV_NAME for messages): sha256 equal
+# transfer FAM LO WHAT SRV_IN SRV_NAME LPORT CLI_IN CPORT BIND - $SIZE bytes
+# from a socat client (run with CLI_IN) to CPORT on LO, received by a socat
+# server listening on BIND, LPORT (run with SRV_IN, SRV_NAME for messages):
+# sha256 equal
 transfer() {
 	fam=$1; lo=$2; what=$3; srv_in=$4; srv_name=$5; lport=$6; cli_in=$7
-	cport=$8
+	cport=$8; bind=$9
 	rm -f "$WORK/got"
-	bg $srv_in sh -c "timeout 60 socat -u TCP$fam-LISTEN:$lport,bind=$lo,reuseaddr - | openssl dgst -sha256 -r > $WORK/got"
+	bg $srv_in sh -c "timeout 60 socat -u TCP$fam-LISTEN:$lport,bind=$bind,reuseaddr - | openssl dgst -sha256 -r > $WORK/got"
 	srv=$BG_PID
 	wait_for $srv_in sh -c "ss -Hltn | grep -q ':$lport '" || fail "server in $srv_name"
 	start=$(date +%s.%N)
@@ -42,11 +43,13 @@ transfer() {
 }
 
 for fam in 4 6; do
-	if [ $fam = 4 ]; then lo=127.0.0.1; else lo="[::1]"; fi
-	# host -> namespace: client on H's loopback, -t 5101, server in N
-	transfer $fam $lo "host->ns" in_ns N 5101 in_host 5101
+	if [ $fam = 4 ]; then lo=127.0.0.1; any=0.0.0.0
+	else lo="[::1]"; any="[::]"; fi
+	# host -> namespace: client on H's loopback, -t 5101, server in N on
+	# the wildcard address (one on N's loopback only is private)
+	transfer $fam $lo "host->ns" in_ns N 5101 in_host 5101 $any
 	# namespace -> host: client in N to its loopback, -T 5102 -> H's 7102
-	transfer $fam $lo "ns->host" in_host H 7102 in_ns 5102
+	transfer $fam $lo "ns->host" in_host H 7102 in_ns 5102 $lo
 done
 
 pasta_alive

@@ -21,7 +21,7 @@ bg in_ns socat -b 65536 UDP4-LISTEN:5002,fork,reuseaddr PIPE
 bg in_ns socat -b 65536 UDP6-LISTEN:5002,ipv6only=1,fork,reuseaddr PIPE
 bg in_host socat -b 65536 UDP4-LISTEN:5003,fork,reuseaddr PIPE
 bg in_host socat -b 65536 UDP6-LISTEN:5003,ipv6only=1,fork,reuseaddr PIPE
-bg in_ns $UDPTOOL echo 127.0.0.1 5004 120
+bg in_ns $UDPTOOL echo 0.0.0.0 5004 120
 bg in_host $UDPTOOL echo 127.0.0.1 5005 120
 wait_for in_ns sh -c "ss -uln | grep -q '\]:5002 '" || fail "socat in ns"
 wait_for in_host sh -c "ss -uln | grep -q '\]:5003 '" || fail "socat in H"

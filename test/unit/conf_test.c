@@ -878,18 +878,15 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("passt", "-a/--address", "-6", "-a", "203.0.113.1");
 	EXPECT_REJECTED("passt", "-a/--address", "-4", "-a", "2001:db8::1");
 	EXPECT_REJECTED("passt", "-g/--gateway", "-4", "-g", "fe80::1");
-	EXPECT_REJECTED("passt", "--dns-forward", "-4", "--dns-forward",
-			"2001:db8::53");
-	EXPECT_REJECTED("passt", "--dns-forward", "-6", "--dns-forward",
-			"169.254.1.1");
-	EXPECT_REJECTED("passt", "--map-guest-addr", "-4",
-			"--map-guest-addr", "2001:db8::7");
-	EXPECT_REJECTED("pasta", "--map-guest-addr", "-6",
-			"--map-guest-addr", "169.254.1.2");
-	EXPECT_REJECTED("passt", "--map-host-loopback", "-4",
-			"--map-host-loopback", "2001:db8::8");
-	EXPECT_REJECTED("passt", "--map-host-loopback", "-6",
-			"--map-host-loopback", "203.0.113.8");
+	/* A forwarding rule of a disabled family would open its sockets */
+	EXPECT_REJECTED("passt", "-t/--tcp-ports", "-6", "-t",
+			"198.51.100.1/12345");
+	EXPECT_REJECTED("pasta", "-t/--tcp-ports", "-t", "198.51.100.1/12345",
+			"-6");
+	EXPECT_REJECTED("passt", "-u/--udp-ports", "-4", "-u",
+			"2001:db8::1/53");
+	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-6", "-T", "127.0.0.1/22");
+	EXPECT_REJECTED("pasta", "-U/--udp-ns", "-4", "-U", "::1/53");
 	/* Special addresses that can't work together (passt.1, ADDRESS
 	 * MAPPING); the host topology: 198.51.100.1/24 via 198.51.100.2
 	 */
@@ -914,6 +911,32 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("pasta", "PID", "0");
 	EXPECT_REJECTED("pasta", "PID", "99999999999");
 	EXPECT_REJECTED("passt", "unexpected argument", "1234");
+}
+END_TEST
+
+/* podman always appends "--dns-forward 169.254.1.1 --map-guest-addr
+ * 169.254.1.2", also to "--network=pasta:-6" (its test "No IPv4"): special
+ * addresses of a disabled family are ignored, not fatal
+ */
+START_TEST(test_conf_parse_disabled_family_ignored)
+{
+	parse("pasta", "-6", "--dns-forward", "169.254.1.1",
+	      "--map-guest-addr", "169.254.1.2", NULL);
+	ck_assert(!c.ip4.enabled);
+	ck_assert(c.ip6.enabled);
+	ck_assert_uint_eq(c.ip4.map_guest_addr.s_addr, 0);
+	ck_assert_uint_eq(c.ip4.dns_fwd.s_addr, 0);
+
+	parse("passt", "-4", "--dns-forward", "2001:db8::53",
+	      "--map-host-loopback", "2001:db8::8", "--dns-host", "::1", NULL);
+	ck_assert(c.ip4.enabled);
+	ck_assert(!c.ip6.enabled);
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.dns_fwd));
+	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.map_host_loopback));
+
+	/* A rule without an address, or of the enabled family, is fine */
+	parse("pasta", "-6", "-t", "8080", "-t", "2001:db8:1::1/8081", NULL);
+	ck_assert_uint_eq(c.tcp_in.n, 2);
 }
 END_TEST
 
@@ -1017,6 +1040,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_wrong_mode_rejected);
 	tcase_add_test(tc, test_conf_parse_conflicts_rejected);
 	tcase_add_test(tc, test_conf_parse_special_overlaps_accepted);
+	tcase_add_test(tc, test_conf_parse_disabled_family_ignored);
 	tcase_add_test(tc, test_conf_parse_getopt_errors_rejected);
 	suite_add_tcase(s, tc);
 

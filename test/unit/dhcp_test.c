@@ -497,19 +497,60 @@ START_TEST(test_dhcp_handle_malformed_counted)
 	b[OPTS + 1] = 2;
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 
-	/* No option 53: BOOTP, not DHCP */
-	dhcp_build(b, 1, "0.0.0.0", "255.255.255.255", NULL, 0);
-	b[OPTS] = 0;
-	b[OPTS + 1] = 0;
-	b[OPTS + 2] = 0;
-	ck_assert_uint_eq(run(b, sizeof(b)), 0);
-
 	/* Message type 9 is not a DHCPv4 type (RFC 2132 9.6) */
 	dhcp_build(b, 9, "0.0.0.0", "255.255.255.255", NULL, 0);
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 
-	ck_assert_uint_eq(svc_stats.dhcp_bad, 7);
+	ck_assert_uint_eq(svc_stats.dhcp_bad, 6);
 	ck_assert_uint_eq(svc_stats.dhcp_req, 0);
+}
+END_TEST
+
+/* A BOOTP client (RFC 951): a BOOTREQUEST whose vendor area holds only
+ * the RFC 1497 magic cookie and END, no option 53.  It gets a BOOTREPLY
+ * (op 2, its xid and chaddr, yiaddr its address, at least 300 bytes) with
+ * the RFC 1497 / RFC 2132 section 3 options, subnet mask (1) and router (3),
+ * and none of the DHCP-only ones: 53, 51, 54 (RFC 2132 section 9)
+ */
+START_TEST(test_dhcp_handle_bootp_request_bootreply)
+{
+	static const uint8_t mask[4] = { 255, 255, 255, 0 };
+	uint8_t b[342];
+	size_t n;
+
+	dhcp_build(b, 1, "0.0.0.0", "255.255.255.255", NULL, 0);
+	b[OPTS] = 255;			/* END right after the cookie */
+	b[OPTS + 1] = 0;
+	b[OPTS + 2] = 0;
+	b[OPTS + 3] = 0;
+	n = run(b, sizeof(b));
+	ck_assert_uint_gt(n, 0);
+	check_reply_common(b, n);
+	ck_assert_mem_eq(out + YIADDR, guest_ip, 4);
+	opt_eq(1, mask, 4, n);
+	opt_eq(3, gw_ip, 4, n);
+	opt_absent(53, n);
+	opt_absent(51, n);
+	opt_absent(54, n);
+	ck_assert_uint_eq(svc_stats.dhcp_bad, 0);
+	ck_assert_uint_eq(svc_stats.dhcp_reply, 1);
+}
+END_TEST
+
+/* A DISCOVER without a parameter request list (option 55): the OFFER
+ * still starts with option 53, right after the magic cookie
+ */
+START_TEST(test_dhcp_handle_msg_type_first_without_prl)
+{
+	uint8_t b[342];
+	size_t n;
+
+	dhcp_build(b, 1, "0.0.0.0", "255.255.255.255", NULL, 0);
+	n = run(b, sizeof(b));
+	ck_assert_uint_gt(n, OPTS + 3);
+	ck_assert_uint_eq(out[OPTS], 53);
+	ck_assert_uint_eq(out[OPTS + 1], 1);
+	ck_assert_uint_eq(out[OPTS + 2], 2);	/* DHCPOFFER */
 }
 END_TEST
 
@@ -1035,6 +1076,8 @@ static Suite *dhcp_suite(void)
 	tc = tcase_create("invalid");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_dhcp_handle_malformed_counted);
+	tcase_add_test(tc, test_dhcp_handle_bootp_request_bootreply);
+	tcase_add_test(tc, test_dhcp_handle_msg_type_first_without_prl);
 	tcase_add_test(tc, test_dhcp_handle_short_message_counted);
 	tcase_add_test(tc, test_dhcp_handle_relayed_ignored);
 	tcase_add_test(tc, test_dhcp_handle_not_for_us_ignored);

@@ -281,6 +281,54 @@ START_TEST(test_ndp_ra_disabled_none)
 }
 END_TEST
 
+/* Unsolicited RAs, RFC 4861: one as soon as the guest attaches, then
+ * MAX_INITIAL_RTR_ADVERTISEMENTS (3) at most MAX_INITIAL_RTR_ADVERT_INTERVAL
+ * (16 s) apart (6.2.4), later ones every 200..600 s (6.2.1: MinRtrAdvInterval
+ * 0.33 * MaxRtrAdvInterval, randomised, 6.2.4), never two within
+ * MIN_DELAY_BETWEEN_RAS (3 s, section 10), also when a guest re-attaches
+ * at once.  Time advances in steps of 100 ms, as a busy main loop would
+ * ask.
+ */
+START_TEST(test_ndp_ra_timer_schedule)
+{
+	int64_t t = 5000, last = -1, gap[24];
+	unsigned n = 0, i, distinct = 0;
+
+	ndp_ra_restart();
+	ck_assert_uint_gt(ndp_ra_timer(&c, t, out, sizeof(out)), 0);
+	ck_assert_uint_eq(out[14 + 40], 134);	/* an RA */
+	last = t;
+	/* Attach handler and housekeeping in the same millisecond */
+	ck_assert_uint_eq(ndp_ra_timer(&c, t, out, sizeof(out)), 0);
+	ndp_ra_restart();			/* guest re-attaches */
+	ck_assert_uint_eq(ndp_ra_timer(&c, t + 1, out, sizeof(out)), 0);
+	ck_assert_uint_eq(ndp_ra_timer(&c, t + 2999, out, sizeof(out)), 0);
+
+	for (t += 100; n < 24 && t < 24 * 700000LL; t += 100) {
+		if (!ndp_ra_timer(&c, t, out, sizeof(out)))
+			continue;
+		gap[n++] = t - last;
+		last = t;
+	}
+	ck_assert_uint_eq(n, 24);
+	/* The restart made these the first of a new series */
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_ge(gap[i], 3000);
+		ck_assert_int_le(gap[i], 16000 + 100);
+	}
+	for (i = 3; i < 24; i++) {
+		ck_assert_int_ge(gap[i], 200000);
+		ck_assert_int_le(gap[i], 600000 + 100);
+		distinct += gap[i] != gap[i - 1];
+	}
+	ck_assert_uint_ge(distinct, 15);	/* randomised, not fixed */
+
+	c.no_ra = true;
+	ndp_ra_restart();
+	ck_assert_uint_eq(ndp_ra_timer(&c, t + 10000, out, sizeof(out)), 0);
+}
+END_TEST
+
 /* MTU below 1280 (RFC 8200 5): no MTU option.  A /48: A flag clear
  * (RFC 4862 5.5.3 needs 64 bits of interface identifier), prefix bits
  * after 48 zero (RFC 4861 4.6.2: reserved, must be ignored)
@@ -465,6 +513,48 @@ START_TEST(test_ndp_handle_dad_for_ours_multicast_na)
 }
 END_TEST
 
+/* SLAAC-only guests (RFC 4862 5.4.2): the DAD probe for a global address
+ * names it as target, from ::, and an unsolicited NA (RFC 4861 7.2.6, S
+ * flag clear) names it too; either teaches us the guest's address.  Not:
+ * DAD for a link-local address (the real ipv6_up.pcap frame), a
+ * solicited NA (the real Linux NA, S set), an NS from an address (address
+ * resolution), hop limit below 255
+ */
+START_TEST(test_ndp_guest_addr_dad_and_unsolicited_na)
+{
+	uint8_t b[sizeof(cap_dad_ns)], na[sizeof(cap_na_linux)];
+	struct in6_addr a = IN6ADDR_ANY_INIT;
+	struct frame f;
+
+	ck_assert_int_eq(frame_parse(cap_dad_ns, sizeof(cap_dad_ns), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+
+	memcpy(b, cap_dad_ns, sizeof(b));
+	inet_pton(AF_INET6, "ff02::1:ff00:99", b + IP6 + 24);
+	inet_pton(AF_INET6, "2001:db8:1::99", b + ICMP + 8);
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(ndp_guest_addr(&f, &a));
+	addr_is((const uint8_t *)&a, "2001:db8:1::99");
+
+	b[IP6 + 7] = 254;
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+	b[IP6 + 7] = 255;
+	inet_pton(AF_INET6, "2001:db8:1::5", b + IP6 + 8);	/* not DAD */
+	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));
+
+	memcpy(na, cap_na_linux, sizeof(na));
+	ck_assert_int_eq(frame_parse(na, sizeof(na), &f), 0);
+	ck_assert(!ndp_guest_addr(&f, &a));		/* solicited */
+	na[ICMP + 4] = 0x20;				/* Override only */
+	ck_assert_int_eq(frame_parse(na, sizeof(na), &f), 0);
+	memset(&a, 0, sizeof(a));
+	ck_assert(ndp_guest_addr(&f, &a));
+	addr_is((const uint8_t *)&a, "2001:db8::1");
+}
+END_TEST
+
 /* RFC 4861 7.1.1 validity checks, each on a copy of a real NS */
 START_TEST(test_ndp_handle_ns_invalid_counted)
 {
@@ -630,6 +720,8 @@ static Suite *ndp_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_ndp_handle_damaged_frames_safe);
+	tcase_add_test(tc, test_ndp_ra_timer_schedule);
+	tcase_add_test(tc, test_ndp_guest_addr_dad_and_unsolicited_na);
 	suite_add_tcase(s, tc);
 
 	return s;

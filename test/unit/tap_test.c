@@ -227,6 +227,64 @@ START_TEST(test_tap_ext_limits)
 }
 END_TEST
 
+/* Runts: an ARP reply is 42 bytes, a bare TCP ACK 54 (14 + 20 + 20), an
+ * ACK with 3 bytes of external payload 57; each goes out zero-padded to
+ * the 60 bytes of IEEE 802.3's minimum frame (without FCS), the bytes
+ * before the pad untouched; a 60-byte frame stays as it is
+ */
+START_TEST(test_tap_runts_padded)
+{
+	static uint8_t arp[42], ack[54], dat[57], full[60], got[4 * 64];
+	struct iovec pay = { .iov_base = payload[0], .iov_len = 3 };
+	size_t avail, off;
+	uint8_t *f, *p;
+	unsigned i;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	tap_init(TAP_STREAM, sv[0], false);
+	fill(payload[0], 3, 9);
+
+	f = tap_tx_frame(sizeof(arp));
+	ck_assert_ptr_nonnull(f);
+	fill(f, sizeof(arp), 7);
+	memcpy(arp, f, sizeof(arp));
+
+	p = tap_tx_space(&avail);
+	f = p + TAP_HEADROOM;
+	memset(f, 0xff, 64);		/* what a pad must not leave */
+	fill(f, sizeof(ack), 8);
+	memcpy(ack, f, sizeof(ack));
+	ck_assert_int_eq(tap_tx_add_ext(f, sizeof(ack), NULL, 0, 34, 16), 0);
+
+	p = tap_tx_space(&avail);
+	f = p + TAP_HEADROOM;
+	memset(f, 0xff, 64);
+	fill(f, 54, 10);
+	memcpy(dat, f, 54);
+	memcpy(dat + 54, payload[0], 3);
+	ck_assert_int_eq(tap_tx_add_ext(f, 54, &pay, 1, 34, 16), 0);
+
+	f = tap_tx_frame(sizeof(full));
+	fill(f, sizeof(full), 11);
+	memcpy(full, f, sizeof(full));
+	ck_assert_int_eq(tap_flush(), 0);
+
+	read_all(got, 4 * (4 + 60));
+	for (i = 0, off = 0; i < 4; i++, off += 64)
+		ck_assert_uint_eq(be32(got + off), 60);
+	ck_assert_mem_eq(got + 4, arp, sizeof(arp));
+	for (i = sizeof(arp); i < 60; i++)
+		ck_assert_uint_eq(got[4 + i], 0);
+	ck_assert_mem_eq(got + 68, ack, sizeof(ack));
+	for (i = sizeof(ack); i < 60; i++)
+		ck_assert_uint_eq(got[68 + i], 0);
+	ck_assert_mem_eq(got + 132, dat, sizeof(dat));
+	for (i = sizeof(dat); i < 60; i++)
+		ck_assert_uint_eq(got[132 + i], 0);
+	ck_assert_mem_eq(got + 196, full, sizeof(full));
+}
+END_TEST
+
 /**
  * tap_suite() - Build the suite
  *
@@ -242,6 +300,7 @@ static Suite *tap_suite(void)
 	tcase_add_test(tc, test_tap_dev_ext);
 	tcase_add_test(tc, test_tap_stream_ext_partial);
 	tcase_add_test(tc, test_tap_ext_limits);
+	tcase_add_test(tc, test_tap_runts_padded);
 	suite_add_tcase(s, tc);
 	return s;
 }
