@@ -13,7 +13,8 @@
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
 DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
-	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev check groff-base
+	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libnl-idiag-3-dev check \
+	groff-base
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns
@@ -28,7 +29,8 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CC ?= gcc
 
-PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng
+PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp \
+	libcap-ng
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
 LIBS = $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

@@ -1085,6 +1085,9 @@ static void conf_opt_fwd(struct conf_state *st, const struct conf_opt *o,
 		conf_die(st, o, "port specs can't be combined with 'none'");
 	if (fwd_spec_parse(t, arg, ns_side, err, sizeof(err)))
 		conf_die(st, o, "%s in '%s'", err, conf_quote(arg, q, sizeof(q)));
+	if (t->auto_on && st->c->mode != MODE_PASTA)
+		conf_die(st, o, "'auto' needs a namespace to watch: pasta only "
+			 "(give ports, ranges, 'all' or 'none')");
 	st->fwd_some[idx] = true;
 }
 
@@ -1718,6 +1721,21 @@ static void conf_derived(struct conf_state *st)
 	if (c->mode == MODE_PASTA && st->netns_given && !st->userns_given)
 		c->netns_only = true;
 
+	/* pasta: -t, -u, -T and -U default to "auto" each, as upstream */
+	if (c->mode == MODE_PASTA) {
+		static const int ids[] = { 't', 'u', 'T', 'U' };
+		unsigned i, idx;
+		bool ns_side;
+
+		for (i = 0; i < ARRAY_SIZE(ids); i++) {
+			struct fwd_table *t = conf_fwd_table(c, ids[i], &ns_side,
+							     &idx);
+
+			if (!st->fwd_some[idx] && !st->fwd_none[idx])
+				t->auto_on = true;
+		}
+	}
+
 	if (c->mode == MODE_PASTA && !c->ifname_ns[0]) {
 		if (c->ip4.enabled && c->ip4.ifname_out[0])
 			memcpy(c->ifname_ns, c->ip4.ifname_out, IFNAMSIZ);
@@ -1813,6 +1831,9 @@ static void conf_debug_dump(const struct conf *c)
 			fwd_rule_fmt(&t[i]->rules[j], buf, sizeof(buf));
 			debug("forward %s: %s", names[i], buf);
 		}
+		if (t[i]->auto_on)
+			debug("forward %s: auto, %u exclusions", names[i],
+			      t[i]->auto_nexc);
 	}
 }
 

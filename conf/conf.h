@@ -22,6 +22,7 @@
 #define CONF_MAX_SEARCH		8
 #define CONF_SEARCH_LEN		254	/* RFC 1035 name length limit + NUL */
 #define CONF_MAX_FWD_RULES	256	/* per table, after splitting exclusions */
+#define CONF_FWD_AUTO_MAX	1024	/* ports per table forwarded by "auto" */
 #define CONF_MTU_MIN		68	/* RFC 791 */
 #define CONF_MTU_MAX		65520	/* tap limit, as upstream */
 #define CONF_MTU_DEFAULT	65520
@@ -71,14 +72,45 @@ struct fwd_rule {
 };
 
 /**
+ * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B)
+ * @first:	First port, host order
+ * @last:	Last port (inclusive)
+ */
+struct fwd_excl {
+	uint16_t first;
+	uint16_t last;
+};
+
+/**
  * struct fwd_table - Port forwarding for one protocol and direction
  * @n:		Number of rules in use
  * @rules:	Rules; ranges never overlap for the same address and interface
+ * @auto_on:	"auto": also forward, to the same port, what listens on the
+ *		other side (passt/fwd_auto.c)
+ * @auto_bind:	Bind address and interface of "auto" ports (@af, @addr,
+ *		@ifname; the ports are unused)
+ * @auto_nexc:	Number of @auto_exc entries
+ * @auto_exc:	Exclusions of the "auto" spec, sorted, not overlapping
  */
 struct fwd_table {
 	unsigned n;
 	struct fwd_rule rules[CONF_MAX_FWD_RULES];
+	bool auto_on;
+	struct fwd_rule auto_bind;
+	unsigned auto_nexc;
+	struct fwd_excl auto_exc[CONF_MAX_FWD_RULES];
 };
+
+/**
+ * fwd_table_on() - Does a table forward anything, now or later?
+ * @t:		Table
+ *
+ * Return: true if it has rules or "auto"
+ */
+static inline bool fwd_table_on(const struct fwd_table *t)
+{
+	return t->n || t->auto_on;
+}
 
 /**
  * union conf_ip - IPv4 or IPv6 address, network order

@@ -37,6 +37,7 @@
 #include "fwd.h"
 #include "limits.h"
 #include "passt.h"
+#include "../splice/nsock.h"
 
 static const union inany inany_any4 = {
 	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
@@ -384,7 +385,7 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
 }
 
 /**
- * fwd_listen_one() - Open, bind and register one listening socket
+ * fwd_listen_sock() - Open, bind and register one listening socket
  * @ctx:	Context
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @r:		Rule
@@ -393,14 +394,17 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
  * @af:		AF_INET or AF_INET6 (with @dual: IPV6_V6ONLY off)
  * @dual:	Dual-stack wildcard socket
  * @ns:		Socket lives in the namespace (for the epoll reference)
+ * @dyn:	Port of "auto" (epoll reference); in the namespace, the
+ *		socket comes from the namespace socket helper (splice/nsock.c)
  * @addr:	Bind address for a rule without one, NULL for the wildcard
  *
- * Return: 0, or -errno
+ * #syscalls socket setsockopt bind listen epoll_ctl close
+ * Return: the socket, or -errno
  */
-static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
-			  const struct fwd_rule *r, unsigned rule,
-			  uint16_t port, int af, bool dual, bool ns,
-			  const union inany *addr)
+static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
+			   const struct fwd_rule *r, unsigned rule,
+			   uint16_t port, int af, bool dual, bool ns, bool dyn,
+			   const union inany *addr)
 {
 	int type = proto == IPPROTO_TCP ? SOCK_STREAM : SOCK_DGRAM;
 	union epoll_ref ref = { .type = proto == IPPROTO_TCP ?
@@ -411,9 +415,12 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 	socklen_t sl;
 	int s, one = 1, zero = 0, ret;
 
-	s = socket(af, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	if (ns && dyn)
+		s = nsock_get_type(af, proto == IPPROTO_UDP);
+	else
+		s = socket(af, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
 	if (s < 0)
-		return -errno;
+		return ns && dyn ? s : -errno;
 
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (af == AF_INET6)
@@ -470,16 +477,102 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 	ref.listen.port = port;
 	ref.listen.rule = (uint8_t)rule;
 	ref.listen.ns = ns;
+	ref.listen.dyn = dyn;
 	ev.events = EPOLLIN;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
 		ret = -errno;
 		goto close_s;
 	}
-	return 0;
+	return s;
 close_s:
 	close(s);
 	return ret;
+}
+
+/**
+ * fwd_listen_one() - fwd_listen_sock() for a port of a rule, at set-up
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Rule
+ * @rule:	Rule index
+ * @port:	Port, host order
+ * @af:		AF_INET or AF_INET6
+ * @dual:	Dual-stack wildcard socket
+ * @ns:		Socket lives in the namespace
+ * @addr:	Bind address for a rule without one, NULL for the wildcard
+ *
+ * Return: 0, or -errno
+ */
+static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
+			  const struct fwd_rule *r, unsigned rule,
+			  uint16_t port, int af, bool dual, bool ns,
+			  const union inany *addr)
+{
+	int s = fwd_listen_sock(ctx, proto, r, rule, port, af, dual, ns,
+				false, addr);
+
+	return s < 0 ? s : 0;
+}
+
+/**
+ * fwd_listen_dyn() - Open the listeners of one "auto" port
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Bind address and interface (struct fwd_table.auto_bind)
+ * @port:	Port, host order, forwarded to the same port
+ * @ns:		In the namespace (-T, -U): sockets from the namespace socket
+ *		helper, bound to 127.0.0.1 and ::1 unless @r has an address
+ * @fds:	Result: the sockets, -1 for none (two at most)
+ *
+ * As fwd_listen() does for a port of a rule, at run time.
+ *
+ * Context: main loop
+ * Return: number of sockets opened (at least one), or -errno of the first
+ *	   failure
+ */
+int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		   uint16_t port, bool ns, int fds[2])
+{
+	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
+
+	inany_from_v4(&lo4, lo);
+	fds[0] = fds[1] = -1;
+	if (r->af != AF_UNSPEC) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+					 inany_af(&r->addr), false, ns, true,
+					 NULL);
+	} else if (ns) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+					 false, ns, true, &lo4);
+		fds[1] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6,
+					 false, ns, true, &lo6);
+		if (fds[0] < 0 && fds[1] >= 0) {
+			fds[0] = fds[1];
+			fds[1] = -1;
+		} else if (fds[1] < 0) {
+			fds[1] = -1;
+		}
+	} else if (v6) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6, v4,
+					 ns, true, NULL);
+		if (fds[0] == -EAFNOSUPPORT && v4)
+			fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+						 AF_INET, false, ns, true,
+						 NULL);
+	} else {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+					 false, ns, true, NULL);
+	}
+	if (fds[0] < 0) {
+		int ret = fds[0];
+
+		fds[0] = -1;
+		return ret;
+	}
+	return fds[1] >= 0 ? 2 : 1;
 }
 
 /**

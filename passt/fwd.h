@@ -24,6 +24,8 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns);
+int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		   uint16_t port, bool ns, int fds[2]);
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);

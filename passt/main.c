@@ -31,6 +31,7 @@
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
+#include "fwd_auto.h"
 #include "isolation.h"
 #include "limits.h"
 #include "passt.h"
@@ -321,6 +322,7 @@ int main(int argc, char **argv)
 	if (c->mode == MODE_PASTA && !c->no_tcp &&
 	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
 		die("-T: can't listen on a forwarded port in the namespace");
+	fwd_auto_init(ctx);
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {

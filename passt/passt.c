@@ -36,6 +36,7 @@
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
+#include "fwd_auto.h"
 #include "icmp.h"
 #include "isolation.h"
 #include "limits.h"
@@ -616,8 +617,8 @@ static void stats_periodic(const struct ctx *ctx)
 }
 
 /**
- * housekeeping() - Once a second: namespace gone?  Router advertisement due?
- *		    Counters due (--stats DELAY)?
+ * housekeeping() - Once a second: namespace gone?  "auto" ports changed?
+ *		    Router advertisement due?  Counters due (--stats DELAY)?
  * @ctx:	Context
  */
 static void housekeeping(struct ctx *ctx)
@@ -630,6 +631,8 @@ static void housekeeping(struct ctx *ctx)
 		ctx->quit = true;
 		ctx->exit_status = 0;
 	}
+	if (ctx->c.mode == MODE_PASTA && !ctx->quit)
+		fwd_auto_scan(ctx);
 
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp &&
 	    tap_connected() && (!last_ra || ctx->now - last_ra >= RA_INTERVAL_MS)) {
