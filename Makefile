@@ -8,7 +8,7 @@
 #   make guest      kernel and initramfs for the QEMU tests (apt-get download)
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each
-#   make install    PREFIX=/usr/local: binary, pasta link, man page
+#   make install    PREFIX=/usr/local: binaries, pasta link, man pages
 
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
@@ -69,7 +69,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
 	bench-smoke fuzz install uninstall clean asan unit guest
 
-all: $(BUILD)/passt $(BUILD)/pasta
+all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
@@ -100,6 +100,12 @@ $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
+
+# pesto(1): the client of -c/--conf-path, nothing but libc
+$(BUILD)/pesto: pesto/pesto.c passt/ctl.h
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
+		$(ALL_LDFLAGS)
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
@@ -137,9 +143,11 @@ check-unit: all unit
 	@test/unit/run.sh $(BUILD)/test
 
 check-man:
-	@out=$$(groff -ww -man -z passt.1 2>&1); \
-	if [ -n "$$out" ]; then echo "$$out"; echo "man: passt.1 has warnings"; exit 1; fi; \
-	echo "man: passt.1 renders without warnings"
+	@for m in passt.1 pesto.1; do \
+		out=$$(groff -ww -man -z $$m 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out"; echo "man: $$m has warnings"; exit 1; fi; \
+		echo "man: $$m renders without warnings"; \
+	done
 
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
@@ -177,13 +185,17 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/passt $(DESTDIR)$(PREFIX)/bin/passt
 	ln -sf passt $(DESTDIR)$(PREFIX)/bin/pasta
+	install -m 755 $(BUILD)/pesto $(DESTDIR)$(PREFIX)/bin/pesto
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+	install -m 644 pesto.1 $(DESTDIR)$(PREFIX)/share/man/man1/pesto.1
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
+		$(DESTDIR)$(PREFIX)/bin/pesto \
 		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/pesto.1
 
 clean:
 	rm -rf build build-asan build-* 

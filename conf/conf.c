@@ -247,6 +247,9 @@ static const struct conf_opt conf_opts[] = {
 	  PORTS_FORM, "forward host UDP ports to the guest, default none" },
 
 	/* passt only */
+	{ "conf-path", 'c', 'c', required_argument, M_BOTH, "PATH",
+	  "UNIX socket path, 1-107 characters",
+	  "UNIX socket for pesto(1), to change port forwarding at run time" },
 	{ "socket", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for qemu, default /tmp/passt_N.socket" },
@@ -1320,6 +1323,10 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case 's':
 		if (conf_path(arg, c->sock_path, CONF_SOCK_PATH_MAX))
+			conf_invalid(st, o, arg);
+		break;
+	case 'c':
+		if (conf_path(arg, c->conf_path, CONF_SOCK_PATH_MAX))
 			conf_invalid(st, o, arg);
 		break;
 	case 'F':

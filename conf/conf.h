@@ -327,6 +327,7 @@ struct conf_ip6 {
  *
  * passt only:
  * @sock_path:		-s/--socket path, "" to choose /tmp/passt_N.socket
+ * @conf_path:		-c/--conf-path: UNIX socket for pesto(1), "" for none
  * @fd:			-F/--fd: already connected socket, or -1
  * @one_off:		-1/--one-off: exit after the first client goes (-F
  *			implies it)
@@ -400,6 +401,7 @@ struct conf {
 	char **cmd;
 
 	char sock_path[108];
+	char conf_path[108];
 	int fd;
 	bool one_off;
 

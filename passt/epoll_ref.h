@@ -22,6 +22,8 @@ enum epoll_type {
 	EPOLL_TYPE_PING,	/* ping socket of an ICMP echo flow */
 	EPOLL_TYPE_SIGNAL,	/* signalfd */
 	EPOLL_TYPE_NS_HELPER,	/* pasta: socket to the namespace helper */
+	EPOLL_TYPE_CTL_LISTEN,	/* -c: listening configuration socket */
+	EPOLL_TYPE_CTL,		/* -c: connection of a pesto(1) client */
 	EPOLL_TYPE_COUNT
 };
 

@@ -22,7 +22,9 @@
  *    scanning the namespace, -t ports when scanning the host): forwarding
  *    them back would make a loop;
  *  - in the namespace, sockets bound to a loopback address: those are the
- *    namespace's private services.
+ *    namespace's private services; on the host, sockets bound to an
+ *    address other than a loopback or the wildcard one, as -T and -U
+ *    connect to the host's loopback.
  *
  * The sock_diag socket for the namespace is created inside it at set-up
  * (ns_call()), the host's one on the host: a netlink socket reports on the
@@ -179,16 +181,41 @@ static int fwd_auto_ns_init(void *arg)
 /**
  * struct fwd_auto_dump_arg - What the dump callback needs
  * @seen:	Bitmap to mark ports in
- * @skip_lo:	Leave out sockets bound to a loopback address
+ * @skip_lo:	Leave out sockets bound to a loopback address (namespace)
+ * @lo_only:	Leave out sockets bound to addresses that are neither
+ *		loopback nor wildcard ones (host: -T/-U reach its loopback)
  * @udp:	UDP: leave out sockets with a peer, and ephemeral ports
  * @eph:	Ephemeral range of the scanned side
  */
 struct fwd_auto_dump_arg {
 	uint64_t *seen;
 	bool skip_lo;
+	bool lo_only;
 	bool udp;
 	const uint16_t *eph;
 };
+
+/**
+ * fwd_auto_addr_is_any() - Is a socket's local address the wildcard one?
+ * @a:		Local address from sock_diag (nl_addr), NULL if none
+ *
+ * Return: true for none, 0.0.0.0 and ::
+ */
+static bool fwd_auto_addr_is_any(struct nl_addr *a)
+{
+	const uint8_t *b;
+	unsigned len, i;
+
+	if (!a)
+		return true;
+	b = nl_addr_get_binary_addr(a);
+	len = nl_addr_get_len(a);
+	for (i = 0; i < len; i++) {
+		if (b[i])
+			return false;
+	}
+	return true;
+}
 
 /**
  * fwd_auto_addr_is_lo() - Is a socket's local address a loopback one?
@@ -240,6 +267,9 @@ static int fwd_auto_dump_cb(struct nl_msg *msg, void *p)
 		       (port >= a->eph[0] && port <= a->eph[1])))
 		goto out;
 	if (a->skip_lo && fwd_auto_addr_is_lo(idiagnl_msg_get_src(m)))
+		goto out;
+	if (a->lo_only && !fwd_auto_addr_is_lo(idiagnl_msg_get_src(m)) &&
+	    !fwd_auto_addr_is_any(idiagnl_msg_get_src(m)))
 		goto out;
 	bit_set(a->seen, port, true);
 out:
@@ -415,6 +445,52 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 }
 
 /**
+ * fwd_auto_drop_port() - Stop forwarding a port by "auto" now (a rule takes
+ *			  it over)
+ * @ctx:	Context
+ * @t:		Table
+ * @port:	Port
+ *
+ * Context: main loop (passt/ctl.c)
+ */
+void fwd_auto_drop_port(struct ctx *ctx, const struct fwd_table *t,
+			uint16_t port)
+{
+	struct fwd_auto_tbl *a = fwd_auto_tbl_of(t);
+	unsigned i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->n; i++) {
+		if (a->p[i].port == port) {
+			fwd_auto_close(ctx, a, i);
+			return;
+		}
+	}
+}
+
+/**
+ * fwd_auto_ports() - Ports "auto" forwards now, for pesto(1)
+ * @t:		Table
+ * @ports:	Result, unsorted
+ * @max:	Room in @ports
+ *
+ * Return: number of ports written
+ */
+unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
+			unsigned max)
+{
+	const struct fwd_auto_tbl *a = fwd_auto_tbl_of(t);
+	unsigned i;
+
+	if (!a)
+		return 0;
+	for (i = 0; i < a->n && i < max; i++)
+		ports[i] = a->p[i].port;
+	return i;
+}
+
+/**
  * fwd_auto_scan_tbl() - Follow the listening ports for one table
  * @ctx:	Context
  * @a:		Table state
@@ -422,7 +498,7 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 {
 	struct fwd_auto_dump_arg arg = {
-		.seen = fwd_auto_seen, .skip_lo = !a->ns,
+		.seen = fwd_auto_seen, .skip_lo = !a->ns, .lo_only = a->ns,
 		.udp = a->proto == IPPROTO_UDP,
 		.eph = a->ns ? fwd_auto_eph_host : fwd_auto_eph_ns,
 	};
@@ -430,6 +506,12 @@ static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 	unsigned i, w;
 	int rc;
 
+	if (!a->t->auto_on) {		/* turned off through -c */
+		while (a->n)
+			fwd_auto_close(ctx, a, 0);
+		memset(a->failed, 0, sizeof(a->failed));
+		return;
+	}
 	if (!sk)
 		return;
 	memset(fwd_auto_seen, 0, sizeof(fwd_auto_seen));
@@ -521,7 +603,8 @@ void fwd_auto_init(struct ctx *ctx)
 	for (i = 0; i < ARRAY_SIZE(tbls); i++) {
 		struct fwd_auto_tbl *a;
 
-		if (!tbls[i].t->auto_on || tbls[i].off)
+		/* With -c, "auto" may come later (passt/ctl.c) */
+		if ((!tbls[i].t->auto_on && !*c->conf_path) || tbls[i].off)
 			continue;
 		a = &fwd_auto_tbls[fwd_auto_ntbls++];
 		a->t = tbls[i].t;

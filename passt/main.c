@@ -30,6 +30,7 @@
 #include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "ctl.h"
 #include "fwd.h"
 #include "fwd_auto.h"
 #include "isolation.h"
@@ -323,6 +324,7 @@ int main(int argc, char **argv)
 	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
 		die("-T: can't listen on a forwarded port in the namespace");
 	fwd_auto_init(ctx);
+	ctl_init(ctx);
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {

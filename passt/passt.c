@@ -32,6 +32,7 @@
 #include "../splice/splice.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
+#include "ctl.h"
 #include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
@@ -710,10 +711,21 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_NS_HELPER:
 				splice_ns_helper_handler(ctx, e);
 				break;
+			case EPOLL_TYPE_CTL_LISTEN:
+				ctl_listen_handler(ctx);
+				break;
+			case EPOLL_TYPE_CTL:
+				ctl_handler(ctx, e);
+				break;
 			default:
 				break;
 			}
 		}
+
+		/* -c: after the batch, whose events may name listeners that
+		 * a change closes
+		 */
+		ctl_process(ctx);
 
 		/* Frames left in the stream buffer after a full batch */
 		if (tap_rx_buffered())

@@ -1484,7 +1484,8 @@ void udp_init(struct ctx *ctx)
 
 	if (c->mode != MODE_PASTA || ctx->ns_fd < 0)
 		return;
-	if (fwd_table_on(&c->udp_in) && !c->no_splice)
+	/* "auto" ports take namespace sockets from the helper, on demand */
+	if (c->udp_in.n && !c->no_splice)
 		udp_pool_refill(ctx);
 	if (c->udp_out.n) {
 		ret = ns_call(ctx->ns_fd, udp_ns_listen, ctx);

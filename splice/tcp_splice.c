@@ -819,10 +819,15 @@ int splice_init(struct ctx *ctx)
 	const struct conf *c = &ctx->c;
 	bool in = !c->no_tcp && fwd_table_on(&c->tcp_in) && !c->no_splice;
 	bool out = !c->no_tcp && fwd_table_on(&c->tcp_out);
-	bool udp_in = !c->no_udp && fwd_table_on(&c->udp_in) && !c->no_splice;
-	/* -T/-U auto: listeners opened in the namespace at run time */
+	bool udp_in = !c->no_udp && c->udp_in.n && !c->no_splice;
+	/* -T/-U auto: listeners opened in the namespace at run time; -u auto:
+	 * namespace sockets for loopback datagrams, on demand (no pool kept
+	 * filled: they cost descriptors)
+	 */
 	bool ns_listen = (!c->no_tcp && c->tcp_out.auto_on) ||
-			 (!c->no_udp && c->udp_out.auto_on);
+			 (!c->no_udp && c->udp_out.auto_on) ||
+			 (!c->no_udp && c->udp_in.auto_on && !c->no_splice) ||
+			 *c->conf_path;	/* -T, -U at run time (-c) */
 	int ret;
 
 	if (c->mode != MODE_PASTA || (!in && !out && !udp_in && !ns_listen))

@@ -79,7 +79,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "-t/--tcp-ports" -t 0
 	expect_bad "$bin" "-t/--tcp-ports" -t 80-22
 	expect_bad "$bin" "-t/--tcp-ports" -t 22-80:32-89
-	expect_bad "$bin" "-t/--tcp-ports" -t auto
+	expect_bad "$bin" "-t/--tcp-ports" -t auto,all
 	expect_bad "$bin" "-t/--tcp-ports" -t none -t 22
 	expect_bad "$bin" "-u/--udp-ports" -u 65536
 	expect_bad "$bin" "-6/--ipv6-only" -4 -6
