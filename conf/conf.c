@@ -1510,32 +1510,6 @@ static int conf_family_special(const struct conf_state *st, int af)
 }
 
 /**
- * conf_userns_is_init() - Are we in the initial user namespace?
- *
- * Its uid_map is the single line "0 0 4294967295" (user_namespaces(7)).
- *
- * Return: true if so, or if /proc/self/uid_map can't be read
- */
-static bool conf_userns_is_init(void)
-{
-	unsigned long in, out, count;
-	char buf[256] = "";
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0 || sscanf(buf, "%lu %lu %lu", &in, &out, &count) != 3)
-		return true;
-	if (strchr(buf, '\n') && strchr(buf, '\n')[1])
-		return false;		/* more than one range */
-	return in == 0 && out == 0 && count == 4294967295UL;
-}
-
-/**
  * conf_check_special() - Refuse special addresses that can't work together
  * @st:		Parsing state, after conf_derived() and conf_dns()
  * @af:		AF_INET or AF_INET6
@@ -1651,12 +1625,6 @@ static void conf_check(const struct conf_state *st)
 	if (st->v4_only && (id = conf_family_special(st, AF_INET6)))
 		conf_die(st, conf_opt_by_id(id),
 			 "IPv6 setting given with -4/--ipv4-only");
-	if (c->runas_set && c->uid == 0 && geteuid() == 0 &&
-	    conf_userns_is_init())
-		conf_die(st, conf_opt_by_id(OPT_RUNAS),
-			 "UID 0 given while started as root, but %s never keeps "
-			 "running as root (give an unprivileged user, or leave "
-			 "--runas out to run as nobody)", c->argv0);
 
 	for (i = 0; i < 4; i++) {
 		bool tcp = i == 0 || i == 2;

@@ -606,7 +606,11 @@ static bool isolate_low_ports(const struct conf *c)
  * isolate_drop() - Switch user if started as root, drop every capability
  * @c:		Configuration (--runas, forwarding rules)
  *
- * Context: single-threaded; dies rather than run on as root
+ * Started as root in the initial user namespace with --runas 0, we stay
+ * UID 0 with no capability left (a warning says so).
+ *
+ * Context: single-threaded; dies rather than run on as root with
+ *	    capabilities
  */
 static void isolate_drop(const struct conf *c)
 {
@@ -620,10 +624,18 @@ static void isolate_drop(const struct conf *c)
 		capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
 			     CAP_NET_BIND_SERVICE);
 
-	if (isolate_root_in_init_userns()) {
-		if (c->uid == 0)
-			die("refusing to keep running as root: give --runas "
-			    "with an unprivileged user");
+	if (isolate_root_in_init_userns() && c->uid == 0) {
+		/* --runas 0: stay UID 0, with nothing a root process has
+		 * beyond its UID: every capability, bounding and ambient
+		 * sets included (upstream's behaviour)
+		 */
+		warn("--runas 0: staying root (UID 0), without capabilities");
+		capng_clear(CAPNG_SELECT_ALL);
+		if (capng_apply(CAPNG_SELECT_BOTH) ||
+		    capng_apply(CAPNG_SELECT_AMBIENT))
+			die("can't drop capabilities: refusing to keep running "
+			    "as root");
+	} else if (isolate_root_in_init_userns()) {
 		rc = capng_change_id((int)c->uid, (int)c->gid,
 				     CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING);
 		if (rc)

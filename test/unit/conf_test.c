@@ -649,19 +649,18 @@ START_TEST(test_conf_parse_runas)
 	ck_assert(c.runas_set);
 	ck_assert_uint_eq(c.uid, 1000);
 	ck_assert_uint_eq(c.gid, 2000);
-	/* every passwd(5) has root, uid 0 gid 0; started as root, the
-	 * daemon refuses to keep running as root (passt.1, --runas)
+	/* every passwd(5) has root, uid 0 gid 0; accepted also when started
+	 * as root (passt.1, --runas: the daemon then stays UID 0 without
+	 * capabilities)
 	 */
-	if (geteuid() == 0) {
-		EXPECT_REJECTED("passt", "--runas", "--runas", "root");
-		EXPECT_REJECTED("pasta", "--runas", "--runas", "0:1000");
-	} else {
-		parse("passt", "--runas", "root", NULL);
-		ck_assert_uint_eq(c.uid, 0);
-		ck_assert_uint_eq(c.gid, 0);
-		parse("passt", "--runas", "root:0", NULL);
-		ck_assert_uint_eq(c.gid, 0);
-	}
+	parse("passt", "--runas", "root", NULL);
+	ck_assert_uint_eq(c.uid, 0);
+	ck_assert_uint_eq(c.gid, 0);
+	parse("passt", "--runas", "root:0", NULL);
+	ck_assert_uint_eq(c.gid, 0);
+	parse("pasta", "--runas", "0:1000", NULL);
+	ck_assert_uint_eq(c.uid, 0);
+	ck_assert_uint_eq(c.gid, 1000);
 	parse("passt", NULL);
 	ck_assert(!c.runas_set);
 	if (geteuid())
