@@ -24,6 +24,7 @@ enum epoll_type {
 	EPOLL_TYPE_NS_HELPER,	/* pasta: socket to the namespace helper */
 	EPOLL_TYPE_CTL_LISTEN,	/* -c: listening configuration socket */
 	EPOLL_TYPE_CTL,		/* -c: connection of a pesto(1) client */
+	EPOLL_TYPE_NS_WATCH,	/* pasta: inotify on --netns, target's pidfd */
 	EPOLL_TYPE_COUNT
 };
 

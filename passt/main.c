@@ -303,6 +303,7 @@ int main(int argc, char **argv)
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
+		pasta_watch_add(ctx);
 		tap_init(TAP_DEV, tap, true);
 		if (passt_tap_add(ctx, tap))
 			die_perror("epoll_ctl on the tap device");

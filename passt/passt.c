@@ -618,6 +618,23 @@ static void stats_periodic(const struct ctx *ctx)
 }
 
 /**
+ * ns_gone_check() - pasta: quit if the target namespace or process is gone
+ * @ctx:	Context
+ *
+ * From housekeeping, and at once on an event of the watches of
+ * pasta_watch_add()
+ */
+static void ns_gone_check(struct ctx *ctx)
+{
+	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit && !ctx->quit &&
+	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
+		info("target namespace is gone, exiting");
+		ctx->quit = true;
+		ctx->exit_status = 0;
+	}
+}
+
+/**
  * housekeeping() - Once a second: namespace gone?  "auto" ports changed?
  *		    Router advertisement due?  Counters due (--stats DELAY)?
  * @ctx:	Context
@@ -626,12 +643,7 @@ static void housekeeping(struct ctx *ctx)
 {
 	static int64_t last_ra;
 
-	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit &&
-	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
-		info("target namespace is gone, exiting");
-		ctx->quit = true;
-		ctx->exit_status = 0;
-	}
+	ns_gone_check(ctx);
 	if (ctx->c.mode == MODE_PASTA && !ctx->quit)
 		fwd_auto_scan(ctx);
 
@@ -716,6 +728,9 @@ int passt_loop(struct ctx *ctx)
 				break;
 			case EPOLL_TYPE_CTL:
 				ctl_handler(ctx, e);
+				break;
+			case EPOLL_TYPE_NS_WATCH:
+				ns_gone_check(ctx);
 				break;
 			default:
 				break;

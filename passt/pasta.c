@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -50,6 +51,7 @@
 #include "../conf/log.h"
 #include "../conf/netlink.h"
 #include "../tap/tap.h"
+#include "epoll_ref.h"
 #include "fwd.h"
 #include "isolation.h"
 #include "passt.h"
@@ -866,6 +868,37 @@ bool pasta_netns_gone(const struct ctx *ctx)
 		}
 	}
 	return gone;
+}
+
+/**
+ * pasta_watch_add() - Have the main loop woken when the target goes away
+ * @ctx:	Context, epoll instance created
+ *
+ * The inotify watch of --netns (pasta_netns_watch_init()) and the pidfd of
+ * the target PID become readable when the namespace file is deleted or
+ * the process exits: pasta exits at once rather than at the next
+ * housekeeping tick.
+ *
+ * Context: set-up, after pasta_setup()
+ */
+void pasta_watch_add(struct ctx *ctx)
+{
+	int fds[2] = { pasta_netns_watch, pasta_target_pidfd };
+	unsigned i;
+
+	if (ctx->c.no_netns_quit)
+		return;
+	for (i = 0; i < 2; i++) {
+		union epoll_ref ref = { .type = EPOLL_TYPE_NS_WATCH };
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		if (fds[i] < 0)
+			continue;
+		ref.fd = (uint32_t)fds[i];
+		ev.data.u64 = ref.u64;
+		if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fds[i], &ev))
+			debug_perror("epoll_ctl on the namespace watch");
+	}
 }
 
 /**
