@@ -97,6 +97,8 @@ enum conf_opt_id {
 	OPT_NO_COPY_ROUTES,
 	OPT_NO_COPY_ADDRS,
 	OPT_NO_SPLICE,
+	OPT_SPLICE_ONLY,
+	OPT_CHROOT_FALLBACK,
 	OPT_NO_PEEK_OFFSET,
 	OPT_FLOW_MAX,
 	OPT_UDP_TIMEOUT,
@@ -287,6 +289,10 @@ static const struct conf_opt conf_opts[] = {
 	  NULL, "with --config-net, set up only one address" },
 	{ "no-splice", 0, OPT_NO_SPLICE, no_argument, M_PASTA, NULL, NULL,
 	  "loopback connections take the tap path too" },
+	{ "splice-only", 0, OPT_SPLICE_ONLY, no_argument, M_PASTA, NULL, NULL,
+	  "no tap device: only loopback connections, spliced" },
+	{ "chroot-fallback", 0, OPT_CHROOT_FALLBACK, no_argument, M_BOTH, NULL,
+	  NULL, "chroot() to the empty root where pivot_root() fails" },
 
 	/* ours */
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
@@ -1379,6 +1385,12 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 	case OPT_NO_SPLICE:
 		c->no_splice = true;
 		break;
+	case OPT_SPLICE_ONLY:
+		c->splice_only = true;
+		break;
+	case OPT_CHROOT_FALLBACK:
+		c->chroot_fallback = true;
+		break;
 	case OPT_NO_PEEK_OFFSET:
 		c->peek_fallback = true;
 		break;
@@ -1636,6 +1648,9 @@ static void conf_check(const struct conf_state *st)
 
 	if (c->mode != MODE_PASTA)
 		return;
+	if (c->splice_only && c->no_splice)
+		conf_die(st, conf_opt_by_id(OPT_SPLICE_ONLY),
+			 "conflicts with --no-splice (give one)");
 	if (st->netns_given && c->target_pid)
 		conf_die(st, conf_opt_by_id(OPT_NETNS),
 			 "conflicts with PID %d (give one target)",

@@ -293,6 +293,8 @@ struct conf_ip6 {
  * @no_dhcp, @no_ndp, @no_dhcpv6, @no_ra: disable a local service
  * @no_map_gw:		--no-map-gw: the gateway address is not the host
  * @no_splice:		--no-splice: loopback connections take the tap path
+ * @splice_only:	--splice-only: no tap device, spliced connections only
+ * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
@@ -375,6 +377,8 @@ struct conf {
 	bool no_ra;
 	bool no_map_gw;
 	bool no_splice;
+	bool splice_only;
+	bool chroot_fallback;
 	bool peek_fallback;
 	bool freebind;
 

@@ -304,9 +304,11 @@ int main(int argc, char **argv)
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
 		pasta_watch_add(ctx);
-		tap_init(TAP_DEV, tap, true);
-		if (passt_tap_add(ctx, tap))
-			die_perror("epoll_ctl on the tap device");
+		if (tap >= 0) {		/* not with --splice-only */
+			tap_init(TAP_DEV, tap, true);
+			if (passt_tap_add(ctx, tap))
+				die_perror("epoll_ctl on the tap device");
+		}
 	} else if (c->fd >= 0) {
 		int fl = fcntl(c->fd, F_GETFL);
 

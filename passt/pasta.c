@@ -504,6 +504,8 @@ static int pasta_ns_setup(void *p)
 		a->err = "bringing up lo";
 		return ret;
 	}
+	if (c->splice_only)	/* no tap device */
+		return 0;
 
 	fd = tap_dev_open_current_ns(name, a->ifname);
 	if (fd < 0) {
@@ -660,7 +662,7 @@ static void pasta_netns_watch_init(const char *path)
  * @ctx:	Context; sets ns_fd and host_ns_fd
  *
  * Context: set-up, single-threaded; dies with a message on failure
- * Return: tap fd
+ * Return: tap fd, -1 with --splice-only
  */
 int pasta_setup(struct ctx *ctx)
 {
@@ -753,6 +755,10 @@ int pasta_setup(struct ctx *ctx)
 		pasta_target_pidfd = (int)syscall(SYS_pidfd_open, c->target_pid ?
 						  c->target_pid :
 						  pasta_netns_pid, 0);
+	if (c->splice_only) {
+		info("--splice-only: no tap device, loopback connections only");
+		return -1;
+	}
 	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
 	     a.ifname, c->mac_guest[0], c->mac_guest[1], c->mac_guest[2],
 	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,

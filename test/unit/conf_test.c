@@ -498,6 +498,18 @@ START_TEST(test_conf_parse_flags)
 	ck_assert(c.stats && c.foreground && c.one_off);
 	/* upstream: --no-icmp implies --no-ndp */
 	ck_assert(c.no_ndp);
+
+	/* upstream's pasta(1): --splice-only, --chroot-fallback, -c */
+	parse("pasta", "--splice-only", "--chroot-fallback", "-c", "/tmp/c.sock",
+	      NULL);
+	ck_assert(c.splice_only && c.chroot_fallback);
+	ck_assert_str_eq(c.conf_path, "/tmp/c.sock");
+	parse("passt", "--chroot-fallback", "--conf-path", "/tmp/d.sock", NULL);
+	ck_assert(c.chroot_fallback);
+	ck_assert_str_eq(c.conf_path, "/tmp/d.sock");
+	EXPECT_REJECTED("pasta", "--splice-only", "--splice-only", "--no-splice");
+	EXPECT_REJECTED("passt", "--splice-only", "--splice-only");
+	EXPECT_REJECTED("passt", "-c/--conf-path", "-c", "");
 }
 END_TEST
 
