@@ -237,13 +237,15 @@ full:
 /**
  * ctl_op() - Apply one line of a request to the copies of the tables
  * @c:		Configuration (mode, disabled protocols)
+ * @tbls:	Copies of the tables, FWD_TBLS of them
  * @line:	The line, NUL-terminated, no newline
  * @err:	Error message buffer
  * @len:	Its size
  *
  * Return: 1 for "show", 0 for a change, -EINVAL with a message in @err
  */
-static int ctl_op(const struct conf *c, char *line, char *err, size_t len)
+static int ctl_op(const struct conf *c, struct fwd_table *tbls, char *line,
+		  char *err, size_t len)
 {
 	char *cmd = line, *arg, *spec;
 	unsigned i;
@@ -271,7 +273,7 @@ static int ctl_op(const struct conf *c, char *line, char *err, size_t len)
 			return -EINVAL;
 		}
 		for (i = from; i <= to; i++)
-			memset(&ctl_new[i], 0, sizeof(ctl_new[i]));
+			memset(&tbls[i], 0, sizeof(tbls[i]));
 		return 0;
 	}
 
@@ -299,12 +301,54 @@ static int ctl_op(const struct conf *c, char *line, char *err, size_t len)
 	}
 
 	if (!strcmp(cmd, "del"))
-		return ctl_del(&ctl_new[i], spec, i >= FWD_TBL_TNS, err, len);
+		return ctl_del(&tbls[i], spec, i >= FWD_TBL_TNS, err, len);
 
 	if (!strcmp(cmd, "set"))
-		memset(&ctl_new[i], 0, sizeof(ctl_new[i]));
-	if (fwd_spec_parse(&ctl_new[i], spec, i >= FWD_TBL_TNS, err, len))
+		memset(&tbls[i], 0, sizeof(tbls[i]));
+	if (fwd_spec_parse(&tbls[i], spec, i >= FWD_TBL_TNS, err, len))
 		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ctl_parse() - Apply the lines of a request to copies of the tables
+ * @c:		Configuration (mode, disabled protocols)
+ * @req:	Request, NUL-terminated; lines are cut in place
+ * @tbls:	Copies of the four tables (enum fwd_tbl order), changed
+ * @show:	Set if a line is "show"
+ * @change:	Set if a line changes something
+ * @err:	Error message buffer: "line N: reason"
+ * @len:	Its size
+ *
+ * Empty lines are skipped.  On error, @tbls are half-changed: the caller
+ * throws them away.
+ *
+ * Return: 0, or -EINVAL with a message in @err
+ */
+int ctl_parse(const struct conf *c, char *req, struct fwd_table *tbls,
+	      bool *show, bool *change, char *err, size_t len)
+{
+	char why[200], *line, *next;
+	unsigned n = 0;
+	int rc;
+
+	for (line = req; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		n++;
+		if (!*line)
+			continue;
+		rc = ctl_op(c, tbls, line, why, sizeof(why));
+		if (rc < 0) {
+			snprintf(err, len, "line %u: %s", n, why);
+			return rc;
+		}
+		if (rc)
+			*show = true;
+		else
+			*change = true;
+	}
 	return 0;
 }
 
@@ -561,10 +605,9 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 static void ctl_run(struct ctx *ctx)
 {
 	struct conf *c = &ctx->c;
-	char err[256], *line, *next;
 	bool show = false, change = false;
-	unsigned i, n = 0;
-	int rc;
+	char err[256];
+	unsigned i;
 
 	ctl_rep_len = 0;
 	for (i = 0; i < FWD_TBLS; i++)
@@ -581,22 +624,9 @@ static void ctl_run(struct ctx *ctx)
 		return;
 	}
 
-	for (line = ctl_req; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		n++;
-		if (!*line)
-			continue;
-		rc = ctl_op(c, line, err, sizeof(err));
-		if (rc < 0) {
-			ctl_out("error\nline %u: %s: nothing changed\n", n, err);
-			return;
-		}
-		if (rc)
-			show = true;
-		else
-			change = true;
+	if (ctl_parse(c, ctl_req, ctl_new, &show, &change, err, sizeof(err))) {
+		ctl_out("error\n%s: nothing changed\n", err);
+		return;
 	}
 
 	if (change) {

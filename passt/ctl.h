@@ -17,16 +17,22 @@
 #ifndef PASST_CTL_H
 #define PASST_CTL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CTL_REQ_MAX	16384	/* bytes in a request */
 #define CTL_REP_MAX	65536	/* bytes in a reply */
 
 struct ctx;
+struct conf;
+struct fwd_table;
 
 void ctl_init(struct ctx *ctx);
 void ctl_listen_handler(struct ctx *ctx);
 void ctl_handler(struct ctx *ctx, uint32_t events);
 void ctl_process(struct ctx *ctx);
+int ctl_parse(const struct conf *c, char *req, struct fwd_table *tbls,
+	      bool *show, bool *change, char *err, size_t len);
 
 #endif /* PASST_CTL_H */
