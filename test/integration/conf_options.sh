@@ -95,7 +95,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "--map-host-loopback" -4 --map-host-loopback 2001:db8::8
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $R4
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $H4
-	expect_bad "$bin" "--runas" --runas 0
+	expect_bad "$bin" "--runas" --runas 0:
 done
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 0
 expect_bad "$PASTA_BIN" "--netns" --netns x 1234
