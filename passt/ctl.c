@@ -637,8 +637,10 @@ static void ctl_run(struct ctx *ctx)
 		info("-c: port forwarding changed");
 	}
 	ctl_out("ok\n");
-	if (show)
+	if (show) {
+		fwd_auto_scan(ctx);	/* "auto" as of now, not of the last tick */
 		ctl_show(c);
+	}
 }
 
 /**

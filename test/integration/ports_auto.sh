@@ -11,7 +11,7 @@
 #    on H is never forwarded back into the namespace;
 #  - a server bound to the namespace's loopback only is not forwarded;
 #  - "-t auto,~5311,5320:5321": the excluded port stays unforwarded, the
-#    given port is forwarded as well.
+#    given port is forwarded as well; pesto(1) shows what "auto" forwards.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -113,7 +113,7 @@ pasta_alive
 stop_pasta
 
 # Exclusions and given ports next to auto
-start_pasta -t auto,~5311,5320:5321 -u none -T none -U none
+start_pasta -t auto,~5311,5320:5321 -u none -T none -U none -c "$WORK/ctl"
 bg in_ns timeout 10 socat -u TCP4-LISTEN:5311,reuseaddr -
 wait_for listening in_ns tcp 5311 || fail "server on 5311"
 tcp_check 4 in_ns 0.0.0.0 5312 in_host 127.0.0.1 "TCP next to an exclusion"
@@ -122,6 +122,10 @@ listening in_host tcp 5320 || fail "given port 5320 not forwarded"
 bg in_ns timeout 20 socat -u TCP4-LISTEN:5321,reuseaddr OPEN:"$WORK/got2",creat,trunc
 srv=$BG_PID
 wait_for listening in_ns tcp 5321 || fail "server on 5321"
+# pesto(1) shows the ports "auto" forwards as of the request
+"$(dirname "$PASST_BIN")/pesto" "$WORK/ctl" > "$WORK/show" || fail "pesto"
+grep -q -- '^-t auto, except 5311, forwarding now: 5321$' "$WORK/show" ||
+	{ cat "$WORK/show"; fail "pesto: auto not shown as expected"; }
 in_host timeout 20 socat -u OPEN:"$WORK/data" TCP4:127.0.0.1:5320 ||
 	fail "given port 5320: client"
 wait $srv
