@@ -8,7 +8,7 @@
 #   make guest      kernel and initramfs for the QEMU tests (apt-get download)
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each
-#   make install    PREFIX=/usr/local: binary, pasta link, man page, systemd
+#   make install    PREFIX=/usr/local: binaries, pasta link, man pages, systemd
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
 #   make check-nspawn the units under systemd in a systemd-nspawn container
@@ -16,7 +16,8 @@
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
 DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
-	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev check groff-base
+	libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libnl-idiag-3-dev check \
+	groff-base
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns systemd
@@ -34,7 +35,8 @@ PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 CC ?= gcc
 
-PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng
+PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp \
+	libcap-ng
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
 LIBS = $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -74,7 +76,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
 	check-nspawn deps-nspawn
 
-all: $(BUILD)/passt $(BUILD)/pasta
+all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
@@ -105,6 +107,12 @@ $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
+
+# pesto(1): the client of -c/--conf-path, nothing but libc
+$(BUILD)/pesto: pesto/pesto.c passt/ctl.h
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
+		$(ALL_LDFLAGS)
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
@@ -145,9 +153,11 @@ check-unit: all unit
 	@test/unit/run.sh $(BUILD)/test
 
 check-man:
-	@out=$$(groff -ww -man -z passt.1 2>&1); \
-	if [ -n "$$out" ]; then echo "$$out"; echo "man: passt.1 has warnings"; exit 1; fi; \
-	echo "man: passt.1 renders without warnings"
+	@for m in passt.1 pesto.1; do \
+		out=$$(groff -ww -man -z $$m 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out"; echo "man: $$m has warnings"; exit 1; fi; \
+		echo "man: $$m renders without warnings"; \
+	done
 
 # systemd units: "@BINDIR@" in the .in files is where passt is installed
 UNIT_FILES := $(sort $(wildcard contrib/systemd/*.socket contrib/systemd/*.service \
@@ -215,8 +225,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/passt $(DESTDIR)$(PREFIX)/bin/passt
 	ln -sf passt $(DESTDIR)$(PREFIX)/bin/pasta
+	install -m 755 $(BUILD)/pesto $(DESTDIR)$(PREFIX)/bin/pesto
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
+	install -m 644 pesto.1 $(DESTDIR)$(PREFIX)/share/man/man1/pesto.1
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
 	for f in $(UNIT_FILES); do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f > \
@@ -227,8 +239,10 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
+		$(DESTDIR)$(PREFIX)/bin/pesto \
 		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/pesto.1 \
 		$(addprefix $(DESTDIR)$(SYSTEMD_UNITDIR)/,$(UNIT_NAMES))
 
 clean:

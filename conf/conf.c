@@ -97,6 +97,8 @@ enum conf_opt_id {
 	OPT_NO_COPY_ROUTES,
 	OPT_NO_COPY_ADDRS,
 	OPT_NO_SPLICE,
+	OPT_SPLICE_ONLY,
+	OPT_CHROOT_FALLBACK,
 	OPT_NO_PEEK_OFFSET,
 	OPT_FLOW_MAX,
 	OPT_UDP_TIMEOUT,
@@ -249,6 +251,9 @@ static const struct conf_opt conf_opts[] = {
 	  PORTS_FORM, "forward host UDP ports to the guest, default none" },
 
 	/* passt only */
+	{ "conf-path", 'c', 'c', required_argument, M_BOTH, "PATH",
+	  "UNIX socket path, 1-107 characters",
+	  "UNIX socket for pesto(1), to change port forwarding at run time" },
 	{ "socket", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for qemu, default /tmp/passt_N.socket" },
@@ -289,6 +294,10 @@ static const struct conf_opt conf_opts[] = {
 	{ "host-lo-to-ns-lo", 0, OPT_HOST_LO_TO_NS_LO, no_argument, M_PASTA,
 	  NULL, NULL, "host loopback -t/-u traffic reaches the namespace's "
 	  "loopback" },
+	{ "splice-only", 0, OPT_SPLICE_ONLY, no_argument, M_PASTA, NULL, NULL,
+	  "no tap device: only loopback connections, spliced" },
+	{ "chroot-fallback", 0, OPT_CHROOT_FALLBACK, no_argument, M_BOTH, NULL,
+	  NULL, "chroot() to the empty root where pivot_root() fails" },
 
 	/* ours */
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
@@ -1093,6 +1102,9 @@ static void conf_opt_fwd(struct conf_state *st, const struct conf_opt *o,
 		conf_die(st, o, "port specs can't be combined with 'none'");
 	if (fwd_spec_parse(t, arg, ns_side, err, sizeof(err)))
 		conf_die(st, o, "%s in '%s'", err, conf_quote(arg, q, sizeof(q)));
+	if (t->auto_on && st->c->mode != MODE_PASTA)
+		conf_die(st, o, "'auto' needs a namespace to watch: pasta only "
+			 "(give ports, ranges, 'all' or 'none')");
 	st->fwd_some[idx] = true;
 }
 
@@ -1327,6 +1339,10 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		if (conf_path(arg, c->sock_path, CONF_SOCK_PATH_MAX))
 			conf_invalid(st, o, arg);
 		break;
+	case 'c':
+		if (conf_path(arg, c->conf_path, CONF_SOCK_PATH_MAX))
+			conf_invalid(st, o, arg);
+		break;
 	case 'F':
 		if (conf_uint(arg, 0, INT_MAX, &v))
 			conf_invalid(st, o, arg);
@@ -1379,6 +1395,12 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 		break;
 	case OPT_HOST_LO_TO_NS_LO:
 		c->host_lo_to_ns_lo = true;
+		break;
+	case OPT_SPLICE_ONLY:
+		c->splice_only = true;
+		break;
+	case OPT_CHROOT_FALLBACK:
+		c->chroot_fallback = true;
 		break;
 	case OPT_NO_PEEK_OFFSET:
 		c->peek_fallback = true;
@@ -1574,32 +1596,6 @@ static void conf_family_ignore(struct conf_state *st)
 }
 
 /**
- * conf_userns_is_init() - Are we in the initial user namespace?
- *
- * Its uid_map is the single line "0 0 4294967295" (user_namespaces(7)).
- *
- * Return: true if so, or if /proc/self/uid_map can't be read
- */
-static bool conf_userns_is_init(void)
-{
-	unsigned long in, out, count;
-	char buf[256] = "";
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0 || sscanf(buf, "%lu %lu %lu", &in, &out, &count) != 3)
-		return true;
-	if (strchr(buf, '\n') && strchr(buf, '\n')[1])
-		return false;		/* more than one range */
-	return in == 0 && out == 0 && count == 4294967295UL;
-}
-
-/**
  * conf_check_special() - Refuse special addresses that can't work together
  * @st:		Parsing state, after conf_derived() and conf_dns()
  * @af:		AF_INET or AF_INET6
@@ -1731,12 +1727,6 @@ static void conf_check(const struct conf_state *st)
 							 "-4/--ipv4-only");
 		}
 	}
-	if (c->runas_set && c->uid == 0 && geteuid() == 0 &&
-	    conf_userns_is_init())
-		conf_die(st, conf_opt_by_id(OPT_RUNAS),
-			 "UID 0 given while started as root, but %s never keeps "
-			 "running as root (give an unprivileged user, or leave "
-			 "--runas out to run as nobody)", c->argv0);
 
 	for (i = 0; i < 4; i++) {
 		bool tcp = i == 0 || i == 2;
@@ -1748,6 +1738,9 @@ static void conf_check(const struct conf_state *st)
 
 	if (c->mode != MODE_PASTA)
 		return;
+	if (c->splice_only && c->no_splice)
+		conf_die(st, conf_opt_by_id(OPT_SPLICE_ONLY),
+			 "conflicts with --no-splice (give one)");
 	if (st->netns_given && c->target_pid)
 		conf_die(st, conf_opt_by_id(OPT_NETNS),
 			 "conflicts with PID %d (give one target)",
@@ -1807,6 +1800,21 @@ static void conf_derived(struct conf_state *st)
 		c->one_off = true;
 	if (c->mode == MODE_PASTA && st->netns_given && !st->userns_given)
 		c->netns_only = true;
+
+	/* pasta: -t, -u, -T and -U default to "auto" each, as upstream */
+	if (c->mode == MODE_PASTA) {
+		static const int ids[] = { 't', 'u', 'T', 'U' };
+		unsigned i, idx;
+		bool ns_side;
+
+		for (i = 0; i < ARRAY_SIZE(ids); i++) {
+			struct fwd_table *t = conf_fwd_table(c, ids[i], &ns_side,
+							     &idx);
+
+			if (!st->fwd_some[idx] && !st->fwd_none[idx])
+				t->auto_on = true;
+		}
+	}
 
 	if (c->mode == MODE_PASTA && !c->ifname_ns[0]) {
 		if (c->ip4.enabled && c->ip4.ifname_out[0])
@@ -1903,6 +1911,9 @@ static void conf_debug_dump(const struct conf *c)
 			fwd_rule_fmt(&t[i]->rules[j], buf, sizeof(buf));
 			debug("forward %s: %s", names[i], buf);
 		}
+		if (t[i]->auto_on)
+			debug("forward %s: auto, %u exclusions", names[i],
+			      t[i]->auto_nexc);
 	}
 }
 

@@ -22,6 +22,7 @@
 #define CONF_MAX_SEARCH		8
 #define CONF_SEARCH_LEN		254	/* RFC 1035 name length limit + NUL */
 #define CONF_MAX_FWD_RULES	256	/* per table, after splitting exclusions */
+#define CONF_FWD_AUTO_MAX	1024	/* ports per table forwarded by "auto" */
 #define CONF_MTU_MIN		68	/* RFC 791 */
 #define CONF_MTU_MAX		65520	/* tap limit, as upstream */
 #define CONF_MTU_DEFAULT	65520
@@ -73,14 +74,45 @@ struct fwd_rule {
 };
 
 /**
+ * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B)
+ * @first:	First port, host order
+ * @last:	Last port (inclusive)
+ */
+struct fwd_excl {
+	uint16_t first;
+	uint16_t last;
+};
+
+/**
  * struct fwd_table - Port forwarding for one protocol and direction
  * @n:		Number of rules in use
  * @rules:	Rules; ranges never overlap for the same address and interface
+ * @auto_on:	"auto": also forward, to the same port, what listens on the
+ *		other side (passt/fwd_auto.c)
+ * @auto_bind:	Bind address and interface of "auto" ports (@af, @addr,
+ *		@ifname; the ports are unused)
+ * @auto_nexc:	Number of @auto_exc entries
+ * @auto_exc:	Exclusions of the "auto" spec, sorted, not overlapping
  */
 struct fwd_table {
 	unsigned n;
 	struct fwd_rule rules[CONF_MAX_FWD_RULES];
+	bool auto_on;
+	struct fwd_rule auto_bind;
+	unsigned auto_nexc;
+	struct fwd_excl auto_exc[CONF_MAX_FWD_RULES];
 };
+
+/**
+ * fwd_table_on() - Does a table forward anything, now or later?
+ * @t:		Table
+ *
+ * Return: true if it has rules or "auto"
+ */
+static inline bool fwd_table_on(const struct fwd_table *t)
+{
+	return t->n || t->auto_on;
+}
 
 /**
  * union conf_ip - IPv4 or IPv6 address, network order
@@ -266,6 +298,8 @@ struct conf_ip6 {
  * @host_lo_to_ns_lo:	--host-lo-to-ns-lo: spliced -t/-u traffic from the
  *			host's loopback goes to the namespace's loopback, not
  *			to the namespace's own address
+ * @splice_only:	--splice-only: no tap device, spliced connections only
+ * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
@@ -303,6 +337,7 @@ struct conf_ip6 {
  *
  * passt only:
  * @sock_path:		-s/--socket path, "" to choose /tmp/passt_N.socket
+ * @conf_path:		-c/--conf-path: UNIX socket for pesto(1), "" for none
  * @fd:			-F/--fd: already connected socket, or -1
  * @one_off:		-1/--one-off: exit after the first client goes (-F
  *			implies it)
@@ -351,6 +386,8 @@ struct conf {
 	bool no_map_gw;
 	bool no_splice;
 	bool host_lo_to_ns_lo;
+	bool splice_only;
+	bool chroot_fallback;
 	bool peek_fallback;
 	bool freebind;
 
@@ -378,6 +415,7 @@ struct conf {
 	char **cmd;
 
 	char sock_path[108];
+	char conf_path[108];
 	int fd;
 	bool one_off;
 

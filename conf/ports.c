@@ -13,6 +13,9 @@
  *			A-B:C is accepted as A-B:C-(C+B-A)
  *	~P | ~A-B	exclude these ports from the other elements
  *	all		every port outside the ephemeral range
+ *	auto		(pasta) the ports that listen on the other side, found
+ *			at run time (passt/fwd_auto.c); exclusions apply to
+ *			them, and given ports are forwarded as well
  *
  * A specification made of exclusions only means "all, except these".  Rules
  * derived from "all" are weak: the daemon skips ports it can't bind.
@@ -343,6 +346,7 @@ static int fwd_range_cmp(const void *a, const void *b)
  * @exc:	Exclude ranges, appended to
  * @nexc:	Exclude count, updated
  * @all:	Set if the element is "all"
+ * @autop:	Set if the element is "auto"
  * @err:	Error message buffer
  * @errlen:	Size of @err
  *
@@ -351,7 +355,7 @@ static int fwd_range_cmp(const void *a, const void *b)
 static int fwd_elem_parse(const char *s, const char *end,
 			  struct fwd_range *inc, unsigned *ninc,
 			  struct fwd_range *exc, unsigned *nexc,
-			  bool *all, char *err, size_t errlen)
+			  bool *all, bool *autop, char *err, size_t errlen)
 {
 	size_t len = (size_t)(end - s);
 	struct fwd_range r, to;
@@ -372,9 +376,12 @@ static int fwd_elem_parse(const char *s, const char *end,
 		return fwd_err(err, errlen,
 			       "'%.*s': a target address for 'all' is not supported",
 			       (int)MIN(len, (size_t)64), s);
-	if (len == 4 && !memcmp(s, "auto", 4))
-		return fwd_err(err, errlen,
-			       "'auto' is not supported yet (give ports, ranges, 'all' or 'none')");
+	if (len == 4 && !memcmp(s, "auto", 4)) {
+		if (*autop)
+			return fwd_err(err, errlen, "'auto' given twice");
+		*autop = true;
+		return 0;
+	}
 	if (len == 4 && !memcmp(s, "none", 4))
 		return fwd_err(err, errlen,
 			       "'none' can't be combined with other ports");
@@ -445,13 +452,14 @@ static int fwd_elem_parse(const char *s, const char *end,
  * "none" adds nothing and succeeds: refusing "none" next to other specs
  * for the same table is up to the caller.  "all" and exclusion-only specs
  * cover 1-65535 minus the ephemeral range (fwd_ephemeral_range()), as weak
- * rules.
+ * rules.  "auto" sets @t->auto_on, @t->auto_bind and the exclusions
+ * (@t->auto_exc); ports given with it become rules as usual.
  *
  * Return: 0 on success, -EINVAL with a message in @err for malformed
  *	   specs, port 0 or > 65535, inverted ranges, remapping with
  *	   ranges of different lengths, ports already forwarded for the
- *	   same bind address and interface, or more than CONF_MAX_FWD_RULES
- *	   rules in the table
+ *	   same bind address and interface, more than CONF_MAX_FWD_RULES
+ *	   rules in the table, "auto" with "all" or twice for the table
  */
 int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		   char *err, size_t errlen)
@@ -465,7 +473,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 	const char *list, *p, *slash, *end;
 	const struct fwd_range *src = inc;
 	struct fwd_range base[2];
-	bool all = false;
+	bool all = false, autop = false;
 	size_t len;
 	int rc;
 
@@ -502,7 +510,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		const char *e = comma ? comma : end;
 
 		rc = fwd_elem_parse(p, e, inc, &ninc, exc, &nexc, &all,
-				    err, errlen);
+				    &autop, err, errlen);
 		if (rc)
 			return rc;
 		if (!comma)
@@ -513,6 +521,11 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 	if (all && ninc)
 		return fwd_err(err, errlen,
 			       "'all' can't be combined with port ranges");
+	if (all && autop)
+		return fwd_err(err, errlen, "'all' can't be combined with 'auto'");
+	if (autop && t->auto_on)
+		return fwd_err(err, errlen,
+			       "'auto' is already given by an earlier option");
 
 	/* Overlapping includes in one spec would make two listeners */
 	for (i = 0; i < ninc; i++) {
@@ -540,7 +553,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 
 	/* The ranges to forward: given ones, less exclusions */
 	nsrc = ninc;
-	if (!ninc) {
+	if (!ninc && !autop) {
 		/* "all", or exclusions only: non-ephemeral ports, weak */
 		uint16_t efirst, elast;
 
@@ -561,7 +574,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		if (rc)
 			return rc;
 	}
-	if (!nout)
+	if (!nout && !autop)
 		return fwd_err(err, errlen, "%s", none);
 
 	/* Against rules already in the table (earlier options) */
@@ -584,7 +597,36 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 
 	memcpy(&t->rules[t->n], out, nout * sizeof(out[0]));
 	t->n += nout;
+	if (autop) {
+		t->auto_on = true;
+		t->auto_bind = tmpl;
+		t->auto_bind.weak = true;
+		t->auto_nexc = nexc;
+		for (i = 0; i < nexc; i++)
+			t->auto_exc[i] = (struct fwd_excl){ exc[i].first,
+							    exc[i].last };
+	}
 	return 0;
+}
+
+/**
+ * fwd_auto_excluded() - Does the "auto" spec of a table leave a port out?
+ * @t:		Table
+ * @port:	Port, host order
+ *
+ * Return: true if an exclusion of the spec covers @port
+ */
+bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port)
+{
+	unsigned i;
+
+	for (i = 0; i < t->auto_nexc; i++) {
+		if (port < t->auto_exc[i].first)
+			return false;	/* sorted */
+		if (port <= t->auto_exc[i].last)
+			return true;
+	}
+	return false;
 }
 
 /**

@@ -22,6 +22,9 @@ enum epoll_type {
 	EPOLL_TYPE_PING,	/* ping socket of an ICMP echo flow */
 	EPOLL_TYPE_SIGNAL,	/* signalfd */
 	EPOLL_TYPE_NS_HELPER,	/* pasta: socket to the namespace helper */
+	EPOLL_TYPE_CTL_LISTEN,	/* -c: listening configuration socket */
+	EPOLL_TYPE_CTL,		/* -c: connection of a pesto(1) client */
+	EPOLL_TYPE_NS_WATCH,	/* pasta: inotify on --netns, target's pidfd */
 	EPOLL_TYPE_COUNT
 };
 
@@ -31,8 +34,9 @@ enum epoll_type {
  * @fd:		The fd itself (< 2^24)
  * @flow:	Flow table index (TCP, TCP_SPLICE, UDP, PING); for splice
  *		flows bit 31 tells which of the two sockets (FLOW_SIDE_BIT)
- * @listen:	For listeners: rule index, port, and which side (0: host,
- *		1: namespace) the socket lives in
+ * @listen:	For listeners: rule index, port, which side (@ns 0: host,
+ *		1: namespace) the socket lives in, and @dyn for ports opened
+ *		by "auto" (no rule: the target is the same port)
  * @u64:	Whole value, as stored in epoll_event.data.u64
  */
 union epoll_ref {
@@ -44,7 +48,8 @@ union epoll_ref {
 			struct {
 				uint16_t port;
 				uint8_t rule;
-				uint8_t ns;
+				uint8_t ns:1;
+				uint8_t dyn:1;
 			} listen;
 			uint32_t data;
 		};

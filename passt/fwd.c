@@ -24,6 +24,7 @@
  * exclusion-only rules beyond it are skipped, with one line for the table.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -37,9 +38,52 @@
 #include "fwd.h"
 #include "limits.h"
 #include "passt.h"
+#include "../splice/nsock.h"
 
 static const union inany inany_any4 = {
 	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
+
+/* Listening sockets of the rules, per table (enum fwd_tbl) and rule index:
+ * a runtime change of the rules (passt/ctl.c) closes, keeps or moves them
+ */
+static struct fwd_socks fwd_reg[FWD_TBLS][CONF_MAX_FWD_RULES];
+
+/**
+ * fwd_socks_add() - Record a listening socket of a rule
+ * @l:		The rule's sockets
+ * @fd:		Socket
+ * @port:	Its port, host order
+ *
+ * Return: 0, or -ENOMEM
+ */
+int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port)
+{
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 8;
+		struct fwd_lsock *s = realloc(l->s, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		l->s = s;
+		l->cap = cap;
+	}
+	l->s[l->n].fd = fd;
+	l->s[l->n].port = port;
+	l->n++;
+	return 0;
+}
+
+/**
+ * fwd_socks_of() - Listening sockets of a rule
+ * @tbl:	Table
+ * @rule:	Rule index
+ *
+ * Return: the record, owned by fwd.c
+ */
+struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule)
+{
+	return &fwd_reg[tbl][rule];
+}
 
 /**
  * inany_set() - Set @a from an address of a given family
@@ -420,7 +464,7 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
 }
 
 /**
- * fwd_listen_one() - Open, bind and register one listening socket
+ * fwd_listen_sock() - Open, bind and register one listening socket
  * @ctx:	Context
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @r:		Rule
@@ -429,14 +473,18 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
  * @af:		AF_INET or AF_INET6 (with @dual: IPV6_V6ONLY off)
  * @dual:	Dual-stack wildcard socket
  * @ns:		Socket lives in the namespace (for the epoll reference)
+ * @dyn:	Port of "auto" (epoll reference)
+ * @helper:	In the namespace, the socket comes from the namespace
+ *		socket helper (splice/nsock.c): at run time
  * @addr:	Bind address for a rule without one, NULL for the wildcard
  *
- * Return: 0, or -errno
+ * #syscalls socket setsockopt bind listen epoll_ctl close
+ * Return: the socket, or -errno
  */
-static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
-			  const struct fwd_rule *r, unsigned rule,
-			  uint16_t port, int af, bool dual, bool ns,
-			  const union inany *addr)
+static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
+			   const struct fwd_rule *r, unsigned rule,
+			   uint16_t port, int af, bool dual, bool ns, bool dyn,
+			   bool helper, const union inany *addr)
 {
 	int type = proto == IPPROTO_TCP ? SOCK_STREAM : SOCK_DGRAM;
 	union epoll_ref ref = { .type = proto == IPPROTO_TCP ?
@@ -447,9 +495,12 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 	socklen_t sl;
 	int s, one = 1, zero = 0, ret;
 
-	s = socket(af, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	if (ns && helper)
+		s = nsock_get_type(af, proto == IPPROTO_UDP);
+	else
+		s = socket(af, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
 	if (s < 0)
-		return -errno;
+		return ns && helper ? s : -errno;
 
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (af == AF_INET6)
@@ -506,16 +557,179 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
 	ref.listen.port = port;
 	ref.listen.rule = (uint8_t)rule;
 	ref.listen.ns = ns;
+	ref.listen.dyn = dyn;
 	ev.events = EPOLLIN;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
 		ret = -errno;
 		goto close_s;
 	}
-	return 0;
+	return s;
 close_s:
 	close(s);
 	return ret;
+}
+
+/**
+ * fwd_listen_one() - fwd_listen_sock() for a port of a rule, recorded
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Rule
+ * @rule:	Rule index
+ * @port:	Port, host order
+ * @af:		AF_INET or AF_INET6
+ * @dual:	Dual-stack wildcard socket
+ * @ns:		Socket lives in the namespace
+ * @helper:	Namespace socket from the helper (run time)
+ * @addr:	Bind address for a rule without one, NULL for the wildcard
+ * @l:		Where to record the socket
+ *
+ * Return: 0, or -errno
+ */
+static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
+			  const struct fwd_rule *r, unsigned rule,
+			  uint16_t port, int af, bool dual, bool ns,
+			  bool helper, const union inany *addr,
+			  struct fwd_socks *l)
+{
+	int s = fwd_listen_sock(ctx, proto, r, rule, port, af, dual, ns,
+				false, helper, addr);
+
+	if (s < 0)
+		return s;
+	if (fwd_socks_add(l, s, port)) {
+		close(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * fwd_listen_dyn() - Open the listeners of one "auto" port
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Bind address and interface (struct fwd_table.auto_bind)
+ * @port:	Port, host order, forwarded to the same port
+ * @ns:		In the namespace (-T, -U): sockets from the namespace socket
+ *		helper, bound to 127.0.0.1 and ::1 unless @r has an address
+ * @fds:	Result: the sockets, -1 for none (two at most)
+ *
+ * As fwd_listen() does for a port of a rule, at run time.
+ *
+ * Context: main loop
+ * Return: number of sockets opened (at least one), or -errno of the first
+ *	   failure
+ */
+int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		   uint16_t port, bool ns, int fds[2])
+{
+	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
+
+	inany_from_v4(&lo4, lo);
+	fds[0] = fds[1] = -1;
+	if (r->af != AF_UNSPEC) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+					 inany_af(&r->addr), false, ns, true,
+					 true, NULL);
+	} else if (ns) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+					 false, ns, true, true, &lo4);
+		fds[1] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6,
+					 false, ns, true, true, &lo6);
+		if (fds[0] < 0 && fds[1] >= 0) {
+			fds[0] = fds[1];
+			fds[1] = -1;
+		} else if (fds[1] < 0) {
+			fds[1] = -1;
+		}
+	} else if (v6) {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6, v4,
+					 ns, true, true, NULL);
+		if (fds[0] == -EAFNOSUPPORT && v4)
+			fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+						 AF_INET, false, ns, true,
+						 true, NULL);
+	} else {
+		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+					 false, ns, true, true, NULL);
+	}
+	if (fds[0] < 0) {
+		int ret = fds[0];
+
+		fds[0] = -1;
+		return ret;
+	}
+	return fds[1] >= 0 ? 2 : 1;
+}
+
+/**
+ * fwd_listen_port() - Open the listeners of one port of a rule
+ * @ctx:	Context
+ * @proto:	IPPROTO_TCP or IPPROTO_UDP
+ * @r:		Rule
+ * @rule:	Its index, for the epoll reference
+ * @port:	Port, host order
+ * @ns:		In the namespace: a rule without an address binds 127.0.0.1
+ *		and ::1 (one of them is enough: ::1 may be disabled)
+ * @helper:	Namespace sockets from the helper (run time, passt/ctl.c)
+ * @l:		The rule's record of sockets, appended to
+ *
+ * On the host, a rule without an address gets one dual-stack socket if
+ * both families are enabled (an IPv4 one if IPv6 sockets can't be had).
+ *
+ * Return: 0 if a socket was opened, else -errno of the failure
+ */
+int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		    unsigned rule, uint16_t port, bool ns, bool helper,
+		    struct fwd_socks *l)
+{
+	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
+	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
+	int ret;
+
+	inany_from_v4(&lo4, lo);
+	if (r->af != AF_UNSPEC)
+		return fwd_listen_one(ctx, proto, r, rule, port,
+				      inany_af(&r->addr), false, ns, helper,
+				      NULL, l);
+	if (ns) {
+		int r4 = -EAFNOSUPPORT, r6 = -EAFNOSUPPORT;
+
+		/* Only the enabled families (-4, -6).  IPv4: any 127.0.0.0/8
+		 * address, as the wildcard bound to lo; what arrives there
+		 * for another address is refused by the handlers
+		 */
+		if (v4) {
+			struct fwd_rule lr = *r;
+			bool any = !r->ifname[0];
+
+			if (any)
+				memcpy(lr.ifname, "lo", 3);
+			r4 = fwd_listen_one(ctx, proto, &lr, rule, port,
+					    AF_INET, false, ns, helper,
+					    any ? &inany_any4 : &lo4, l);
+		}
+		if (v6)
+			r6 = fwd_listen_one(ctx, proto, r, rule, port,
+					    AF_INET6, false, ns, helper, &lo6,
+					    l);
+		/* One family is enough (::1 may be disabled) */
+		return !r4 || !r6 ? 0 : r4;
+	}
+	if (v6) {
+		ret = fwd_listen_one(ctx, proto, r, rule, port, AF_INET6, v4,
+				     ns, helper, NULL, l);
+		if (ret == -EAFNOSUPPORT && v4)
+			ret = fwd_listen_one(ctx, proto, r, rule, port,
+					     AF_INET, false, ns, helper, NULL,
+					     l);
+		return ret;
+	}
+	return fwd_listen_one(ctx, proto, r, rule, port, AF_INET, false, ns,
+			      helper, NULL, l);
 }
 
 /**
@@ -528,96 +742,51 @@ close_s:
  *		address) and ::1 there
  *
  * Ports of weak rules beyond the table's descriptor budget are skipped
- * (limits_listen_take()), with one warning naming the option.
+ * (limits_listen_take()), with one warning naming the option.  The
+ * sockets are recorded per rule (fwd_socks_of()).
  *
  * Context: set-up, in the network namespace where the ports are
- * Return: number of sockets opened, or -errno for a port of a non-weak
- *	   rule that can't be bound (the error is logged with the port)
+ * Return: number of ports with a socket, or -errno for a port of a
+ *	   non-weak rule that can't be bound (the error is logged with the
+ *	   port)
  */
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns)
 {
 	const char *pname = proto == IPPROTO_TCP ? "TCP" : "UDP";
-	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
-	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
-	struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
 	bool udp = proto == IPPROTO_UDP;
 	enum limits_tbl tbl = ns ? (udp ? LIMITS_TBL_UNS : LIMITS_TBL_TNS) :
 				   (udp ? LIMITS_TBL_U : LIMITS_TBL_T);
-	unsigned i, opened = 0, bound = 0, skipped = 0;
-
-	inany_from_v4(&lo4, lo);
+	enum fwd_tbl ft = fwd_tbl_id(udp, ns);
+	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
+	unsigned i, opened = 0, skipped = 0;
 
 	for (i = 0; i < t->n; i++) {
 		const struct fwd_rule *r = &t->rules[i];
+		struct fwd_socks *l = fwd_socks_of(ft, i);
 		unsigned p;
 
 		for (p = r->first; p <= r->last; p++) {
 			unsigned socks = ns && r->af == AF_UNSPEC ? v4 + v6 : 1;
+			unsigned before = l->n;
 			int ret;
 
 			if (!limits_listen_take(tbl, r->weak, socks)) {
 				skipped++;
 				continue;
 			}
-
-			if (r->af != AF_UNSPEC) {
-				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     inany_af(&r->addr), false, ns,
-						     NULL);
-			} else if (ns) {
-				int r4 = -EAFNOSUPPORT, r6 = -EAFNOSUPPORT;
-
-				/* Only the enabled families (-4, -6).  IPv4:
-				 * any 127.0.0.0/8 address, as the wildcard
-				 * bound to lo; what arrives there for another
-				 * address is refused by the handlers
-				 */
-				if (v4) {
-					struct fwd_rule lr = *r;
-					bool any = !r->ifname[0];
-
-					if (any)
-						memcpy(lr.ifname, "lo", 3);
-					r4 = fwd_listen_one(ctx, proto, &lr, i,
-							    (uint16_t)p, AF_INET,
-							    false, ns, any ?
-							    &inany_any4 : &lo4);
-				}
-				if (v6)
-					r6 = fwd_listen_one(ctx, proto, r, i,
-							    (uint16_t)p,
-							    AF_INET6, false, ns,
-							    &lo6);
-				/* One family is enough (::1 may be disabled) */
-				opened += !r4 && !r6;
+			ret = fwd_listen_port(ctx, proto, r, i, (uint16_t)p, ns,
+					      false, l);
+			if (l->n - before < socks)
 				limits_listen_put(tbl, r->weak,
-						  (v4 && r4) + (v6 && r6));
-				socks = 0;
-				ret = !r4 || !r6 ? 0 : r4;
-			} else if (v6) {
-				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     AF_INET6, v4, ns, NULL);
-				if (ret == -EAFNOSUPPORT && v4)
-					ret = fwd_listen_one(ctx, proto, r, i,
-							     (uint16_t)p, AF_INET,
-							     false, ns, NULL);
-			} else {
-				ret = fwd_listen_one(ctx, proto, r, i, (uint16_t)p,
-						     AF_INET, false, ns, NULL);
-			}
-
+						  socks - (l->n - before));
 			if (ret < 0 && !r->weak) {
 				err("%s port %u: can't listen: %s", pname, p,
 				    strerror(-ret));
 				return ret;
 			}
-			if (!ret) {
+			if (!ret)
 				opened++;
-				bound++;
-			} else {
-				limits_listen_put(tbl, r->weak, socks);
-			}
 		}
 	}
 
@@ -625,6 +794,6 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		warn("%s: %u ports skipped, RLIMIT_NOFILE %lu leaves no more "
 		     "descriptors for listening sockets (%u ports bound): "
 		     "raise the limit (ulimit -n) to forward them",
-		     limits_listen_opt(tbl), skipped, limits_nofile(), bound);
+		     limits_listen_opt(tbl), skipped, limits_nofile(), opened);
 	return (int)opened;
 }

@@ -14,6 +14,49 @@ struct ctx;
 
 #define FWD_UDP_RCVBUF	(4 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUF */
 
+/* Tables, as indices: UDP adds 1, the namespace side 2 */
+enum fwd_tbl {
+	FWD_TBL_T = 0,	/* -t */
+	FWD_TBL_U,	/* -u */
+	FWD_TBL_TNS,	/* -T */
+	FWD_TBL_UNS,	/* -U */
+	FWD_TBLS
+};
+
+/**
+ * fwd_tbl_id() - Table index for a protocol and a side
+ * @udp:	UDP rather than TCP
+ * @ns:		Namespace side (-T, -U)
+ *
+ * Return: enum fwd_tbl
+ */
+static inline enum fwd_tbl fwd_tbl_id(bool udp, bool ns)
+{
+	return (enum fwd_tbl)((udp ? 1 : 0) + (ns ? 2 : 0));
+}
+
+/**
+ * struct fwd_lsock - One listening socket of a rule
+ * @fd:		Socket
+ * @port:	Its port, host order
+ */
+struct fwd_lsock {
+	int fd;
+	uint16_t port;
+};
+
+/**
+ * struct fwd_socks - The listening sockets of a rule
+ * @n:		Sockets
+ * @cap:	Allocated entries of @s
+ * @s:		Sockets, unsorted (two per port in the namespace)
+ */
+struct fwd_socks {
+	unsigned n;
+	unsigned cap;
+	struct fwd_lsock *s;
+};
+
 bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
@@ -25,6 +68,13 @@ int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns);
+int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		    unsigned rule, uint16_t port, bool ns, bool helper,
+		    struct fwd_socks *l);
+int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port);
+struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule);
+int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
+		   uint16_t port, bool ns, int fds[2]);
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);

@@ -261,6 +261,7 @@ static const struct isolate_cap isolate_setup_caps[] = {
 	{ CAP_NET_ADMIN,	"tap device, links, addresses and routes in the "
 				"namespace; devmem binding" },
 	{ CAP_SYS_ADMIN,	"setns(), unshare(), mount() and pivot_root()" },
+	{ CAP_SYS_CHROOT,	"chroot() of --chroot-fallback" },
 	{ CAP_NET_BIND_SERVICE,	"forwarded ports below "
 				"ip_unprivileged_port_start" },
 	{ CAP_NET_RAW,		"SO_BINDTODEVICE on forwarded-port listeners" },
@@ -493,6 +494,7 @@ static int isolate_userns_own(void)
 
 /**
  * isolate_pivot_empty() - Make an empty read-only tmpfs our root
+ * @chroot_fallback:	chroot() into it if pivot_root() fails
  *
  * Mounts stop propagating both ways first (MS_PRIVATE, recursively), so
  * nothing we do is seen outside and the host's later mounts don't reach us.
@@ -501,17 +503,26 @@ static int isolate_userns_own(void)
  *
  * Return: 0, or -errno
  */
-static int isolate_pivot_empty(void)
+static int isolate_pivot_empty(bool chroot_fallback)
 {
 	static const char *const dirs[] = { "/tmp", "/run", "/var/tmp", "/dev",
 					    "/proc" };
 	const char *dir = NULL;
+	bool all_private;
 	size_t i;
 
-	if (mount("", "/", "", MS_REC | MS_PRIVATE, NULL))
+	/* In a chroot, "/" is no mount point (EINVAL): with the fallback, the
+	 * mount we put the tmpfs on must be private itself, so that the
+	 * tmpfs doesn't show up outside
+	 */
+	all_private = !mount("", "/", "", MS_REC | MS_PRIVATE, NULL);
+	if (!all_private && !chroot_fallback)
 		return -errno;
 
 	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (!all_private &&
+		    mount("", dirs[i], "", MS_PRIVATE, NULL))
+			continue;
 		if (!mount("passt-root", dirs[i], "tmpfs",
 			   MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
 			   "nr_inodes=2,size=4k,mode=0555")) {
@@ -522,18 +533,29 @@ static int isolate_pivot_empty(void)
 	if (!dir)
 		return -errno;
 
-	if (chdir(dir) || syscall(SYS_pivot_root, ".", ".") ||
-	    umount2(".", MNT_DETACH) || chdir("/"))
+	if (chdir(dir))
+		return -errno;
+	if (syscall(SYS_pivot_root, ".", ".")) {
+		/* EINVAL: our root is no mount point (initramfs, a chroot) */
+		if (!chroot_fallback)
+			return -errno;
+		debug_perror("pivot_root(): chroot() instead (--chroot-fallback)");
+		if (chroot(".") || chdir("/"))
+			return -errno;
+		return 0;
+	}
+	if (umount2(".", MNT_DETACH) || chdir("/"))
 		return -errno;
 	return 0;
 }
 
 /**
  * isolate_detach() - New mount, IPC and UTS namespaces; empty root
+ * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  *
  * Context: single-threaded, with CAP_SYS_ADMIN over our user namespace
  */
-static void isolate_detach(void)
+static void isolate_detach(bool chroot_fallback)
 {
 	int ret;
 
@@ -547,7 +569,7 @@ static void isolate_detach(void)
 		      "symbolized reports");
 		return;
 	}
-	if ((ret = isolate_pivot_empty()) < 0) {
+	if ((ret = isolate_pivot_empty(chroot_fallback)) < 0) {
 		errno = -ret;
 		warn_perror("can't switch to an empty root directory: the file "
 			    "system stays reachable");
@@ -572,7 +594,7 @@ static void isolate_detach(void)
 int isolate_helper(const struct conf *c)
 {
 	if (isolate_have_cap(CAP_SYS_ADMIN))
-		isolate_detach();
+		isolate_detach(c->chroot_fallback);
 	if (!isolate_root_in_init_userns() || c->uid == 0)
 		return 0;
 	if (capng_get_caps_process())
@@ -609,7 +631,11 @@ static bool isolate_low_ports(const struct conf *c)
  * isolate_drop() - Switch user if started as root, drop every capability
  * @c:		Configuration (--runas, forwarding rules)
  *
- * Context: single-threaded; dies rather than run on as root
+ * Started as root in the initial user namespace with --runas 0, we stay
+ * UID 0 with no capability left (a warning says so).
+ *
+ * Context: single-threaded; dies rather than run on as root with
+ *	    capabilities
  */
 static void isolate_drop(const struct conf *c)
 {
@@ -623,10 +649,18 @@ static void isolate_drop(const struct conf *c)
 		capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
 			     CAP_NET_BIND_SERVICE);
 
-	if (isolate_root_in_init_userns()) {
-		if (c->uid == 0)
-			die("refusing to keep running as root: give --runas "
-			    "with an unprivileged user");
+	if (isolate_root_in_init_userns() && c->uid == 0) {
+		/* --runas 0: stay UID 0, with nothing a root process has
+		 * beyond its UID: every capability, bounding and ambient
+		 * sets included (upstream's behaviour)
+		 */
+		warn("--runas 0: staying root (UID 0), without capabilities");
+		capng_clear(CAPNG_SELECT_ALL);
+		if (capng_apply(CAPNG_SELECT_BOTH) ||
+		    capng_apply(CAPNG_SELECT_AMBIENT))
+			die("can't drop capabilities: refusing to keep running "
+			    "as root");
+	} else if (isolate_root_in_init_userns()) {
 		rc = capng_change_id((int)c->uid, (int)c->gid,
 				     CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING);
 		if (rc)
@@ -689,7 +723,7 @@ void isolate_prefork(struct ctx *ctx)
 	}
 
 	if (isolate_have_cap(CAP_SYS_ADMIN))
-		isolate_detach();
+		isolate_detach(ctx->c.chroot_fallback);
 	else
 		warn("no CAP_SYS_ADMIN: mount, IPC and UTS namespaces stay "
 		     "shared, the file system stays reachable");

@@ -104,6 +104,8 @@ static unsigned long limits_table_ports(const struct fwd_table *t)
 
 	for (i = 0; i < t->n; i++)
 		n += (unsigned long)t->rules[i].last - t->rules[i].first + 1;
+	if (t->auto_on)
+		n += CONF_FWD_AUTO_MAX;
 	return n * 2;
 }
 
@@ -146,6 +148,9 @@ unsigned long limits_table_socks(const struct fwd_table *t, bool ns,
 		ports = (unsigned long)r->last - r->first + 1;
 		n += ns && r->af == AF_UNSPEC ? ports * 2 : ports;
 	}
+	if (weak && t->auto_on)	/* passt/fwd_auto.c */
+		n += ns && t->auto_bind.af == AF_UNSPEC ?
+		     CONF_FWD_AUTO_MAX * 2 : CONF_FWD_AUTO_MAX;
 	return n;
 }
 

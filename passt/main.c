@@ -33,7 +33,9 @@
 #include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "ctl.h"
 #include "fwd.h"
+#include "fwd_auto.h"
 #include "isolation.h"
 #include "limits.h"
 #include "passt.h"
@@ -344,9 +346,12 @@ int main(int argc, char **argv)
 
 	if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
-		tap_init(TAP_DEV, tap, true);
-		if (passt_tap_add(ctx, tap))
-			die_perror("epoll_ctl on the tap device");
+		pasta_watch_add(ctx);
+		if (tap >= 0) {		/* not with --splice-only */
+			tap_init(TAP_DEV, tap, true);
+			if (passt_tap_add(ctx, tap))
+				die_perror("epoll_ctl on the tap device");
+		}
 	} else if (c->fd >= 0) {
 		int fl = fcntl(c->fd, F_GETFL);
 
@@ -364,6 +369,8 @@ int main(int argc, char **argv)
 	if (c->mode == MODE_PASTA && !c->no_tcp &&
 	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
 		die("-T: can't listen on a forwarded port in the namespace");
+	fwd_auto_init(ctx);
+	ctl_init(ctx);
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0) {

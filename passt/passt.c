@@ -46,10 +46,12 @@
 #include "../splice/splice.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
+#include "ctl.h"
 #include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
+#include "fwd_auto.h"
 #include "icmp.h"
 #include "isolation.h"
 #include "limits.h"
@@ -652,18 +654,32 @@ static void stats_periodic(const struct ctx *ctx)
 }
 
 /**
- * housekeeping() - Once a second: namespace gone?  Router advertisement due?
- *		    Counters due (--stats DELAY)?
+ * ns_gone_check() - pasta: quit if the target namespace or process is gone
  * @ctx:	Context
+ *
+ * From housekeeping, and at once on an event of the watches of
+ * pasta_watch_add()
  */
-static void housekeeping(struct ctx *ctx)
+static void ns_gone_check(struct ctx *ctx)
 {
-	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit &&
+	if (ctx->c.mode == MODE_PASTA && !ctx->c.no_netns_quit && !ctx->quit &&
 	    (pasta_netns_gone(ctx) || pasta_target_gone(ctx))) {
 		info("target namespace is gone, exiting");
 		ctx->quit = true;
 		ctx->exit_status = 0;
 	}
+}
+
+/**
+ * housekeeping() - Once a second: namespace gone?  "auto" ports changed?
+ *		    Router advertisement due?  Counters due (--stats DELAY)?
+ * @ctx:	Context
+ */
+static void housekeeping(struct ctx *ctx)
+{
+	ns_gone_check(ctx);
+	if (ctx->c.mode == MODE_PASTA && !ctx->quit)
+		fwd_auto_scan(ctx);
 
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp &&
 	    tap_connected())
@@ -788,10 +804,24 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_NS_HELPER:
 				splice_ns_helper_handler(ctx, e);
 				break;
+			case EPOLL_TYPE_CTL_LISTEN:
+				ctl_listen_handler(ctx);
+				break;
+			case EPOLL_TYPE_CTL:
+				ctl_handler(ctx, e);
+				break;
+			case EPOLL_TYPE_NS_WATCH:
+				ns_gone_check(ctx);
+				break;
 			default:
 				break;
 			}
 		}
+
+		/* -c: after the batch, whose events may name listeners that
+		 * a change closes
+		 */
+		ctl_process(ctx);
 
 		/* Frames left in the stream buffer after a full batch */
 		if (tap_rx_buffered())

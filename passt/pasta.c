@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -50,6 +51,7 @@
 #include "../conf/log.h"
 #include "../conf/netlink.h"
 #include "../tap/tap.h"
+#include "epoll_ref.h"
 #include "fwd.h"
 #include "isolation.h"
 #include "passt.h"
@@ -502,6 +504,8 @@ static int pasta_ns_setup(void *p)
 		a->err = "bringing up lo";
 		return ret;
 	}
+	if (c->splice_only)	/* no tap device */
+		return 0;
 
 	fd = tap_dev_open_current_ns(name, a->ifname);
 	if (fd < 0) {
@@ -658,7 +662,7 @@ static void pasta_netns_watch_init(const char *path)
  * @ctx:	Context; sets ns_fd and host_ns_fd
  *
  * Context: set-up, single-threaded; dies with a message on failure
- * Return: tap fd
+ * Return: tap fd, -1 with --splice-only
  */
 int pasta_setup(struct ctx *ctx)
 {
@@ -751,6 +755,10 @@ int pasta_setup(struct ctx *ctx)
 		pasta_target_pidfd = (int)syscall(SYS_pidfd_open, c->target_pid ?
 						  c->target_pid :
 						  pasta_netns_pid, 0);
+	if (c->splice_only) {
+		info("--splice-only: no tap device, loopback connections only");
+		return -1;
+	}
 	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
 	     a.ifname, c->mac_guest[0], c->mac_guest[1], c->mac_guest[2],
 	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,
@@ -866,6 +874,37 @@ bool pasta_netns_gone(const struct ctx *ctx)
 		}
 	}
 	return gone;
+}
+
+/**
+ * pasta_watch_add() - Have the main loop woken when the target goes away
+ * @ctx:	Context, epoll instance created
+ *
+ * The inotify watch of --netns (pasta_netns_watch_init()) and the pidfd of
+ * the target PID become readable when the namespace file is deleted or
+ * the process exits: pasta exits at once rather than at the next
+ * housekeeping tick.
+ *
+ * Context: set-up, after pasta_setup()
+ */
+void pasta_watch_add(struct ctx *ctx)
+{
+	int fds[2] = { pasta_netns_watch, pasta_target_pidfd };
+	unsigned i;
+
+	if (ctx->c.no_netns_quit)
+		return;
+	for (i = 0; i < 2; i++) {
+		union epoll_ref ref = { .type = EPOLL_TYPE_NS_WATCH };
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		if (fds[i] < 0)
+			continue;
+		ref.fd = (uint32_t)fds[i];
+		ev.data.u64 = ref.u64;
+		if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fds[i], &ev))
+			debug_perror("epoll_ctl on the namespace watch");
+	}
 }
 
 /**

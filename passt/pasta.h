@@ -18,5 +18,6 @@ bool pasta_start_child(void);
 pid_t pasta_child_pid_get(void);
 bool pasta_netns_gone(const struct ctx *ctx);
 bool pasta_target_gone(const struct ctx *ctx);
+void pasta_watch_add(struct ctx *ctx);
 
 #endif /* PASST_PASTA_H */

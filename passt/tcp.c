@@ -1887,7 +1887,8 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 
 		inany_from_sockaddr(&peer, &pport, &sa);
-		gport = fwd_port(t, ref.listen.rule, ref.listen.port);
+		gport = ref.listen.dyn ? ref.listen.port :
+			fwd_port(t, ref.listen.rule, ref.listen.port);
 
 		/* passt has no namespace to splice to: always the tap path */
 		if (ctx->c.mode == MODE_PASTA &&

@@ -1485,7 +1485,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
-	uint16_t to = fwd_port(t, ref.listen.rule, ref.listen.port), pport;
+	uint16_t to = ref.listen.dyn ? ref.listen.port :
+		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
 	struct flow_key skey, tkey;
 	bool splice, tap_ok;
@@ -1706,6 +1707,7 @@ void udp_init(struct ctx *ctx)
 
 	if (c->mode != MODE_PASTA || ctx->ns_fd < 0)
 		return;
+	/* "auto" ports take namespace sockets from the helper, on demand */
 	if (c->udp_in.n && !c->no_splice)
 		udp_pool_refill(ctx);
 	if (c->udp_out.n) {
@@ -1713,6 +1715,30 @@ void udp_init(struct ctx *ctx)
 		if (ret < 0)
 			die("-U: can't bind a forwarded port in the namespace: %s",
 			    strerror(-ret));
+	}
+}
+
+/**
+ * udp_listen_closing() - Close the flows that reply through a forwarded-port
+ *			  socket about to be closed
+ * @ctx:	Context
+ * @s:		The socket ("auto" port gone, passt/fwd_auto.c)
+ *
+ * Their replies would go out of a closed socket, or of another one that
+ * gets the same number later.
+ *
+ * Context: main loop
+ */
+void udp_listen_closing(struct ctx *ctx, int s)
+{
+	unsigned i, hwm = flow_hwm();
+
+	for (i = 0; i < hwm; i++) {
+		union flow *flow = flow_at(i);
+
+		if (flow->f.type == FLOW_UDP && flow->udp.listen_sock == s)
+			udp_flow_close(ctx, &flow->udp,
+				       "forwarded port closed");
 	}
 }
 

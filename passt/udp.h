@@ -16,6 +16,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_timer(struct ctx *ctx);
 void udp_close_all(struct ctx *ctx);
+void udp_listen_closing(struct ctx *ctx, int s);
 bool udp_evict_idle(struct ctx *ctx);
 
 #endif /* PASST_UDP_H */

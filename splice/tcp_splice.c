@@ -996,19 +996,28 @@ void splice_timer(struct ctx *ctx)
 int splice_init(struct ctx *ctx)
 {
 	const struct conf *c = &ctx->c;
-	bool in = !c->no_tcp && c->tcp_in.n && !c->no_splice;
-	bool out = !c->no_tcp && c->tcp_out.n;
+	bool in = !c->no_tcp && fwd_table_on(&c->tcp_in) && !c->no_splice;
+	bool out = !c->no_tcp && fwd_table_on(&c->tcp_out);
 	bool udp_in = !c->no_udp && c->udp_in.n && !c->no_splice;
+	/* -T/-U auto: listeners opened in the namespace at run time; -u auto:
+	 * namespace sockets for loopback datagrams, on demand (no pool kept
+	 * filled: they cost descriptors)
+	 */
+	bool ns_listen = (!c->no_tcp && c->tcp_out.auto_on) ||
+			 (!c->no_udp && c->udp_out.auto_on) ||
+			 (!c->no_udp && c->udp_in.auto_on && !c->no_splice) ||
+			 *c->conf_path;	/* -T, -U at run time (-c) */
 	int ret;
 
-	if (c->mode != MODE_PASTA || (!in && !out && !udp_in))
+	if (c->mode != MODE_PASTA || (!in && !out && !udp_in && !ns_listen))
 		return 0;
 
 	if (in || out) {
 		splice_on = true;
 		splice_pipe_refill();
 	}
-	if ((in || udp_in) && (ret = nsock_init(ctx, in, udp_in)) < 0)
+	if ((in || udp_in || ns_listen) &&
+	    (ret = nsock_init(ctx, in, udp_in)) < 0)
 		warn("can't start the namespace socket helper (%s): loopback traffic to -t/-u ports takes the tap path",
 		     strerror(-ret));
 	debug("splice: %u pipes of %u bytes pooled, namespace sockets %u (IPv4) %u (IPv6)",

@@ -79,7 +79,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "-t/--tcp-ports" -t 0
 	expect_bad "$bin" "-t/--tcp-ports" -t 80-22
 	expect_bad "$bin" "-t/--tcp-ports" -t 22-80:32-89
-	expect_bad "$bin" "-t/--tcp-ports" -t auto
+	expect_bad "$bin" "-t/--tcp-ports" -t auto,all
 	expect_bad "$bin" "-t/--tcp-ports" -t none -t 22
 	expect_bad "$bin" "-u/--udp-ports" -u 65536
 	expect_bad "$bin" "-6/--ipv6-only" -4 -6
@@ -94,7 +94,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "-u/--udp-ports" -4 -u 2001:db8:1::1/12345
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $R4
 	expect_bad "$bin" "--map-guest-addr" --map-guest-addr $H4
-	expect_bad "$bin" "--runas" --runas 0
+	expect_bad "$bin" "--runas" --runas 0:
 done
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 0
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -6 -T 127.0.0.1/4322

@@ -221,6 +221,8 @@ START_TEST(test_conf_parse_passt_defaults)
 	ck_assert(!c.no_dhcp_search);
 	ck_assert_uint_eq(c.tcp_in.n + c.udp_in.n + c.tcp_out.n + c.udp_out.n,
 			  0);
+	/* man page: passt forwards nothing by default */
+	ck_assert(!c.tcp_in.auto_on && !c.udp_in.auto_on);
 	ck_assert_ptr_null(c.cmd);
 	ck_assert_int_eq(c.target_pid, 0);
 	ck_assert_str_eq(c.sock_path, "");
@@ -328,6 +330,11 @@ START_TEST(test_conf_parse_pasta_defaults)
 	ck_assert_int_eq(c.target_pid, 0);
 	ck_assert_str_eq(c.netns, "");
 	ck_assert(!c.netns_only);
+	/* man page: -t, -u, -T, -U default to "auto" in pasta mode */
+	ck_assert(c.tcp_in.auto_on && c.udp_in.auto_on);
+	ck_assert(c.tcp_out.auto_on && c.udp_out.auto_on);
+	ck_assert_uint_eq(c.tcp_in.n + c.udp_in.n + c.tcp_out.n + c.udp_out.n,
+			  0);
 }
 END_TEST
 
@@ -406,6 +413,15 @@ START_TEST(test_conf_parse_port_tables)
 	ck_assert_uint_eq(c.tcp_out.n, 1);
 	ck_assert_uint_eq(c.tcp_out.rules[0].last, 5009);
 	ck_assert_uint_eq(c.udp_out.n, 0);
+	/* a table given ports or "none" has no "auto" */
+	ck_assert(!c.tcp_in.auto_on && !c.udp_in.auto_on);
+	ck_assert(!c.tcp_out.auto_on && !c.udp_out.auto_on);
+
+	/* only the tables not given keep the default "auto" */
+	parse("pasta", "-t", "22", "-U", "auto,~53", NULL);
+	ck_assert(!c.tcp_in.auto_on && c.udp_in.auto_on);
+	ck_assert(c.tcp_out.auto_on && c.udp_out.auto_on);
+	ck_assert_uint_eq(c.udp_out.auto_nexc, 1);
 
 	/* -t given twice adds to the same table */
 	parse("passt", "-t", "22", "-t", "203.0.113.1/22", "--tcp-ports", "23",
@@ -482,6 +498,18 @@ START_TEST(test_conf_parse_flags)
 	ck_assert(c.stats && c.foreground && c.one_off);
 	/* upstream: --no-icmp implies --no-ndp */
 	ck_assert(c.no_ndp);
+
+	/* upstream's pasta(1): --splice-only, --chroot-fallback, -c */
+	parse("pasta", "--splice-only", "--chroot-fallback", "-c", "/tmp/c.sock",
+	      NULL);
+	ck_assert(c.splice_only && c.chroot_fallback);
+	ck_assert_str_eq(c.conf_path, "/tmp/c.sock");
+	parse("passt", "--chroot-fallback", "--conf-path", "/tmp/d.sock", NULL);
+	ck_assert(c.chroot_fallback);
+	ck_assert_str_eq(c.conf_path, "/tmp/d.sock");
+	EXPECT_REJECTED("pasta", "--splice-only", "--splice-only", "--no-splice");
+	EXPECT_REJECTED("passt", "--splice-only", "--splice-only");
+	EXPECT_REJECTED("passt", "-c/--conf-path", "-c", "");
 }
 END_TEST
 
@@ -633,19 +661,18 @@ START_TEST(test_conf_parse_runas)
 	ck_assert(c.runas_set);
 	ck_assert_uint_eq(c.uid, 1000);
 	ck_assert_uint_eq(c.gid, 2000);
-	/* every passwd(5) has root, uid 0 gid 0; started as root, the
-	 * daemon refuses to keep running as root (passt.1, --runas)
+	/* every passwd(5) has root, uid 0 gid 0; accepted also when started
+	 * as root (passt.1, --runas: the daemon then stays UID 0 without
+	 * capabilities)
 	 */
-	if (geteuid() == 0) {
-		EXPECT_REJECTED("passt", "--runas", "--runas", "root");
-		EXPECT_REJECTED("pasta", "--runas", "--runas", "0:1000");
-	} else {
-		parse("passt", "--runas", "root", NULL);
-		ck_assert_uint_eq(c.uid, 0);
-		ck_assert_uint_eq(c.gid, 0);
-		parse("passt", "--runas", "root:0", NULL);
-		ck_assert_uint_eq(c.gid, 0);
-	}
+	parse("passt", "--runas", "root", NULL);
+	ck_assert_uint_eq(c.uid, 0);
+	ck_assert_uint_eq(c.gid, 0);
+	parse("passt", "--runas", "root:0", NULL);
+	ck_assert_uint_eq(c.gid, 0);
+	parse("pasta", "--runas", "0:1000", NULL);
+	ck_assert_uint_eq(c.uid, 0);
+	ck_assert_uint_eq(c.gid, 1000);
 	parse("passt", NULL);
 	ck_assert(!c.runas_set);
 	if (geteuid())
@@ -704,8 +731,8 @@ START_TEST(test_conf_parse_error_lines)
 			  "passt", "-T", "80");
 	EXPECT_ERROR_LINE("pasta: -s/--socket: only accepted by passt, not pasta",
 			  "pasta", "-s", "/tmp/s");
-	EXPECT_ERROR_LINE("pasta: -t/--tcp-ports: 'auto' is not supported yet (give ports, ranges, 'all' or 'none') in 'auto'",
-			  "pasta", "-t", "auto");
+	EXPECT_ERROR_LINE("passt: -t/--tcp-ports: 'auto' needs a namespace to watch: pasta only (give ports, ranges, 'all' or 'none')",
+			  "passt", "-t", "auto");
 	EXPECT_ERROR_LINE("pasta: --frobnicate: unknown or ambiguous option (see 'pasta --help')",
 			  "pasta", "--frobnicate");
 	EXPECT_ERROR_LINE("passt: -x: unknown option (see 'passt --help')",
@@ -842,7 +869,8 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", "eth0:0,");
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", "eth0:a");
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", ":0");
-	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "auto");
+	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "auto,all");
+	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "auto", "-T", "auto");
 	EXPECT_REJECTED("pasta", "-U/--udp-ns", "-U", "1-");
 	EXPECT_REJECTED("pasta", "-I/--ns-ifname", "-I", "");
 	EXPECT_REJECTED("pasta", "--ns-mac-addr", "--ns-mac-addr", "x");

@@ -279,21 +279,77 @@ START_TEST(test_fwd_spec_parse_none)
 }
 END_TEST
 
-/* man page "-t auto", "-t ::1/auto", "-t 8000-8010,auto": not supported
- * yet, and the message must say so
+/* man page "-t auto", "-t ::1/auto", "-t 8000-8010,auto" (upstream's
+ * examples): "auto" is a flag of the table, ports given with it are rules
+ */
+START_TEST(test_fwd_spec_parse_auto)
+{
+	struct in6_addr lo6 = IN6ADDR_LOOPBACK_INIT;
+
+	ck_assert_int_eq(parse("auto"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_int_eq(t.auto_bind.af, AF_UNSPEC);
+	ck_assert_uint_eq(t.auto_nexc, 0);
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("::1/auto"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_int_eq(t.auto_bind.af, AF_INET6);
+	ck_assert(!memcmp(&t.auto_bind.addr.a6, &lo6, sizeof(lo6)));
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("8000-8010,auto"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 8000, 8010, 8000, false);
+}
+END_TEST
+
+/* "-t auto,~22": the exclusions apply to the ports "auto" finds, and to
+ * the given ones
+ */
+START_TEST(test_fwd_spec_parse_auto_exclusions)
+{
+	ck_assert_int_eq(parse("~80-90,auto,~22,8000-8010,~8005"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_uint_eq(t.auto_nexc, 3);
+	ck_assert(fwd_auto_excluded(&t, 22));
+	ck_assert(fwd_auto_excluded(&t, 80));
+	ck_assert(fwd_auto_excluded(&t, 90));
+	ck_assert(fwd_auto_excluded(&t, 8005));
+	ck_assert(!fwd_auto_excluded(&t, 21));
+	ck_assert(!fwd_auto_excluded(&t, 23));
+	ck_assert(!fwd_auto_excluded(&t, 91));
+	ck_assert(!fwd_auto_excluded(&t, 8004));
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 8000, 8004, 8000, false);
+	check_rule(1, 8006, 8010, 8006, false);
+}
+END_TEST
+
+/* "auto" with "all", twice in a spec, or in a second option: refused,
+ * with nothing changed
  */
 START_TEST(test_fwd_spec_parse_auto_rejected)
 {
 	static const char *const specs[] = {
-		"auto", "::1/auto", "8000-8010,auto",
+		"auto,all", "all,auto", "auto,auto", "auto:80", "~auto",
 	};
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(specs); i++) {
 		ck_assert_int_eq(parse(specs[i]), -EINVAL);
-		ck_assert_ptr_nonnull(strstr(err, "'auto' is not supported"));
+		ck_assert_str_ne(err, "");
 	}
+	ck_assert(!t.auto_on);
 	ck_assert_uint_eq(t.n, 0);
+
+	ck_assert_int_eq(parse("auto,~22"), 0);
+	ck_assert_int_eq(parse("auto,8080"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "earlier option"));
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_uint_eq(t.auto_nexc, 1);
 }
 END_TEST
 
@@ -538,6 +594,8 @@ static Suite *ports_suite(void)
 	tcase_add_test(tc, test_fwd_spec_parse_all_with_address);
 	tcase_add_test(tc, test_fwd_spec_parse_all_with_exclusion);
 	tcase_add_test(tc, test_fwd_spec_parse_none);
+	tcase_add_test(tc, test_fwd_spec_parse_auto);
+	tcase_add_test(tc, test_fwd_spec_parse_auto_exclusions);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_rejected);
 	tcase_add_test(tc, test_fwd_spec_parse_target_address_rejected);
 	suite_add_tcase(s, tc);
