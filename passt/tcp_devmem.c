@@ -187,7 +187,9 @@ static int dm_setsockopt(int s, int level, int name, const void *val,
  * @flags:	DMA_BUF_SYNC_* flags
  *
  * Brackets CPU access to the dma-buf for architectures without coherent
- * DMA, as ncdevmem does around its reads (a no-op on x86).
+ * DMA, as ncdevmem does around its reads (a no-op on x86).  The seccomp
+ * filter allows ioctl() for this request on this fd only, and only with a
+ * bound dma-buf (passt/isolation.c seccomp_special[]).
  *
  * #syscalls ioctl
  * Return: 0 or -1 with errno
