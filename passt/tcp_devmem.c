@@ -46,10 +46,10 @@
  *
  * Sizing.  A read asks for what the guest can take now (the caller's
  * iovecs: window, free tap slots), and the caller offers at least
- * DM_GRO_CHUNK when the window allows (min_read): before the 2026 kernel
- * patch "tcp: devmem: only pre-allocate tokens the receiver can consume",
- * a read ending inside a GRO skb wastes token allocations for the rest of
- * it.  msg_control holds a message per DM_FRAG_EST bytes plus a few (one
+ * DM_GRO_CHUNK when the window allows (min_read): without the net-next
+ * patch "tcp: devmem: only pre-allocate tokens the receiver can consume"
+ * (netdev mailing list; not in 6.18), a read ending inside a GRO skb
+ * wastes token allocations for the rest of it.  msg_control holds a message per DM_FRAG_EST bytes plus a few (one
  * fragment per 1500-byte-MTU packet, one linear part per skb); a short
  * control buffer makes the kernel stop early (put_cmsg_notrunc()), never
  * lose data.

@@ -824,8 +824,9 @@ START_TEST(test_devmem_held_then_peeked)
 END_TEST
 
 /* msg_control fits the fragments the offered length can produce: at
- * least one SCM_DEVMEM_* per 4 KiB niov plus two (kernel-interfaces
- * notes on the 2026 token patch), and the read asks for what's offered
+ * least one SCM_DEVMEM_* per 4 KiB niov plus two (kernel-interfaces notes
+ * on the net-next patch "tcp: devmem: only pre-allocate tokens the
+ * receiver can consume"), and the read asks for what's offered
  */
 START_TEST(test_devmem_control_buffer_sizing)
 {
