@@ -187,7 +187,13 @@ static int dm_setsockopt(int s, int level, int name, const void *val,
  * @flags:	DMA_BUF_SYNC_* flags
  *
  * Brackets CPU access to the dma-buf for architectures without coherent
- * DMA, as ncdevmem does around its reads (a no-op on x86).  The seccomp
+ * DMA, as ncdevmem does around its reads (a no-op on x86).  The ioctl
+ * always covers the whole buffer: struct dma_buf_sync has flags and no
+ * range (include/uapi/linux/dma-buf.h; ranged syncs exist only in vendor
+ * kernels), so a sync can't be limited to the fragments handed out.  What
+ * we can limit is how often: one DMA_BUF_SYNC_START per read that returned
+ * fragments (never for reads of held pieces, linear or ordinary data),
+ * one DMA_BUF_SYNC_END per SO_DEVMEM_DONTNEED batch.  The seccomp
  * filter allows ioctl() for this request on this fd only, and only with a
  * bound dma-buf (passt/isolation.c seccomp_special[]).
  *
