@@ -280,8 +280,10 @@ static int fake_setsockopt(int s, int level, int name, const void *val,
 	return (int)frags;
 }
 
+static unsigned sync_start, sync_end;	/* DMA_BUF_IOCTL_SYNC calls */
+
 /**
- * fake_sync() - DMA_BUF_IOCTL_SYNC: nothing to do on a memfd
+ * fake_sync() - DMA_BUF_IOCTL_SYNC: count, nothing to do on a memfd
  * @fd:		Unused
  * @flags:	Unused
  *
@@ -290,7 +292,10 @@ static int fake_setsockopt(int s, int level, int name, const void *val,
 static int fake_sync(int fd, uint64_t flags)
 {
 	(void)fd;
-	(void)flags;
+	if (flags & 4)		/* DMA_BUF_SYNC_END, include/uapi/linux/dma-buf.h */
+		sync_end++;
+	else
+		sync_start++;
 	return 0;
 }
 
@@ -333,6 +338,7 @@ static void fake_dmabuf(void)
 	fake_fd = SOCK_FD;
 	lenient = false;
 	devmem_reads = 0;
+	sync_start = sync_end = 0;
 }
 
 /**
@@ -1002,6 +1008,38 @@ START_TEST(test_devmem_pool_exhausted)
 }
 END_TEST
 
+/* DMA_BUF_IOCTL_SYNC: START once per read that returned fragments, none
+ * for linear or ordinary bytes or for retransmission from held pieces, END
+ * once per batch of tokens returned
+ */
+START_TEST(test_devmem_sync_count)
+{
+	static uint8_t lin[64], data[100];
+	struct fake_reply *r = first_devmem_read(64 + 3 * 4096);
+	unsigned i;
+
+	r->copy = lin;
+	r->copy_len = sizeof(lin);
+	add_cm(r, K_SCM_LINEAR, 0, 64, 0);
+	for (i = 0; i < 3; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * i, 4096, 1 + i);
+	ck_assert_int_eq(do_read(0, 65536), 64 + 3 * 4096);
+	ck_assert_uint_eq(sync_start, 1);
+	ck_assert_uint_eq(sync_end, 0);
+
+	ck_assert_int_eq(do_read(0, 65536), 64 + 3 * 4096);	/* held */
+	r = add_reply(K_MSG_SOCK_DEVMEM, sizeof(data));		/* ordinary */
+	r->copy = data;
+	r->copy_len = sizeof(data);
+	ck_assert_int_eq(do_read(64 + 3 * 4096, 65536), (ssize_t)sizeof(data));
+	ck_assert_uint_eq(sync_start, 1);
+
+	ck_assert_int_eq(rd->ack(conn, 64 + 3 * 4096 + sizeof(data)), 0);
+	ck_assert_uint_eq(sync_end, 1);
+	ck_assert_uint_eq(dn_calls, 1);
+}
+END_TEST
+
 /* End of stream and nothing queued, on both paths */
 START_TEST(test_devmem_eof_and_eagain)
 {
@@ -1358,6 +1396,7 @@ static Suite *tcp_devmem_suite(void)
 	tcase_add_test(tc, test_devmem_close_returns_all);
 	tcase_add_test(tc, test_devmem_eof_and_eagain);
 	tcase_add_test(tc, test_devmem_pool_exhausted);
+	tcase_add_test(tc, test_devmem_sync_count);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("engine");
