@@ -15,7 +15,11 @@
  *   appeared meanwhile: open(2));
  * - an existing file is opened without O_CREAT and with O_NONBLOCK (a
  *   FIFO planted there can't block us) and must be a regular file: only
- *   then is it truncated (ftruncate(2)) if asked;
+ *   then is it truncated (ftruncate(2)) if asked.  In a sticky directory
+ *   others can write to (/tmp), a file of another user who doesn't own the
+ *   directory is refused with EACCES, as the kernel's fs.protected_regular
+ *   refuses O_CREAT on it (Documentation/admin-guide/sysctl/fs.rst): that
+ *   user could rewrite our PID file;
  * - a new file is created under a temporary name in the same directory
  *   with O_CREAT | O_EXCL (which never follows a link nor opens an
  *   existing file) and renamed into place with RENAME_NOREPLACE
@@ -28,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +45,40 @@
 #define FILE_OPEN_TRIES	4	/* created, replaced, removed meanwhile */
 
 /**
+ * file_foreign_in_sticky() - Is a file another user's, in a sticky directory
+ *			      others may write to?
+ * @path:	Path of the file
+ * @st:		Its status
+ *
+ * Return: true if so (the file's owner is neither us nor the directory's)
+ */
+static bool file_foreign_in_sticky(const char *path, const struct stat *st)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat ds;
+
+	if (st->st_uid == geteuid())
+		return false;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &ds))
+		return true;	/* can't tell: don't trust it */
+	return (ds.st_mode & S_ISVTX) && (ds.st_mode & (S_IWOTH | S_IWGRP)) &&
+	       ds.st_uid != st->st_uid;
+}
+
+/**
  * file_open_existing() - Open an existing regular file, never through a link
  * @path:	Path
  * @flags:	O_WRONLY or O_RDWR, O_TRUNC, O_APPEND
  *
  * Return: fd, -ENOENT if there's nothing at @path, -ELOOP for a symbolic
- *	   link, -EFTYPE_ (not a regular file), other -errno
+ *	   link, -EFTYPE_ (not a regular file), -EACCES for another user's
+ *	   file in a sticky directory, other -errno
  */
 static int file_open_existing(const char *path, int flags)
 {
@@ -62,6 +95,10 @@ static int file_open_existing(const char *path, int flags)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ret = -EFTYPE_;
+		goto err;
+	}
+	if (file_foreign_in_sticky(path, &st)) {
+		ret = -EACCES;
 		goto err;
 	}
 	if (fcntl(fd, F_SETFL, flags & O_APPEND) ||
@@ -104,6 +141,11 @@ static int file_open_new(const char *path, int flags, mode_t mode)
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
+	if (fd < 0 && errno == ENAMETOOLONG) {	/* no room for the suffix */
+		fd = open(path, (flags & ~O_TRUNC) | O_CREAT | O_EXCL |
+			  O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+		return fd < 0 ? -errno : fd;
+	}
 	if (fd < 0)
 		return -errno;
 
@@ -130,7 +172,8 @@ static int file_open_new(const char *path, int flags, mode_t mode)
  *
  * Context: set-up, before the seccomp filter
  * Return: fd, or -ELOOP if the last component of @path is a symbolic
- *	   link, -EFTYPE_ if it's not a regular file, other -errno
+ *	   link, -EFTYPE_ if it's not a regular file, -EACCES if it's
+ *	   another user's in a sticky directory, other -errno
  */
 int file_open_safe(const char *path, int flags, mode_t mode)
 {
@@ -169,5 +212,7 @@ const char *file_strerror(int err)
 		return "is a symbolic link: refused (a link planted there would make us write where it points), give the file's own path";
 	if (err == EFTYPE_)
 		return "not a regular file: refused";
+	if (err == EACCES)
+		return "permission denied (or another user's file in a sticky directory: refused)";
 	return strerror(err);
 }

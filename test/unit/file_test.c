@@ -190,6 +190,53 @@ START_TEST(test_file_fifo_refused)
 }
 END_TEST
 
+/* Another user's file in a sticky directory others write to (like /tmp):
+ * refused, as fs.protected_regular refuses O_CREAT on it; our own is fine
+ */
+START_TEST(test_file_foreign_in_sticky)
+{
+	struct stat st;
+	int fd;
+
+	if (geteuid())
+		return;		/* needs chown() */
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+	ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	ck_assert_int_eq(file_open_safe(path, O_WRONLY | O_TRUNC, 0644),
+			 -EACCES);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, 1);		/* not truncated */
+
+	ck_assert_int_eq(chown(path, 0, 0), 0);
+	fd = file_open_safe(path, O_WRONLY | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+END_TEST
+
+/* A name too long for the temporary suffix: created directly, O_EXCL */
+START_TEST(test_file_long_name)
+{
+	char name[400];
+	struct stat st;
+	int fd, n;
+
+	n = snprintf(name, sizeof(name), "%s/", dir);
+	memset(name + n, 'n', 250);
+	name[n + 250] = '\0';
+	fd = file_open_safe(name, O_WRONLY | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(lstat(name, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(dir_entries(), 3);
+}
+END_TEST
+
 /* --pcap and --log-file on a planted link: refused, target intact */
 START_TEST(test_file_pcap_and_log_refuse_symlink)
 {
@@ -216,6 +263,8 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_file_existing);
 	tcase_add_test(tc, test_file_fifo_refused);
 	tcase_add_test(tc, test_file_pcap_and_log_refuse_symlink);
+	tcase_add_test(tc, test_file_foreign_in_sticky);
+	tcase_add_test(tc, test_file_long_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
