@@ -14,8 +14,10 @@
  *   and O_NOFOLLOW on the open itself, which fails with ELOOP if a link
  *   appeared meanwhile: open(2));
  * - an existing file is opened without O_CREAT and with O_NONBLOCK (a
- *   FIFO planted there can't block us) and must be a regular file: only
- *   then is it truncated (ftruncate(2)) if asked.  In a sticky directory
+ *   FIFO planted there can't block us) and must be a regular file or a
+ *   character device (--pcap /dev/null; device nodes can't be planted by
+ *   users): FIFOs, sockets and block devices are refused.  Only a regular
+ *   file is truncated (ftruncate(2)), if asked.  In a sticky directory
  *   others can write to (/tmp), a file of another user who doesn't own the
  *   directory is refused with EACCES, as the kernel's fs.protected_regular
  *   refuses O_CREAT on it (Documentation/admin-guide/sysctl/fs.rst): that
@@ -77,7 +79,8 @@ static bool file_foreign_in_sticky(const char *path, const struct stat *st)
  * @flags:	O_WRONLY or O_RDWR, O_TRUNC, O_APPEND
  *
  * Return: fd, -ENOENT if there's nothing at @path, -ELOOP for a symbolic
- *	   link, -EFTYPE_ (not a regular file), -EACCES for another user's
+ *	   link, -EFTYPE_ (neither a regular file nor a character device),
+ *	   -EACCES for another user's
  *	   file in a sticky directory, other -errno
  */
 static int file_open_existing(const char *path, int flags)
@@ -93,7 +96,7 @@ static int file_open_existing(const char *path, int flags)
 		ret = -errno;
 		goto err;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		ret = -EFTYPE_;
 		goto err;
 	}
@@ -102,7 +105,7 @@ static int file_open_existing(const char *path, int flags)
 		goto err;
 	}
 	if (fcntl(fd, F_SETFL, flags & O_APPEND) ||
-	    ((flags & O_TRUNC) && ftruncate(fd, 0))) {
+	    ((flags & O_TRUNC) && S_ISREG(st.st_mode) && ftruncate(fd, 0))) {
 		ret = -errno;
 		goto err;
 	}
@@ -172,7 +175,8 @@ static int file_open_new(const char *path, int flags, mode_t mode)
  *
  * Context: set-up, before the seccomp filter
  * Return: fd, or -ELOOP if the last component of @path is a symbolic
- *	   link, -EFTYPE_ if it's not a regular file, -EACCES if it's
+ *	   link, -EFTYPE_ if it's neither a regular file nor a character
+ *	   device, -EACCES if it's
  *	   another user's in a sticky directory, other -errno
  */
 int file_open_safe(const char *path, int flags, mode_t mode)
@@ -211,7 +215,7 @@ const char *file_strerror(int err)
 	if (err == ELOOP)
 		return "is a symbolic link: refused (a link planted there would make us write where it points), give the file's own path";
 	if (err == EFTYPE_)
-		return "not a regular file: refused";
+		return "not a regular file (nor a character device): refused";
 	if (err == EACCES)
 		return "permission denied (or another user's file in a sticky directory: refused)";
 	return strerror(err);

@@ -6,8 +6,9 @@
 #include <errno.h>
 #include <sys/types.h>
 
-/* "Not a regular file" from file_open_safe(): an errno value open(2)
- * doesn't give for the paths we take, so that file_strerror() can say it
+/* "Neither a regular file nor a character device" from file_open_safe():
+ * an errno value open(2) doesn't give for the paths we take, so that
+ * file_strerror() can say it
  */
 #define EFTYPE_		EMEDIUMTYPE
 

@@ -176,6 +176,19 @@ START_TEST(test_file_existing)
 }
 END_TEST
 
+/* A character device such as /dev/null is taken (--pcap /dev/null), and
+ * not truncated
+ */
+START_TEST(test_file_chardev)
+{
+	int fd = file_open_safe("/dev/null", O_WRONLY | O_TRUNC, 0600);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+}
+END_TEST
+
 /* A FIFO planted at the path: refused at once, no blocking open */
 START_TEST(test_file_fifo_refused)
 {
@@ -262,6 +275,7 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_file_new);
 	tcase_add_test(tc, test_file_existing);
 	tcase_add_test(tc, test_file_fifo_refused);
+	tcase_add_test(tc, test_file_chardev);
 	tcase_add_test(tc, test_file_pcap_and_log_refuse_symlink);
 	tcase_add_test(tc, test_file_foreign_in_sticky);
 	tcase_add_test(tc, test_file_long_name);
