@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "log.h"
 #include "util.h"
 
@@ -311,9 +312,11 @@ void die_msg(bool with_errno, const char *fmt, ...)
  *		an existing file that is larger is trimmed at the first message
  *
  * Opened for reading too: trimming copies the newest lines to the start.
+ * Never through a symbolic link (file_open_safe()).
  *
- * Return: 0 on success, -errno from open() or lseek(), -EINVAL if
- *	   @max_size is below LOG_FILE_SIZE_MIN
+ * Return: 0 on success, -errno from file_open_safe() (-ELOOP for a
+ *	   symbolic link, -EFTYPE_ for other than a regular file) or lseek(),
+ *	   -EINVAL if @max_size is below LOG_FILE_SIZE_MIN
  */
 int log_open_file(const char *path, size_t max_size)
 {
@@ -322,9 +325,9 @@ int log_open_file(const char *path, size_t max_size)
 
 	if (max_size < LOG_FILE_SIZE_MIN)
 		return -EINVAL;
-	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	fd = file_open_safe(path, O_RDWR | O_APPEND, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	end = lseek(fd, 0, SEEK_END);
 	if (end < 0) {
 		int ret = -errno;

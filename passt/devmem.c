@@ -643,3 +643,13 @@ bool devmem_bound(void)
 {
 	return devmem.bound;
 }
+
+/**
+ * devmem_dmabuf_fd() - The bound dma-buf, for the seccomp filter
+ *
+ * Return: its fd (DMA_BUF_IOCTL_SYNC goes there), -1 if none is bound
+ */
+int devmem_dmabuf_fd(void)
+{
+	return devmem.bound ? devmem.dmabuf : -1;
+}

@@ -83,6 +83,7 @@ struct nlmsghdr;
 
 int devmem_setup(const struct conf *c);
 bool devmem_bound(void);
+int devmem_dmabuf_fd(void);
 
 /* Pieces of devmem_setup(), exposed for the unit tests */
 int devmem_bind_msg(struct nl_msg *msg, int family, unsigned ifindex,

@@ -38,14 +38,18 @@
  * that need it and, as its reason, the functions that asked for it
  * ("#syscalls:pasta" and "#syscalls:passt" lines apply to one mode;
  * "#syscalls:helper" lines belong to a helper process with a filter of its
- * own, and are not in the daemon's).
+ * own, isolate_seccomp_helper(), and are not in the daemon's).
  * System calls that libc makes on our behalf are listed the same way, in
  * the libc_*() comment blocks below.  Rules that can't be a plain "allow"
- * are in seccomp_special[]: argument checks, and an error return where a
- * library may probe a system call harmlessly, each with its reason.  Such a
- * rule replaces a plain entry of the same name: clone(), say, may be listed
- * by a caller of ns_call(), and is then allowed with ns_call()'s flags only
- * (never CLONE_NEWUSER or a thread).
+ * are in seccomp_special[]: argument checks, each with its reason.  Such a
+ * rule replaces a plain entry of the same name, and may be installed only
+ * if some "#syscalls" line asks for the name in the mode: ioctl(), listed
+ * by the devmem reader, is allowed for DMA_BUF_IOCTL_SYNC on the bound
+ * dma-buf only, and only if a dma-buf is bound (--devmem that worked);
+ * the tap and udmabuf ioctls run during set-up, before the filter.
+ * Neither mode starts a process or a thread once the filter is in (the
+ * namespace work of ns_call() is all done during set-up; the splice helper
+ * is forked before): clone(), clone3(), fork() and vfork() are on no list.
  * Anything else kills the process (SECCOMP_RET_KILL_PROCESS, SIGSYS), on
  * every thread (SECCOMP_FILTER_FLAG_TSYNC); system calls through another
  * architecture's entry point (i386 or x32 on x86_64) kill it too.
@@ -68,6 +72,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/dma-buf.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -84,6 +89,7 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
+#include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
 #include "passt.h"
@@ -135,6 +141,8 @@ static const struct seccomp_allow seccomp_allow[] = {
  *		replaced by this rule
  * @modes:	SECCOMP_M_PASTA and/or SECCOMP_M_PASST
  * @if_listed:	Only if some "#syscalls" line asks for @name in the mode
+ * @dmabuf:	Only with a bound dma-buf, whose fd is compared with the
+ *		last entry of @arg (its datum_a is filled in at load time)
  * @action:	SCMP_ACT_ALLOW (with @arg checks) or SCMP_ACT_ERRNO(e)
  * @nargs:	Argument comparisons in @arg, all must match
  * @arg:	Comparisons
@@ -144,28 +152,30 @@ struct seccomp_special {
 	const char *name;
 	unsigned long modes;
 	bool if_listed;
+	bool dmabuf;
 	uint32_t action;
 	unsigned nargs;
-	struct scmp_arg_cmp arg[1];
+	struct scmp_arg_cmp arg[2];
 	const char *why;
 };
 
-/* ns_call()'s clone() flags (passt/pasta.c) */
-#define NS_CALL_CLONE_FLAGS	(CLONE_VM | CLONE_FILES | CLONE_VFORK | SIGCHLD)
+/* ioctl() request numbers are 32 bits (unsigned int cmd in the kernel's
+ * ksys_ioctl()): compare those only
+ */
+#define IOCTL_CMD_MASK		0xffffffffUL
 
 static const struct seccomp_special seccomp_special[] = {
-	{ "mmap", SECCOMP_M_BOTH, false, SCMP_ACT_ALLOW, 1,
+	{ "mmap", SECCOMP_M_BOTH, false, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC,
 	      .datum_b = 0 } },
 	  "malloc() inside libc (syslog() of a long message): memory, "
 	  "never executable" },
-	{ "clone", SECCOMP_M_BOTH, true, SCMP_ACT_ALLOW, 1,
-	  { { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = NS_CALL_CLONE_FLAGS } },
-	  "ns_call() after set-up (UDP namespace socket pool): a child that "
-	  "shares memory and files, no new namespace, no thread" },
-	{ "clone3", SECCOMP_M_BOTH, false, SCMP_ACT_ERRNO(ENOSYS), 0, { { 0 } },
-	  "glibc 2.34+ tries clone3() first for threads and posix_spawn(); "
-	  "ENOSYS makes it fall back to clone(), whose flags are checked" },
+	{ "ioctl", SECCOMP_M_BOTH, true, true, SCMP_ACT_ALLOW, 2,
+	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
+	      .datum_b = DMA_BUF_IOCTL_SYNC },
+	    { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the dma-buf fd */ } },
+	  "devmem reader (dm_sync()): DMA_BUF_IOCTL_SYNC on the bound dma-buf, "
+	  "with --devmem only" },
 };
 
 /**
@@ -758,10 +768,11 @@ static int isolate_seccomp_add(scmp_filter_ctx sc, const char *name,
 /**
  * isolate_seccomp_load() - Build and install the filter for a mode
  * @mode:	MODE_PASTA or MODE_PASST
+ * @dmabuf_fd:	Bound dma-buf (devmem_dmabuf_fd()), -1 for none
  *
  * Return: number of rules, or -errno from libseccomp
  */
-static int isolate_seccomp_load(enum conf_mode mode)
+int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd)
 {
 	unsigned long m = BIT(mode);
 	scmp_filter_ctx sc;
@@ -788,17 +799,70 @@ static int isolate_seccomp_load(enum conf_mode mode)
 	}
 	for (i = 0; i < ARRAY_SIZE(seccomp_special); i++) {
 		const struct seccomp_special *s = &seccomp_special[i];
+		struct scmp_arg_cmp arg[ARRAY_SIZE(s->arg)];
 
 		if (!(s->modes & m) ||
-		    (s->if_listed && !seccomp_listed(s->name, m)))
+		    (s->if_listed && !seccomp_listed(s->name, m)) ||
+		    (s->dmabuf && dmabuf_fd < 0))
 			continue;
+		memcpy(arg, s->arg, sizeof(arg));
+		if (s->dmabuf)
+			arg[s->nargs - 1].datum_a = (scmp_datum_t)dmabuf_fd;
 		rc = isolate_seccomp_add(sc, s->name, s->action, s->nargs,
-					 s->arg);
+					 arg);
 		if (rc < 0)
 			goto out;
 		n += rc;
 	}
 
+	rc = seccomp_load(sc);
+out:
+	seccomp_release(sc);
+	return rc < 0 ? rc : n;
+}
+
+/**
+ * isolate_seccomp_helper() - Install the filter of a helper process
+ *
+ * The allow-list is the "#syscalls:helper" entries of the generated list
+ * (splice/nsock.c); anything else kills the helper, in every build:
+ * sanitizer builds also allow what the ASan run-time calls to write a
+ * report and manage its shadow memory.
+ *
+ * Context: forked helper, after no_new_privs, before serving requests
+ * Return: number of rules, or -errno from libseccomp
+ */
+int isolate_seccomp_helper(void)
+{
+#ifdef SANITIZER_BUILD
+	static const char *const san[] = {
+		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+	};
+#endif
+	scmp_filter_ctx sc;
+	int rc = 0, n = 0;
+	size_t i;
+
+	sc = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!sc)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(seccomp_allow); i++) {
+		if (!(seccomp_allow[i].modes & SECCOMP_M_HELPER))
+			continue;
+		rc = isolate_seccomp_add(sc, seccomp_allow[i].name,
+					 SCMP_ACT_ALLOW, 0, NULL);
+		if (rc < 0)
+			goto out;
+		n += rc;
+	}
+#ifdef SANITIZER_BUILD
+	for (i = 0; i < ARRAY_SIZE(san); i++) {
+		rc = isolate_seccomp_add(sc, san[i], SCMP_ACT_ALLOW, 0, NULL);
+		if (rc < 0)
+			goto out;
+		n += rc;
+	}
+#endif
 	rc = seccomp_load(sc);
 out:
 	seccomp_release(sc);
@@ -813,7 +877,7 @@ out:
  */
 void isolate_postfork(struct ctx *ctx)
 {
-	int n = isolate_seccomp_load(ctx->c.mode);
+	int n = isolate_seccomp_load(ctx->c.mode, devmem_dmabuf_fd());
 
 	if (n < 0) {
 		errno = -n;

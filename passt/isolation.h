@@ -13,14 +13,18 @@
 
 #include <stdbool.h>
 
+#include "../conf/conf.h"
+
 struct ctx;
 struct conf;
 
 void isolate_initial(struct ctx *ctx);
 void isolate_prefork(struct ctx *ctx);
 void isolate_postfork(struct ctx *ctx);
+int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd);
 bool isolate_root_in_init_userns(void);
 int isolate_helper(const struct conf *c);
+int isolate_seccomp_helper(void);
 void isolate_forbidden_syscall(void);
 
 #endif /* PASST_ISOLATION_H */

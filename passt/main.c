@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
+#include "../conf/file.h"
 #include "../conf/log.h"
 #include "../splice/splice.h"
 #include "../tap/pcap.h"
@@ -160,9 +161,14 @@ static int passt_sock_open(struct ctx *ctx)
 	passt_sock_dir_open();
 	atexit(passt_sock_remove);
 
-	/* Started as root: the user we'll run as must remove it at exit */
+	/* Started as root: the user we'll run as must remove it at exit.  By
+	 * name in the directory opened above, never through a symbolic link
+	 * that replaced the socket meanwhile
+	 */
 	if (geteuid() == 0 && ctx->c.uid &&
-	    chown(sa.sun_path, ctx->c.uid, ctx->c.gid))
+	    fchownat(passt_sock_dirfd >= 0 ? passt_sock_dirfd : AT_FDCWD,
+		     passt_sock_dirfd >= 0 ? passt_sock_name : sa.sun_path,
+		     ctx->c.uid, ctx->c.gid, AT_SYMLINK_NOFOLLOW))
 		warn_perror("chown() of %s", sa.sun_path);
 
 	ref.fd = (uint32_t)s;
@@ -181,7 +187,8 @@ static int passt_sock_open(struct ctx *ctx)
  * @path:	File, "" for none
  *
  * Opened early, so that a path we can't write to is an error before
- * anything is bound, and written once the PID to report is known.
+ * anything is bound, and written once the PID to report is known.  Never
+ * through a symbolic link (file_open_safe()): we may run as root.
  *
  * Context: set-up (before the seccomp filter: no #syscalls needed)
  * Return: fd, or -1 if there is no pid file; dies if it can't be opened
@@ -192,9 +199,9 @@ static int pidfile_open(const char *path)
 
 	if (!*path)
 		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = file_open_safe(path, O_WRONLY | O_TRUNC, 0644);
 	if (fd < 0)
-		die_perror("--pid %s", path);
+		die("--pid %s: %s", path, file_strerror(fd));
 	return fd;
 }
 
@@ -322,8 +329,7 @@ int main(int argc, char **argv)
 
 	if (*c->log_file && (ret = log_open_file(c->log_file,
 						     c->log_size)) < 0) {
-		errno = -ret;
-		die_perror("--log-file %s", c->log_file);
+		die("--log-file %s: %s", c->log_file, file_strerror(ret));
 	}
 	log_early_end();
 	sdnotify_init();
@@ -373,10 +379,8 @@ int main(int argc, char **argv)
 	ctl_init(ctx);
 
 	if (*c->pcap_file) {
-		if ((ret = pcap_open(c->pcap_file)) < 0) {
-			errno = -ret;
-			die_perror("--pcap %s", c->pcap_file);
-		}
+		if ((ret = pcap_open(c->pcap_file)) < 0)
+			die("--pcap %s: %s", c->pcap_file, file_strerror(ret));
 		tap_set_pcap(true);
 	}
 

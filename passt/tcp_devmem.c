@@ -46,10 +46,10 @@
  *
  * Sizing.  A read asks for what the guest can take now (the caller's
  * iovecs: window, free tap slots), and the caller offers at least
- * DM_GRO_CHUNK when the window allows (min_read): before the 2026 kernel
- * patch "tcp: devmem: only pre-allocate tokens the receiver can consume",
- * a read ending inside a GRO skb wastes token allocations for the rest of
- * it.  msg_control holds a message per DM_FRAG_EST bytes plus a few (one
+ * DM_GRO_CHUNK when the window allows (min_read): without the net-next
+ * patch "tcp: devmem: only pre-allocate tokens the receiver can consume"
+ * (netdev mailing list; not in 6.18), a read ending inside a GRO skb
+ * wastes token allocations for the rest of it.  msg_control holds a message per DM_FRAG_EST bytes plus a few (one
  * fragment per 1500-byte-MTU packet, one linear part per skb); a short
  * control buffer makes the kernel stop early (put_cmsg_notrunc()), never
  * lose data.
@@ -187,7 +187,15 @@ static int dm_setsockopt(int s, int level, int name, const void *val,
  * @flags:	DMA_BUF_SYNC_* flags
  *
  * Brackets CPU access to the dma-buf for architectures without coherent
- * DMA, as ncdevmem does around its reads (a no-op on x86).
+ * DMA, as ncdevmem does around its reads (a no-op on x86).  The ioctl
+ * always covers the whole buffer: struct dma_buf_sync has flags and no
+ * range (include/uapi/linux/dma-buf.h; ranged syncs exist only in vendor
+ * kernels), so a sync can't be limited to the fragments handed out.  What
+ * we can limit is how often: one DMA_BUF_SYNC_START per read that returned
+ * fragments (never for reads of held pieces, linear or ordinary data),
+ * one DMA_BUF_SYNC_END per SO_DEVMEM_DONTNEED batch.  The seccomp
+ * filter allows ioctl() for this request on this fd only, and only with a
+ * bound dma-buf (passt/isolation.c seccomp_special[]).
  *
  * #syscalls ioctl
  * Return: 0 or -1 with errno
@@ -310,14 +318,22 @@ static const uint8_t *dm_piece_ptr(const struct dm_piece *p)
  * @token:	Fragment token (0 for linear bytes)
  * @linear:	Bytes in the linear store
  *
- * The caller made sure the pool has room (dm_consume()).
+ * dm_consume() reserves a piece for everything a read can make; an empty
+ * pool here means that reservation is wrong, and the read is refused
+ * rather than writing past the pool.  @d->held counts the bytes of every
+ * piece appended, so that whatever was appended is released on close.
+ *
+ * Return: true, false if the pool is empty
  */
-static void dm_append(struct dm_conn *d, uint32_t len, uint32_t off,
+static bool dm_append(struct dm_conn *d, uint32_t len, uint32_t off,
 		      uint32_t token, bool linear)
 {
 	uint32_t i = dm_piece_free;
-	struct dm_piece *p = &dm_pieces[i];
+	struct dm_piece *p;
 
+	if (i == DM_NIL || !dm_pieces_free_n)
+		return false;
+	p = &dm_pieces[i];
 	dm_piece_free = p->next;
 	dm_pieces_free_n--;
 	p->next = DM_NIL;
@@ -331,6 +347,8 @@ static void dm_append(struct dm_conn *d, uint32_t len, uint32_t off,
 		d->head = i;
 	d->tail = i;
 	d->n++;
+	d->held += len;
+	return true;
 }
 
 /**
@@ -495,9 +513,12 @@ static size_t dm_emit(struct dm_conn *d, size_t sent, size_t max,
  * @chunk:	Chunk being filled by this read, DM_NIL for none
  * @fill:	Bytes used in *@chunk
  *
- * The caller made sure there are enough free chunks and pieces.
+ * A piece ends at every chunk boundary and at every iovec boundary.  The
+ * caller reserved enough chunks and pieces (dm_consume()).
+ *
+ * Return: true, false if the chunks or the pieces ran out
  */
-static void dm_store_linear(struct dm_conn *d, const struct iovec *iov,
+static bool dm_store_linear(struct dm_conn *d, const struct iovec *iov,
 			    unsigned n, size_t pos, size_t len,
 			    uint32_t *chunk, size_t *fill)
 {
@@ -512,16 +533,19 @@ static void dm_store_linear(struct dm_conn *d, const struct iovec *iov,
 		uint32_t off;
 
 		if (*chunk == DM_NIL || *fill == DM_LIN_CHUNK) {
+			if (!dm_lin_free_n)
+				return false;
 			*chunk = dm_lin_free[--dm_lin_free_n];
 			*fill = 0;
 		}
 		take = MIN(MIN(len, DM_LIN_CHUNK - *fill),
 			   iov[k].iov_len - pos);
 		off = *chunk * DM_LIN_CHUNK + (uint32_t)*fill;
+		if (!dm_append(d, (uint32_t)take, off, 0, true))
+			return false;
 		memcpy(dm_lin + off, (const uint8_t *)iov[k].iov_base + pos,
 		       take);
 		dm_lin_ref[*chunk]++;
-		dm_append(d, (uint32_t)take, off, 0, true);
 		*fill += take;
 		len -= take;
 		pos += take;
@@ -530,6 +554,7 @@ static void dm_store_linear(struct dm_conn *d, const struct iovec *iov,
 			k++;
 		}
 	}
+	return !len;
 }
 
 /**
@@ -602,25 +627,33 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 	ssize_t r;
 
 	/* Whatever comes back must fit: linear bytes in free chunks (packed,
-	 * a new chunk per read), one piece per control message plus one per
-	 * chunk boundary, and the pieces handed out in @ext
+	 * a new chunk per read), and pieces.  Linear bytes are cut into
+	 * pieces at the start of each SCM_DEVMEM_LINEAR message, at chunk
+	 * boundaries and at iovec boundaries, each fragment is a piece: at
+	 * most ncmsg + chunks + nv pieces in all.  Fewer free pieces than
+	 * that for the whole offer: offer fewer iovecs.
 	 */
 	len = MIN(len, (size_t)dm_lin_free_n * DM_LIN_CHUNK);
-	chunks = DIV_ROUND_UP(len, DM_LIN_CHUNK);
-	ncmsg = MIN((size_t)DM_CMSG_MAX, len / DM_FRAG_EST + 4);
-	if (dm_pieces_free_n <= chunks || !len) {
-		stats.devmem_store_full++;
-		return -EAGAIN;
-	}
-	ncmsg = MIN(ncmsg, dm_pieces_free_n - chunks);
-	ncmsg = MIN(ncmsg, (size_t)TCP_RD_EXT_MAX - MIN(chunks,
-					(size_t)TCP_RD_EXT_MAX - 1));
-
 	for (nv = 0, left = len; nv < n && nv < IOV_MAX_DATA && left; nv++) {
 		v[nv].iov_base = iov[nv].iov_base;
 		v[nv].iov_len = MIN(iov[nv].iov_len, left);
 		left -= v[nv].iov_len;
 	}
+	len -= left;
+	chunks = DIV_ROUND_UP(len, DM_LIN_CHUNK);
+	while (nv && dm_pieces_free_n < chunks + nv + 1) {
+		len -= v[--nv].iov_len;
+		chunks = DIV_ROUND_UP(len, DM_LIN_CHUNK);
+	}
+	if (!nv || !len) {
+		stats.devmem_store_full++;
+		return -EAGAIN;
+	}
+	ncmsg = MIN((size_t)DM_CMSG_MAX, len / DM_FRAG_EST + 4);
+	ncmsg = MIN(ncmsg, dm_pieces_free_n - chunks - nv);
+	ncmsg = MIN(ncmsg, (size_t)TCP_RD_EXT_MAX - MIN(chunks,
+					(size_t)TCP_RD_EXT_MAX - 1));
+
 	mh.msg_iov = v;
 	mh.msg_iovlen = nv;
 	mh.msg_control = dm_cbuf;
@@ -653,8 +686,8 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 
 	if (!any) {
 		/* Not steered to our queues: ordinary bytes, now consumed */
-		dm_store_linear(d, v, nv, 0, (size_t)r, &chunk, &fill);
-		d->held += (uint32_t)r;
+		if (!dm_store_linear(d, v, nv, 0, (size_t)r, &chunk, &fill))
+			goto full;
 		d->dm = false;
 		stats.devmem_copied_bytes += (uint64_t)r;
 		return r;
@@ -667,13 +700,16 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 		int t = dm_cmsg_get(cm, &dc);
 
 		if (t == DEVMEM_SO_LINEAR) {
-			dm_store_linear(d, v, nv, lin_pos, dc.frag_size,
-					&chunk, &fill);
+			if (!dm_store_linear(d, v, nv, lin_pos, dc.frag_size,
+					     &chunk, &fill))
+				goto full;
 			lin_pos += dc.frag_size;
 			stats.devmem_linear_bytes += dc.frag_size;
 		} else if (t == DEVMEM_SO_DMABUF) {
-			dm_append(d, dc.frag_size, (uint32_t)dc.frag_offset,
-				  dc.frag_token, false);
+			if (!dm_append(d, dc.frag_size,
+				       (uint32_t)dc.frag_offset,
+				       dc.frag_token, false))
+				goto full;
 			stats.devmem_bytes += dc.frag_size;
 			stats.devmem_tokens_held++;
 			ndm++;
@@ -681,9 +717,19 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 	}
 	if (ndm)
 		dm_sys->sync(dm_buf.fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ);
-	d->held += (uint32_t)r;
 	d->dm = true;
 	return (ssize_t)dm_emit(d, sent, len, ext);
+
+full:
+	/* Bytes consumed that the store can't keep (linear bytes beyond the
+	 * iovecs, or a reservation that didn't hold): what was kept is
+	 * released on close, the connection is reset
+	 */
+	if (chunk != DM_NIL && !dm_lin_ref[chunk])
+		dm_lin_free[dm_lin_free_n++] = (uint16_t)chunk;
+	warn_ratelimit(now_ms(), "devmem: %zd bytes read don't fit the store, resetting the connection",
+		       r);
+	return -EIO;
 
 bad:
 	warn_ratelimit(now_ms(), "devmem: control messages don't match the %zd bytes read, resetting the connection",

@@ -52,12 +52,14 @@
  * Sockets in the namespace.  Set-up opens UDP_POOL unbound sockets of each
  * family in the namespace; a new UDP_SPLICE_IN flow takes one, and binds
  * and connects it from here (bind() and connect() act in the namespace the
- * socket was created in).  An empty pool is refilled through ns_call(), at
- * most once per new flow, never per datagram.  The socket of a closed
- * spliced flow is disconnected and kept (up to UDP_POOL per family) for
- * the case that a refill fails (privileges dropped): new flows then reuse
- * them, with the port they are bound to, and only when none is left do
- * loopback peers take the tap path.
+ * socket was created in); ns_call() fills the pool at set-up only.  Once
+ * it is empty, a new flow takes a socket from the namespace socket helper
+ * (splice/nsock.c, pool refilled from the timer), never one per datagram.
+ * The socket of a closed spliced flow is disconnected and kept (up to
+ * UDP_POOL per family) for the case that the helper has none (not
+ * running, or failing): new flows then reuse them, with the port they are
+ * bound to, and only when none is left do loopback peers take the tap
+ * path.
  *
  * Flow lookup.  Frames from the guest find their flow by guest-side tuple
  * in the flow hash table.  Datagrams on a forwarded-port socket build the

@@ -33,7 +33,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
-#include <seccomp.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -104,7 +103,7 @@ static unsigned nsock_fam(int af, bool udp)
  * @a:		fd to keep
  * @b:		fd to keep
  *
- * #syscalls:helper close_range
+ * Context: before the helper's seccomp filter (no #syscalls line)
  */
 static void nsock_close_others(int a, int b)
 {
@@ -121,42 +120,24 @@ static void nsock_close_others(int a, int b)
  * nsock_helper_confine() - Helper: no capabilities, no_new_privs, seccomp
  *
  * After this the helper can only create sockets, set options on them,
- * exchange messages on the socketpair, close fds and exit.
+ * exchange messages on the socketpair, close fds and exit: the
+ * "#syscalls:helper" lines of this file, which isolate_seccomp_helper()
+ * turns into the filter.  The calls made before the filter (capset,
+ * prctl, seccomp here; setns, getppid, close_range in nsock_helper()) are
+ * on no list.
  *
- * #syscalls:helper capset prctl seccomp
+ * #syscalls:helper exit rt_sigreturn restart_syscall
+ * (exit: the end of a thread libc may make; rt_sigreturn: the return from
+ * a signal handler; restart_syscall: a recv() resumed after SIGSTOP)
  * Return: 0, or -1 if the seccomp filter couldn't be loaded
  */
 static int nsock_helper_confine(void)
 {
-	static const int allow[] = {
-		SCMP_SYS(socket), SCMP_SYS(setsockopt), SCMP_SYS(recvfrom),
-		SCMP_SYS(recvmsg), SCMP_SYS(sendmsg), SCMP_SYS(sendto),
-		SCMP_SYS(close), SCMP_SYS(exit), SCMP_SYS(exit_group),
-		SCMP_SYS(rt_sigreturn), SCMP_SYS(restart_syscall),
-#ifdef SANITIZER_BUILD
-		/* Reports and the shadow memory allocator of ASan */
-		SCMP_SYS(write), SCMP_SYS(mmap), SCMP_SYS(munmap),
-		SCMP_SYS(madvise), SCMP_SYS(getpid), SCMP_SYS(gettid),
-#endif
-	};
-	scmp_filter_ctx f;
-	unsigned i;
-	int ret = 0;
-
 	capng_clear(CAPNG_SELECT_BOTH);
 	capng_apply(CAPNG_SELECT_BOTH);
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 
-	f = seccomp_init(SCMP_ACT_KILL_PROCESS);
-	if (!f)
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(allow); i++)
-		if (seccomp_rule_add(f, SCMP_ACT_ALLOW, allow[i], 0))
-			ret = -1;
-	if (!ret && seccomp_load(f))
-		ret = -1;
-	seccomp_release(f);
-	return ret;
+	return isolate_seccomp_helper() < 0 ? -1 : 0;
 }
 
 /**
@@ -219,7 +200,7 @@ static void nsock_helper_reply(int fd, const struct nsock_msg *req)
  * @c:		Configuration (--runas), for isolate_helper()
  *
  * Context: forked child; never returns
- * #syscalls:helper prctl getppid setns sendto recvfrom exit_group
+ * #syscalls:helper sendto recvfrom exit_group
  */
 static void nsock_helper(int fd, int nsfd, pid_t parent, const struct conf *c)
 {

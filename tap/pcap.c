@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../conf/file.h"
 #include "../conf/log.h"
 #include "../conf/util.h"
 #include "pcap.h"
@@ -112,10 +113,13 @@ static void pcap_now(uint32_t *sec, uint32_t *usec)
  * The file header says: magic PCAP_MAGIC_US, version 2.4, zone 0, sigfigs
  * 0, snaplen PCAP_SNAPLEN, link type PCAP_LINKTYPE_ETHERNET.  A capture
  * file already open is closed first.  The file is created with mode 0600:
- * it holds the guest's traffic.
+ * it holds the guest's traffic.  Never through a symbolic link
+ * (file_open_safe()).
  *
  * Context: set-up (before the seccomp filter: no #syscalls needed)
- * Return: 0, or -errno (nothing stays open then)
+ * Return: 0, or -errno (nothing stays open then): -ELOOP if the last
+ *	   component of @path is a symbolic link, -EFTYPE_ if it's not a
+ *	   regular file
  */
 int pcap_open(const char *path)
 {
@@ -136,9 +140,9 @@ int pcap_open(const char *path)
 
 	pcap_close();
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = file_open_safe(path, O_WRONLY | O_TRUNC, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 
 	n = write(fd, &hdr, sizeof(hdr));
 	if (n != (ssize_t)sizeof(hdr)) {

@@ -24,7 +24,7 @@ cd "$top"
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
-all="frame stream arp dhcp dhcpv6 ndp tcp_opt ports conf"
+all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf"
 harnesses=${*:-$all}
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng"
 
@@ -71,7 +71,7 @@ for h in $harnesses; do
 	log="$build/fuzz/$h.log"
 	mkdir -p "$work" "test/fuzz/corpus/$h"
 	case $h in
-	frame|stream)	maxlen=16384 ;;
+	frame|stream|seq) maxlen=16384 ;;
 	conf)		maxlen=1024 ;;
 	*)		maxlen=2048 ;;
 	esac

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,6 +34,14 @@
 #define SECCOMP_M_PASST		BIT(MODE_PASST)
 #define SECCOMP_M_BOTH		(SECCOMP_M_PASTA | SECCOMP_M_PASST)
 #define SECCOMP_M_HELPER	BIT(8)
+
+/* ioctl() requests, from the uapi headers, written out on purpose:
+ * TCGETS 0x5401 (asm-generic/ioctls.h), DMA_BUF_IOCTL_SYNC
+ * _IOW('b', 0, struct dma_buf_sync { __u64 flags; }) = 0x40086200
+ */
+#define K_TCGETS		0x5401
+#define K_DMA_BUF_IOCTL_SYNC	0x40086200UL
+#define K_DMABUF_FD		77	/* stands in for the bound dma-buf */
 
 /**
  * struct entry - One generated allow-list entry
@@ -129,11 +139,14 @@ END_TEST
  * filtered_child() - Fork, install the filter of a mode, run a step
  * @mode:	MODE_PASTA or MODE_PASST
  * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0),
- *		3: clone() making a user namespace, 4: executable mmap()
+ *		3: clone() making a user namespace, 4: executable mmap(),
+ *		5: fork(), 6: ioctl(TCGETS) on stdin, 7: ioctl() with
+ *		DMA_BUF_IOCTL_SYNC on K_DMABUF_FD, 8: the same on fd 0
+ * @dmabuf:	Bound dma-buf for the filter (K_DMABUF_FD), or -1
  *
  * Return: wait status of the child (it exits 42 if it got to the end)
  */
-static int filtered_child(enum conf_mode mode, int step)
+static int filtered_child_dm(enum conf_mode mode, int step, int dmabuf)
 {
 	static struct ctx ctx;
 	int status;
@@ -142,8 +155,15 @@ static int filtered_child(enum conf_mode mode, int step)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
+		unsigned long sync = K_DMA_BUF_IOCTL_SYNC;
+		uint64_t flags = 0;
+		int t[16];
+
 		ctx.c.mode = mode;
-		isolate_postfork(&ctx);
+		if (dmabuf < 0)
+			isolate_postfork(&ctx);
+		else if (isolate_seccomp_load(mode, dmabuf) < 0)
+			_exit(2);
 		if (syscall(SYS_getpid) != getpid())
 			_exit(1);
 		if (step == 1)
@@ -158,10 +178,35 @@ static int filtered_child(enum conf_mode mode, int step)
 		    syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_EXEC,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == -1)
 			_exit(1);
+		if (step == 5 && !syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL,
+					  NULL))
+			_exit(43);
+		if (step == 6)
+			syscall(SYS_ioctl, 0, K_TCGETS, t);
+		/* A memfd is no dma-buf: the kernel answers ENOTTY, if the
+		 * filter lets the call through
+		 */
+		if (step == 7 &&
+		    syscall(SYS_ioctl, K_DMABUF_FD, sync, &flags) != -1)
+			_exit(1);
+		if (step == 8)
+			syscall(SYS_ioctl, 0, sync, &flags);
 		_exit(42);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	return status;
+}
+
+/**
+ * filtered_child() - filtered_child_dm() without a dma-buf
+ * @mode:	MODE_PASTA or MODE_PASST
+ * @step:	As filtered_child_dm()
+ *
+ * Return: wait status of the child
+ */
+static int filtered_child(enum conf_mode mode, int step)
+{
+	return filtered_child_dm(mode, step, -1);
 }
 
 START_TEST(test_seccomp_filter_allows_listed_calls)
@@ -223,6 +268,128 @@ START_TEST(test_seccomp_filter_checks_arguments)
 	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
 		      "executable mmap() not stopped");
 #endif
+}
+END_TEST
+
+/**
+ * killed() - Did the filter stop the child?
+ * @status:	Wait status
+ *
+ * Return: true if killed with SIGSYS (release builds), or if it got to the
+ *	   end (sanitizer builds only log)
+ */
+static bool killed(int status)
+{
+#ifdef SANITIZER_BUILD
+	return WIFEXITED(status) && WEXITSTATUS(status) == 42;
+#else
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS;
+#endif
+}
+
+/* No process or thread after set-up: even a plain fork-like clone() is
+ * stopped (no #syscalls line lists clone, and no special rule lets it in)
+ */
+START_TEST(test_seccomp_filter_no_clone)
+{
+	ck_assert_msg(killed(filtered_child(MODE_PASTA, 5)),
+		      "clone(SIGCHLD) not stopped in pasta");
+	ck_assert_msg(killed(filtered_child(MODE_PASST, 5)),
+		      "clone(SIGCHLD) not stopped in passt");
+	ck_assert(!in_list("clone", SECCOMP_M_BOTH));
+	ck_assert(!in_list("clone3", SECCOMP_M_BOTH));
+}
+END_TEST
+
+/* ioctl(): nothing without a bound dma-buf; with one, DMA_BUF_IOCTL_SYNC
+ * (_IOW('b', 0, struct dma_buf_sync): 0x40086200, include/uapi/linux/
+ * dma-buf.h) on that fd only
+ */
+START_TEST(test_seccomp_filter_ioctl)
+{
+	int fd, status;
+
+	ck_assert_msg(killed(filtered_child(MODE_PASTA, 6)),
+		      "ioctl(TCGETS) not stopped without devmem");
+	ck_assert_msg(killed(filtered_child(MODE_PASST, 8)),
+		      "DMA_BUF_IOCTL_SYNC not stopped without devmem");
+
+	fd = memfd_create("not-a-dmabuf", 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dup2(fd, K_DMABUF_FD), K_DMABUF_FD);
+	close(fd);
+	status = filtered_child_dm(MODE_PASTA, 7, K_DMABUF_FD);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "DMA_BUF_IOCTL_SYNC on the dma-buf stopped: %x", status);
+	status = filtered_child_dm(MODE_PASST, 7, K_DMABUF_FD);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "DMA_BUF_IOCTL_SYNC on the dma-buf stopped: %x", status);
+	ck_assert_msg(killed(filtered_child_dm(MODE_PASTA, 8, K_DMABUF_FD)),
+		      "DMA_BUF_IOCTL_SYNC on another fd not stopped");
+	ck_assert_msg(killed(filtered_child_dm(MODE_PASST, 6, K_DMABUF_FD)),
+		      "ioctl(TCGETS) not stopped with devmem");
+	close(K_DMABUF_FD);
+}
+END_TEST
+
+/**
+ * helper_child() - Fork, install the helper's filter, make one call
+ * @step:	0: socket() and close(), 1: getppid(), 2: prctl(), 3: ioctl()
+ *
+ * Return: wait status of the child (it exits 42 if it got to the end)
+ */
+static int helper_child(int step)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int s;
+
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (isolate_seccomp_helper() <= 0)
+			_exit(2);
+		s = (int)syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+		if (s < 0 || syscall(SYS_close, s))
+			_exit(1);
+		if (step == 1)
+			syscall(SYS_getppid);
+		if (step == 2)
+			syscall(SYS_prctl, PR_GET_DUMPABLE, 0, 0, 0, 0);
+		if (step == 3)
+			syscall(SYS_ioctl, 0, K_TCGETS, NULL);
+		syscall(SYS_exit_group, 42);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* The namespace socket helper's filter comes from the "#syscalls:helper"
+ * lines (splice/nsock.c): sockets yes; what it does before the filter
+ * (getppid(), prctl()) and anything else, no.  The helper kills in every
+ * build.
+ */
+START_TEST(test_seccomp_helper_filter)
+{
+	int status = helper_child(0);
+
+	ck_assert(in_list("socket", SECCOMP_M_HELPER));
+	ck_assert(!in_list("prctl", SECCOMP_M_HELPER));
+	ck_assert(!in_list("setns", SECCOMP_M_HELPER));
+	ck_assert(!in_list("seccomp", SECCOMP_M_HELPER));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "socket() in the helper: status %x", status);
+	status = helper_child(1);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "getppid() after the helper's filter: status %x", status);
+	status = helper_child(2);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "prctl() after the helper's filter: status %x", status);
+	status = helper_child(3);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "ioctl() after the helper's filter: status %x", status);
 }
 END_TEST
 
@@ -479,6 +646,9 @@ static Suite *isolation_suite(void)
 	tcase_add_test(tc, test_seccomp_filter_kills_forbidden_call);
 	tcase_add_test(tc, test_seccomp_filter_is_per_mode);
 	tcase_add_test(tc, test_seccomp_filter_checks_arguments);
+	tcase_add_test(tc, test_seccomp_filter_no_clone);
+	tcase_add_test(tc, test_seccomp_filter_ioctl);
+	tcase_add_test(tc, test_seccomp_helper_filter);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("seccomp_gen");

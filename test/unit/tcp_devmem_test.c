@@ -86,9 +86,13 @@ struct fake_cm {
  * @copy_len:	Length of @copy
  * @ncm:	Control messages
  * @cm:		Them
+ * @fill:	Like the kernel with linear data filling the whole buffer:
+ *		every byte of the iovecs written, one SCM_DEVMEM_LINEAR
+ *		message covering them (@ret, @copy and @cm unused)
  */
 struct fake_reply {
 	int flags;
+	bool fill;
 	ssize_t ret;
 	const uint8_t *copy;
 	size_t copy_len;
@@ -176,6 +180,27 @@ static ssize_t fake_recvmsg(int s, struct msghdr *mh, int flags)
 		return -1;
 	}
 
+	if (r->fill) {
+		struct cmsghdr h = {
+			.cmsg_len = CMSG_LEN(K_CMSG_PAYLOAD),
+			.cmsg_level = SOL_SOCKET,
+			.cmsg_type = K_SCM_LINEAR,
+		};
+		uint32_t size = (uint32_t)last_iov_len;
+
+		for (i = 0; i < mh->msg_iovlen; i++)
+			memset(mh->msg_iov[i].iov_base, 0xc5,
+			       mh->msg_iov[i].iov_len);
+		ck_assert_uint_ge(mh->msg_controllen,
+				  CMSG_SPACE(K_CMSG_PAYLOAD));
+		memset(cbuf, 0, CMSG_SPACE(K_CMSG_PAYLOAD));
+		memcpy(cbuf, &h, sizeof(h));
+		memcpy(CMSG_DATA((struct cmsghdr *)cbuf) + 8, &size, 4);
+		mh->msg_controllen = CMSG_SPACE(K_CMSG_PAYLOAD);
+		mh->msg_flags = 0;
+		return (ssize_t)size;
+	}
+
 	/* Linear/ordinary bytes go to the iovecs in order */
 	for (i = 0; i < mh->msg_iovlen && off < r->copy_len; i++) {
 		size_t l = MIN(mh->msg_iov[i].iov_len, r->copy_len - off);
@@ -255,8 +280,10 @@ static int fake_setsockopt(int s, int level, int name, const void *val,
 	return (int)frags;
 }
 
+static unsigned sync_start, sync_end;	/* DMA_BUF_IOCTL_SYNC calls */
+
 /**
- * fake_sync() - DMA_BUF_IOCTL_SYNC: nothing to do on a memfd
+ * fake_sync() - DMA_BUF_IOCTL_SYNC: count, nothing to do on a memfd
  * @fd:		Unused
  * @flags:	Unused
  *
@@ -265,7 +292,10 @@ static int fake_setsockopt(int s, int level, int name, const void *val,
 static int fake_sync(int fd, uint64_t flags)
 {
 	(void)fd;
-	(void)flags;
+	if (flags & 4)		/* DMA_BUF_SYNC_END, include/uapi/linux/dma-buf.h */
+		sync_end++;
+	else
+		sync_start++;
 	return 0;
 }
 
@@ -308,6 +338,7 @@ static void fake_dmabuf(void)
 	fake_fd = SOCK_FD;
 	lenient = false;
 	devmem_reads = 0;
+	sync_start = sync_end = 0;
 }
 
 /**
@@ -799,8 +830,9 @@ START_TEST(test_devmem_held_then_peeked)
 END_TEST
 
 /* msg_control fits the fragments the offered length can produce: at
- * least one SCM_DEVMEM_* per 4 KiB niov plus two (kernel-interfaces
- * notes on the 2026 token patch), and the read asks for what's offered
+ * least one SCM_DEVMEM_* per 4 KiB niov plus two (kernel-interfaces notes
+ * on the net-next patch "tcp: devmem: only pre-allocate tokens the
+ * receiver can consume"), and the read asks for what's offered
  */
 START_TEST(test_devmem_control_buffer_sizing)
 {
@@ -877,6 +909,134 @@ START_TEST(test_devmem_close_returns_all)
 	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
 	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
 	ck_assert_uint_eq(stats.devmem_tokens_held, 0);
+}
+END_TEST
+
+/**
+ * read_small() - Offer buffers of @size bytes in @n iovecs
+ * @sent:	Bytes in flight
+ * @n:		Iovecs, at most 64
+ * @size:	Bytes each
+ *
+ * Return: reader's return value
+ */
+static ssize_t read_small(size_t sent, unsigned n, size_t size)
+{
+	struct iovec iov[64];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		iov[i].iov_base = arena[i];
+		iov[i].iov_len = size;
+	}
+	ext.n = 0;
+	return rd->read(conn, iov, n, sent, false, &ext);
+}
+
+/* A piece pool nearly used up by 1-byte fragments, then linear bytes
+ * spread over 64 one-byte iovecs: a piece per iovec.  Reads that could
+ * make more pieces than are free are shortened or wait (-EAGAIN), never
+ * take a piece that isn't there (issue 18: dm_append() wrote to
+ * dm_pieces[UINT32_MAX]); ACKing everything makes the pools whole again.
+ */
+START_TEST(test_devmem_pool_exhausted)
+{
+	uint32_t token = 1;
+	size_t sent = 0;
+	unsigned i, k;
+	ssize_t n;
+
+	/* 1000 fragments of one byte per 4 MiB read (ample control room),
+	 * while the pool can take a read of that size
+	 */
+	for (k = 0; tcp_devmem_pieces_free() >= 1000 + 64 * 17 + 1; k++) {
+		struct fake_reply *r;
+
+		script_n = script_pos = 0;
+		r = k ? add_reply(K_MSG_SOCK_DEVMEM, 1000)
+		      : first_devmem_read(1000);
+		for (i = 0; i < 1000; i++, token++)
+			add_cm(r, K_SCM_DMABUF, token, 1, token);
+		n = do_read(sent, 64 * 65536);
+		ck_assert_int_eq(n, 1000);
+		sent += 1000;
+	}
+	/* Then 8 at a time, a 4096-byte offer (room for 8 messages) */
+	while (tcp_devmem_pieces_free() >= 16) {
+		struct fake_reply *r;
+
+		script_n = script_pos = 0;
+		r = add_reply(K_MSG_SOCK_DEVMEM, 8);
+		for (i = 0; i < 8; i++, token++)
+			add_cm(r, K_SCM_DMABUF, token, 1, token);
+		ck_assert_int_eq(read_small(sent, 1, 4096), 8);
+		sent += 8;
+	}
+	ck_assert_uint_lt(tcp_devmem_pieces_free(), 16);
+	ck_assert_uint_eq(tcp_devmem_held(conn), sent);
+
+	/* Linear bytes filling 64 one-byte iovecs, until the pool is dry */
+	for (k = 0; k < 64; k++) {
+		script_n = script_pos = 0;
+		lenient = false;
+		add_reply(K_MSG_SOCK_DEVMEM, 0)->fill = true;
+		n = read_small(sent, 64, 1);
+		if (n == -EAGAIN)
+			break;
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_le(n, 64);
+		ck_assert_uint_eq(ext.n, (unsigned)n);
+		for (i = 0; i < ext.n; i++) {
+			ck_assert_uint_eq(ext.piece[i].iov_len, 1);
+			ck_assert_uint_eq(*(uint8_t *)ext.piece[i].iov_base,
+					  0xc5);
+		}
+		sent += (size_t)n;
+		ck_assert_uint_le(tcp_devmem_pieces_free(), DM_PIECES);
+	}
+	ck_assert_int_eq(n, -EAGAIN);
+	ck_assert_uint_gt(k, 0);		/* linear bytes were kept */
+	ck_assert_uint_lt(tcp_devmem_pieces_free(), 16);
+	ck_assert_uint_eq(tcp_devmem_held(conn), sent);
+
+	/* Everything ACKed: every token back, the pools whole */
+	ck_assert_int_eq(rd->ack(conn, sent), 0);
+	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
+	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
+	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
+	ck_assert_uint_eq(stats.devmem_tokens_returned, token - 1);
+}
+END_TEST
+
+/* DMA_BUF_IOCTL_SYNC: START once per read that returned fragments, none
+ * for linear or ordinary bytes or for retransmission from held pieces, END
+ * once per batch of tokens returned
+ */
+START_TEST(test_devmem_sync_count)
+{
+	static uint8_t lin[64], data[100];
+	struct fake_reply *r = first_devmem_read(64 + 3 * 4096);
+	unsigned i;
+
+	r->copy = lin;
+	r->copy_len = sizeof(lin);
+	add_cm(r, K_SCM_LINEAR, 0, 64, 0);
+	for (i = 0; i < 3; i++)
+		add_cm(r, K_SCM_DMABUF, 4096 * i, 4096, 1 + i);
+	ck_assert_int_eq(do_read(0, 65536), 64 + 3 * 4096);
+	ck_assert_uint_eq(sync_start, 1);
+	ck_assert_uint_eq(sync_end, 0);
+
+	ck_assert_int_eq(do_read(0, 65536), 64 + 3 * 4096);	/* held */
+	r = add_reply(K_MSG_SOCK_DEVMEM, sizeof(data));		/* ordinary */
+	r->copy = data;
+	r->copy_len = sizeof(data);
+	ck_assert_int_eq(do_read(64 + 3 * 4096, 65536), (ssize_t)sizeof(data));
+	ck_assert_uint_eq(sync_start, 1);
+
+	ck_assert_int_eq(rd->ack(conn, 64 + 3 * 4096 + sizeof(data)), 0);
+	ck_assert_uint_eq(sync_end, 1);
+	ck_assert_uint_eq(dn_calls, 1);
 }
 END_TEST
 
@@ -1235,6 +1395,8 @@ static Suite *tcp_devmem_suite(void)
 	tcase_add_test(tc, test_devmem_bad_messages);
 	tcase_add_test(tc, test_devmem_close_returns_all);
 	tcase_add_test(tc, test_devmem_eof_and_eagain);
+	tcase_add_test(tc, test_devmem_pool_exhausted);
+	tcase_add_test(tc, test_devmem_sync_count);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("engine");
