@@ -4,14 +4,18 @@
 
   bench.py parse TOOL RAW_FILE EXIT_CODE
       One line, tab-separated: status value unit p99_us bytes count retrans
-      stalls min_interval_frac note, from the output of iperf3 -J, sockperf
-      ping-pong or wrk.  status is ok, n/a (the client could not connect: the
-      implementation doesn't offer that path) or fail.
+      stalls min_interval_frac note p50_us max_us client_cpu_s, from the
+      output of iperf3 -J, sockperf ping-pong, wrk or flows.py run (for
+      flows: value is the aggregate Gbit/s, p99_us/p50_us/max_us the
+      flows' completion times, count the verified flows, retrans the client
+      namespace's retransmitted segments, stalls the flows over 1 s).
+      status is ok, n/a (the client could not connect: the implementation
+      doesn't offer that path) or fail.
   bench.py report RESULTS_TSV META_TSV
       Markdown report on stdout: median [min-max] per scenario and
       implementation, ratios (median over repetitions of the per-repetition
       ratio) to the kernel and to Debian's pasta, daemon CPU and peak RSS,
-      stalls, and the targets of issue 7 with PASS/MISS.
+      stalls, many flows, and the targets of issues 7 and 13 with PASS/MISS.
   bench.py smoke RESULTS_TSV
       Exit 0 if ours and the kernel produced numbers in every run, 1 if not.
 """
@@ -40,7 +44,14 @@ SCEN_TITLE = {
     "S4.2": "S4.2 latency, S2 path",
     "S5": "S5 connections, S2 path",
     "S6": "S6 S2 with SO_PEEK_OFF / fallback",
+    "M1.10": "M1.10 ns->host, 10 flows",
+    "M1.100": "M1.100 ns->host, 100 flows",
+    "M1.1000": "M1.1000 ns->host, 1000 flows",
+    "M2.10": "M2.10 remote->ns, 10 flows",
+    "M2.100": "M2.100 remote->ns, 100 flows",
+    "M2.1000": "M2.1000 remote->ns, 1000 flows",
 }
+SLOW_FLOW_S = 1.0   # flows.py counts the flows slower than this (over_1s)
 STALL_FRAC = 0.25  # an interval below this fraction of the median is a stall
 
 
@@ -123,6 +134,34 @@ def parse_wrk(text, rc):
     return (status, None, "conn/s", None, None, None, None, None, None, reason)
 
 
+def parse_flows(text, rc):
+    """Aggregate Gbit/s and completion times of flows.py run"""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        j = json.loads(text[start:end + 1])
+    except ValueError:
+        reason = clean_note(text) or "no output"
+        if rc == 124:
+            reason = "client timed out: " + reason
+        return ("fail", None, "Gbit/s", None, None, None, None, None, None,
+                reason)
+    errs = j.get("errors") or []
+    us = lambda k: "%.0f" % (j[k] * 1e6) if j.get(k) is not None else None
+    gbps = "%.3f" % j["gbps"] if j.get("gbps") else None
+    vals = (gbps, "Gbit/s", us("p99_s"), j.get("ok", 0) * j.get("size", 0),
+            j.get("ok"), j.get("RetransSegs"), j.get("over_1s"), None)
+    extra = (us("p50_s"), us("max_s"), j.get("client_cpu_s"))
+    if j.get("failed") or not j.get("ok"):
+        refused = all("refused" in e for e in errs) and not j.get("ok")
+        note = "%d of %d flows failed: %s" % (j.get("failed", 0), j.get("flows", 0),
+                                             "; ".join(errs[:3]))
+        return ("n/a" if refused else "fail",) + vals + (clean_note(note),) + extra
+    note = ""
+    if j.get("TCPSynRetrans"):
+        note = "client SYN retransmissions %d" % j["TCPSynRetrans"]
+    return ("ok",) + vals + (note,) + extra
+
+
 def cmd_parse(tool, path, rc):
     try:
         with open(path, errors="replace") as f:
@@ -130,8 +169,9 @@ def cmd_parse(tool, path, rc):
     except OSError as e:
         text = ""
     parser = {"iperf3": parse_iperf3, "sockperf": parse_sockperf,
-              "wrk": parse_wrk}[tool]
-    out(*parser(text, int(rc)))
+              "wrk": parse_wrk, "flows": parse_flows}[tool]
+    r = tuple(parser(text, int(rc)))
+    out(*(r + (None,) * (13 - len(r))))
 
 
 def read_tsv(path):
@@ -183,8 +223,8 @@ class Results:
         return self.by.get((scen, impl, variant), {})
 
     def values(self, scen, impl, field="value", variant=""):
-        return [num(r[field]) for r in self.runs(scen, impl, variant).values()
-                if r["status"] == "ok" and num(r[field]) is not None]
+        return [num(r.get(field)) for r in self.runs(scen, impl, variant).values()
+                if r["status"] == "ok" and num(r.get(field)) is not None]
 
     def ratio(self, scen, a, b, field="value", va="", vb=""):
         """Per-repetition ratios a/b where both ran: median, min, max."""
@@ -194,18 +234,18 @@ class Results:
             y = rb.get(rep)
             if not y or x["status"] != "ok" or y["status"] != "ok":
                 continue
-            xv, yv = num(x[field]), num(y[field])
+            xv, yv = num(x.get(field)), num(y.get(field))
             if xv is not None and yv:
                 rs.append(xv / yv)
         return rs
 
-    def cell(self, scen, impl, field="value", variant=""):
+    def cell(self, scen, impl, field="value", variant="", scale=1):
         runs = self.runs(scen, impl, variant)
         if not runs:
             return None
         vals = self.values(scen, impl, field, variant)
         if vals:
-            return spread(vals)
+            return spread([v / scale for v in vals])
         states = {r["status"] for r in runs.values()}
         return "fail" if "fail" in states else "n/a"
 
@@ -257,7 +297,7 @@ def cmd_report(tsv, meta_path):
     cols = [i for i in impls]
     has_pasta = "pasta" in impls
 
-    def table(title, unit, scen_list, field="value", note=""):
+    def table(title, unit, scen_list, field="value", note="", scale=1):
         if not scen_list:
             return
         o.append("## %s (%s)" % (title, unit))
@@ -271,7 +311,7 @@ def cmd_report(tsv, meta_path):
         o.append("|" + "---|" * len(hdr))
         for s in scen_list:
             line = [SCEN_TITLE.get(s, s)]
-            line += [res.cell(s, i, field) or "-" for i in cols]
+            line += [res.cell(s, i, field, scale=scale) or "-" for i in cols]
             line.append(spread(res.ratio(s, "ours", kernel_ref(s), field)) or "-")
             if has_pasta:
                 line.append(spread(res.ratio(s, "ours", "pasta", field)) or "-")
@@ -285,6 +325,55 @@ def cmd_report(tsv, meta_path):
     table("Latency, p99", "us", lat, "p99_us")
     table("Connection rate", "connections/s, wrk, Connection: close",
           [s for s in scens if s == "S5"])
+
+    many = [s for s in scens if s.startswith("M")]
+    if many:
+        size = num(meta.get("flow_size"))
+        o.append("## Many flows")
+        o.append("")
+        o.append("N connections started at once, each sending %s, through "
+                 "the tap (M1: namespace -> gateway -> host loopback; M2: "
+                 "remote -> forwarded port -> namespace; kernel veth: remote "
+                 "-> host). A flow's completion time runs from its connect() "
+                 "to the server's answer that all its bytes arrived, each "
+                 "one compared with the expected stream. Aggregate: N x size "
+                 "/ time from the first connect() to the last answer. A run "
+                 "where any flow failed is 'fail'." % (
+                     "%.0f KiB" % (size / 1024) if size and size < 1 << 20
+                     else "%.0f MiB" % (size / (1 << 20)) if size else "?"))
+        o.append("")
+        table("Many flows, aggregate throughput", "Gbit/s", many)
+        table("Many flows, completion time p99", "ms", many, "p99_us",
+              scale=1000)
+        table("Many flows, completion time max", "ms", many, "max_us",
+              scale=1000)
+        table("Many flows, completion time p50", "ms", many, "p50_us",
+              scale=1000)
+        o.append("### Many flows: slow flows, retransmissions, client CPU")
+        o.append("")
+        o.append("Flows over %.0f s (summed over repetitions), segments the "
+                 "client's namespace retransmitted (median), CPU seconds of "
+                 "the client (median; one thread: near the run's wall time "
+                 "would mean the client is the bottleneck)." % SLOW_FLOW_S)
+        o.append("")
+        hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in many:
+            line = [SCEN_TITLE.get(s, s)]
+            for i in cols:
+                if not res.values(s, i):
+                    line.append(res.cell(s, i) or "-")
+                    continue
+                slow = res.values(s, i, "stalls")
+                rt = res.values(s, i, "retrans")
+                cc = res.values(s, i, "client_cpu_s")
+                line.append("%s > %.0f s, retr %s, client %s s" % (
+                    int(sum(slow)) if slow else "-", SLOW_FLOW_S,
+                    "%.0f" % statistics.median(rt) if rt else "-",
+                    fmt(statistics.median(cc)) if cc else "-"))
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
 
     if "S6" in scens:
         o.append("## S6: S2 with SO_PEEK_OFF and with the forced fallback "
@@ -381,15 +470,16 @@ def cmd_report(tsv, meta_path):
 def targets(o, res, scens, impls):
     """The figures issue 7 sets, with the measured value and PASS/MISS."""
     rows = []
+    issue = ["7"]
 
     def med(v):
         return statistics.median(v) if v else None
 
     def add(name, got, ok, want):
         if got is None or got == "-":
-            rows.append((name, want, "-", "n/a"))
+            rows.append((issue[0], name, want, "-", "n/a"))
         else:
-            rows.append((name, want, got, "PASS" if ok else "MISS"))
+            rows.append((issue[0], name, want, got, "PASS" if ok else "MISS"))
 
     if "ours" not in impls:
         return
@@ -430,14 +520,32 @@ def targets(o, res, scens, impls):
     if rss:
         m = max(rss) / 1024
         add("peak RSS, all runs (MiB)", fmt(m), m <= 16, "<= 16")
+    issue[0] = "13"
+    for s in [s for s in scens if s.startswith("M")]:
+        runs = res.runs(s, "ours")
+        if not runs:
+            continue
+        bad = sum(1 for r in runs.values() if r["status"] != "ok")
+        add("%s runs with a flow failed or unverified, ours" % s,
+            "%d of %d" % (bad, len(runs)), bad == 0, "0")
+        if "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth", "p99_us"))
+            add("%s p99 completion ours/kernel veth" % s, fmt(r),
+                r is not None and r <= 2.0, "<= 2.0")
+        if s.endswith(".100"):
+            mx = res.values(s, "ours", "max_us")
+            m = max(mx) / 1e6 if mx else None
+            add("%s slowest flow, ours, all repetitions (s)" % s,
+                "%.3f" % m if m is not None else None,
+                m is not None and m <= 1.0, "<= 1.0")
     if not rows:
         return
-    o.append("## Targets (issue 7)")
+    o.append("## Targets")
     o.append("")
-    o.append("| Figure | Target | Measured (median) | |")
-    o.append("|---|---|---|---|")
+    o.append("| Issue | Figure | Target | Measured (median) | |")
+    o.append("|---|---|---|---|---|")
     for r in rows:
-        o.append("| %s | %s | %s | %s |" % r)
+        o.append("| %s | %s | %s | %s | %s |" % r)
     o.append("")
 
 

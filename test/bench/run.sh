@@ -36,8 +36,10 @@ Usage: $0 [OPTIONS]
   -n, --note TEXT       line added to the report (e.g. "machine shared")
   -p, --perf            perf record each daemon during the client's run:
                         OUT/perf/RUN.data and RUN.txt (top symbols)
-      --smoke           1 repetition x 1 s of S1 and S2; fails only if the
-                        suite itself breaks (no numbers for ours or kernel)
+      --smoke           1 repetition x 1 s of S1 and S2, and M2.10 (ours and
+                        veth only); fails only if the suite itself breaks (no
+                        numbers for ours or kernel)
+Scenario groups: M1, M2 (many flows, all three N), M (both)
   -h, --help            this text
 Environment: PASST_BIN (our passt binary, pasta link beside it, required),
   OURS_OPTS (extra options for ours, e.g. --stats),
@@ -45,7 +47,7 @@ Environment: PASST_BIN (our passt binary, pasta link beside it, required),
 EOF
 }
 
-ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6"
+ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000"
 ALL_IMPLS="ours,pasta,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
@@ -73,8 +75,13 @@ while [ $# -gt 0 ]; do
 done
 
 if [ $SMOKE = 1 ]; then
-	REPS=1; DUR=1; SCEN="S1,S2"
+	REPS=1; DUR=1; SCEN="S1,S2,M2.10"
 fi
+
+# scenario groups: M1 and M2 stand for their three flow counts, M for both
+SCEN=$(echo "$SCEN" | sed 's/\(^\|,\)M\(,\|$\)/\1M1,M2\2/g;
+	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g;
+	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g')
 
 case "$REPS$DUR" in *[!0-9]*) echo "reps and duration are integers" >&2; exit 2 ;; esac
 [ "$REPS" -ge 1 ] && [ "$DUR" -ge 1 ] || { echo "reps, duration >= 1" >&2; exit 2; }
@@ -131,6 +138,22 @@ IPERF_NS=5203
 SOCKPERF_FWD=11111
 SOCKPERF_HOST=11112
 HTTP_FWD=8080
+FLOWS_FWD=5301
+FLOWS_HOST=5302
+
+# Many flows (M1.N, M2.N): N connections of FLOW_SIZE bytes each, every
+# flow given at most FLOWS_TIMEOUT seconds
+FLOW_SIZE=1048576
+FLOWS_TIMEOUT=60
+
+# One descriptor per flow in every daemon, server and client (and two in
+# the daemon for a flow through the tap's host side): 1000 flows need more
+# than the usual soft limit of 1024.  Raised here for everything this
+# script starts, recorded in meta.tsv
+nofile=$(ulimit -n)
+if [ "$nofile" != unlimited ] && [ "$nofile" -lt 16384 ]; then
+	ulimit -n 16384 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null
+fi
 
 CLK_TCK=$(getconf CLK_TCK)
 NAMESPACES=""
@@ -208,10 +231,11 @@ cpu_ticks() {
 #   in:         remote (R) -> H's address, forwarded -t port -> namespace (tap)
 #   splice_in:  H's loopback -> -t port -> namespace
 #   splice_out: namespace loopback -> -T port -> H's loopback
+# M1.N is N flows on the out path, M2.N on the in path
 scen_path() {
 	case "$1" in
-	S1|S4.1) echo out ;;
-	S2|S2R|S4.2|S5|S6) echo in ;;
+	S1|S4.1|M1.*) echo out ;;
+	S2|S2R|S4.2|S5|S6|M2.*) echo in ;;
 	S3) echo splice_in ;;
 	S3T) echo splice_out ;;
 	esac
@@ -220,6 +244,7 @@ scen_tool() {
 	case "$1" in
 	S4.*) echo sockperf ;;
 	S5) echo wrk ;;
+	M*) echo flows ;;
 	*) echo iperf3 ;;
 	esac
 }
@@ -233,6 +258,8 @@ port_for() {
 	sockperf:out) echo $SOCKPERF_HOST ;;
 	sockperf:*) echo $SOCKPERF_FWD ;;
 	wrk:*) echo $HTTP_FWD ;;
+	flows:out) echo $FLOWS_HOST ;;
+	flows:*) echo $FLOWS_FWD ;;
 	esac
 }
 
@@ -346,6 +373,9 @@ server_start() {
 	iperf3) ip netns exec "$SRV_NS" timeout $life iperf3 -s -1 -B "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
 	sockperf) ip netns exec "$SRV_NS" timeout $life sockperf server --tcp -i "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
 	wrk) ip netns exec "$SRV_NS" "$OUT/httpd" "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
+	flows) life=$((FLOWS_TIMEOUT + 60))
+	       ip netns exec "$SRV_NS" timeout $life "$PY" "$here/flows.py" serve "$2" \
+		--bind "$SRV_ADDR" --life $life >"$OUT/logs/$tag-server.log" 2>&1 & ;;
 	esac
 	SRV_PID=$!
 	BG_PIDS="$BG_PIDS $SRV_PID"
@@ -374,6 +404,10 @@ client_run() {
 	wrk)
 		ip netns exec "$CLI_NS" timeout -k 5 $lim wrk -t 1 -c 16 -d "${DUR}s" \
 			-H 'Connection: close' "http://$CLI_DST:$3/" >"$4" 2>&1 & ;;
+	flows)
+		ip netns exec "$CLI_NS" timeout -k 5 $((FLOWS_TIMEOUT + 30)) "$PY" \
+			"$here/flows.py" run "$CLI_DST" "$3" "${2#M?.}" $FLOW_SIZE \
+			--timeout $FLOWS_TIMEOUT >"$4" 2>&1 & ;;
 	esac
 	cli=$!
 	BG_PIDS="$BG_PIDS $cli"
@@ -442,6 +476,7 @@ run_case() {
 	[ $daemon = 1 ] && daemon_stop
 
 	# status value unit p99 bytes conns retrans stalls minfrac note
+	# p50 max client_cpu
 	res=$("$PY" "$here/bench.py" parse "$tool" "$raw" "$crc")
 	[ $alive = 1 ] || res=$(printf 'fail\t-\t-\t-\t-\t-\t-\t-\t-\t%s' \
 		"$impl died during the run: $(tail -n 1 "$dlog" | tr '\t' ' ')")
@@ -454,7 +489,7 @@ run_case() {
 	# cpu per unit: s/GB for bulk, s per 1000 connections, s per 1M round trips
 	per=$(echo "$res" | awk -F'\t' -v c="$cpu" -v t="$tool" '
 		c == "-" || $1 != "ok" { print "-"; exit }
-		t == "iperf3" && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
+		(t == "iperf3" || t == "flows") && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
 		t == "wrk" && $6 > 0 { printf "%.3f\n", c / ($6 / 1000); exit }
 		t == "sockperf" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
 		{ print "-" }')
@@ -535,7 +570,7 @@ if command -v wrk >/dev/null; then
 		log "httpd.c did not build: S5 will be n/a"
 fi
 
-printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\tcpu_s\tcpu_per_unit\trss_kib\ttap_drops\tretrans\tstalls\tmin_interval_frac\tnote\n' >"$TSV"
+printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\tcpu_s\tcpu_per_unit\trss_kib\ttap_drops\tretrans\tstalls\tmin_interval_frac\tnote\tp50_us\tmax_us\tclient_cpu_s\n' >"$TSV"
 
 {
 	printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -555,6 +590,9 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'iperf3_version\t%s\n' "$(version_of iperf3)"
 	printf 'sockperf_version\t%s\n' "$(version_of sockperf)"
 	printf 'wrk_version\t%s\n' "$(version_of wrk)"
+	printf 'python_version\t%s\n' "$("$PY" -V 2>&1)"
+	printf 'nofile\t%s\n' "$(ulimit -n)"
+	printf 'flow_size\t%s\n' "$FLOW_SIZE"
 	printf 'mtu_veth\t%s\n' "$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 	printf 'mtu_lo\t%s\n' "$(ip -n "$H" -o link show lo | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 } >"$META"
@@ -579,6 +617,11 @@ while [ $rep -le "$REPS" ]; do
 				done
 				continue
 			fi
+			# smoke: many flows for ours and the kernel only
+			case "$SMOKE:$scen:$impl" in
+			1:M*:ours|1:M*:veth) ;;
+			1:M*) continue ;;
+			esac
 			MTU_SEEN=$(sed -n "s/^mtu_$impl\t//p" "$META")
 			run_case $rep "$scen" "$impl" ""
 			if [ $SMOKE = 1 ] && [ "$(tail -n 1 "$TSV" | cut -f5)" = fail ]; then
