@@ -293,7 +293,8 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
  * @af:		AF_INET or AF_INET6, the peer's family
  * @dst:	Result: the namespace's own address of @af (the address the
  *		guest last used, else the configured one), or the loopback
- *		address with --host-lo-to-ns-lo
+ *		address with --host-lo-to-ns-lo, and with --splice-only
+ *		(the namespace has no other address then)
  *
  * A service bound to the namespace's loopback only is private to the
  * namespace: the host's loopback must not reach it.  The namespace's own
@@ -304,7 +305,7 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
  */
 int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst)
 {
-	if (c->host_lo_to_ns_lo) {
+	if (c->host_lo_to_ns_lo || c->splice_only) {
 		if (af == AF_INET) {
 			struct in_addr lo = { .s_addr = htonl(INADDR_LOOPBACK) };
 
