@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 
 setup_topology
-CONFIG_NET=0 start_pasta -t 8091
+# --no-ra: no SLAAC address of its own (its DAD probe could come last)
+CONFIG_NET=0 start_pasta -t 8091 --no-ra
 ip -n "$N" link set lo up
 ip -n "$N" link set h0 up
 bg in_ns socat TCP6-LISTEN:8091,ipv6only=1,reuseaddr,fork 'SYSTEM:echo hello from $SOCAT_SOCKADDR'
