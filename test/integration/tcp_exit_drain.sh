@@ -12,11 +12,11 @@
 #    passt ACKed its FIN: what passt ACKed still reaches the host.
 # 4. SIGTERM while a command still sends: the transfer completes; a second
 #    SIGTERM exits at once.
-# RUNS (default 3) sets how many times 1. runs.
+# RUNS (default 2) sets how many times 1. runs.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-2}
 T="python3 -u $(dirname "$0")/tcptool.py"
 setup_topology
 make_file "$WORK/in" 64
