@@ -108,16 +108,16 @@ static void setup_small_table(void)
 	setup_common(false, 2);
 }
 
-/* Guest -> engine: build an Ethernet/IPv4/TCP frame and hand it over */
-static void send_seg(uint16_t sport, uint16_t dport, uint8_t flags,
-		     uint32_t seq, uint32_t ack, uint16_t wnd,
-		     const uint8_t *opt, size_t optlen,
-		     const void *data, size_t len)
+/* Build an Ethernet/IPv4/TCP frame from the guest at @buf (zeroed, at
+ * least 54 + @optlen + @len bytes); returns its length
+ */
+static size_t build_seg(uint8_t *buf, uint16_t sport, uint16_t dport,
+			uint8_t flags, uint32_t seq, uint32_t ack, uint16_t wnd,
+			const uint8_t *opt, size_t optlen,
+			const void *data, size_t len)
 {
-	uint8_t buf[2048] = { 0 };
 	size_t l4 = 20 + optlen + len;
 	struct in_addr src, dst;
-	struct frame f;
 	uint16_t ck;
 	uint8_t *ip = buf + 14, *th = ip + 20;
 
@@ -145,8 +145,21 @@ static void send_seg(uint16_t sport, uint16_t dport, uint8_t flags,
 		memcpy(th + 20, opt, optlen);
 	if (len)
 		memcpy(th + 20 + optlen, data, len);
+	return 14 + 20 + l4;
+}
 
-	ck_assert_int_eq(frame_parse(buf, 14 + 20 + l4, &f), 0);
+/* Guest -> engine: build a frame and hand it over */
+static void send_seg(uint16_t sport, uint16_t dport, uint8_t flags,
+		     uint32_t seq, uint32_t ack, uint16_t wnd,
+		     const uint8_t *opt, size_t optlen,
+		     const void *data, size_t len)
+{
+	uint8_t buf[2048] = { 0 };
+	struct frame f;
+	size_t n = build_seg(buf, sport, dport, flags, seq, ack, wnd, opt,
+			     optlen, data, len);
+
+	ck_assert_int_eq(frame_parse(buf, n, &f), 0);
 	ctx.now = now_ms();
 	tcp_tap_handler(&ctx, &f, 1);
 	tap_flush();
@@ -693,38 +706,14 @@ static void *unknown_flow_batch(void *arg)
 {
 	static uint8_t bufs[TCP_MAX_BATCH][64];
 	static struct frame f[TCP_MAX_BATCH];
-	struct in_addr src, dst;
 	unsigned i;
 
 	(void)arg;
-	inet_pton(AF_INET, "203.0.113.15", &src);
-	inet_pton(AF_INET, "203.0.113.2", &dst);
 	for (i = 0; i < TCP_MAX_BATCH; i++) {
-		uint8_t *b = bufs[i], *ip = b + 14, *th = ip + 20;
-		uint16_t ck;
+		size_t n = build_seg(bufs[i], 40100, lport, F_ACK, 1000 + i, 77,
+				     512, NULL, 0, NULL, 0);
 
-		memset(b, 0, 64);
-		memcpy(b, mac_our, 6);
-		memcpy(b + 6, mac_guest, 6);
-		b[12] = 0x08;
-		ip[0] = 0x45;
-		put_be16(ip + 2, 40);
-		ip[8] = 64;
-		ip[9] = IPPROTO_TCP;
-		memcpy(ip + 12, &src, 4);
-		memcpy(ip + 16, &dst, 4);
-		ck = csum(ip, 20, 0);
-		memcpy(ip + 10, &ck, 2);
-		put_be16(th, 40100);
-		put_be16(th + 2, lport);
-		put_be32(th + 4, 1000 + i);
-		put_be32(th + 8, 77);
-		th[12] = 5 << 4;
-		th[13] = F_ACK;
-		put_be16(th + 14, 512);
-		ck = csum(th, 20, csum_pseudo4(src, dst, IPPROTO_TCP, 20));
-		memcpy(th + 16, &ck, 2);
-		ck_assert_int_eq(frame_parse(b, 54, &f[i]), 0);
+		ck_assert_int_eq(frame_parse(bufs[i], n, &f[i]), 0);
 	}
 	return (void *)(uintptr_t)tcp_tap_handler(&ctx, f, TCP_MAX_BATCH);
 }
