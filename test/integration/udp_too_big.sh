@@ -6,7 +6,7 @@
 # (from the namespace, its kernel fragments it and fragments are dropped;
 # from a peer in R, pasta can't fit it in one frame), and the drops are
 # counted in the --stats summary.
-# asan: yes
+# asan: no (bulk data: tcp_concurrent, splice_concurrent and tcp_uploads_backlog run these paths under ASan, CI time)
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
