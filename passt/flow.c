@@ -17,9 +17,11 @@
  * SipHash-2-4 under a random key, so a guest can't aim for collisions.
  */
 #include <errno.h>
+#include <linux/sock_diag.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 
 #include "../conf/log.h"
 #include "flow_table.h"
@@ -304,4 +306,36 @@ union flow *flow_lookup(const struct flow_key *key)
 		b = (b + 1) & flow_hash_mask;
 	}
 	return NULL;
+}
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO		55	/* include/uapi/asm-generic/socket.h */
+#endif
+
+/**
+ * flow_sock_meminfo() - Send buffer size and queued bytes of a socket
+ * @s:		Socket
+ * @sndbuf:	Result: sk_sndbuf, bytes
+ * @queued:	Result: sk_wmem_queued, bytes of truesize in the write and
+ *		retransmission queues: 0 once the peer has ACKed every byte
+ *		written, and the FIN
+ *
+ * Both come from SO_MEMINFO (include/uapi/linux/sock_diag.h), the two
+ * numbers tcp_sendmsg() compares.
+ *
+ * #syscalls getsockopt
+ * Return: 0, or -errno (-EINVAL if the kernel's answer is too short)
+ */
+int flow_sock_meminfo(int s, uint32_t *sndbuf, uint32_t *queued)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+
+	if (getsockopt(s, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0)
+		return -errno;
+	if (sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
+		return -EINVAL;
+	*sndbuf = mi[SK_MEMINFO_SNDBUF];
+	*queued = mi[SK_MEMINFO_WMEM_QUEUED];
+	return 0;
 }

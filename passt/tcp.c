@@ -71,7 +71,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
@@ -99,9 +98,6 @@
 #include "tcp_reader.h"
 #include "tcp_seq.h"
 
-#ifndef SO_MEMINFO
-#define SO_MEMINFO		55
-#endif
 
 /* TCP header flags (RFC 9293 3.1) */
 #define F_FIN			0x01
@@ -701,17 +697,12 @@ static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
  */
 static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
 {
-	uint32_t mi[SK_MEMINFO_VARS];
-	socklen_t sl = sizeof(mi);
 	uint32_t sndbuf;
 
-	*queued = 0;
-	if (getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
-	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
+	if (flow_sock_meminfo(conn->sock, &sndbuf, queued) < 0) {
+		*queued = 0;
 		return 65535;
-
-	sndbuf = mi[SK_MEMINFO_SNDBUF];
-	*queued = mi[SK_MEMINFO_WMEM_QUEUED];
+	}
 	conn->sndbuf = sndbuf;
 	return sndbuf > *queued ? sndbuf - *queued : 0;
 }
@@ -1295,14 +1286,10 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 		stats.tcp_bytes_from_tap += (uint64_t)r;
 		conn->flags |= TFL(ACK_DUE);
 		if ((size_t)r < total) {
-			uint32_t mi[SK_MEMINFO_VARS];
-			socklen_t sl = sizeof(mi);
-
-			getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl);
-			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u queued %u",
+			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
 				 r, total, conn->rcv_wnd,
 				 (int)(conn->rcv_wnd_edge - conn->rcv_nxt),
-				 mi[SK_MEMINFO_SNDBUF], mi[SK_MEMINFO_WMEM_QUEUED]);
+				 conn->sndbuf);
 			stats.tcp_partial_send++;
 			conn->flags |= TFL(PARTIAL_SEND);
 			fin = false;
@@ -2105,13 +2092,9 @@ void tcp_close_all(struct ctx *ctx)
  */
 static bool tcp_sock_unacked(const struct tcp_conn *conn)
 {
-	uint32_t mi[SK_MEMINFO_VARS];
-	socklen_t sl = sizeof(mi);
+	uint32_t sndbuf, queued;
 
-	if (getsockopt(conn->sock, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
-	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
-		return true;
-	return mi[SK_MEMINFO_WMEM_QUEUED] != 0;
+	return flow_sock_meminfo(conn->sock, &sndbuf, &queued) < 0 || queued;
 }
 
 /**

@@ -87,7 +87,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
@@ -408,15 +407,11 @@ void splice_abort_all(struct ctx *ctx)
  */
 static bool splice_sock_unacked(int s)
 {
-	uint32_t mi[SK_MEMINFO_VARS];
-	socklen_t sl = sizeof(mi);
+	uint32_t sndbuf, queued;
 
 	if (s < 0)
 		return false;
-	if (getsockopt(s, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
-	    sl < sizeof(uint32_t) * (SK_MEMINFO_WMEM_QUEUED + 1))
-		return true;
-	return mi[SK_MEMINFO_WMEM_QUEUED] != 0;
+	return flow_sock_meminfo(s, &sndbuf, &queued) < 0 || queued;
 }
 
 static void splice_conn_update(struct ctx *ctx, struct tcp_splice_conn *conn);
