@@ -38,6 +38,7 @@
 #include "fwd.h"
 #include "limits.h"
 #include "passt.h"
+#include "udp_mcast.h"
 #include "../splice/nsock.h"
 
 static const union inany inany_any4 = {
@@ -549,6 +550,10 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		ret = -errno;
 		goto close_s;
 	}
+	/* -u GROUP/PORT: receive that group (passt/udp_mcast.c) */
+	if (proto == IPPROTO_UDP && r->af != AF_UNSPEC &&
+	    (ret = udp_mcast_join(s, &r->addr, r->ifname)) < 0)
+		goto close_s;
 	if (proto == IPPROTO_TCP && listen(s, 128) < 0) {
 		ret = -errno;
 		goto close_s;

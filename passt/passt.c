@@ -60,6 +60,7 @@
 #include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
+#include "udp_mcast.h"
 
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
@@ -126,6 +127,7 @@ void stats_dump(void)
 		    stats.udp_flows_opened, stats.udp_dgrams_to_tap,
 		    stats.udp_dgrams_from_tap, stats.udp_too_big,
 		    stats.udp_refused_full, stats.udp_evicted);
+	udp_mcast_stats_log();
 	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
 		    stats.icmp_echo_to_host, stats.icmp_echo_from_host,
 		    stats.flow_refused_nofile);
