@@ -28,9 +28,9 @@
  * fwd_nat_to_guest()) to the guest's address and port, or to the group or
  * broadcast address they were sent to.  A broadcast of ours comes back to
  * us (the kernel loops broadcasts locally whatever IP_MULTICAST_LOOP
- * says): a datagram from the socket's own port and one of the host's
+ * says): a broadcast from the socket's own port and one of the host's
  * addresses (the guest's, which pasta copies, or -o) is dropped and
- * counted (@own).
+ * counted (@own).  Multicast needs no such check: its loopback is off.
  *
  * IPv6 groups of interface-local and link-local scope (ff01::/16,
  * ff02::/16, and the reserved scope 0) stay on the guest's link: the
@@ -54,9 +54,11 @@
  * (IP_MULTICAST_ALL, on by default); a -u rule bound to a group address
  * (-u 224.0.0.251/5353) joins that group itself (udp_mcast_join(): on its
  * interface if the rule names one, else where the host's routes send the
- * group).  A broadcast of ours seen on a -u socket (same port as a guest
- * flow to that broadcast address, from one of the host's addresses) is
- * dropped: the guest sent it.
+ * group).  A broadcast of ours seen on a -u socket (from the port of a
+ * guest flow to that broadcast address and one of the host's addresses)
+ * is dropped: the guest sent it.  A multicast datagram from the host's
+ * address and the same port is another program's (an mDNS daemon of the
+ * host shares port 5353): ours don't loop.
  *
  * Memory: one static receive batch; nothing is allocated per datagram.
  */
@@ -397,7 +399,9 @@ int udp_mcast_rx_dst(struct ctx *ctx, struct msghdr *mh,
 	if (inany_is_unspecified(dst) || !udp_mcast_is_group(c, dst))
 		return 0;
 	inany_from_sockaddr(&src, &sport, name);
-	if (udp_mcast_from_self(c, &src)) {
+	/* Only broadcasts loop back: multicast loopback is off on our side */
+	if (inany_v4(dst) && !IN_MULTICAST(ntohl(inany_v4(dst)->s_addr)) &&
+	    udp_mcast_from_self(c, &src)) {
 		fwd_guest_addr(c, inany_af(dst), &gaddr);
 		flow_key_fill(&k, IPPROTO_UDP, &gaddr, sport, dst, dport);
 		flow = flow_lookup(&k);
@@ -507,12 +511,14 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				continue;
 			}
 			inany_from_sockaddr(&src, &sport, &udp_mcast_name[i]);
-			if (sport == uf->mcast_port &&
+			udp_mcast_hdr_dst(mh, &dst);
+			if (inany_v4(&dst) &&
+			    udp_mcast_is_bcast4(c, *inany_v4(&dst)) &&
+			    sport == uf->mcast_port &&
 			    udp_mcast_from_self(c, &src)) {
-				udp_mcast_stats.own++;
+				udp_mcast_stats.own++;	/* our broadcast */
 				continue;
 			}
-			udp_mcast_hdr_dst(mh, &dst);
 			if (!inany_is_unspecified(&dst) &&
 			    udp_mcast_is_group(c, &dst)) {
 				k.gaddr = dst;
