@@ -27,6 +27,10 @@
  * UDP headers of its datagram (RFC 792, RFC 4443 3.1, 3.3), from the router
  * that sent them (port unreachable: from the destination).
  *
+ * Guest datagrams to a multicast group or a broadcast address get a flow
+ * whose socket is not connected (@mcast, passt/udp_mcast.c): sent to the
+ * group, answers taken from anyone.
+ *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
@@ -43,7 +47,8 @@
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
- *    peer sent to.
+ *    peer sent to.  A datagram that was sent to a group or broadcast
+ *    address reaches the guest to that address (udp_mcast_rx_dst()).
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
