@@ -74,6 +74,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "passt.h"
+#include "udp.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"
 
@@ -242,7 +243,7 @@ int udp_mcast_sock(struct ctx *ctx, const union inany *dst, uint16_t sport,
 
 	s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (s < 0) {
-		stats.flow_refused_nofile++;
+		flow_stats.refused_nofile++;
 		return -errno;
 	}
 	if (v4) {
@@ -507,7 +508,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			size_t len;
 
 			if (mh->msg_flags & MSG_TRUNC) {
-				stats.udp_too_big++;
+				udp_stats.too_big++;
 				continue;
 			}
 			inany_from_sockaddr(&src, &sport, &udp_mcast_name[i]);
@@ -532,7 +533,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
-			stats.udp_dgrams_to_tap++;
+			udp_stats.dgrams_to_tap++;
 		}
 		uf->last_active = ctx->now;
 		if ((unsigned)r < n)
