@@ -64,7 +64,9 @@
  * 14-16k drops per run and flows waiting for RTOs with 500, none with 8192
  * in 5 of 6 runs (aggregate 0.2-0.7 -> 1.3-1.7 Gbit/s)
  */
+#ifndef PASTA_TAP_TXQLEN	/* -D for experiments only */
 #define PASTA_TAP_TXQLEN	8192
+#endif
 
 static pid_t pasta_child_pid;
 static pid_t pasta_netns_pid;	/* --netns /proc/PID/ns/net: that PID */
