@@ -67,7 +67,9 @@ ALL_IMPLS="ours,base,pasta,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
 SCEN=$ALL_SCEN
+# "base" only by default when there is one to run
 IMPLS=$ALL_IMPLS
+[ -n "${BASE_BIN:-}" ] || IMPLS=$(echo "$ALL_IMPLS" | sed 's/,base//')
 OUT=""
 NOTE=""
 SMOKE=0
