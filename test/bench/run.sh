@@ -646,8 +646,8 @@ run_case() {
 }
 
 # wan_probe_start PATH - for W runs: TCP counters (nstat) of H and R from
-# here to wan_probe_stop, and ss -tin of H's TCP sockets towards R at one
-# third and two thirds of the run, in OUT/logs/TAG-probe.txt: how the
+# here to wan_probe_stop, and ss -tin of H's TCP sockets towards R (and of
+# N's and R's ends) at one third and two thirds of the run, in OUT/logs/TAG-probe.txt: how the
 # host-side receiver's window (rcv_space, rcv_ssthresh, rcv_wnd) grows and
 # what the remote sender retransmits
 wan_probe_start() {
@@ -661,6 +661,8 @@ wan_probe_start() {
 			ip netns exec "$H" ss -tinm "dst $W_R4" 2>/dev/null
 			[ -n "$DPID" ] && echo "== ss -tin in N" &&
 				ip netns exec "$N" ss -tinm state established 2>/dev/null
+			echo "== ss -tin in R (the remote end: cwnd, snd_wnd)"
+			ip netns exec "$R" ss -tin "src $W_R4" 2>/dev/null
 		done
 	) >"$OUT/logs/$tag-probe.txt" 2>&1 &
 	PROBE_PID=$!
