@@ -30,6 +30,7 @@
 
 #include "../conf/log.h"
 #include "../tap/csum.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "passt.h"
@@ -184,15 +185,13 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 			     const uint8_t *opt, size_t optlen, size_t plen,
 			     bool partial)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	size_t l3len, l4len = TCP_HLEN + optlen + plen;
 	uint8_t *th;
 	uint32_t wnd, sum;
 	uint16_t ck;
 
-	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+	eth_hdr_fill(l2, tap_guest_mac_dst(), c->mac_our,
 		     conn_af(conn) == AF_INET ? 0x0800 : 0x86dd);
 	l3len = l3_hdr_fill(l2 + ETH_HLEN_, &conn->f.key.faddr,
 			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);

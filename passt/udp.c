@@ -116,6 +116,7 @@
 #include "../conf/log.h"
 #include "nsock.h"
 #include "../tap/csum.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
@@ -458,8 +459,6 @@ static socklen_t udp_pktinfo_set(const struct udp_flow *uf, uint8_t *buf)
  */
 static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr);
 	uint8_t *l2;
@@ -469,7 +468,7 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 	l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 	if (!l2)
 		return;
-	udp_icmp_unreach_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+	udp_icmp_unreach_fill(l2, tap_guest_mac_dst(),
 			      c->mac_our, &uf->f.key, uf->last_len);
 	udp_dbg(uf, "port unreachable, ICMP%s to guest", v4 ? "" : "v6");
 }
@@ -493,8 +492,6 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  */
 static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr);
 	unsigned n;
@@ -550,7 +547,7 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 		if (!l2)
 			break;
-		udp_icmp_err_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+		udp_icmp_err_fill(l2, tap_guest_mac_dst(),
 				  c->mac_our, &uf->f.key, uf->last_len, &src,
 				  ee->ee_type, ee->ee_code);
 		udp_dbg(uf, "ICMP%s type %u code %u relayed to the guest",

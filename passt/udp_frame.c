@@ -16,6 +16,7 @@
 #include "../conf/conf.h"
 #include "../tap/csum.h"
 #include "../tap/frame.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"
@@ -170,8 +171,6 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 		      const struct flow_key *k, size_t plen, bool partial)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	bool v4 = inany_v4(&k->gaddr);
 	uint8_t gmac[ETH_ALEN_];
 	size_t l3;
@@ -179,7 +178,7 @@ size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 	if (udp_mcast_mac(c, &k->gaddr, gmac))
 		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? 0x0800 : 0x86dd);
 	else
-		eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+		eth_hdr_fill(l2, tap_guest_mac_dst(),
 			     c->mac_our, v4 ? 0x0800 : 0x86dd);
 	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
 			 UDP_HLEN + plen);
