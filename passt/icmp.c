@@ -120,7 +120,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 	pf->f.type = FLOW_PING;
 	pf->f.key = *key;
 	pf->sock = s;
-	pf->last_active = ctx->now;
+	pf->last_active_ms = ctx->now;
 	flow_hash_add(flow);
 
 	ref.fd = (uint32_t)s;
@@ -175,7 +175,7 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 	/* The kernel fills in the identifier and the checksum */
 	if (send(pf->sock, f->l4, f->l4_len, MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
 		icmp_stats.echo_to_host++;
-	pf->last_active = ctx->now;
+	pf->last_active_ms = ctx->now;
 	return true;
 }
 
@@ -232,7 +232,7 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		memcpy(l2 + ETH_HLEN_ + l3 + 2, &ck, 2);
 
 		icmp_stats.echo_from_host++;
-		pf->last_active = ctx->now;
+		pf->last_active_ms = ctx->now;
 	}
 }
 
@@ -245,11 +245,11 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
  */
 static int64_t icmp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	if (ctx->now - flow->ping.last_active >= PING_TIMEOUT_MS) {
+	if (ctx->now - flow->ping.last_active_ms >= PING_TIMEOUT_MS) {
 		icmp_flow_free(ctx, &flow->ping);
 		return INT64_MAX;
 	}
-	return flow->ping.last_active + PING_TIMEOUT_MS;
+	return flow->ping.last_active_ms + PING_TIMEOUT_MS;
 }
 
 /**

@@ -12,12 +12,12 @@
  *		@f.key.gport, destination as the guest sees it, port 0)
  * @sock:	Ping socket (SOCK_DGRAM, IPPROTO_ICMP or IPPROTO_ICMPV6),
  *		connected to the translated destination
- * @last_active: Last request or reply, ms
+ * @last_active_ms: Last request or reply, ms
  */
 struct ping_flow {
 	struct flow_common f;
 	int sock;
-	int64_t last_active;
+	int64_t last_active_ms;
 };
 
 #endif /* PASST_ICMP_FLOW_H */

@@ -155,9 +155,9 @@ const char *tcp_reader_name(int af)
  */
 void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd)
 {
-	conn->snd_wnd = wnd;
-	if (wnd > conn->snd_wnd_max)
-		conn->snd_wnd_max = wnd;
+	conn->wnd_from_tap = wnd;
+	if (wnd > conn->wnd_from_tap_max)
+		conn->wnd_from_tap_max = wnd;
 }
 
 /**
@@ -172,21 +172,21 @@ void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
 	if (!(conn->events & TEV(ESTABLISHED))) {
 		if ((conn->events & TEV(TAP_SYN_RCVD)) &&
 		    !(conn->events & TEV(SOCK_CONNECTED)))
-			at = conn->last_active + CONNECT_TIMEOUT_MS;
+			at = conn->last_active_ms + CONNECT_TIMEOUT_MS;
 		else
 			at = ctx->now + conn->rto_ms;
-	} else if (conn->snd_una != conn->snd_nxt ||
+	} else if (conn->seq_ack_from_tap != conn->seq_to_tap ||
 		   (conn->flags & TFL(WND_PROBE))) {
 		/* RFC 6298 5.1: start the RTO only if it isn't running */
-		if (conn->timer_at > ctx->now &&
-		    conn->timer_at <= ctx->now + conn->rto_ms)
-			at = conn->timer_at;
+		if (conn->timer_at_ms > ctx->now &&
+		    conn->timer_at_ms <= ctx->now + conn->rto_ms)
+			at = conn->timer_at_ms;
 		else
 			at = ctx->now + conn->rto_ms;
 	} else {
-		at = conn->last_active + IDLE_TIMEOUT_MS;
+		at = conn->last_active_ms + IDLE_TIMEOUT_MS;
 	}
-	conn->timer_at = at;
+	conn->timer_at_ms = at;
 	timer_want(ctx, at);
 }
 
@@ -197,7 +197,7 @@ void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
  */
 static void tcp_rto_restart(struct ctx *ctx, struct tcp_conn *conn)
 {
-	conn->timer_at = 0;
+	conn->timer_at_ms = 0;
 	tcp_timer_arm(ctx, conn);
 }
 
@@ -338,7 +338,7 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
 		*queued = 0;
 		return 65535;
 	}
-	conn->sndbuf = sndbuf;
+	conn->sock_sndbuf = sndbuf;
 	return sndbuf > *queued ? sndbuf - *queued : 0;
 }
 
@@ -357,17 +357,17 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
 void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t queued, free_b = tcp_sndbuf_free(conn, &queued);
-	uint32_t max = conn->rcv_wscale ? TCP_WND_MAX : 65535;
+	uint32_t max = conn->ws_to_tap ? TCP_WND_MAX : 65535;
 	uint32_t wnd = free_b - free_b / 8;
 
 	wnd = MIN(wnd, max);
-	if (seq_lt(conn->rcv_nxt + wnd, conn->rcv_wnd_edge)) {
+	if (seq_lt(conn->seq_from_tap + wnd, conn->seq_wnd_edge_to_tap)) {
 		/* Round up: the scaled field must not fall short of the edge */
-		wnd = conn->rcv_wnd_edge - conn->rcv_nxt +
-		      (1U << conn->rcv_wscale) - 1;
+		wnd = conn->seq_wnd_edge_to_tap - conn->seq_from_tap +
+		      (1U << conn->ws_to_tap) - 1;
 		wnd = MIN(wnd, max);
 	}
-	conn->rcv_wnd = wnd;
+	conn->wnd_to_tap = wnd;
 
 	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT))) {
 		conn->flags |= TFL(SNDBUF_WAIT);
@@ -388,7 +388,8 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	int ret;
 
 	conn->events |= TEV(ESTABLISHED);
-	conn->snd_una = conn->snd_nxt = conn->snd_max = conn->iss + 1;
+	conn->seq_ack_from_tap = conn->seq_to_tap = conn->seq_max_to_tap =
+		conn->iss_to_tap + 1;
 	conn->retrans = 0;
 	ret = rd(conn)->start(conn);
 	if (ret < 0 && (conn->reader == TCP_RD_PEEK_OFF ||
@@ -415,29 +416,30 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 			    const struct tcp_seg *s)
 {
-	uint32_t wnd = (uint32_t)s->wnd << conn->snd_wscale;
+	uint32_t wnd = (uint32_t)s->wnd << conn->ws_from_tap;
 
-	if (seq_gt(s->ack, conn->snd_max) || seq_lt(s->ack, conn->snd_una)) {
+	if (seq_gt(s->ack, conn->seq_max_to_tap) ||
+	    seq_lt(s->ack, conn->seq_ack_from_tap)) {
 		/* RFC 9293 3.10.7.4: ACK of something not yet sent: ACK and
 		 * drop; old duplicate: ignore
 		 */
-		if (seq_gt(s->ack, conn->snd_max))
+		if (seq_gt(s->ack, conn->seq_max_to_tap))
 			conn->flags |= TFL(ACK_DUE);
 		return 0;
 	}
 
-	if (seq_gt(s->ack, conn->snd_una)) {
+	if (seq_gt(s->ack, conn->seq_ack_from_tap)) {
 		uint32_t data_end = s->ack, data;
 		int ret;
 
 		/* Our FIN takes one sequence number but no byte in the queue */
 		if ((conn->events & TEV(SOCK_EOF)) &&
-		    seq_gt(s->ack, conn->fin_seq)) {
-			data_end = conn->fin_seq;
+		    seq_gt(s->ack, conn->seq_fin_to_tap)) {
+			data_end = conn->seq_fin_to_tap;
 			conn->events |= TEV(TAP_FIN_ACKED);
 		}
-		data = seq_gt(data_end, conn->snd_una) ?
-		       data_end - conn->snd_una : 0;
+		data = seq_gt(data_end, conn->seq_ack_from_tap) ?
+		       data_end - conn->seq_ack_from_tap : 0;
 		if (data) {
 			ret = rd(conn)->ack(conn, data);
 			if (ret < 0) {
@@ -445,11 +447,11 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 				return -1;
 			}
 		}
-		if (seq_lt(conn->snd_nxt, s->ack)) {
+		if (seq_lt(conn->seq_to_tap, s->ack)) {
 			/* ACK beyond what we resent after a rewind: the guest
 			 * had it already.  Resynchronise the peek offset.
 			 */
-			conn->snd_nxt = s->ack;
+			conn->seq_to_tap = s->ack;
 			if (!(conn->events & TEV(TAP_FIN_ACKED)) &&
 			    (ret = rd(conn)->rewind(conn, 0)) < 0) {
 				conn_dbg(conn, "rewind after ACK: %s",
@@ -458,39 +460,42 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 				return -1;
 			}
 		}
-		conn->snd_una = s->ack;
+		conn->seq_ack_from_tap = s->ack;
 		conn->dup_acks = 0;
 		conn->retrans = 0;
 		if ((conn->flags & TFL(RECOVERY)) &&
-		    !seq_lt(s->ack, conn->recover))
+		    !seq_lt(s->ack, conn->seq_recover_to_tap))
 			conn->flags &= ~TFL(RECOVERY);	/* RFC 6582 3.2 step 3 */
 		if ((conn->flags & TFL(RTT_PENDING)) &&
-		    seq_ge(s->ack, conn->rtt_seq)) {
+		    seq_ge(s->ack, conn->rtt_seq_to_tap)) {
 			conn->flags &= ~TFL(RTT_PENDING);
-			tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
+			tcp_rtt_sample(conn, (uint32_t)(ctx->now -
+							conn->rtt_start_ms));
 		}
 		tcp_snd_wnd_set(conn, wnd);
-		conn->snd_wnd_last_raw = s->wnd;
+		conn->wnd_from_tap_last_unscaled = s->wnd;
 		tcp_rto_restart(ctx, conn);
 		return 0;
 	}
 
 	/* s->ack == SND.UNA */
 	if (!s->len && !(s->flags & (F_SYN | F_FIN)) &&
-	    conn->snd_nxt != conn->snd_una && s->wnd == conn->snd_wnd_last_raw) {
+	    conn->seq_to_tap != conn->seq_ack_from_tap &&
+	    s->wnd == conn->wnd_from_tap_last_unscaled) {
 		/* RFC 5681 section 2: duplicate ACK; the third one starts
 		 * fast recovery (RFC 6582 3.2 step 2) unless we're in it
 		 */
 		if (++conn->dup_acks == DUP_ACK_THRESH &&
 		    !(conn->flags & TFL(RECOVERY))) {
 			tcp_stats.fast_retrans++;
-			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
+			conn_dbg(conn, "fast retransmit from %u",
+				 conn->seq_ack_from_tap);
 			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ALL);
-			conn->recover = conn->snd_max;
+			conn->seq_recover_to_tap = conn->seq_max_to_tap;
 		}
 	}
 	tcp_snd_wnd_set(conn, wnd);
-	conn->snd_wnd_last_raw = s->wnd;
+	conn->wnd_from_tap_last_unscaled = s->wnd;
 	return 0;
 }
 
@@ -508,7 +513,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			     const struct tcp_seg *segs, unsigned n)
 {
 	struct iovec iov[TCP_MAX_BATCH];
-	uint32_t seq = conn->rcv_nxt, fin_seq = 0;
+	uint32_t seq = conn->seq_from_tap, fin_seq = 0;
 	struct msghdr mh = { 0 };
 	bool fin = false, gap = false;
 	size_t total = 0;
@@ -573,23 +578,23 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			}
 			r = 0;
 		}
-		conn->rcv_nxt += (uint32_t)r;
+		conn->seq_from_tap += (uint32_t)r;
 		tcp_stats.bytes_from_tap += (uint64_t)r;
 		conn->flags |= TFL(ACK_DUE);
 		if ((size_t)r < total) {
 			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
-				 r, total, conn->rcv_wnd,
-				 (int)(conn->rcv_wnd_edge - conn->rcv_nxt),
-				 conn->sndbuf);
+				 r, total, conn->wnd_to_tap,
+				 (int)(conn->seq_wnd_edge_to_tap -
+				       conn->seq_from_tap), conn->sock_sndbuf);
 			tcp_stats.partial_send++;
 			conn->flags |= TFL(PARTIAL_SEND);
 			fin = false;
 		}
 	}
 
-	if (fin && conn->rcv_nxt == fin_seq &&
+	if (fin && conn->seq_from_tap == fin_seq &&
 	    !(conn->events & TEV(TAP_FIN_RCVD))) {
-		conn->rcv_nxt++;
+		conn->seq_from_tap++;
 		conn->events |= TEV(TAP_FIN_RCVD);
 		conn->flags |= TFL(ACK_DUE);
 		shutdown(conn->sock, SHUT_WR);
@@ -652,15 +657,16 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 {
 	unsigned i;
 
-	conn->last_active = ctx->now;
+	conn->last_active_ms = ctx->now;
 
 	for (i = 0; i < n; i++) {
 		const struct tcp_seg *s = &segs[i];
 
 		if (s->flags & F_RST) {
 			/* RFC 5961 3.2: accept an RST in the window */
-			if (seq_in(s->seq, conn->rcv_nxt,
-				   conn->rcv_nxt + MAX(conn->rcv_wnd, 1U))) {
+			if (seq_in(s->seq, conn->seq_from_tap,
+				   conn->seq_from_tap +
+				   MAX(conn->wnd_to_tap, 1U))) {
 				tcp_conn_free(ctx, conn, true, "RST from guest");
 				return;
 			}
@@ -674,9 +680,10 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			 */
 			conn->flags |= TFL(ACK_DUE);
 			if ((conn->events & TEV(TAP_SYN_SENT)) &&
-			    (s->flags & F_ACK) && s->ack == conn->iss + 1 &&
-			    conn->snd_una == conn->iss + 1 &&
-			    conn->snd_nxt != conn->snd_una) {
+			    (s->flags & F_ACK) &&
+			    s->ack == conn->iss_to_tap + 1 &&
+			    conn->seq_ack_from_tap == conn->iss_to_tap + 1 &&
+			    conn->seq_to_tap != conn->seq_ack_from_tap) {
 				conn->flags |= TFL(RETRANS_ALL);
 				tcp_stats.synack_rexmit++;
 			}
@@ -735,13 +742,13 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 	}
 	conn->events |= TEV(SOCK_CONNECTED);
 	tcp_rcv_wnd_update(ctx, conn);
-	conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << conn->rcv_wscale);
+	conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << conn->ws_to_tap);
 	if (tcp_send_flags(ctx, conn, F_SYN | F_ACK) == 0) {
-		conn->snd_nxt = conn->iss + 1;
-		conn->snd_max = conn->snd_nxt;
+		conn->seq_to_tap = conn->iss_to_tap + 1;
+		conn->seq_max_to_tap = conn->seq_to_tap;
 	}
-	conn->last_active = ctx->now;
-	conn->timer_at = 0;
+	conn->last_active_ms = ctx->now;
+	conn->timer_at_ms = 0;
 	tcp_timer_arm(ctx, conn);
 }
 
@@ -767,36 +774,33 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (conn->events & TEV(TAP_SYN_SENT)) {
 		/* Inbound: we sent SYN, expect SYN-ACK acking ISS + 1 */
 		struct tcp_opts o;
+		int mss;
 
 		if (!(s->flags & F_SYN) || !(s->flags & F_ACK) ||
-		    s->ack != conn->iss + 1)
+		    s->ack != conn->iss_to_tap + 1)
 			return;
 		if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN,
 				  &o) < 0) {
 			tcp_stats.bad_opts++;
 			return;
 		}
-		conn->rcv_nxt = s->seq + 1;
-		conn->rcv_wnd_edge = conn->rcv_nxt;
+		conn->seq_from_tap = s->seq + 1;
+		conn->seq_wnd_edge_to_tap = conn->seq_from_tap;
 		if (o.ws >= 0) {
-			conn->snd_wscale = (uint8_t)o.ws;
+			conn->ws_from_tap = (uint8_t)o.ws;
 		} else {
-			conn->snd_wscale = 0;
-			conn->rcv_wscale = 0;	/* RFC 7323 1.3: both or none */
+			conn->ws_from_tap = 0;
+			conn->ws_to_tap = 0;	/* RFC 7323 1.3: both or none */
 		}
-		if (o.mss)
-			conn->mss = (uint16_t)MIN((int)o.mss, (int)conn->mss);
-		else
-			conn->mss = (uint16_t)MIN((int)conn->mss,
-						  conn_af(conn) == AF_INET ?
-						  TCP_MSS_DEFAULT4 :
-						  TCP_MSS_DEFAULT6);
+		mss = o.mss ? o.mss : conn_af(conn) == AF_INET ?
+				      TCP_MSS_DEFAULT4 : TCP_MSS_DEFAULT6;
+		conn->mss_to_tap = (uint16_t)MIN(mss, (int)conn->mss_to_tap);
 		tcp_snd_wnd_set(conn, s->wnd);
-		conn->snd_wnd_last_raw = s->wnd;
-		conn->last_active = ctx->now;
+		conn->wnd_from_tap_last_unscaled = s->wnd;
+		conn->last_active_ms = ctx->now;
 		conn->flags &= ~TFL(RTT_PENDING);
-		tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_ts));
-		conn->snd_nxt = conn->iss + 1;
+		tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_start_ms));
+		conn->seq_to_tap = conn->iss_to_tap + 1;
 		tcp_send_ack(ctx, conn);
 		if (conn->flags & TFL(RST_AFTER_HS)) {
 			conn->events |= TEV(ESTABLISHED);
@@ -813,16 +817,17 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 	/* Outbound */
 	if (s->flags & F_SYN) {
 		if (!(s->flags & F_ACK) && (conn->events & TEV(SOCK_CONNECTED)))
-			tcp_send_flags_seq(ctx, conn, F_SYN | F_ACK, conn->iss);
+			tcp_send_flags_seq(ctx, conn, F_SYN | F_ACK,
+					   conn->iss_to_tap);
 		return;	/* retransmitted SYN while connecting */
 	}
 	if (!(conn->events & TEV(SOCK_CONNECTED)) || !(s->flags & F_ACK) ||
-	    s->ack != conn->iss + 1)
+	    s->ack != conn->iss_to_tap + 1)
 		return;
 
-	tcp_snd_wnd_set(conn, (uint32_t)s->wnd << conn->snd_wscale);
-	conn->snd_wnd_last_raw = s->wnd;
-	conn->last_active = ctx->now;
+	tcp_snd_wnd_set(conn, (uint32_t)s->wnd << conn->ws_from_tap);
+	conn->wnd_from_tap_last_unscaled = s->wnd;
+	conn->last_active_ms = ctx->now;
 	if (tcp_established(ctx, conn) < 0)
 		return;
 	tcp_established_segs(ctx, conn, segs, n);
@@ -940,7 +945,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if ((events & EPOLLOUT) &&
 	    (conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
-		uint32_t edge = conn->rcv_wnd_edge;
+		uint32_t edge = conn->seq_wnd_edge_to_tap;
 		bool partial = conn->flags & TFL(PARTIAL_SEND);
 
 		conn->flags &= ~(TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND));
@@ -952,9 +957,11 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		 */
 		if (partial)
 			conn->flags |= TFL(DUP_ACK);
-		if (partial || seq_ge(conn->rcv_nxt + (conn->rcv_wnd >>
-				       conn->rcv_wscale << conn->rcv_wscale),
-				      edge + (1U << conn->rcv_wscale)))
+		if (partial ||
+		    seq_ge(conn->seq_from_tap + (conn->wnd_to_tap >>
+						 conn->ws_to_tap <<
+						 conn->ws_to_tap),
+			   edge + (1U << conn->ws_to_tap)))
 			tcp_send_ack(ctx, conn);
 	}
 
@@ -972,17 +979,17 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
  */
 static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 {
-	conn->timer_at = 0;
+	conn->timer_at_ms = 0;
 
 	if (conn->flags & TFL(ORPHAN)) {
 		if (!tcp_sock_unacked(conn)) {
 			tcp_orphan_end(ctx, conn, false);
-		} else if (ctx->now >= conn->orphan_until) {
+		} else if (ctx->now >= conn->orphan_until_ms) {
 			tcp_orphan_end(ctx, conn, true);
 		} else {
-			conn->timer_at = MIN(ctx->now + TCP_ORPHAN_POLL_MS,
-					     conn->orphan_until);
-			timer_want(ctx, conn->timer_at);
+			conn->timer_at_ms = MIN(ctx->now + TCP_ORPHAN_POLL_MS,
+						conn->orphan_until_ms);
+			timer_want(ctx, conn->timer_at_ms);
 		}
 		return;
 	}
@@ -997,9 +1004,11 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 			conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
 			tcp_send_flags_seq(ctx, conn,
 					   (conn->events & TEV(TAP_SYN_SENT)) ?
-					   F_SYN : F_SYN | F_ACK, conn->iss);
+					   F_SYN : F_SYN | F_ACK,
+					   conn->iss_to_tap);
 			tcp_stats.retrans++;
-		} else if (ctx->now - conn->last_active >= CONNECT_TIMEOUT_MS) {
+		} else if (ctx->now - conn->last_active_ms >=
+			   CONNECT_TIMEOUT_MS) {
 			tcp_rst(ctx, conn, "connect() timeout");
 			return;
 		}
@@ -1007,14 +1016,14 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		return;
 	}
 
-	if (conn->snd_una != conn->snd_nxt) {
+	if (conn->seq_ack_from_tap != conn->seq_to_tap) {
 		if (conn->retrans++ >= DATA_RETRIES) {
 			tcp_rst(ctx, conn, "too many retransmissions");
 			return;
 		}
 		tcp_stats.rto++;
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
-			 conn->rto_ms, conn->snd_una);
+			 conn->rto_ms, conn->seq_ack_from_tap);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
 		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ALL));
 		if (tcp_retransmit(ctx, conn) == 0)
@@ -1026,13 +1035,13 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		/* Zero window: an ACK with SEQ = SND.NXT - 1 makes the guest
 		 * answer with its current window (RFC 9293 3.8.6.1)
 		 */
-		tcp_send_flags_seq(ctx, conn, F_ACK, conn->snd_nxt - 1);
+		tcp_send_flags_seq(ctx, conn, F_ACK, conn->seq_to_tap - 1);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
 		tcp_timer_arm(ctx, conn);
 		return;
 	}
 
-	if (ctx->now - conn->last_active >= IDLE_TIMEOUT_MS) {
+	if (ctx->now - conn->last_active_ms >= IDLE_TIMEOUT_MS) {
 		tcp_rst(ctx, conn, "idle timeout");
 		return;
 	}
@@ -1048,10 +1057,10 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
  */
 static int64_t tcp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	if (flow->tcp.timer_at && flow->tcp.timer_at <= ctx->now)
+	if (flow->tcp.timer_at_ms && flow->tcp.timer_at_ms <= ctx->now)
 		tcp_timer_conn(ctx, &flow->tcp);
-	if (flow->f.type == FLOW_TCP && flow->tcp.timer_at)
-		return flow->tcp.timer_at;
+	if (flow->f.type == FLOW_TCP && flow->tcp.timer_at_ms)
+		return flow->tcp.timer_at_ms;
 	return INT64_MAX;
 }
 
@@ -1136,9 +1145,9 @@ static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
 		conn_dbg(conn, "orphaned: waiting for the host peer's ACKs");
 	tcp_wait_clear(conn);
 	conn->flags |= TFL(ORPHAN);
-	conn->orphan_until = until;
-	conn->timer_at = MIN(ctx->now + TCP_ORPHAN_POLL_MS, until);
-	timer_want(ctx, conn->timer_at);
+	conn->orphan_until_ms = until;
+	conn->timer_at_ms = MIN(ctx->now + TCP_ORPHAN_POLL_MS, until);
+	timer_want(ctx, conn->timer_at_ms);
 }
 
 /**
@@ -1174,10 +1183,10 @@ static void tcp_flow_guest_attached(struct ctx *ctx, union flow *flow)
 	if ((conn->flags & TFL(ORPHAN)) || (conn->events & TEV(ESTABLISHED)) ||
 	    !(conn->events & TEV(TAP_SYN_SENT)))
 		return;
-	tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss);
+	tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss_to_tap);
 	conn->flags &= ~TFL(RTT_PENDING);
-	conn->rtt_ts = ctx->now;
-	conn->timer_at = 0;
+	conn->rtt_start_ms = ctx->now;
+	conn->timer_at_ms = 0;
 	tcp_timer_arm(ctx, conn);
 }
 

@@ -59,11 +59,12 @@ static struct tcp_rd_ext tcp_rd_ext;	/* payload pieces of the last read */
  */
 static size_t tcp_snd_mss(const struct tcp_conn *conn)
 {
-	size_t half = conn->snd_wnd_max / 2;
+	size_t half = conn->wnd_from_tap_max / 2;
 
-	if (conn->snd_wnd_max <= TCP_MSS_DEFAULT4 || half >= conn->mss)
-		return conn->mss;
-	return MAX(half, (size_t)MIN(conn->mss, TCP_MSS_DEFAULT4));
+	if (conn->wnd_from_tap_max <= TCP_MSS_DEFAULT4 ||
+	    half >= conn->mss_to_tap)
+		return conn->mss_to_tap;
+	return MAX(half, (size_t)MIN(conn->mss_to_tap, TCP_MSS_DEFAULT4));
 }
 
 /**
@@ -84,9 +85,9 @@ static size_t tcp_snd_mss(const struct tcp_conn *conn)
 static uint32_t tcp_snd_wnd_usable(const struct tcp_conn *conn, size_t mss)
 {
 	if ((conn->events & TEV(TAP_SYN_SENT)) &&
-	    conn->snd_una == conn->iss + 1)
-		return MIN(conn->snd_wnd, (uint32_t)mss);
-	return conn->snd_wnd;
+	    conn->seq_ack_from_tap == conn->iss_to_tap + 1)
+		return MIN(conn->wnd_from_tap, (uint32_t)mss);
+	return conn->wnd_from_tap;
 }
 
 /**
@@ -148,8 +149,9 @@ static void tcp_tap_dropped(uint64_t tag)
 		return;
 	conn = &flow->tcp;
 	tcp_stats.tap_dropped++;
-	if (!(conn->flags & TFL(TAP_DROP)) || seq_lt(seq, conn->drop_seq))
-		conn->drop_seq = seq;
+	if (!(conn->flags & TFL(TAP_DROP)) ||
+	    seq_lt(seq, conn->seq_drop_to_tap))
+		conn->seq_drop_to_tap = seq;
 	conn->flags |= TFL(TAP_DROP);
 	tcp_wait_set(conn);
 }
@@ -200,13 +202,13 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	put_be16(th, conn->f.key.fport);
 	put_be16(th + 2, conn->f.key.gport);
 	put_be32(th + 4, seq);
-	put_be32(th + 8, (flags & F_ACK) ? conn->rcv_nxt : 0);
+	put_be32(th + 8, (flags & F_ACK) ? conn->seq_from_tap : 0);
 	th[12] = (uint8_t)(((TCP_HLEN + optlen) / 4) << 4);
 	th[13] = flags;
 	if (flags & F_SYN)
-		wnd = MIN(conn->rcv_wnd, 65535U);	/* RFC 7323 2.2 */
+		wnd = MIN(conn->wnd_to_tap, 65535U);	/* RFC 7323 2.2 */
 	else
-		wnd = MIN(conn->rcv_wnd >> conn->rcv_wscale, 65535U);
+		wnd = MIN(conn->wnd_to_tap >> conn->ws_to_tap, 65535U);
 	put_be16(th + 14, (uint16_t)wnd);
 	put_be16(th + 16, 0);
 	put_be16(th + 18, 0);
@@ -223,9 +225,9 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	memcpy(th + 16, &ck, 2);
 
 	if (flags & F_ACK)
-		conn->rcv_wnd_edge = conn->rcv_nxt +
-				     ((flags & F_SYN) ? wnd :
-				      wnd << conn->rcv_wscale);
+		conn->seq_wnd_edge_to_tap = conn->seq_from_tap +
+					    ((flags & F_SYN) ? wnd :
+					     wnd << conn->ws_to_tap);
 	return ETH_HLEN_ + l3len + l4len;
 }
 
@@ -249,8 +251,8 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
 		int mss = ctx->c.mtu - (conn_af(conn) == AF_INET ? 40 : 60);
 
 		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, 65535),
-					  conn->rcv_wscale ? conn->rcv_wscale :
-							     -1);
+					  conn->ws_to_tap ? conn->ws_to_tap :
+							    -1);
 	}
 
 	l2 = tap_tx_frame(tcp_l2_hlen(conn) + optlen);
@@ -273,7 +275,7 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
 int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn,
 			  uint8_t flags)
 {
-	return tcp_send_flags_seq(ctx, conn, flags, conn->snd_nxt);
+	return tcp_send_flags_seq(ctx, conn, flags, conn->seq_to_tap);
 }
 
 /**
@@ -304,8 +306,8 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 		seq = s.ack;
 	} else {
 		flags |= F_ACK;
-		tmp.rcv_nxt = s.seq + (uint32_t)s.len + !!(s.flags & F_SYN) +
-			      !!(s.flags & F_FIN);
+		tmp.seq_from_tap = s.seq + (uint32_t)s.len +
+				   !!(s.flags & F_SYN) + !!(s.flags & F_FIN);
 	}
 	tcp_send_flags_seq(ctx, &tmp, flags, seq);
 	tcp_stats.rst_to_tap++;
@@ -319,17 +321,18 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 {
 	if (!(conn->events & TEV(SOCK_EOF)))
-		conn->fin_seq = conn->snd_nxt;
+		conn->seq_fin_to_tap = conn->seq_to_tap;
 	conn->events |= TEV(SOCK_EOF) | TEV(TAP_FIN_SENT);
-	if (tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq)) {
+	if (tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK,
+			       conn->seq_fin_to_tap)) {
 		conn->events &= ~TEV(TAP_FIN_SENT);	/* try again later */
 		tcp_wait_set(conn);
 		return;
 	}
-	tap_tx_tag(tcp_tag(conn, conn->fin_seq));
-	conn->snd_nxt = conn->fin_seq + 1;
-	if (seq_gt(conn->snd_nxt, conn->snd_max))
-		conn->snd_max = conn->snd_nxt;
+	tap_tx_tag(tcp_tag(conn, conn->seq_fin_to_tap));
+	conn->seq_to_tap = conn->seq_fin_to_tap + 1;
+	if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
+		conn->seq_max_to_tap = conn->seq_to_tap;
 	conn_dbg(conn, "FIN to guest");
 	tcp_timer_arm(ctx, conn);
 }
@@ -408,8 +411,8 @@ static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
 			tap_flush();	/* frames[i] stays valid */
 		if (done + plen == total)
 			flags |= F_PSH;
-		tcp_frame_fill(ctx, conn, frames[i], conn->snd_nxt, flags, NULL,
-			       0, plen, true);
+		tcp_frame_fill(ctx, conn, frames[i], conn->seq_to_tap, flags,
+			       NULL, 0, plen, true);
 		if (!partial)
 			tcp_csum_ext(conn, frames[i] + hlen - TCP_HLEN, pay, k,
 				     plen);
@@ -417,8 +420,8 @@ static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
 				   partial ? hlen - TCP_HLEN : TAP_CSUM_DONE,
 				   16))
 			break;
-		tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
-		conn->snd_nxt += (uint32_t)plen;
+		tap_tx_tag(tcp_tag(conn, conn->seq_to_tap));
+		conn->seq_to_tap += (uint32_t)plen;
 		done += plen;
 	}
 	return done;
@@ -439,20 +442,23 @@ static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
  */
 static int tcp_drop_apply(struct ctx *ctx, struct tcp_conn *conn)
 {
-	uint32_t seq = conn->drop_seq;
+	uint32_t seq = conn->seq_drop_to_tap;
 
 	conn->flags &= ~TFL(TAP_DROP);
-	if (!(conn->events & TEV(ESTABLISHED)) || seq_lt(seq, conn->snd_una) ||
-	    !seq_lt(seq, conn->snd_nxt))
+	if (!(conn->events & TEV(ESTABLISHED)) ||
+	    seq_lt(seq, conn->seq_ack_from_tap) ||
+	    !seq_lt(seq, conn->seq_to_tap))
 		return 0;	/* ACKed meanwhile, or already rewound */
 
 	if ((conn->events & TEV(TAP_FIN_SENT)) &&
-	    !(conn->events & TEV(TAP_FIN_ACKED)) && seq_le(seq, conn->fin_seq))
+	    !(conn->events & TEV(TAP_FIN_ACKED)) &&
+	    seq_le(seq, conn->seq_fin_to_tap))
 		conn->events &= ~TEV(TAP_FIN_SENT);
-	if ((conn->flags & TFL(RTT_PENDING)) && seq_lt(seq, conn->rtt_seq))
+	if ((conn->flags & TFL(RTT_PENDING)) &&
+	    seq_lt(seq, conn->rtt_seq_to_tap))
 		conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
-	conn->snd_nxt = seq;
-	if (rd(conn)->rewind(conn, seq - conn->snd_una) < 0) {
+	conn->seq_to_tap = seq;
+	if (rd(conn)->rewind(conn, seq - conn->seq_ack_from_tap) < 0) {
 		conn_dbg(conn, "rewind to %u after a tap drop failed", seq);
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
@@ -486,7 +492,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		return 0;
 
 	while (loops++ < 64) {
-		size_t sent = conn->snd_nxt - conn->snd_una;
+		size_t sent = conn->seq_to_tap - conn->seq_ack_from_tap;
 		size_t mss = tcp_snd_mss(conn);
 		int64_t wnd_left = (int64_t)tcp_snd_wnd_usable(conn, mss) -
 				   (int64_t)sent;
@@ -498,7 +504,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		ssize_t r;
 
 		if (wnd_left <= 0) {
-			if (!conn->snd_wnd && sent == 0) {
+			if (!conn->wnd_from_tap && sent == 0) {
 				conn->flags |= TFL(WND_PROBE);
 				tcp_timer_arm(ctx, conn);
 			}
@@ -584,8 +590,8 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				if (!left)
 					flags |= F_PSH;
 				len = tcp_frame_fill(ctx, conn, frames[i],
-						     conn->snd_nxt, flags, NULL,
-						     0, plen, partial);
+						     conn->seq_to_tap, flags,
+						     NULL, 0, plen, partial);
 				if (partial) {
 					tap_tx_add(frames[i], len,
 						   hlen - TCP_HLEN, 16);
@@ -594,22 +600,22 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				} else
 					tap_tx_add(frames[i], len,
 						   TAP_CSUM_DONE, 0);
-				tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
-				conn->snd_nxt += (uint32_t)plen;
+				tap_tx_tag(tcp_tag(conn, conn->seq_to_tap));
+				conn->seq_to_tap += (uint32_t)plen;
 			}
 			got = (size_t)r;
 		}
 		tcp_stats.bytes_to_tap += (uint64_t)got;
 		turn += got;
 
-		if (seq_gt(conn->snd_nxt, conn->snd_max))
-			conn->snd_max = conn->snd_nxt;
+		if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
+			conn->seq_max_to_tap = conn->seq_to_tap;
 		if (!(conn->flags & TFL(RTT_PENDING)) && !conn->retrans) {
 			conn->flags |= TFL(RTT_PENDING);
-			conn->rtt_seq = conn->snd_nxt;
-			conn->rtt_ts = ctx->now;
+			conn->rtt_seq_to_tap = conn->seq_to_tap;
+			conn->rtt_start_ms = ctx->now;
 		}
-		conn->last_active = ctx->now;
+		conn->last_active_ms = ctx->now;
 		tcp_timer_arm(ctx, conn);
 
 		/* Less than asked for: the queue is drained for now, unless
@@ -646,9 +652,9 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 {
 	int ret;
 
-	if (conn->snd_una == conn->snd_nxt)
+	if (conn->seq_ack_from_tap == conn->seq_to_tap)
 		return 0;
-	conn->snd_nxt = conn->snd_una;
+	conn->seq_to_tap = conn->seq_ack_from_tap;
 	if (!(conn->events & TEV(TAP_FIN_ACKED)))
 		conn->events &= ~TEV(TAP_FIN_SENT);
 	conn->flags &= ~(TFL(RTT_PENDING) | TFL(TAP_DROP));	/* Karn */
@@ -661,7 +667,8 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 	tcp_stats.retrans++;
 	if (tcp_data_from_sock(ctx, conn) < 0)
 		return -1;
-	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
+	if (conn->seq_to_tap == conn->seq_ack_from_tap &&
+	    (conn->events & TEV(SOCK_EOF)) &&
 	    !(conn->events & TEV(TAP_FIN_SENT)) &&
 	    !(conn->events & TEV(TAP_FIN_ACKED)))
 		tcp_send_fin(ctx, conn);
@@ -720,7 +727,7 @@ void tcp_tap_resume(struct ctx *ctx)
 			continue;
 		if (tcp_data_from_sock(ctx, conn) < 0)
 			continue;
-		if (conn->snd_nxt == conn->snd_una &&
+		if (conn->seq_to_tap == conn->seq_ack_from_tap &&
 		    (conn->events & TEV(SOCK_EOF)) &&
 		    !(conn->events & (TEV(TAP_FIN_SENT) | TEV(TAP_FIN_ACKED))))
 			tcp_send_fin(ctx, conn);

@@ -37,14 +37,14 @@ enum tcp_fl {
 	TFL_ACK_DUE,		/* send an ACK at the end of this batch */
 	TFL_DUP_ACK,		/* send duplicate ACKs (out of order, or loss) */
 	TFL_WND_PROBE,		/* guest window is zero: persist timer */
-	TFL_RTT_PENDING,	/* @rtt_seq / @rtt_ts hold a sample in flight */
+	TFL_RTT_PENDING,	/* @rtt_seq_to_tap, @rtt_start_ms: a sample */
 	TFL_IPV4,		/* guest side is IPv4 */
 	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
-	TFL_RECOVERY,		/* fast recovery until @recover is ACKed */
+	TFL_RECOVERY,		/* fast recovery: @seq_recover_to_tap unACKed */
 	TFL_ORPHAN,		/* being aborted: RST once the host peer ACKed all */
 	TFL_SOCK_DATA,		/* host socket may hold bytes not sent yet */
 	TFL_TAP_WAIT,		/* waits for its turn at the tap (tcp_tap_resume()) */
-	TFL_TAP_DROP,		/* frames from @drop_seq on were not written */
+	TFL_TAP_DROP,		/* frames from @seq_drop_to_tap not written */
 	TFL_RETRANS_ALL,	/* go back to SND.UNA after this batch (fast rexmit) */
 	TFL_COUNT
 };
@@ -61,37 +61,38 @@ _Static_assert(TFL_COUNT <= 32, "tcp_conn.flags too narrow");
  * @reader:		Host-socket reader back-end (enum tcp_reader_kind)
  * @retrans:		Consecutive retransmissions without progress
  * @dup_acks:		Duplicate ACKs from the guest in a row
- * @snd_wscale:		Guest's window shift (RFC 7323), 0 if none
- * @rcv_wscale:		Our window shift, 0 if the guest didn't offer scaling
- * @mss:		Largest payload we put in a segment to the guest, bytes
- * @iss:		Our initial sequence number (RFC 6528)
- * @snd_una:		SND.UNA: oldest sequence number not ACKed by the guest
- * @snd_nxt:		SND.NXT: next sequence number we send
- * @snd_max:		Highest sequence number ever sent + 1
- * @fin_seq:		Sequence number of our FIN (valid with TEV_SOCK_EOF)
- * @recover:		SND.NXT when fast recovery began (RFC 6582 "recover")
- * @snd_wnd:		SND.WND: guest's window, bytes (already scaled)
- * @snd_wnd_max:	Largest SND.WND seen, bytes: segments are at most half
+ * @ws_from_tap:	Guest's window shift (RFC 7323), 0 if none
+ * @ws_to_tap:		Our window shift, 0 if the guest didn't offer scaling
+ * @mss_to_tap:		Largest payload we put in a segment to the guest, bytes
+ * @iss_to_tap:		ISS: our initial sequence number (RFC 6528)
+ * @seq_ack_from_tap:	SND.UNA: oldest sequence number the guest hasn't ACKed
+ * @seq_to_tap:		SND.NXT: next sequence number we send to the guest
+ * @seq_max_to_tap:	Highest sequence number ever sent to the guest + 1
+ * @seq_fin_to_tap:	Sequence number of our FIN (valid with TEV_SOCK_EOF)
+ * @seq_recover_to_tap:	SND.NXT when fast recovery began (RFC 6582 "recover")
+ * @wnd_from_tap:	SND.WND: the guest's window, bytes (already scaled)
+ * @wnd_from_tap_max:	Largest SND.WND seen, bytes: segments are at most half
  *			of it (as Linux's tcp_bound_to_half_wnd()), so a
  *			receiver whose buffer is smaller than its MSS (no
  *			window scaling after SYN cookies) can open its window
- * @drop_seq:		With TFL_TAP_DROP: first sequence number of a frame
+ * @seq_drop_to_tap:	With TFL_TAP_DROP: first sequence number of a frame
  *			the tap didn't take; SND.NXT goes back to it
- * @snd_wnd_last_raw:	Raw window field of the last ACK (dup ACK detection)
- * @rcv_nxt:		RCV.NXT: next sequence number expected from the guest
- * @rcv_wnd_edge:	Right edge of the window we last advertised
- *			(RCV.NXT + RCV.WND at that time): never moved left
- * @rcv_wnd:		Window we advertise now, bytes
- * @rto_ms:		Retransmission timeout (RFC 6298), ms
- * @srtt_ms:		Smoothed RTT, ms (0: no sample yet)
+ * @wnd_from_tap_last_unscaled: Raw window field of the guest's last ACK (dup
+ *			ACK detection)
+ * @seq_from_tap:	RCV.NXT: next sequence number expected from the guest
+ * @seq_wnd_edge_to_tap: Right edge of the window we last advertised to the
+ *			guest (RCV.NXT + RCV.WND at that time): never moved left
+ * @wnd_to_tap:		RCV.WND: the window we advertise to the guest, bytes
+ * @rto_ms:		Retransmission timeout towards the guest (RFC 6298), ms
+ * @srtt_ms:		Smoothed RTT to the guest, ms (0: no sample yet)
  * @rttvar_ms:		RTT variation, ms
- * @rtt_seq:		Sequence number whose ACK ends the RTT sample
- * @rtt_ts:		When that sample started, ms
- * @timer_at:		Deadline of the connection's timer, ms (0: none)
- * @orphan_until:	With TFL_ORPHAN: reset at this time even if the host
+ * @rtt_seq_to_tap:	Sequence number whose ACK ends the RTT sample
+ * @rtt_start_ms:	When that sample started, ms (CLOCK_MONOTONIC)
+ * @timer_at_ms:	Deadline of the connection's timer, ms (0: none)
+ * @orphan_until_ms:	With TFL_ORPHAN: reset at this time even if the host
  *			peer hasn't ACKed everything, ms
- * @last_active:	Last time anything happened, ms
- * @sndbuf:		Host socket's sk_sndbuf at the last reading, bytes
+ * @last_active_ms:	Last time anything happened, ms
+ * @sock_sndbuf:	Host socket's sk_sndbuf at the last reading, bytes
  */
 struct tcp_conn {
 	struct flow_common f;
@@ -101,31 +102,31 @@ struct tcp_conn {
 	uint8_t reader;
 	uint8_t retrans;
 	uint8_t dup_acks;
-	uint8_t snd_wscale;
-	uint8_t rcv_wscale;
-	uint16_t mss;
-	uint32_t iss;
-	uint32_t snd_una;
-	uint32_t snd_nxt;
-	uint32_t snd_max;
-	uint32_t fin_seq;
-	uint32_t recover;
-	uint32_t snd_wnd;
-	uint32_t snd_wnd_max;
-	uint32_t drop_seq;
-	uint16_t snd_wnd_last_raw;
-	uint32_t rcv_nxt;
-	uint32_t rcv_wnd_edge;
-	uint32_t rcv_wnd;
+	uint8_t ws_from_tap;
+	uint8_t ws_to_tap;
+	uint16_t mss_to_tap;
+	uint32_t iss_to_tap;
+	uint32_t seq_ack_from_tap;
+	uint32_t seq_to_tap;
+	uint32_t seq_max_to_tap;
+	uint32_t seq_fin_to_tap;
+	uint32_t seq_recover_to_tap;
+	uint32_t wnd_from_tap;
+	uint32_t wnd_from_tap_max;
+	uint32_t seq_drop_to_tap;
+	uint16_t wnd_from_tap_last_unscaled;
+	uint32_t seq_from_tap;
+	uint32_t seq_wnd_edge_to_tap;
+	uint32_t wnd_to_tap;
 	uint32_t rto_ms;
 	uint32_t srtt_ms;
 	uint32_t rttvar_ms;
-	uint32_t rtt_seq;
-	int64_t rtt_ts;
-	int64_t timer_at;
-	int64_t orphan_until;
-	int64_t last_active;
-	uint32_t sndbuf;
+	uint32_t rtt_seq_to_tap;
+	int64_t rtt_start_ms;
+	int64_t timer_at_ms;
+	int64_t orphan_until_ms;
+	int64_t last_active_ms;
+	uint32_t sock_sndbuf;
 };
 
 #endif /* PASST_TCP_CONN_H */

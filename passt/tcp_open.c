@@ -91,10 +91,10 @@ bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err)
 	memset(th, 0, TCP_HLEN);
 	put_be16(th, k->gport);
 	put_be16(th + 2, k->fport);
-	put_be32(th + 4, conn->rcv_nxt - 1);
+	put_be32(th + 4, conn->seq_from_tap - 1);
 	th[12] = (TCP_HLEN / 4) << 4;
 	th[13] = F_SYN;
-	put_be16(th + 14, conn->snd_wnd_last_raw);
+	put_be16(th + 14, conn->wnd_from_tap_last_unscaled);
 	if (!icmp_unreach_to_guest(ctx, k, err, q, l3 + TCP_HLEN))
 		return false;
 	return true;
@@ -154,22 +154,23 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		conn->flags |= TFL(IPV4);
 
 	conn->events = TEV(TAP_SYN_RCVD);
-	conn->rcv_nxt = s->seq + 1;
-	conn->rcv_wnd_edge = conn->rcv_nxt;
-	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
-	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
+	conn->seq_from_tap = s->seq + 1;
+	conn->seq_wnd_edge_to_tap = conn->seq_from_tap;
+	conn->ws_from_tap = o.ws >= 0 ? (uint8_t)o.ws : 0;
+	conn->ws_to_tap = o.ws >= 0 ? TCP_WS_OUR : 0;
 	tcp_snd_wnd_set(conn, s->wnd);		/* not scaled in a SYN (RFC 7323 2.2) */
-	conn->snd_wnd_last_raw = s->wnd;
-	conn->mss = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
-						      TCP_MSS_DEFAULT6);
-	conn->mss = (uint16_t)MIN((int)conn->mss,
-				  ctx->c.mtu - (af == AF_INET ? 40 : 60));
-	conn->iss = tcp_isn(&conn->f.key);
-	conn->snd_nxt = conn->snd_una = conn->snd_max = conn->iss;
+	conn->wnd_from_tap_last_unscaled = s->wnd;
+	conn->mss_to_tap = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
+							     TCP_MSS_DEFAULT6);
+	conn->mss_to_tap = (uint16_t)MIN((int)conn->mss_to_tap, ctx->c.mtu -
+					 (af == AF_INET ? 40 : 60));
+	conn->iss_to_tap = tcp_isn(&conn->f.key);
+	conn->seq_to_tap = conn->seq_ack_from_tap = conn->seq_max_to_tap =
+		conn->iss_to_tap;
 	conn->rto_ms = RTO_INIT_MS;
-	conn->last_active = ctx->now;
+	conn->last_active_ms = ctx->now;
 	conn->reader = tcp_reader_of(inany_v4(&host) ? AF_INET : AF_INET6);
-	conn->rcv_wnd = TCP_WND_INIT;
+	conn->wnd_to_tap = TCP_WND_INIT;
 
 	conn->sock = socket(inany_v4(&host) ? AF_INET : AF_INET6,
 			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -323,26 +324,27 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 
 		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
 		conn->reader = tcp_reader_of(sa.ss_family);
-		conn->rcv_wscale = TCP_WS_OUR;
-		conn->mss = (uint16_t)MIN(ctx->c.mtu - (af == AF_INET ? 40 : 60),
-					  65535);
-		conn->iss = tcp_isn(&conn->f.key);
-		conn->snd_una = conn->snd_max = conn->iss;
+		conn->ws_to_tap = TCP_WS_OUR;
+		conn->mss_to_tap = (uint16_t)MIN(
+			ctx->c.mtu - (af == AF_INET ? 40 : 60), 65535);
+		conn->iss_to_tap = tcp_isn(&conn->f.key);
+		conn->seq_ack_from_tap = conn->seq_max_to_tap =
+			conn->iss_to_tap;
 		conn->rto_ms = RTO_INIT_MS;
-		conn->last_active = ctx->now;
-		conn->rtt_ts = ctx->now;
+		conn->last_active_ms = ctx->now;
+		conn->rtt_start_ms = ctx->now;
 		tcp_rcv_wnd_update(ctx, conn);
-		conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << TCP_WS_OUR);
+		conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << TCP_WS_OUR);
 
 		if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
 			continue;
 		}
 		tcp_stats.flows_opened++;
-		conn->snd_nxt = conn->iss;
+		conn->seq_to_tap = conn->iss_to_tap;
 		tcp_send_flags(ctx, conn, F_SYN);
-		conn->snd_nxt = conn->iss + 1;
-		conn->snd_max = conn->snd_nxt;
+		conn->seq_to_tap = conn->iss_to_tap + 1;
+		conn->seq_max_to_tap = conn->seq_to_tap;
 		conn_dbg(conn, "accepted on port %u, SYN to guest",
 			 ref.listen.port);
 		tcp_timer_arm(ctx, conn);

@@ -211,7 +211,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	uf->kind = (uint8_t)kind;
 	uf->sock = -1;
 	uf->listen_sock = -1;
-	uf->last_active = ctx->now;
+	uf->last_active_ms = ctx->now;
 	if (flow_hash_add(flow) < 0) {
 		flow_free(flow);
 		return NULL;
@@ -255,7 +255,7 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
  */
 static int64_t udp_flow_idle_since(const union flow *flow)
 {
-	return flow->udp.last_active;
+	return flow->udp.last_active_ms;
 }
 
 /**
@@ -774,7 +774,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			got++;
 		}
 		udp_stats.dgrams_to_tap += got;
-		uf->last_active = ctx->now;
+		uf->last_active_ms = ctx->now;
 		if ((unsigned)r < n)
 			return;
 	}
@@ -857,7 +857,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 			udp_msg_to_peer(mh, uf, cl);
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
-		uf->last_active = ctx->now;
+		uf->last_active_ms = ctx->now;
 		if (r < UDP_BATCH)
 			return;
 	}
@@ -1014,7 +1014,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	if (m)
 		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
-	uf->last_active = ctx->now;
+	uf->last_active_ms = ctx->now;
 	return used;
 }
 
@@ -1336,7 +1336,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			uf = udp_listen_flow(ctx, ref, i);
 			if (!uf)
 				continue;
-			uf->last_active = ctx->now;
+			uf->last_active_ms = ctx->now;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
@@ -1374,7 +1374,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
  */
 static int64_t udp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	int64_t at = flow->udp.last_active +
+	int64_t at = flow->udp.last_active_ms +
 		     (int64_t)ctx->c.udp_timeout_s * 1000;
 
 	if (ctx->now >= at) {

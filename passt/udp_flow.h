@@ -69,7 +69,7 @@ union udp_sockaddr {
  *		guest's, 0 if never set
  * @last_len:	Payload length of the last datagram from the guest, bytes
  *		(quoted in ICMP errors)
- * @last_active: Last datagram either way, ms
+ * @last_active_ms: Last datagram either way, ms
  * @mcast:	UDP_TAP_OUT to a group or broadcast address: @sock is not
  *		connected, datagrams go to @peer (passt/udp_mcast.c)
  * @mcast_port:	With @mcast: port @sock is bound to, host order
@@ -85,7 +85,7 @@ struct udp_flow {
 	unsigned local_ifindex;
 	uint8_t ttl;
 	uint16_t last_len;
-	int64_t last_active;
+	int64_t last_active_ms;
 	bool mcast;
 	uint16_t mcast_port;
 };

@@ -672,8 +672,8 @@ static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
 	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
 	if (ret > 0) {
 		conn->events |= SEV(CONNECTING);
-		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
-		timer_want(ctx, conn->deadline);
+		conn->deadline_ms = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
+		timer_want(ctx, conn->deadline_ms);
 	} else {
 		conn->events &= ~SEV(CONNECTING);
 	}
@@ -821,8 +821,8 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 	if (ret > 0) {
 		conn->events |= SEV(CONNECTING);
-		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
-		timer_want(ctx, conn->deadline);
+		conn->deadline_ms = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
+		timer_want(ctx, conn->deadline_ms);
 	}
 
 	splice_stats.flows_opened++;
@@ -935,8 +935,8 @@ static int64_t splice_flow_timer(struct ctx *ctx, union flow *flow)
 
 	if (!(conn->events & SEV(CONNECTING)))
 		return INT64_MAX;
-	if (conn->deadline > ctx->now)
-		return conn->deadline;
+	if (conn->deadline_ms > ctx->now)
+		return conn->deadline_ms;
 	splice_stats.connect_failed++;
 	splice_conn_close(ctx, conn, true, "connect() timed out");
 	return INT64_MAX;

@@ -63,7 +63,7 @@ enum splice_fl {
  *		SPLICE_EP_REG if s[x] is in the epoll set at all
  * @port:	Listening port the connection came in on, host order
  * @to_port:	Port we connected to, host order
- * @deadline:	While connecting: give up at this time, ms (CLOCK_MONOTONIC)
+ * @deadline_ms: While connecting: give up at this time, ms (CLOCK_MONOTONIC)
  */
 struct tcp_splice_conn {
 	struct flow_common f;
@@ -75,7 +75,7 @@ struct tcp_splice_conn {
 	uint8_t ep[2];
 	uint16_t port;
 	uint16_t to_port;
-	int64_t deadline;
+	int64_t deadline_ms;
 };
 
 /**

@@ -147,7 +147,7 @@ static unsigned fake_evicted = ~0U, fake_timer_calls, fake_tick_calls;
 
 static int64_t fake_idle_since(const union flow *flow)
 {
-	return flow->udp.last_active;
+	return flow->udp.last_active_ms;
 }
 
 static void fake_evict(struct ctx *ctx, union flow *flow)
@@ -198,7 +198,7 @@ static void fill_fake(void)
 
 		ck_assert_ptr_nonnull(fl);
 		fl->f.type = FLOW_UDP;
-		fl->udp.last_active = (int64_t)i * 10;
+		fl->udp.last_active_ms = (int64_t)i * 10;
 	}
 	fctx.timer_next = INT64_MAX;
 	fake_evicted = ~0U;
