@@ -145,7 +145,8 @@ def main():
     # Programs of the seq harness (ops in test/fuzz/seq.c, hex): guest
     # connections to the host's servers, UDP echo, connections the host
     # opens to the forwarded port (13, then op 0 is the SYN-ACK), a guest
-    # that stops reading the stream (14) while the host sends in bulk
+    # that stops reading the stream (14) while the host sends in bulk, a
+    # guest that goes away and comes back (15)
     seqs = {
         'tcp_both_ways_fin': '00ff0209090110000000ff02040118640000ff0209'
                              '0810052009090110000000ff0206090111000000ff'
@@ -169,6 +170,10 @@ def main():
                                     '0000ff1110000000ff02090a30',
         'tcp_inbound_guest_rst': '0d0909010400000000020909',
         'tcp_inbound_host_gone': '0d09090709090a0500ff02090a30',
+        'tcp_guest_gone_orphan': '00ff0209090110000000ff020409011864000'
+                                 '0ff020f090a100f09',
+        'tcp_inbound_waits_for_guest': '0f0d09090f00ff02090110000000ff02'
+                                       '051009090110000000ff02',
         'tcp_guest_stops_reading': '00ff0209090110000000ff0204090e05ff09'
                                    '05ff0905ff0905ff090a050e0110000000ff'
                                    '02090110000000ff02090a30',

@@ -17,7 +17,8 @@
  * to the guest is answered by the program like any other segment.  The
  * guest can stop reading the stream, so that the daemon's writes block
  * and connections wait for their turn at the tap (tcp_tap_resume(), run
- * as the main loop does once the stream takes data again).  What the
+ * as the main loop does once the stream takes data again), and disconnect
+ * and connect again (frames built while it is away are discarded).  What the
  * daemon sends to the guest (a passt stream, full checksums) is parsed to
  * learn its sequence numbers, so that the next segments ACK real data.
  *
@@ -31,7 +32,10 @@
  *   6 host shutdown(SHUT_WR)         7 host reset            8 host read [n]
  *   9 host events (epoll, handlers)  10 clock [ms/10]        11 UDP out [len]
  *   12 UDP echo from the host        13 host connects to the forwarded port
- *   14 guest stops / starts reading the stream               15: nothing
+ *   14 guest stops / starts reading the stream
+ *   15 guest disconnects / connects again (tap_client_gone(), then
+ *      tap_listen_handler() as passt.c runs them: connections wait for
+ *      their host peers' ACKs, SYNs that waited go out again)
  * For a connection the host opened (13), op 0 is the guest's SYN-ACK, unless
  * bit 6 is set: that makes it a connection from the guest again.
  */
@@ -69,6 +73,8 @@ static int seq_lsock[2];		/* TCP servers */
 static int seq_usock = -1;		/* UDP echo server */
 static int seq_host[SEQ_CONNS];		/* accepted, in order; -1: none */
 static bool seq_paused;			/* guest doesn't read the stream */
+static bool seq_gone;			/* guest disconnected */
+static size_t seq_have;			/* bytes of the stream not parsed */
 
 static const uint8_t seq_our_mac[6] = { 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 };
 static const uint8_t seq_guest_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
@@ -95,6 +101,21 @@ static uint8_t seq_frames[SEQ_BATCH][SEQ_FRAME + 8] __attribute__((aligned(8)));
 static const uint8_t *seq_fp[SEQ_BATCH];
 static size_t seq_len[SEQ_BATCH];
 static unsigned seq_n;
+
+/**
+ * seq_stream_open() - A new stream between the daemon and the guest
+ */
+static void seq_stream_open(void)
+{
+	int sz = SEQ_SNDBUF;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+		       seq_sp))
+		abort();
+	setsockopt(seq_sp[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(seq_sp[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	seq_have = 0;
+}
 
 /**
  * seq_conn_out() - Make @k a guest connection to a server, none sent yet
@@ -127,7 +148,7 @@ static void seq_setup(void)
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct ctx *ctx = &seq_ctx;
 	struct fwd_rule *r = &ctx->c.tcp_in.rules[0];
-	int sz = SEQ_SNDBUF, one = 1, i;
+	int one = 1, i;
 
 	fuzz_isolate_net();
 	fuzz_conf(&ctx->c);
@@ -140,12 +161,9 @@ static void seq_setup(void)
 	if (flow_init(ctx->c.flow_max))
 		abort();
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
-	if (ctx->epollfd < 0 ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
-		       seq_sp))
+	if (ctx->epollfd < 0)
 		abort();
-	setsockopt(seq_sp[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(seq_sp[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	seq_stream_open();
 	tcp_init(ctx);
 	udp_init(ctx);
 	tap_init(TAP_STREAM, seq_sp[0], false);
@@ -291,10 +309,10 @@ static unsigned seq_conn_of(uint16_t gport, uint16_t rport, bool syn)
 static void seq_parse_out(void)
 {
 	static uint8_t buf[1 << 16], acc[1 << 17];
-	static size_t have;
+	size_t have = seq_have;
 	ssize_t n;
 
-	while (!seq_paused && (n = recv(seq_sp[1], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+	while (!seq_paused && !seq_gone && (n = recv(seq_sp[1], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
 		size_t off = 0;
 
 		if (have + (size_t)n > sizeof(acc))
@@ -340,6 +358,7 @@ static void seq_parse_out(void)
 		memmove(acc, acc + off, have - off);
 		have -= off;
 	}
+	seq_have = have;
 }
 
 /**
@@ -367,7 +386,7 @@ static void seq_tail(void)
  */
 static void seq_flush(void)
 {
-	if (seq_n)
+	if (seq_n && !seq_gone)
 		passt_frames_input(&seq_ctx, seq_fp, seq_len, seq_n);
 	seq_n = 0;
 	seq_tail();
@@ -479,6 +498,35 @@ static void seq_accept(void)
 }
 
 /**
+ * seq_guest_toggle() - The guest disconnects, or connects again
+ *
+ * As passt.c's tap_client_gone() and tap_listen_handler(), without the
+ * epoll registration (the harness reads the stream itself).
+ */
+static void seq_guest_toggle(void)
+{
+	struct ctx *ctx = &seq_ctx;
+
+	seq_flush();
+	if (!seq_gone) {
+		tap_flush();
+		close(seq_sp[0]);
+		close(seq_sp[1]);
+		tap_detach();
+		udp_close_all(ctx);
+		icmp_close_all(ctx);
+		tcp_guest_gone(ctx, 1000);
+		seq_gone = true;
+	} else {
+		seq_stream_open();
+		tap_init(TAP_STREAM, seq_sp[0], false);
+		seq_gone = false;
+		tcp_guest_attached(ctx);
+	}
+	seq_tail();
+}
+
+/**
  * seq_connect() - Host peer @k connects to the forwarded port
  * @k:		Peer and connection, taken over if in use
  *
@@ -516,6 +564,8 @@ static void seq_reset(void)
 	int s, i;
 
 	seq_paused = false;
+	if (seq_gone)
+		seq_guest_toggle();
 	seq_flush();
 	for (k = 0; k < SEQ_CONNS; k++)
 		seq_host_close(k, true);
@@ -696,6 +746,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			seq_paused = !seq_paused;
 			if (!seq_paused)
 				seq_tail();
+			break;
+		case 15:
+			seq_guest_toggle();
 			break;
 		default:
 			break;
