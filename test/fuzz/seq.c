@@ -34,8 +34,9 @@
  *   12 UDP echo from the host        13 host connects to the forwarded port
  *   14 guest stops / starts reading the stream
  *   15 guest disconnects / connects again (tap_client_gone(), then
- *      tap_listen_handler() as passt.c runs them: connections wait for
- *      their host peers' ACKs, SYNs that waited go out again)
+ *      tap_listen_handler() as passt.c runs them, flow_guest_gone() and
+ *      flow_guest_attached(): connections wait for their host peers' ACKs,
+ *      SYNs that waited go out again)
  * For a connection the host opened (13), op 0 is the guest's SYN-ACK, unless
  * bit 6 is set: that makes it a connection from the guest again.
  */
@@ -513,15 +514,13 @@ static void seq_guest_toggle(void)
 		close(seq_sp[0]);
 		close(seq_sp[1]);
 		tap_detach();
-		udp_close_all(ctx);
-		icmp_close_all(ctx);
-		tcp_guest_gone(ctx, 1000);
+		flow_guest_gone(ctx, 1000);
 		seq_gone = true;
 	} else {
 		seq_stream_open();
 		tap_init(TAP_STREAM, seq_sp[0], false);
 		seq_gone = false;
-		tcp_guest_attached(ctx);
+		flow_guest_attached(ctx);
 	}
 	seq_tail();
 }
