@@ -7,7 +7,7 @@
 #   make demo       deps, build, then a pasta namespace in scratch namespaces
 #   make guest      kernel and initramfs for the QEMU tests (apt-get download)
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
-#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS or FUZZ_RUNS each
 #   make install    PREFIX=/usr/local: binaries, pasta link, man pages, systemd
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
@@ -233,9 +233,9 @@ bench-smoke: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/bench/run.sh --smoke; \
 	rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
-FUZZ_SECONDS ?= 60
+# FUZZ_SECONDS (default 60) per harness, or FUZZ_RUNS executions each
 fuzz: deps
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) test/fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) test/fuzz/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -142,6 +142,45 @@ def main():
         put('conf', name, bytes([a[0]]) +
             b'\0'.join(s.encode() for s in a[1:]))
 
+    # Programs of the seq harness (ops in test/fuzz/seq.c, hex): guest
+    # connections to the host's servers, UDP echo, connections the host
+    # opens to the forwarded port (13, then op 0 is the SYN-ACK), a guest
+    # that stops reading the stream (14) while the host sends in bulk, a
+    # guest that goes away and comes back (15)
+    seqs = {
+        'tcp_both_ways_fin': '00ff0209090110000000ff02040118640000ff0209'
+                             '0810052009090110000000ff0206090111000000ff'
+                             '02090a10',
+        'tcp_host_bulk_dupacks': '00ff0209090110000000ff020405ff090901100000'
+                                 '9cff011000009cff011000009cff011000009cff02'
+                                 '090a30090110000000ff0209',
+        'tcp_out_of_order': '00ff0209090110000000ff02040118640200ff011864'
+                            '0100ff0118640000ff020908ff0118640000ff0209',
+        'tcp_two_conns_one_batch': '00ff10ff0209090110000000ff1110000000ff02'
+                                   '040118320000ff11183c0000ff0118320000ff11'
+                                   '183c0000ff020908ff18ff27090114000000ff02',
+        'tcp_zero_window_probe': '00ff0209090110000000ff020405400901100000'
+                                 '0000020aff0aff090110000000ff0209',
+        'udp_echo': '0b101b20020c0c090a80',
+        'tcp_inbound_echo': '0d090900ff02090110000000ff0205100909'
+                            '0110000000ff020118640000ff020908ff09'
+                            '0609090111000000ff02090a10',
+        'tcp_inbound_and_outbound': '0d090900ff020910ff020904090911100000'
+                                    '00ff0110000000ff02154005400909011000'
+                                    '0000ff1110000000ff02090a30',
+        'tcp_inbound_guest_rst': '0d0909010400000000020909',
+        'tcp_inbound_host_gone': '0d09090709090a0500ff02090a30',
+        'tcp_guest_gone_orphan': '00ff0209090110000000ff020409011864000'
+                                 '0ff020f090a100f09',
+        'tcp_inbound_waits_for_guest': '0f0d09090f00ff02090110000000ff02'
+                                       '051009090110000000ff02',
+        'tcp_guest_stops_reading': '00ff0209090110000000ff0204090e05ff09'
+                                   '05ff0905ff0905ff090a050e0110000000ff'
+                                   '02090110000000ff02090a30',
+    }
+    for name, prog in seqs.items():
+        put('seq', name, bytes.fromhex(prog))
+
 
 if __name__ == '__main__':
     main()

@@ -3,11 +3,15 @@
 # test/fuzz/run.sh - Build the libFuzzer harnesses and run each for a while
 #
 # Usage: FUZZ_SECONDS=N test/fuzz/run.sh [HARNESS...]   (make fuzz does this)
+#        FUZZ_RUNS=N [FUZZ_SECONDS=M] test/fuzz/run.sh [HARNESS...]
 #
 # Builds the daemon's objects with clang, coverage instrumentation
 # (-fsanitize=fuzzer-no-link), ASan and UBSan into $FUZZ_BUILD (default
 # build-fuzz), links each test/fuzz/HARNESS.c against them, and runs it for
-# FUZZ_SECONDS seconds (default 60), one after the other.  New inputs go to
+# FUZZ_SECONDS seconds (default 60), one after the other.  With FUZZ_RUNS=N
+# each harness instead runs N inputs (libFuzzer's -runs=N, the committed
+# seeds included), with no time limit unless FUZZ_SECONDS is also given:
+# the budget is then in executions, the same on a loaded or an idle machine.  New inputs go to
 # a scratch corpus in $FUZZ_BUILD/fuzz/corpus/HARNESS; the committed seeds
 # in test/fuzz/corpus/HARNESS are only read.  A crash, leak, UBSan report
 # or timeout stops that harness and leaves its input in
@@ -21,12 +25,19 @@ set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-secs=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-}
+case $runs in
+''|*[!0-9]*)
+	[ -z "$runs" ] || { echo "fuzz: FUZZ_RUNS=$runs: not a number"; exit 1; }
+	secs=${FUZZ_SECONDS:-60} ;;
+*)	secs=${FUZZ_SECONDS:-0} ;;
+esac
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
 all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf"
 harnesses=${*:-$all}
-pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng"
+# PKG_LIBS of the Makefile
+pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp libcap-ng"
 
 command -v "$cc" >/dev/null ||
 	{ echo "fuzz: $cc not found (make deps installs clang)"; exit 1; }
@@ -77,7 +88,12 @@ for h in $harnesses; do
 	esac
 	extra=""
 	[ "$h" = conf ] && extra="-dict=$dict -close_fd_mask=3"
-	echo "fuzz: $h for ${secs}s"
+	if [ -n "$runs" ]; then
+		extra="$extra -runs=$runs"
+		echo "fuzz: $h for $runs runs${FUZZ_SECONDS:+ or ${secs}s}"
+	else
+		echo "fuzz: $h for ${secs}s"
+	fi
 	rc=0
 	# shellcheck disable=SC2086
 	"$build/fuzz/$h" -max_total_time="$secs" -print_final_stats=1 \
@@ -105,5 +121,9 @@ done
 echo
 printf '%-8s %-5s %12s %10s %8s\n' harness result executions "exec/s" edges
 echo "$summary" | sed '/^$/d'
-echo "(FUZZ_SECONDS=$secs each; logs and crashes in $build/fuzz)"
+if [ -n "$runs" ]; then
+	echo "(FUZZ_RUNS=$runs each${FUZZ_SECONDS:+, at most ${secs}s}; logs and crashes in $build/fuzz)"
+else
+	echo "(FUZZ_SECONDS=$secs each; logs and crashes in $build/fuzz)"
+fi
 exit $found

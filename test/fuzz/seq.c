@@ -12,9 +12,15 @@
  * the guest's connections to the gateway, mapped to the host's loopback,
  * end up), accepting, writing, reading, half-closing, resetting, a UDP
  * echo server, host socket events dispatched to the daemon's handlers the
- * way passt_loop() does, and the clock.  What the daemon sends to the
- * guest (a passt stream, full checksums) is parsed to learn its sequence
- * numbers, so that the next segments ACK real data.
+ * way passt_loop() does, and the clock.  Host peers also connect to a
+ * forwarded port (-t SEQ_FWD_PORT, tcp_listen_handler()): the daemon's SYN
+ * to the guest is answered by the program like any other segment.  The
+ * guest can stop reading the stream, so that the daemon's writes block
+ * and connections wait for their turn at the tap (tcp_tap_resume(), run
+ * as the main loop does once the stream takes data again), and disconnect
+ * and connect again (frames built while it is away are discarded).  What the
+ * daemon sends to the guest (a passt stream, full checksums) is parsed to
+ * learn its sequence numbers, so that the next segments ACK real data.
  *
  * Each input starts with no flow: at its end every connection is reset
  * (flow_abort_all()), host sockets are closed and the clock runs past the
@@ -25,7 +31,14 @@
  *   3 raw frame [len16 bytes...]     4 accept                5 host write [n]
  *   6 host shutdown(SHUT_WR)         7 host reset            8 host read [n]
  *   9 host events (epoll, handlers)  10 clock [ms/10]        11 UDP out [len]
- *   12 UDP echo from the host        others: nothing
+ *   12 UDP echo from the host        13 host connects to the forwarded port
+ *   14 guest stops / starts reading the stream
+ *   15 guest disconnects / connects again (tap_client_gone(), then
+ *      tap_listen_handler() as passt.c runs them, flow_guest_gone() and
+ *      flow_guest_attached(): connections wait for their host peers' ACKs,
+ *      SYNs that waited go out again)
+ * For a connection the host opened (13), op 0 is the guest's SYN-ACK, unless
+ * bit 6 is set: that makes it a connection from the guest again.
  */
 #include <netinet/in.h>
 #include <netinet/ip.h>
@@ -35,6 +48,7 @@
 #include "fuzz.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow.h"
+#include "../../passt/fwd.h"
 #include "../../passt/frame_input.h"
 #include "../../passt/icmp.h"
 #include "../../passt/passt.h"
@@ -49,6 +63,8 @@
 #define SEQ_PORT	8080		/* TCP servers: 8080 and 8081 */
 #define SEQ_UDP_PORT	7007		/* UDP echo server */
 #define SEQ_GPORT	40000		/* guest ports: 40000 + connection */
+#define SEQ_FWD_PORT	9090		/* -t 9090: host to guest, same port */
+#define SEQ_SNDBUF	(1 << 14)	/* stream buffer, bytes: fills up */
 #define SEQ_OPS		512		/* program bytes run per input */
 
 static struct ctx seq_ctx;
@@ -57,6 +73,9 @@ static int seq_sp[2];			/* [0]: daemon's stream, [1]: ours */
 static int seq_lsock[2];		/* TCP servers */
 static int seq_usock = -1;		/* UDP echo server */
 static int seq_host[SEQ_CONNS];		/* accepted, in order; -1: none */
+static bool seq_paused;			/* guest doesn't read the stream */
+static bool seq_gone;			/* guest disconnected */
+static size_t seq_have;			/* bytes of the stream not parsed */
 
 static const uint8_t seq_our_mac[6] = { 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 };
 static const uint8_t seq_guest_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
@@ -66,9 +85,14 @@ static const uint8_t seq_guest_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
  * @g_nxt:	Guest's next sequence number
  * @d_nxt:	Next sequence number expected from the daemon (0: none yet)
  * @g_isn:	Guest's initial sequence number
+ * @in:		Opened by the host, to the forwarded port
+ * @gport:	Guest's port, host order
+ * @rport:	Remote port as the guest sees it (0: SYN not seen yet)
  */
 static struct seq_conn {
 	uint32_t g_nxt, d_nxt, g_isn;
+	bool in;
+	uint16_t gport, rport;
 } seq_conns[SEQ_CONNS];
 
 /* Frames start 2 bytes into 8-byte aligned slots: the IP header is then
@@ -80,6 +104,43 @@ static size_t seq_len[SEQ_BATCH];
 static unsigned seq_n;
 
 /**
+ * seq_stream_open() - A new stream between the daemon and the guest
+ */
+static void seq_stream_open(void)
+{
+	int sz = SEQ_SNDBUF;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+		       seq_sp))
+		abort();
+	setsockopt(seq_sp[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	setsockopt(seq_sp[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	seq_have = 0;
+}
+
+/**
+ * seq_conn_out() - Make @k a guest connection to a server, none sent yet
+ * @k:		Connection
+ */
+static void seq_conn_out(unsigned k)
+{
+	memset(&seq_conns[k], 0, sizeof(seq_conns[k]));
+	seq_conns[k].gport = (uint16_t)(SEQ_GPORT + k);
+	seq_conns[k].rport = (uint16_t)(SEQ_PORT + (k & 1));
+}
+
+/**
+ * seq_conns_init() - Guest connections to the servers, none opened
+ */
+static void seq_conns_init(void)
+{
+	unsigned k;
+
+	for (k = 0; k < SEQ_CONNS; k++)
+		seq_conn_out(k);
+}
+
+/**
  * seq_setup() - Namespace, passt-mode context, stream, host servers
  */
 static void seq_setup(void)
@@ -87,24 +148,28 @@ static void seq_setup(void)
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct ctx *ctx = &seq_ctx;
-	int sz = 1 << 22, one = 1, i;
+	struct fwd_rule *r = &ctx->c.tcp_in.rules[0];
+	int one = 1, i;
 
 	fuzz_isolate_net();
 	fuzz_conf(&ctx->c);
 	ctx->c.mode = MODE_PASST;
+	r->af = AF_INET;
+	inany_from_v4(&r->addr, a.sin_addr);
+	r->first = r->last = r->to = SEQ_FWD_PORT;
+	ctx->c.tcp_in.n = 1;
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 	if (flow_init(ctx->c.flow_max))
 		abort();
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
-	if (ctx->epollfd < 0 ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
-		       seq_sp))
+	if (ctx->epollfd < 0)
 		abort();
-	setsockopt(seq_sp[0], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
-	setsockopt(seq_sp[1], SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	seq_stream_open();
 	tcp_init(ctx);
 	udp_init(ctx);
 	tap_init(TAP_STREAM, seq_sp[0], false);
+	if (fwd_listen(ctx, IPPROTO_TCP, &ctx->c.tcp_in, false) != 1)
+		abort();
 
 	for (i = 0; i < 2; i++) {
 		seq_lsock[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
@@ -124,6 +189,7 @@ static void seq_setup(void)
 		abort();
 	for (i = 0; i < SEQ_CONNS; i++)
 		seq_host[i] = -1;
+	seq_conns_init();
 	ctx->now = 1000;
 	ctx->timer_next = INT64_MAX;
 }
@@ -196,8 +262,8 @@ static void seq_tcp(unsigned k, uint8_t flags, uint32_t seq, uint32_t ack,
 	uint8_t *opt = (uint8_t *)th + 20;
 
 	memset(th, 0, hl);
-	th->source = htons((uint16_t)(SEQ_GPORT + k));
-	th->dest = htons((uint16_t)(SEQ_PORT + (k & 1)));
+	th->source = htons(seq_conns[k].gport);
+	th->dest = htons(seq_conns[k].rport);
 	th->seq = htonl(seq);
 	th->ack_seq = htonl(ack);
 	th->doff = (uint16_t)(hl / 4);
@@ -214,16 +280,40 @@ static void seq_tcp(unsigned k, uint8_t flags, uint32_t seq, uint32_t ack,
 }
 
 /**
+ * seq_conn_of() - Which connection a segment from the daemon is for
+ * @gport:	Guest's port (destination), host order
+ * @rport:	Remote port (source), host order
+ * @syn:	SYN without ACK: may open a connection the host started
+ *
+ * Return: connection index, SEQ_CONNS if none
+ */
+static unsigned seq_conn_of(uint16_t gport, uint16_t rport, bool syn)
+{
+	unsigned k;
+
+	for (k = 0; k < SEQ_CONNS; k++)
+		if (seq_conns[k].gport == gport && seq_conns[k].rport == rport)
+			return k;
+	for (k = 0; syn && k < SEQ_CONNS; k++)
+		if (seq_conns[k].in && !seq_conns[k].rport &&
+		    gport == seq_conns[k].gport) {
+			seq_conns[k].rport = rport;
+			return k;
+		}
+	return SEQ_CONNS;
+}
+
+/**
  * seq_parse_out() - Read what the daemon sent the guest, learn its
- *		     sequence numbers
+ *		     sequence numbers (nothing while the guest is paused)
  */
 static void seq_parse_out(void)
 {
 	static uint8_t buf[1 << 16], acc[1 << 17];
-	static size_t have;
+	size_t have = seq_have;
 	ssize_t n;
 
-	while ((n = recv(seq_sp[1], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+	while (!seq_paused && !seq_gone && (n = recv(seq_sp[1], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
 		size_t off = 0;
 
 		if (have + (size_t)n > sizeof(acc))
@@ -255,7 +345,8 @@ static void seq_parse_out(void)
 			if (ip->protocol != IPPROTO_TCP || fl < 14 + ihl + 20)
 				continue;
 			memcpy(th, f + 14 + ihl, sizeof(*th));
-			k = ntohs(th->dest) - SEQ_GPORT;
+			k = seq_conn_of(ntohs(th->dest), ntohs(th->source),
+					th->syn && !th->ack);
 			thl = th->doff * 4U;
 			if (k >= SEQ_CONNS || ntohs(ip->tot_len) < ihl + thl)
 				continue;
@@ -268,6 +359,27 @@ static void seq_parse_out(void)
 		memmove(acc, acc + off, have - off);
 		have -= off;
 	}
+	seq_have = have;
+}
+
+/**
+ * seq_tail() - What the main loop does after its events: write the
+ *		stream, the guest reads it, connections that waited for
+ *		the tap take their turn (tcp_tap_resume()), as passt_loop()
+ */
+static void seq_tail(void)
+{
+	tap_flush();
+	seq_parse_out();
+	if (tap_tx_pending()) {		/* EPOLLOUT, tap_handler() */
+		tap_flush();
+		seq_parse_out();
+	}
+	if (tcp_tap_waiting() && !tap_tx_blocked())
+		tcp_tap_resume(&seq_ctx);
+	tap_flush();
+	seq_parse_out();
+	flow_free_flush();
 }
 
 /**
@@ -275,12 +387,10 @@ static void seq_parse_out(void)
  */
 static void seq_flush(void)
 {
-	if (seq_n)
+	if (seq_n && !seq_gone)
 		passt_frames_input(&seq_ctx, seq_fp, seq_len, seq_n);
 	seq_n = 0;
-	tap_flush();
-	seq_parse_out();
-	flow_free_flush();
+	seq_tail();
 }
 
 /**
@@ -330,9 +440,7 @@ static void seq_events(void)
 			break;
 		}
 	}
-	tap_flush();
-	seq_parse_out();
-	flow_free_flush();
+	seq_tail();
 }
 
 /**
@@ -348,9 +456,7 @@ static void seq_clock(int64_t ms)
 		ctx->timer_next = INT64_MAX;
 		flow_timer(ctx);
 	}
-	tap_flush();
-	seq_parse_out();
-	flow_free_flush();
+	seq_tail();
 }
 
 /**
@@ -393,6 +499,62 @@ static void seq_accept(void)
 }
 
 /**
+ * seq_guest_toggle() - The guest disconnects, or connects again
+ *
+ * As passt.c's tap_client_gone() and tap_listen_handler(), without the
+ * epoll registration (the harness reads the stream itself).
+ */
+static void seq_guest_toggle(void)
+{
+	struct ctx *ctx = &seq_ctx;
+
+	seq_flush();
+	if (!seq_gone) {
+		tap_flush();
+		close(seq_sp[0]);
+		close(seq_sp[1]);
+		tap_detach();
+		flow_guest_gone(ctx, 1000);
+		seq_gone = true;
+	} else {
+		seq_stream_open();
+		tap_init(TAP_STREAM, seq_sp[0], false);
+		seq_gone = false;
+		flow_guest_attached(ctx);
+	}
+	seq_tail();
+}
+
+/**
+ * seq_connect() - Host peer @k connects to the forwarded port
+ * @k:		Peer and connection, taken over if in use
+ *
+ * Connection @k becomes one the host opened: its next SYN from the
+ * daemon gives its remote port.
+ */
+static void seq_connect(unsigned k)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(SEQ_FWD_PORT),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s;
+
+	seq_host_close(k, true);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return;
+	if (connect(s, (struct sockaddr *)&a, sizeof(a)) &&
+	    errno != EINPROGRESS) {
+		close(s);
+		return;
+	}
+	seq_host[k] = s;
+	memset(&seq_conns[k], 0, sizeof(seq_conns[k]));
+	seq_conns[k].in = true;
+	seq_conns[k].gport = SEQ_FWD_PORT;
+}
+
+/**
  * seq_reset() - End of an input: no flow, no peer, nothing pending
  */
 static void seq_reset(void)
@@ -400,21 +562,25 @@ static void seq_reset(void)
 	unsigned k;
 	int s, i;
 
+	seq_paused = false;
+	if (seq_gone)
+		seq_guest_toggle();
 	seq_flush();
-	flow_abort_all(&seq_ctx);
-	tap_flush();
-	flow_free_flush();
 	for (k = 0; k < SEQ_CONNS; k++)
 		seq_host_close(k, true);
 	for (i = 0; i < 2; i++)
 		while ((s = accept4(seq_lsock[i], NULL, NULL,
 				    SOCK_CLOEXEC)) >= 0)
 			close(s);
+	seq_events();	/* connections to the forwarded port: accepted */
+	flow_abort_all(&seq_ctx);
+	tap_flush();
+	flow_free_flush();
 	seq_clock(1000 * (seq_ctx.c.udp_timeout_s + 1));
 	seq_clock(1000 * (seq_ctx.c.udp_timeout_s + 1));
 	seq_events();
 	seq_parse_out();
-	memset(seq_conns, 0, sizeof(seq_conns));
+	seq_conns_init();
 }
 
 /**
@@ -458,8 +624,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint16_t win = (uint16_t)(seq_byte(data, size, &pos)
 						  << 8 | 0xff);
 
+			if (op & 0x40)
+				seq_conn_out(k);
 			c->g_isn = 0x10000000U * (k + 1) + (uint32_t)ops;
 			c->g_nxt = c->g_isn + 1;
+			if (c->in) {	/* SYN-ACK to the daemon's SYN */
+				seq_tcp(k, TH_SYN | TH_ACK, c->g_isn, c->d_nxt,
+					win, 0, true);
+				break;
+			}
 			c->d_nxt = 0;
 			seq_tcp(k, TH_SYN, c->g_isn, 0, win, 0, true);
 			break;
@@ -565,6 +738,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)0;
 			break;
 		}
+		case 13:	/* the host connects to the forwarded port */
+			seq_connect(k);
+			break;
+		case 14:
+			seq_paused = !seq_paused;
+			if (!seq_paused)
+				seq_tail();
+			break;
+		case 15:
+			seq_guest_toggle();
+			break;
 		default:
 			break;
 		}
