@@ -107,6 +107,8 @@ enum conf_opt_id {
 	OPT_DEVMEM,
 	OPT_SECCOMP_SELFTEST,
 	OPT_HOST_LO_TO_NS_LO,
+	OPT_VHOST_USER,
+	OPT_PRINT_CAPABILITIES,
 };
 
 /**
@@ -264,6 +266,11 @@ static const struct conf_opt conf_opts[] = {
 	  "use this connected socket (implies -1)" },
 	{ "one-off", '1', '1', no_argument, M_PASST, NULL, NULL,
 	  "quit after the first client disconnects" },
+	{ "vhost-user", 0, OPT_VHOST_USER, no_argument, M_PASST, NULL, NULL,
+	  "be a vhost-user back-end (virtio-net rings) on the socket" },
+	{ "print-capabilities", 0, OPT_PRINT_CAPABILITIES, no_argument,
+	  M_PASST, NULL, NULL,
+	  "print the vhost-user back-end capabilities (JSON) and exit" },
 
 	/* pasta only */
 	{ "tcp-ns", 'T', 'T', required_argument, M_PASTA, "SPEC", PORTS_FORM,
@@ -1358,6 +1365,14 @@ static void conf_opt(struct conf_state *st, const struct conf_opt *o,
 	case '1':
 		c->one_off = true;
 		break;
+	case OPT_VHOST_USER:
+		c->vhost_user = true;
+		break;
+	case OPT_PRINT_CAPABILITIES:
+		/* vhost-user.rst, "Backend program conventions" */
+		printf("{\n  \"type\": \"net\"\n}\n");
+		fflush(stdout);
+		conf_exit(EXIT_SUCCESS);
 	case 'I':
 		if (conf_ifname(arg, c->ifname_ns))
 			conf_invalid(st, o, arg);

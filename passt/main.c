@@ -47,6 +47,7 @@
 #include "udp.h"
 
 int passt_tap_add(struct ctx *ctx, int fd);
+int vhost_attach(struct ctx *ctx, int s);
 int signals_init(struct ctx *ctx);
 int passt_loop(struct ctx *ctx);
 
@@ -363,9 +364,14 @@ int main(int argc, char **argv)
 
 		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
 		fcntl(c->fd, F_SETFD, FD_CLOEXEC);
-		tap_init(TAP_STREAM, c->fd, false);
-		if (passt_tap_add(ctx, c->fd))
-			die_perror("epoll_ctl on -F %d", c->fd);
+		if (c->vhost_user) {
+			if (vhost_attach(ctx, c->fd))
+				die_perror("epoll_ctl on -F %d", c->fd);
+		} else {
+			tap_init(TAP_STREAM, c->fd, false);
+			if (passt_tap_add(ctx, c->fd))
+				die_perror("epoll_ctl on -F %d", c->fd);
+		}
 	}
 
 	tcp_init(ctx);
