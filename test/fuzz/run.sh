@@ -24,7 +24,7 @@ cd "$top"
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
-all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf"
+all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf vhost"
 harnesses=${*:-$all}
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libseccomp libcap-ng"
 
@@ -72,6 +72,7 @@ for h in $harnesses; do
 	mkdir -p "$work" "test/fuzz/corpus/$h"
 	case $h in
 	frame|stream|seq) maxlen=16384 ;;
+	vhost)		maxlen=32768 ;;
 	conf)		maxlen=1024 ;;
 	*)		maxlen=2048 ;;
 	esac
