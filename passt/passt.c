@@ -98,9 +98,15 @@ void stats_dump(void)
 	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
 		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
 		    tap_stats.tx_bytes, tap_stats.tx_dropped);
-	if (tap_backend() != TAP_DEV)
+	if (tap_backend() == TAP_STREAM)
 		info_always("stats: stream short writes %lu, bad lengths %lu",
 			    tap_stats.tx_short, tap_stats.rx_bad_len);
+	if (vu_stats.msgs)
+		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu, receive queue full %lu, bad guest frames %lu, kicks %lu, interrupts %lu",
+			    vu_stats.msgs, vu_stats.refused,
+			    vu_stats.frontends_dropped, vu_stats.rx_full,
+			    vu_stats.rx_bad_len, vu_stats.kicks,
+			    vu_stats.calls);
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);
 	for (i = 1; i < FD_COUNT; i++)

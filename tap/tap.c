@@ -31,6 +31,13 @@
  * EPOLLOUT); frames that arrive meanwhile and don't fit are dropped and
  * counted, never reordered, and a frame is never cut.
  *
+ * vhost-user (passt --vhost-user, tap/vhost_user.c).  The guest's virtio
+ * rings are in memory it shares with us: tap_rx() copies frames out of its
+ * transmit queue, tap_flush() copies the arena's frames into its receive
+ * buffers.  A receive queue without buffers is like a stream with a
+ * pending tail: the frames that don't fit are reported to their senders,
+ * and tap_tx_blocked() is true until the guest kicks the queue.
+ *
  * Back-pressure.  A frame may carry a tag (tap_tx_tag()): TCP tags each
  * data segment and FIN with its flow and sequence number.  Whenever a
  * tagged frame is not written (the tap device answers EAGAIN or ENOBUFS,

@@ -10,8 +10,7 @@
 # guest that leases and fetches again.
 #
 # FILE_MIB (default 8) sets the size each way; VHOST_LONG=1 makes it 64.
-# Not in the default make check (TCG boots two guests: see README,
-# "make check-vhost").
+# opt-in: make check-vhost (two TCG boots, ~90 s: too long for make check)
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
