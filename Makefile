@@ -104,8 +104,11 @@ $(BUILD)/libcore.a: $(CORE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# --whole-archive: modules that nothing names (splice/) register their flow
+# operations from constructors (FLOW_OPS_REGISTER(), passt/flow.h)
 $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) -Wl,--whole-archive \
+		$(BUILD)/libcore.a -Wl,--no-whole-archive $(ALL_LDFLAGS) $(LIBS)
 
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@

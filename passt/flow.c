@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* passt/flow.c - Flow table: allocation, free list and guest-tuple hash
+/* passt/flow.c - The flow layer: table, free list, guest-tuple hash, and the
+ *		  walks that reach every flow through its type's operations
  *
  * DOC: Theory of Operation
  *
@@ -15,6 +16,15 @@
  * table and rounded to a power of two, with linear probing and backward-
  * shift deletion (no tombstones, so lookups never degrade).  The hash is
  * SipHash-2-4 under a random key, so a guest can't aim for collisions.
+ *
+ * Everything that concerns all flows walks the table once, here, and
+ * calls the operations each type registered (struct flow_ops, flow.h):
+ * the timer pass (flow_timer()), the exit drain (flow_drain()) and abort
+ * (flow_abort_all()), the guest leaving or attaching (passt), and the one
+ * eviction policy of a full table in flow_alloc(): the flow idle the
+ * longest among the types that allow it (today UDP, as conntrack's early
+ * drop), if idle for FLOW_EVICT_IDLE_MS at least, makes room for the new
+ * one.
  */
 #include <errno.h>
 #include <linux/sock_diag.h>
@@ -24,7 +34,9 @@
 #include <sys/socket.h>
 
 #include "../conf/log.h"
+#include "epoll_ref.h"
 #include "flow_table.h"
+#include "passt.h"
 #include "siphash.h"
 
 const char *const flow_type_str[FLOW_TYPE_COUNT] = {
@@ -32,6 +44,13 @@ const char *const flow_type_str[FLOW_TYPE_COUNT] = {
 	[FLOW_UDP] = "UDP", [FLOW_PING] = "ICMP echo",
 };
 
+struct flow_stats flow_stats;
+
+static void flow_free_reuse_now(const union flow *flow);
+
+static const struct flow_ops *flow_ops_tab[FLOW_TYPE_COUNT];
+static const struct flow_ops *flow_ops_epoll[EPOLL_TYPE_COUNT];
+static bool flow_type_off[FLOW_TYPE_COUNT];	/* @init failed */
 static union flow *flowtab;
 static unsigned flowtab_max;
 static unsigned *flow_free_stack;
@@ -78,16 +97,57 @@ int flow_init(unsigned max)
 }
 
 /**
- * flow_alloc() - Take a free entry
+ * flow_evict() - Make room in a full table: evict the flow idle the longest
+ * @ctx:	Context
+ *
+ * A program that opens a new socket for each DNS query leaves one idle
+ * flow per query for the whole UDP timeout: without eviction, such
+ * traffic alone fills the table and every new flow is refused until they
+ * expire.  Like conntrack's early drop, the flow with the oldest activity
+ * among the types that allow eviction (@idle_since) goes, if it has been
+ * idle for FLOW_EVICT_IDLE_MS at least (busier flows are not touched).
+ * O(table), only when full.
+ *
+ * Return: true if an entry was freed and is reusable now
+ */
+static bool flow_evict(struct ctx *ctx)
+{
+	union flow *old = NULL;
+	int64_t old_since = 0;
+	unsigned i;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		int64_t since;
+
+		if (!ops || !ops->idle_since ||
+		    (since = ops->idle_since(&flowtab[i])) < 0)
+			continue;
+		if (!old || since < old_since) {
+			old = &flowtab[i];
+			old_since = since;
+		}
+	}
+	if (!old || ctx->now - old_since < FLOW_EVICT_IDLE_MS)
+		return false;
+	flow_stats.evicted++;
+	flow_ops_tab[old->f.type]->evict(ctx, old);
+	flow_free_reuse_now(old);
+	return true;
+}
+
+/**
+ * flow_alloc() - Take a free entry, evicting an idle flow if the table is full
+ * @ctx:	Context, for eviction (flow_evict()); NULL: never evict
  *
  * Return: zeroed entry with type FLOW_NONE (the caller sets it), or NULL if
- *	   the table is full
+ *	   the table is full and nothing could be evicted
  */
-union flow *flow_alloc(void)
+union flow *flow_alloc(struct ctx *ctx)
 {
 	unsigned idx;
 
-	if (!flow_free_n)
+	if (!flow_free_n && (!ctx || !flow_evict(ctx)))
 		return NULL;
 	idx = flow_free_stack[--flow_free_n];
 	if (idx + 1 > flow_hwm_n)
@@ -166,12 +226,12 @@ void flow_free(union flow *flow)
  * flow_free_reuse_now() - Make a just-freed entry reusable at once
  * @flow:	Entry freed by flow_free() in this batch (type FLOW_NONE)
  *
- * For eviction (udp_evict_idle()): the entry is taken again right away by
+ * For eviction (flow_evict()): the entry is taken again right away by
  * a new flow.  An event of this batch for the old flow may then find the
  * new one: handlers check the type and the socket of the flow they get, and
  * a wrong but open socket only costs a read that returns EAGAIN.
  */
-void flow_free_reuse_now(const union flow *flow)
+static void flow_free_reuse_now(const union flow *flow)
 {
 	unsigned idx = flow_idx(flow), i;
 
@@ -338,4 +398,258 @@ int flow_sock_meminfo(int s, uint32_t *sndbuf, uint32_t *queued)
 	*sndbuf = mi[SK_MEMINFO_SNDBUF];
 	*queued = mi[SK_MEMINFO_WMEM_QUEUED];
 	return 0;
+}
+
+/**
+ * flow_ops_register() - Register the operations of a flow type
+ * @t:		Flow type
+ * @ops:	Its operations (static storage)
+ *
+ * Context: before main(), from FLOW_OPS_REGISTER()
+ */
+void flow_ops_register(enum flow_type t, const struct flow_ops *ops)
+{
+	if (t <= FLOW_NONE || t >= FLOW_TYPE_COUNT)
+		return;
+	flow_ops_tab[t] = ops;
+	if (ops->epoll_type && ops->epoll_type < EPOLL_TYPE_COUNT)
+		flow_ops_epoll[ops->epoll_type] = ops;
+}
+
+/**
+ * flow_ops_of() - Operations of a flow type
+ * @t:		Flow type
+ *
+ * Return: its operations, or NULL if no module registered it
+ */
+const struct flow_ops *flow_ops_of(enum flow_type t)
+{
+	return t < FLOW_TYPE_COUNT ? flow_ops_tab[t] : NULL;
+}
+
+/**
+ * flow_ops_by_epoll() - The flow type whose sockets have an epoll type
+ * @epoll_type:	enum epoll_type
+ *
+ * Return: operations of that type, or NULL
+ */
+const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type)
+{
+	return epoll_type < EPOLL_TYPE_COUNT ? flow_ops_epoll[epoll_type] : NULL;
+}
+
+/**
+ * flow_types_init() - Set up the types that have an @init operation
+ * @ctx:	Context, after the namespace is set up and after daemonizing
+ *
+ * A type whose @init fails is off: flow_type_on() says so.
+ *
+ * Context: set-up
+ */
+void flow_types_init(struct ctx *ctx)
+{
+	unsigned t;
+
+	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
+		if (flow_ops_tab[t] && flow_ops_tab[t]->init &&
+		    flow_ops_tab[t]->init(ctx) < 0)
+			flow_type_off[t] = true;
+}
+
+/**
+ * flow_type_on() - Is a flow type registered, and did its set-up work?
+ * @t:		Flow type
+ *
+ * Return: true if flows of this type can be made
+ */
+bool flow_type_on(enum flow_type t)
+{
+	return flow_ops_of(t) && !flow_type_off[t];
+}
+
+/**
+ * flow_sock_event() - An epoll event on a flow's socket: to its type
+ * @ctx:	Context
+ * @ref:	epoll reference (the epoll type names the flow type)
+ * @events:	epoll events
+ *
+ * Context: main loop
+ */
+void flow_sock_event(struct ctx *ctx, union epoll_ref ref, uint32_t events)
+{
+	const struct flow_ops *ops = flow_ops_by_epoll(ref.type);
+
+	if (ops && ops->sock)
+		ops->sock(ctx, ref, events);
+}
+
+/**
+ * flow_timer() - The timer pass: each type's @tick, then each flow's @timer
+ * @ctx:	Context; @ctx->now is current
+ *
+ * One walk of the table for all types; the earliest deadline any flow
+ * returns is asked for with timer_want().
+ *
+ * Context: main loop, when ctx->timer_next is reached
+ */
+void flow_timer(struct ctx *ctx)
+{
+	int64_t next = INT64_MAX;
+	unsigned i, t;
+
+	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
+		if (flow_ops_tab[t] && flow_ops_tab[t]->tick)
+			flow_ops_tab[t]->tick(ctx);
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		int64_t at;
+
+		if (!ops || !ops->timer)
+			continue;
+		at = ops->timer(ctx, &flowtab[i]);
+		if (at < next)
+			next = at;
+	}
+	if (next != INT64_MAX)
+		timer_want(ctx, next);
+}
+
+/**
+ * flow_drain() - Exit drain: close the flows that have finished
+ * @ctx:	Context, with @ctx->drain_soft and @ctx->drain_hard set
+ * @abort:	The soft deadline passed: give up on the others too (each
+ *		type's @drain says what giving up means for it)
+ *
+ * Context: main loop, while @ctx->draining
+ * Return: flows still open, of the types that drain
+ */
+unsigned flow_drain(struct ctx *ctx, bool abort)
+{
+	unsigned i, left = 0;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+
+		if (ops && ops->drain && ops->drain(ctx, &flowtab[i], abort))
+			left++;
+	}
+	return left;
+}
+
+/**
+ * flow_abort_all() - Exit: reset every flow of the types that can be reset
+ * @ctx:	Context
+ *
+ * What is still open is aborted, not complete: the peers see a reset, not
+ * the end of the stream (RFC 9293 3.6, ABORT vs CLOSE).
+ *
+ * Context: after the main loop
+ */
+void flow_abort_all(struct ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+
+		if (ops && ops->abort)
+			ops->abort(ctx, &flowtab[i]);
+	}
+}
+
+/**
+ * flow_guest_gone() - The guest went away: tell every flow that cares
+ * @ctx:	Context
+ * @ms:		How long host peers may take to ACK what we ACKed, ms; 0 if
+ *		we are exiting (--one-off: the exit drain follows)
+ *
+ * Context: passt, when the stream client disconnects
+ */
+void flow_guest_gone(struct ctx *ctx, unsigned ms)
+{
+	unsigned i;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+
+		if (ops && ops->guest_gone)
+			ops->guest_gone(ctx, &flowtab[i], ms);
+	}
+}
+
+/**
+ * flow_guest_attached() - A guest attached: tell every flow that waited
+ * @ctx:	Context
+ *
+ * Context: passt, when a client connects to the UNIX socket
+ */
+void flow_guest_attached(struct ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+
+		if (ops && ops->guest_attached)
+			ops->guest_attached(ctx, &flowtab[i]);
+	}
+}
+
+/**
+ * flow_tcp_accept() - Hand an accepted connection to the type fwd chose
+ * @ctx:	Context
+ * @t:		Flow type (fwd_tcp_path())
+ * @s:		Accepted socket
+ * @peer:	Its peer address
+ * @peer_port:	Its peer port, host order
+ * @port:	Listening port, host order
+ * @to_port:	Target port, host order
+ * @from_ns:	The listener is in the namespace (-T)
+ *
+ * Return: true if the type took the connection (or refused and closed it),
+ *	   false if the caller keeps it (the tap path)
+ */
+bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,
+		     const union inany *peer, uint16_t peer_port,
+		     uint16_t port, uint16_t to_port, bool from_ns)
+{
+	const struct flow_ops *ops = flow_ops_of(t);
+
+	if (!ops || !ops->tcp_accept)
+		return false;
+	return ops->tcp_accept(ctx, s, peer, peer_port, port, to_port,
+			       from_ns);
+}
+
+/**
+ * flow_stats_print() - Print each type's counters, in type order
+ */
+void flow_stats_print(void)
+{
+	unsigned t;
+
+	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
+		if (flow_ops_tab[t] && flow_ops_tab[t]->stats_print)
+			flow_ops_tab[t]->stats_print();
+}
+
+/**
+ * flow_stats_sum() - Sum of every counter of every type, and the layer's own
+ *
+ * Return: the sum (it changes when any counter does: --stats DELAY)
+ */
+uint64_t flow_stats_sum(void)
+{
+	uint64_t sum = flow_stats.refused_nofile + flow_stats.evicted +
+		       flow_stats.tcp_refused_full;
+	unsigned t, k;
+
+	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++) {
+		const struct flow_ops *ops = flow_ops_tab[t];
+
+		for (k = 0; ops && k < ops->ncounters; k++)
+			sum += ops->counters[k];
+	}
+	return sum;
 }

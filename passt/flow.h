@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* passt/flow.h - Flow table: common header, keys and lifecycle
+/* passt/flow.h - The flow layer: table, keys, lifecycle, per-type operations
  *
  * A flow is one connection (TCP), one spliced connection pair, one UDP
  * "connection" or one ICMP echo identifier.  Every entry of the table starts
@@ -7,10 +7,30 @@
  * by their guest-side 5-tuple (struct flow_key) in a hash table; from host
  * sockets they are found by the index stored in the epoll reference.
  *
- * Lifecycle: FLOW_NONE (free) -> flow_alloc() -> typed by the caller, which
- * fills the key and calls flow_hash_add() if it has a guest side ->
- * flow_free() (removes the key if hashed) -> FLOW_NONE.  Only the module
- * owning the type writes its fields.
+ * Each flow type is implemented by one module (passt/tcp.c, passt/udp.c,
+ * passt/icmp.c, splice/tcp_splice.c), which registers a struct flow_ops
+ * with FLOW_OPS_REGISTER() before main() runs.  The flow layer calls
+ * those operations, and nothing else of the module: the main loop, the
+ * timers, eviction, the exit drain and the guest's comings and goings all
+ * reach a type through its table, so the core never names a module that
+ * depends on it (splice/).
+ *
+ * Lifecycle of an entry (the state is f.type, plus f.hashed):
+ *
+ *   FREE (FLOW_NONE) --flow_alloc()--> NEW (FLOW_NONE, zeroed, owned by
+ *	the caller, not yet visible to any walk)
+ *   NEW --the module sets f.type [, fills f.key, flow_hash_add()]--> ACTIVE
+ *	(seen by flow_timer(), flow_drain(), flow_abort_all(), epoll events
+ *	naming its index, and eviction if its type allows it)
+ *   ACTIVE --module closes its sockets, flow_free()--> DEAD (FLOW_NONE,
+ *	key removed; the index is not reusable yet, so a queued epoll event
+ *	for a closed socket finds a dead entry)
+ *   DEAD --flow_free_flush(), after the batch--> FREE
+ *   (eviction: ACTIVE --ops->evict()--> DEAD --flow_free_reuse_now()-->
+ *	FREE, inside flow_alloc())
+ *   NEW --flow_free()--> DEAD, for a caller that gives up half-way.
+ *
+ * Only the module owning the type writes its fields.
  */
 #ifndef PASST_FLOW_H
 #define PASST_FLOW_H
@@ -61,12 +81,116 @@ struct flow_common {
 };
 
 union flow;
+union epoll_ref;
+struct ctx;
+
+/**
+ * struct flow_ops - What the flow layer calls for one type
+ * @name:	Type name, for logs
+ * @epoll_type:	enum epoll_type of the type's sockets, 0 if none
+ * @sock:	epoll event on one of the type's sockets (main loop)
+ * @init:	Set-up of the type, after the namespace exists and after
+ *		daemonizing (flow_types_init()); 0, or -errno if the type
+ *		is off (its flows then aren't made)
+ * @timer:	Timer pass, for each flow of the type: do what is due
+ *		(ctx->now), return the flow's next deadline (ms, INT64_MAX
+ *		for none); the flow may be freed
+ * @tick:	Timer pass, once for the type before its flows' @timer
+ * @idle_since:	Eviction: time of the flow's last activity (ms), or -1 if
+ *		it may not be evicted; NULL: the type never is
+ * @evict:	Close a flow chosen for eviction (flow table full)
+ * @drain:	Exit drain: close the flow if it has finished; @abort: the
+ *		soft deadline passed, give up on it; return true if it is
+ *		still open
+ * @abort:	Exit: reset the flow (RFC 9293 3.6 ABORT), free it
+ * @guest_gone:	The guest went away (passt stream client); @ms: how long
+ *		host peers may take to ACK what we ACKed, 0 if we are
+ *		exiting (the exit drain follows)
+ * @guest_attached: A guest attached (passt stream client)
+ * @tcp_accept:	A connection accepted on a forwarded-port listener that
+ *		fwd_tcp_path() sent to this type: @s accepted socket, @peer
+ *		and @peer_port (host order) its source, @port the listening
+ *		port, @to_port the target port (host order), @from_ns the
+ *		listener is in the namespace; return true if taken (or
+ *		refused and closed), false to leave it to the tap path
+ * @stats_print: Print the type's counters (stats_dump())
+ * @counters:	The type's counters: an array of uint64_t ...
+ * @ncounters:	... of this many elements (flow_stats_sum())
+ */
+struct flow_ops {
+	const char *name;
+	uint8_t epoll_type;
+	void (*sock)(struct ctx *ctx, union epoll_ref ref, uint32_t events);
+	int (*init)(struct ctx *ctx);
+	int64_t (*timer)(struct ctx *ctx, union flow *flow);
+	void (*tick)(struct ctx *ctx);
+	int64_t (*idle_since)(const union flow *flow);
+	void (*evict)(struct ctx *ctx, union flow *flow);
+	bool (*drain)(struct ctx *ctx, union flow *flow, bool abort);
+	void (*abort)(struct ctx *ctx, union flow *flow);
+	void (*guest_gone)(struct ctx *ctx, union flow *flow, unsigned ms);
+	void (*guest_attached)(struct ctx *ctx, union flow *flow);
+	bool (*tcp_accept)(struct ctx *ctx, int s, const union inany *peer,
+			   uint16_t peer_port, uint16_t port, uint16_t to_port,
+			   bool from_ns);
+	void (*stats_print)(void);
+	const uint64_t *counters;
+	unsigned ncounters;
+};
+
+/**
+ * FLOW_OPS_REGISTER() - Register the operations of a flow type, before main()
+ * @t:		enum flow_type
+ * @ops:	struct flow_ops (static storage)
+ *
+ * The daemon links every object of libcore.a (--whole-archive), so each
+ * module's registration runs even if no other code names the module.
+ */
+#define FLOW_OPS_REGISTER(t, ops)					\
+	static void __attribute__((constructor))			\
+	flow_ops_register_##t(void)					\
+	{								\
+		flow_ops_register(t, &(ops));				\
+	}
+
+/* Minimum idle time of a flow evicted for a new one (flow table full) */
+#define FLOW_EVICT_IDLE_MS	1000
+
+/**
+ * struct flow_stats - Counters of the flow layer
+ * @refused_nofile:	New flows refused: out of descriptors or memory
+ * @evicted:		Flows evicted for a new one (table full)
+ * @tcp_refused_full:	TCP connections refused, tap or splice: table full
+ */
+struct flow_stats {
+	uint64_t refused_nofile;
+	uint64_t evicted;
+	uint64_t tcp_refused_full;
+};
+
+extern struct flow_stats flow_stats;
+
+void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
+const struct flow_ops *flow_ops_of(enum flow_type t);
+const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type);
+void flow_types_init(struct ctx *ctx);
+bool flow_type_on(enum flow_type t);
+void flow_sock_event(struct ctx *ctx, union epoll_ref ref, uint32_t events);
+void flow_timer(struct ctx *ctx);
+unsigned flow_drain(struct ctx *ctx, bool abort);
+void flow_abort_all(struct ctx *ctx);
+void flow_guest_gone(struct ctx *ctx, unsigned ms);
+void flow_guest_attached(struct ctx *ctx);
+bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,
+		     const union inany *peer, uint16_t peer_port,
+		     uint16_t port, uint16_t to_port, bool from_ns);
+void flow_stats_print(void);
+uint64_t flow_stats_sum(void);
 
 int flow_init(unsigned max);
-union flow *flow_alloc(void);
+union flow *flow_alloc(struct ctx *ctx);
 void flow_free(union flow *flow);
 void flow_free_flush(void);
-void flow_free_reuse_now(const union flow *flow);
 unsigned flow_idx(const union flow *flow);
 union flow *flow_at(unsigned idx);
 unsigned flow_max(void);

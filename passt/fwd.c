@@ -35,10 +35,11 @@
 
 #include "../conf/log.h"
 #include "epoll_ref.h"
+#include "flow.h"
 #include "fwd.h"
 #include "limits.h"
 #include "passt.h"
-#include "../splice/nsock.h"
+#include "nsock.h"
 
 static const union inany inany_any4 = {
 	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
@@ -287,6 +288,33 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
 }
 
 /**
+ * fwd_tcp_path() - Which path a connection accepted on a forwarded port takes
+ * @ctx:	Context
+ * @peer:	Source of the connection
+ * @from_ns:	The listener is in the namespace (-T)
+ *
+ * pasta only (passt has no namespace to splice to): every -T connection
+ * is spliced (it came over the namespace's loopback); a -t connection is
+ * spliced if it comes from a loopback address, splicing isn't disabled
+ * (--no-splice) and the namespace socket helper runs.  The splice path
+ * may still decline one it can't carry (flow_tcp_accept()): it then takes
+ * the tap path.
+ *
+ * Return: enum fwd_path
+ */
+enum fwd_path fwd_tcp_path(const struct ctx *ctx, const union inany *peer,
+			   bool from_ns)
+{
+	if (ctx->c.mode != MODE_PASTA || !flow_type_on(FLOW_TCP_SPLICE))
+		return FWD_PATH_TAP;
+	if (from_ns)
+		return FWD_PATH_SPLICE;
+	if (ctx->c.no_splice || !inany_is_loopback(peer) || !nsock_ready())
+		return FWD_PATH_TAP;
+	return FWD_PATH_SPLICE;
+}
+
+/**
  * fwd_splice_ns_target() - Where a spliced -t/-u flow from the host's
  *			    loopback goes in the namespace
  * @c:		Configuration
@@ -476,7 +504,7 @@ void inany_from_sockaddr(union inany *a, uint16_t *port,
  * @ns:		Socket lives in the namespace (for the epoll reference)
  * @dyn:	Port of "auto" (epoll reference)
  * @helper:	In the namespace, the socket comes from the namespace
- *		socket helper (splice/nsock.c): at run time
+ *		socket helper (passt/nsock.c): at run time
  * @addr:	Bind address for a rule without one, NULL for the wildcard
  *
  * #syscalls socket setsockopt bind listen epoll_ctl close

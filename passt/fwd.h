@@ -57,6 +57,19 @@ struct fwd_socks {
 	struct fwd_lsock *s;
 };
 
+/**
+ * enum fwd_path - Which path carries a new connection
+ * @FWD_PATH_TAP:	Frames to and from the guest (tap device or stream)
+ * @FWD_PATH_SPLICE:	Loopback splice between two sockets (FLOW_TCP_SPLICE)
+ */
+enum fwd_path {
+	FWD_PATH_TAP,
+	FWD_PATH_SPLICE,
+};
+
+struct ctx;
+enum fwd_path fwd_tcp_path(const struct ctx *ctx, const union inany *peer,
+			   bool from_ns);
 bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,

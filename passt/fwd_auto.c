@@ -30,7 +30,7 @@
  * (ns_call()), the host's one on the host: a netlink socket reports on the
  * namespace it was created in, and neither needs privileges to dump.
  * Listeners in the namespace come from the namespace socket helper
- * (splice/nsock.c), as the daemon can't enter it after set-up.  At most
+ * (passt/nsock.c), as the daemon can't enter it after set-up.  At most
  * CONF_FWD_AUTO_MAX ports per table, counted as weak ports in the table's
  * share of RLIMIT_NOFILE (passt/limits.c); a port that can't be bound
  * (in use on this side, say) is tried again only after it went away on the

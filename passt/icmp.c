@@ -41,6 +41,7 @@
 #define PING_TIMEOUT_MS		60000
 #define ICMP_BUF		65536
 
+struct icmp_stats icmp_stats;
 static bool icmp_disabled;
 static uint8_t icmp_buf[ICMP_BUF];
 
@@ -92,7 +93,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 			warn("ping sockets not permitted (net.ipv4.ping_group_range): ICMP echo disabled");
 			icmp_disabled = true;
 		} else if (errno == EMFILE || errno == ENFILE) {
-			stats.flow_refused_nofile++;
+			flow_stats.refused_nofile++;
 			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
 		return NULL;
@@ -108,9 +109,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 		return NULL;
 	}
 
-	flow = flow_alloc();
-	if (!flow && udp_evict_idle(ctx))
-		flow = flow_alloc();
+	flow = flow_alloc(ctx);
 	if (!flow) {
 		limits_refused(ctx->now, LIMIT_FLOWS, "ICMP echo");
 		close(s);
@@ -174,7 +173,7 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 
 	/* The kernel fills in the identifier and the checksum */
 	if (send(pf->sock, f->l4, f->l4_len, MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
-		stats.icmp_echo_to_host++;
+		icmp_stats.echo_to_host++;
 	pf->last_active = ctx->now;
 	return true;
 }
@@ -183,11 +182,13 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
  * icmp_sock_handler() - Echo reply on a ping socket: frame to the guest
  * @ctx:	Context
  * @ref:	epoll reference (flow index)
+ * @events:	epoll events (unused: a reply or nothing)
  *
  * #syscalls recvfrom
  */
-void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref)
+void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
+	(void)events;
 	union flow *flow = flow_at(ref.flow);
 	struct ping_flow *pf = &flow->ping;
 	int i;
@@ -231,46 +232,38 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref)
 		ck = csum(l2 + ETH_HLEN_ + l3, (size_t)n, sum);
 		memcpy(l2 + ETH_HLEN_ + l3 + 2, &ck, 2);
 
-		stats.icmp_echo_from_host++;
+		icmp_stats.echo_from_host++;
 		pf->last_active = ctx->now;
 	}
 }
 
 /**
- * icmp_timer() - Close idle echo flows
+ * icmp_flow_timer() - Close an idle echo flow (flow_timer())
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_PING
+ *
+ * Return: when it will be idle for PING_TIMEOUT_MS, ms; INT64_MAX if freed
  */
-void icmp_timer(struct ctx *ctx)
+static int64_t icmp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type != FLOW_PING)
-			continue;
-		if (ctx->now - flow->ping.last_active >= PING_TIMEOUT_MS)
-			icmp_flow_free(ctx, &flow->ping);
-		else
-			timer_want(ctx, flow->ping.last_active +
-				   PING_TIMEOUT_MS);
+	if (ctx->now - flow->ping.last_active >= PING_TIMEOUT_MS) {
+		icmp_flow_free(ctx, &flow->ping);
+		return INT64_MAX;
 	}
+	return flow->ping.last_active + PING_TIMEOUT_MS;
 }
 
 /**
- * icmp_close_all() - Close every echo flow (the guest went away)
+ * icmp_flow_guest_gone() - Close an echo flow: the guest went away
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_PING
+ * @ms:		Unused (nothing we acknowledged waits in an echo flow)
  */
-void icmp_close_all(struct ctx *ctx)
+static void icmp_flow_guest_gone(struct ctx *ctx, union flow *flow,
+				 unsigned ms)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type == FLOW_PING)
-			icmp_flow_free(ctx, &flow->ping);
-	}
+	(void)ms;
+	icmp_flow_free(ctx, &flow->ping);
 }
 
 /**
@@ -349,3 +342,26 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 		      &src, &k->gaddr, type, code, quote, qlen);
 	return true;
 }
+
+/**
+ * icmp_stats_print() - Print the counters of ICMP echo, and the flow layer's
+ *			refusals for want of descriptors
+ */
+static void icmp_stats_print(void)
+{
+	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
+		    icmp_stats.echo_to_host, icmp_stats.echo_from_host,
+		    flow_stats.refused_nofile);
+}
+
+static const struct flow_ops icmp_flow_ops = {
+	.name		= "ICMP echo",
+	.epoll_type	= EPOLL_TYPE_PING,
+	.sock		= icmp_sock_handler,
+	.timer		= icmp_flow_timer,
+	.guest_gone	= icmp_flow_guest_gone,
+	.stats_print	= icmp_stats_print,
+	.counters	= (const uint64_t *)&icmp_stats,
+	.ncounters	= sizeof(icmp_stats) / sizeof(uint64_t),
+};
+FLOW_OPS_REGISTER(FLOW_PING, icmp_flow_ops)

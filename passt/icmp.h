@@ -12,12 +12,19 @@
 #include "epoll_ref.h"
 #include "flow.h"
 
+/**
+ * struct icmp_stats - Counters of ICMP echo (--stats, SIGUSR1)
+ */
+struct icmp_stats {
+	uint64_t echo_to_host, echo_from_host;
+};
+
+extern struct icmp_stats icmp_stats;
+
 struct ctx;
 
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
-void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref);
-void icmp_timer(struct ctx *ctx);
-void icmp_close_all(struct ctx *ctx);
+void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code);
 bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 			   int err, const uint8_t *quote, size_t qlen);

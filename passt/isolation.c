@@ -825,7 +825,7 @@ out:
  * isolate_seccomp_helper() - Install the filter of a helper process
  *
  * The allow-list is the "#syscalls:helper" entries of the generated list
- * (splice/nsock.c); anything else kills the helper, in every build:
+ * (passt/nsock.c); anything else kills the helper, in every build:
  * sanitizer builds also allow what the ASan run-time calls to write a
  * report and manage its shadow memory.
  *

@@ -22,7 +22,7 @@ struct fwd_table;
  */
 #define LIMITS_FDS_FIXED	64
 /* Descriptors pasta keeps in pools at set-up: namespace sockets from the
- * helper (4 kinds of 32, splice/nsock.h), 16 idle pipes (two ends each,
+ * helper (4 kinds of 32, passt/nsock.h), 16 idle pipes (two ends each,
  * splice/), UDP namespace sockets (2 families, 16 fresh and 16 used each)
  */
 #define LIMITS_FDS_POOLS	(4 * 32 + 16 * 2 + 2 * 16 * 2)

@@ -28,7 +28,6 @@
 #include "../conf/conf.h"
 #include "../conf/file.h"
 #include "../conf/log.h"
-#include "../splice/splice.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "devmem.h"
@@ -46,10 +45,6 @@
 #include "tcp.h"
 #include "udp.h"
 
-int passt_tap_add(struct ctx *ctx, int fd);
-int vhost_attach(struct ctx *ctx, int s);
-int signals_init(struct ctx *ctx);
-int passt_loop(struct ctx *ctx);
 
 #define PASST_SOCK_TRIES	64	/* /tmp/passt_1.socket to _64 (passt.1) */
 
@@ -415,10 +410,10 @@ int main(int argc, char **argv)
 	} else {
 		pidfile_write(pidfd, getpid());
 	}
-	/* Forks the namespace socket helper: after daemonize(), while we may
-	 * still enter the namespace
+	/* The splice path forks the namespace socket helper: after
+	 * daemonize(), while we may still enter the namespace
 	 */
-	splice_init(ctx);
+	flow_types_init(ctx);
 	/* After the fork: a signalfd added to epoll before it would keep
 	 * waiting on the parent's signal queue.  The signals are blocked
 	 * since main() began (signals_block_early()): one that came during

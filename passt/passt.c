@@ -43,12 +43,12 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
-#include "../splice/splice.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
 #include "../tap/vhost_user.h"
 #include "ctl.h"
 #include "devmem.h"
+#include "tcp_devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
@@ -56,6 +56,7 @@
 #include "icmp.h"
 #include "isolation.h"
 #include "limits.h"
+#include "nsock.h"
 #include "passt.h"
 #include "pasta.h"
 #include "sdnotify.h"
@@ -113,39 +114,16 @@ void stats_dump(void)
 		if (stats.frames_dropped[i])
 			info_always("stats:   %s: %lu", frame_drop_str[i],
 				    stats.frames_dropped[i]);
-	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
-		    stats.tcp_flows_opened, stats.tcp_flows_closed,
-		    stats.tcp_refused_full, stats.tcp_rst_to_tap,
-		    stats.tcp_rst_to_sock);
-	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
-		    stats.tcp_bytes_to_tap, stats.tcp_bytes_from_tap,
-		    stats.tcp_retrans, stats.tcp_fast_retrans, stats.tcp_rto,
-		    stats.tcp_partial_send, stats.tcp_ooo, stats.tcp_bad_opts);
-	info_always("stats: TCP tap drops %lu (tagged %lu), turns waited %lu, SYN-ACK resends %lu; at exit: drained %lu, reset %lu, reset before the peer ACKed %lu",
-		    stats.tcp_tap_dropped, tap_stats.tx_dropped_tagged,
-		    stats.tcp_tap_waits, stats.tcp_synack_rexmit,
-		    stats.tcp_drained, stats.tcp_orphan_rst,
-		    stats.tcp_orphan_timeout);
-	info_always("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
-		    stats.splice_flows_opened, stats.splice_flows_closed,
-		    stats.splice_bytes, stats.splice_resets,
-		    stats.splice_connect_failed);
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu",
-		    stats.udp_flows_opened, stats.udp_dgrams_to_tap,
-		    stats.udp_dgrams_from_tap, stats.udp_too_big,
-		    stats.udp_refused_full, stats.udp_evicted);
-	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
-		    stats.icmp_echo_to_host, stats.icmp_echo_from_host,
-		    stats.flow_refused_nofile);
+	flow_stats_print();
 	info_always("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
 		    (unsigned long)limits_refused_total(LIMIT_FLOWS),
 		    (unsigned long)limits_refused_total(LIMIT_FDS));
 	if (devmem_bound())
 		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
-			    stats.devmem_bytes, stats.devmem_linear_bytes,
-			    stats.devmem_copied_bytes, stats.devmem_tokens_held,
-			    stats.devmem_tokens_returned, stats.devmem_dontneed_calls,
-			    stats.devmem_waits, stats.devmem_store_full);
+			    devmem_stats.bytes, devmem_stats.linear_bytes,
+			    devmem_stats.copied_bytes, devmem_stats.tokens_held,
+			    devmem_stats.tokens_returned, devmem_stats.dontneed_calls,
+			    devmem_stats.waits, devmem_stats.store_full);
 	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu, FQDN skipped %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu, FQDN skipped %lu)",
 		    svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
 		    svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
@@ -438,15 +416,16 @@ static void tap_client_gone(struct ctx *ctx)
 		close(fd);
 	}
 	tap_detach();
-	udp_close_all(ctx);
-	icmp_close_all(ctx);
 	if (ctx->c.one_off) {
-		/* The drain gives TCP connections up (tcp_drain()) */
+		/* UDP and ICMP flows of the guest go now; the exit drain gives
+		 * TCP connections up (flow_drain())
+		 */
+		flow_guest_gone(ctx, 0);
 		ctx->quit = true;
 		ctx->exit_status = 0;
 	} else {
 		/* What the guest sent and we ACKed still reaches the host */
-		tcp_guest_gone(ctx, MAX(ctx->c.drain_timeout_s, 1U) * 1000);
+		flow_guest_gone(ctx, MAX(ctx->c.drain_timeout_s, 1U) * 1000);
 	}
 }
 
@@ -485,7 +464,6 @@ static void tap_handler(struct ctx *ctx, uint32_t e)
 }
 
 static void guest_attached(struct ctx *ctx);
-int vhost_attach(struct ctx *ctx, int s);
 
 /**
  * tap_listen_handler() - passt: a client connects to the UNIX socket
@@ -527,7 +505,7 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
  */
 static void guest_attached(struct ctx *ctx)
 {
-	tcp_guest_attached(ctx);
+	flow_guest_attached(ctx);
 	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
 		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
@@ -758,9 +736,7 @@ static void stats_periodic(const struct ctx *ctx)
 
 	/* Any event moves at least one of these */
 	sum = tap_stats.rx_frames + tap_stats.tx_frames + tap_stats.tx_dropped +
-	      stats.splice_flows_opened + stats.splice_flows_closed +
-	      stats.splice_bytes + stats.tcp_flows_closed +
-	      stats.udp_flows_opened + stats.frames_unhandled;
+	      flow_stats_sum() + stats.frames_unhandled;
 	if (sum == last_sum)
 		return;
 	last_sum = sum;
@@ -828,7 +804,7 @@ static bool passt_drain_step(struct ctx *ctx)
 		ctx->drain_hard = ctx->drain_soft + t;
 	}
 	abort = ctx->now >= ctx->drain_soft;
-	left = tcp_drain(ctx, abort) + splice_drain(ctx, abort);
+	left = flow_drain(ctx, abort);
 	if (!left)
 		return false;
 	if (ctx->now >= ctx->drain_hard) {
@@ -895,29 +871,17 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_TAP_LISTEN:
 				tap_listen_handler(ctx, ref);
 				break;
-			case EPOLL_TYPE_TCP:
-				tcp_sock_handler(ctx, ref, e);
-				break;
 			case EPOLL_TYPE_TCP_LISTEN:
 				tcp_listen_handler(ctx, ref);
 				break;
-			case EPOLL_TYPE_TCP_SPLICE:
-				splice_tcp_handler(ctx, ref, e);
-				break;
-			case EPOLL_TYPE_UDP:
-				udp_sock_handler(ctx, ref, e);
-				break;
 			case EPOLL_TYPE_UDP_LISTEN:
 				udp_listen_handler(ctx, ref, e);
-				break;
-			case EPOLL_TYPE_PING:
-				icmp_sock_handler(ctx, ref);
 				break;
 			case EPOLL_TYPE_SIGNAL:
 				signal_handler(ctx, (int)ref.fd);
 				break;
 			case EPOLL_TYPE_NS_HELPER:
-				splice_ns_helper_handler(ctx, e);
+				nsock_handler(ctx, e);
 				break;
 			case EPOLL_TYPE_CTL_LISTEN:
 				ctl_listen_handler(ctx);
@@ -935,7 +899,8 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_VHOST_KICK:
 				vhost_kick_handler(ctx, ref);
 				break;
-			default:
+			default:	/* a flow's socket */
+				flow_sock_event(ctx, ref, e);
 				break;
 			}
 		}
@@ -951,10 +916,8 @@ int passt_loop(struct ctx *ctx)
 
 		if (ctx->now >= ctx->timer_next) {
 			ctx->timer_next = INT64_MAX;
-			tcp_timer(ctx);
-			icmp_timer(ctx);
-			udp_timer(ctx);
-			splice_timer(ctx);
+			nsock_refill();	/* namespace socket pools */
+			flow_timer(ctx);
 		}
 		if (ctx->now >= next_hk) {
 			housekeeping(ctx);
@@ -973,8 +936,7 @@ int passt_loop(struct ctx *ctx)
 	/* What is still open is aborted, not complete: the host peers see a
 	 * reset, not the end of the stream (RFC 9293 3.6, ABORT vs CLOSE)
 	 */
-	tcp_close_all(ctx);
-	splice_abort_all(ctx);
+	flow_abort_all(ctx);
 	tap_flush();
 	flow_free_flush();
 	return ctx->exit_status;

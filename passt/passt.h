@@ -42,45 +42,23 @@ struct ctx {
 };
 
 /**
- * struct passt_stats - Counters of the core, dumped by --stats / SIGUSR1
+ * struct passt_stats - Counters of frame dispatch (passt/passt.c); each
+ *			module keeps its own (tcp_stats, udp_stats, ...)
+ * @frames_dropped:	Malformed frames dropped, by reason (enum frame_drop)
+ * @frames_unhandled:	Valid frames no handler wanted
  */
 struct passt_stats {
 	uint64_t frames_dropped[FD_COUNT];
-	uint64_t frames_unhandled;	/* valid frames no handler wanted */
-	uint64_t tcp_flows_opened, tcp_flows_closed;
-	uint64_t tcp_refused_full;	/* new connections refused: table full */
-	uint64_t tcp_rst_to_tap, tcp_rst_to_sock;
-	uint64_t tcp_retrans, tcp_fast_retrans, tcp_rto;
-	uint64_t tcp_bytes_to_tap, tcp_bytes_from_tap;
-	uint64_t tcp_partial_send;	/* host socket took less than offered */
-	uint64_t tcp_bad_opts;		/* segments with malformed options */
-	uint64_t tcp_ooo;		/* out-of-order segments dropped */
-	uint64_t tcp_tap_dropped;	/* our segments the tap didn't take */
-	uint64_t tcp_tap_waits;		/* turns a flow waited for the tap */
-	uint64_t tcp_synack_rexmit;	/* SYN-ACK again: resent from SND.UNA */
-	uint64_t tcp_drained;		/* closed cleanly while exiting */
-	uint64_t tcp_orphan_rst;	/* reset at exit, host peer had all */
-	uint64_t tcp_orphan_timeout;	/* reset at exit, host peer hadn't */
-	uint64_t splice_flows_opened, splice_flows_closed, splice_bytes;
-	uint64_t splice_resets;		/* spliced connections ended by RST */
-	uint64_t splice_connect_failed;	/* refused or timed-out connect() */
-	uint64_t udp_flows_opened, udp_dgrams_to_tap, udp_dgrams_from_tap;
-	uint64_t udp_too_big, udp_refused_full, udp_evicted;
-	uint64_t icmp_echo_to_host, icmp_echo_from_host;
-	uint64_t flow_refused_nofile;
-	uint64_t devmem_bytes;		/* payload read as dma-buf fragments */
-	uint64_t devmem_linear_bytes;	/* SCM_DEVMEM_LINEAR bytes */
-	uint64_t devmem_copied_bytes;	/* devmem reads without devmem data */
-	uint64_t devmem_tokens_held;	/* fragment tokens held now */
-	uint64_t devmem_tokens_returned;
-	uint64_t devmem_dontneed_calls;	/* SO_DEVMEM_DONTNEED calls */
-	uint64_t devmem_waits;		/* devmem data behind peeked bytes */
-	uint64_t devmem_store_full;	/* reads put off: piece store full */
+	uint64_t frames_unhandled;
 };
 
 extern struct passt_stats stats;
 
 void timer_want(struct ctx *ctx, int64_t at);
+int passt_tap_add(struct ctx *ctx, int fd);
+int vhost_attach(struct ctx *ctx, int s);
+int signals_init(struct ctx *ctx);
+int passt_loop(struct ctx *ctx);
 void stats_dump(void);
 void signals_block_early(void);
 void signals_unblock_child(void);

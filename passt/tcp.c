@@ -82,7 +82,6 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
-#include "../splice/splice.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
@@ -128,6 +127,7 @@ static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
 static unsigned tcp_waiting;		/* flows with TFL_TAP_WAIT */
 static unsigned tcp_wait_cursor;	/* round robin over them */
 static uint8_t tcp_isn_key[16];
+struct tcp_stats tcp_stats;
 static struct tcp_rd_ext tcp_rd_ext;	/* payload pieces of the last read */
 
 static void tcp_tap_dropped(uint64_t tag);
@@ -135,12 +135,7 @@ static bool tcp_sock_unacked(const struct tcp_conn *conn);
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout);
 
-static const char *const tcp_ev_str[TEV_COUNT] = {
-	"TAP_SYN_RCVD", "SOCK_CONNECTED", "SOCK_ACCEPTED", "TAP_SYN_SENT",
-	"ESTABLISHED", "TAP_FIN_RCVD", "SOCK_EOF", "TAP_FIN_SENT",
-	"TAP_FIN_ACKED",
-};
-_Static_assert(ARRAY_SIZE(tcp_ev_str) == TEV_COUNT, "tcp_ev_str out of sync");
+static const char *tcp_state_str(uint16_t events);
 
 /**
  * struct tcp_seg - Fields of one guest segment
@@ -378,7 +373,7 @@ static void tcp_tap_dropped(uint64_t tag)
 	if (flow->f.type != FLOW_TCP || flow->tcp.sock < 0)
 		return;
 	conn = &flow->tcp;
-	stats.tcp_tap_dropped++;
+	tcp_stats.tap_dropped++;
 	if (!(conn->flags & TFL(TAP_DROP)) || seq_lt(seq, conn->drop_seq))
 		conn->drop_seq = seq;
 	conn->flags |= TFL(TAP_DROP);
@@ -605,7 +600,7 @@ static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 			      !!(s.flags & F_FIN);
 	}
 	tcp_send_flags_seq(ctx, &tmp, flags, seq);
-	stats.tcp_rst_to_tap++;
+	tcp_stats.rst_to_tap++;
 }
 
 /**
@@ -637,6 +632,25 @@ static int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 }
 
 /**
+ * tcp_state_str() - Name of a connection's state, derived from its events
+ * @events:	TEV() bits
+ *
+ * Return: RFC 9293 state name as seen from the guest's peer (us)
+ */
+static const char *tcp_state_str(uint16_t events)
+{
+	if (!(events & TEV(ESTABLISHED)))
+		return events & TEV(TAP_SYN_SENT) ? "SYN-SENT" : "SYN-RECEIVED";
+	if ((events & TEV(TAP_FIN_SENT)) && (events & TEV(TAP_FIN_RCVD)))
+		return events & TEV(TAP_FIN_ACKED) ? "TIME-WAIT" : "CLOSING";
+	if (events & TEV(TAP_FIN_SENT))
+		return events & TEV(TAP_FIN_ACKED) ? "FIN-WAIT-2" : "FIN-WAIT-1";
+	if (events & TEV(TAP_FIN_RCVD))
+		return "CLOSE-WAIT";
+	return "ESTABLISHED";
+}
+
+/**
  * tcp_conn_free() - Close the host socket and release the flow
  * @ctx:	Context
  * @conn:	Connection
@@ -648,7 +662,7 @@ static int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 			  const char *why)
 {
-	conn_dbg(conn, "closing (%s)", why);
+	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str(conn->events));
 	tcp_wait_clear(conn);
 	if (conn->sock >= 0) {
 		if (rd(conn)->close)
@@ -658,13 +672,13 @@ static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 
 			setsockopt(conn->sock, SOL_SOCKET, SO_LINGER, &l,
 				   sizeof(l));
-			stats.tcp_rst_to_sock++;
+			tcp_stats.rst_to_sock++;
 		}
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, conn->sock, NULL);
 		close(conn->sock);
 		conn->sock = -1;
 	}
-	stats.tcp_flows_closed++;
+	tcp_stats.flows_closed++;
 	flow_free((union flow *)conn);
 }
 
@@ -680,7 +694,7 @@ static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
 	 * acknowledges its SYN (RFC 9293 3.10.7.3)
 	 */
 	tcp_send_flags(ctx, conn, F_RST | F_ACK);
-	stats.tcp_rst_to_tap++;
+	tcp_stats.rst_to_tap++;
 	tcp_conn_free(ctx, conn, true, why);
 }
 
@@ -1054,7 +1068,7 @@ static int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			}
 			got = (size_t)r;
 		}
-		stats.tcp_bytes_to_tap += (uint64_t)got;
+		tcp_stats.bytes_to_tap += (uint64_t)got;
 		turn += got;
 
 		if (seq_gt(conn->snd_nxt, conn->snd_max))
@@ -1113,7 +1127,7 @@ static int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
 	}
-	stats.tcp_retrans++;
+	tcp_stats.retrans++;
 	if (tcp_data_from_sock(ctx, conn) < 0)
 		return -1;
 	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
@@ -1202,7 +1216,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		 */
 		if (++conn->dup_acks == DUP_ACK_THRESH &&
 		    !(conn->flags & TFL(RECOVERY))) {
-			stats.tcp_fast_retrans++;
+			tcp_stats.fast_retrans++;
 			conn_dbg(conn, "fast retransmit from %u", conn->snd_una);
 			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ALL);
 			conn->recover = conn->snd_max;
@@ -1246,7 +1260,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 
 		if (seq_gt(s->seq, seq)) {
 			gap = true;		/* out of order: drop */
-			stats.tcp_ooo++;
+			tcp_stats.ooo++;
 			continue;
 		}
 		if (s->len && seq_gt(end, seq)) {
@@ -1283,14 +1297,14 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			r = 0;
 		}
 		conn->rcv_nxt += (uint32_t)r;
-		stats.tcp_bytes_from_tap += (uint64_t)r;
+		tcp_stats.bytes_from_tap += (uint64_t)r;
 		conn->flags |= TFL(ACK_DUE);
 		if ((size_t)r < total) {
 			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
 				 r, total, conn->rcv_wnd,
 				 (int)(conn->rcv_wnd_edge - conn->rcv_nxt),
 				 conn->sndbuf);
-			stats.tcp_partial_send++;
+			tcp_stats.partial_send++;
 			conn->flags |= TFL(PARTIAL_SEND);
 			fin = false;
 		}
@@ -1387,7 +1401,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			    conn->snd_una == conn->iss + 1 &&
 			    conn->snd_nxt != conn->snd_una) {
 				conn->flags |= TFL(RETRANS_ALL);
-				stats.tcp_synack_rexmit++;
+				tcp_stats.synack_rexmit++;
 			}
 			continue;
 		}
@@ -1481,7 +1495,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	int af = f->af;
 
 	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
-		stats.tcp_bad_opts++;
+		tcp_stats.bad_opts++;
 		return;
 	}
 	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
@@ -1489,11 +1503,9 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		return;
 	}
 
-	flow = flow_alloc();
-	if (!flow && udp_evict_idle(ctx))
-		flow = flow_alloc();
+	flow = flow_alloc(ctx);
 	if (!flow) {
-		stats.tcp_refused_full++;
+		flow_stats.tcp_refused_full++;
 		limits_refused(ctx->now, LIMIT_FLOWS,
 			       "TCP connection from the guest");
 		tcp_rst_reply(ctx, f);
@@ -1533,7 +1545,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			    IPPROTO_TCP);
 	if (conn->sock < 0) {
-		stats.flow_refused_nofile++;
+		flow_stats.refused_nofile++;
 		limits_refused(ctx->now, LIMIT_FDS,
 			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
@@ -1544,7 +1556,7 @@ static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
-	stats.tcp_flows_opened++;
+	tcp_stats.flows_opened++;
 	conn_dbg(conn, "SYN from guest, connecting");
 
 	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
@@ -1639,7 +1651,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 			return;
 		if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN,
 				  &o) < 0) {
-			stats.tcp_bad_opts++;
+			tcp_stats.bad_opts++;
 			return;
 		}
 		conn->rcv_nxt = s->seq + 1;
@@ -1861,7 +1873,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* reset it, or the listener wakes us forever */
-				stats.flow_refused_nofile++;
+				flow_stats.refused_nofile++;
 				limits_refused(ctx->now, LIMIT_FDS,
 					       "TCP connection to a forwarded "
 					       "port, accept4()");
@@ -1877,10 +1889,9 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		gport = ref.listen.dyn ? ref.listen.port :
 			fwd_port(t, ref.listen.rule, ref.listen.port);
 
-		/* passt has no namespace to splice to: always the tap path */
-		if (ctx->c.mode == MODE_PASTA &&
-		    splice_tcp_accept(ctx, s, &peer, pport, ref.listen.port,
-				      gport, ref.listen.ns))
+		if (fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
+		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
+				    ref.listen.port, gport, ref.listen.ns))
 			continue;	/* taken by the splice path */
 
 		af = inany_af(&peer);
@@ -1899,13 +1910,11 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
-		flow = flow_alloc();
-		if (!flow && udp_evict_idle(ctx))
-			flow = flow_alloc();
+		flow = flow_alloc(ctx);
 		if (!flow) {
 			struct linger l = { 1, 0 };
 
-			stats.tcp_refused_full++;
+			flow_stats.tcp_refused_full++;
 			limits_refused(ctx->now, LIMIT_FLOWS,
 				       "TCP connection to a forwarded port");
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
@@ -1955,7 +1964,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
 			continue;
 		}
-		stats.tcp_flows_opened++;
+		tcp_stats.flows_opened++;
 		conn->snd_nxt = conn->iss;
 		tcp_send_flags(ctx, conn, F_SYN);
 		conn->snd_nxt = conn->iss + 1;
@@ -1999,7 +2008,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 			tcp_send_flags_seq(ctx, conn,
 					   (conn->events & TEV(TAP_SYN_SENT)) ?
 					   F_SYN : F_SYN | F_ACK, conn->iss);
-			stats.tcp_retrans++;
+			tcp_stats.retrans++;
 		} else if (ctx->now - conn->last_active >= CONNECT_TIMEOUT_MS) {
 			tcp_rst(ctx, conn, "connect() timeout");
 			return;
@@ -2013,7 +2022,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 			tcp_rst(ctx, conn, "too many retransmissions");
 			return;
 		}
-		stats.tcp_rto++;
+		tcp_stats.rto++;
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->snd_una);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
@@ -2041,41 +2050,29 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 }
 
 /**
- * tcp_timer() - Run expired connection timers
+ * tcp_flow_timer() - Run a connection's timer if it expired (flow_timer())
  * @ctx:	Context; @ctx->now is current
+ * @flow:	Flow of type FLOW_TCP
  *
- * Context: main loop, when ctx->timer_next is reached
+ * Return: the connection's next deadline, ms, INT64_MAX if none or freed
  */
-void tcp_timer(struct ctx *ctx)
+static int64_t tcp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type != FLOW_TCP)
-			continue;
-		if (flow->tcp.timer_at && flow->tcp.timer_at <= ctx->now)
-			tcp_timer_conn(ctx, &flow->tcp);
-		if (flow->f.type == FLOW_TCP && flow->tcp.timer_at)
-			timer_want(ctx, flow->tcp.timer_at);
-	}
+	if (flow->tcp.timer_at && flow->tcp.timer_at <= ctx->now)
+		tcp_timer_conn(ctx, &flow->tcp);
+	if (flow->f.type == FLOW_TCP && flow->tcp.timer_at)
+		return flow->tcp.timer_at;
+	return INT64_MAX;
 }
 
 /**
- * tcp_close_all() - Reset every tap-side connection (guest went away)
+ * tcp_flow_abort() - Exit: reset a tap-side connection (flow_abort_all())
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_TCP
  */
-void tcp_close_all(struct ctx *ctx)
+static void tcp_flow_abort(struct ctx *ctx, union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type == FLOW_TCP)
-			tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
-	}
+	tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
 }
 
 /**
@@ -2112,14 +2109,14 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout)
 {
 	if (timeout)
-		stats.tcp_orphan_timeout++;
+		tcp_stats.orphan_timeout++;
 	if (!timeout && (conn->events & TEV(TAP_FIN_RCVD))) {
-		stats.tcp_drained++;
+		tcp_stats.drained++;
 		tcp_conn_free(ctx, conn, false, "drained");
 		return;
 	}
 	if (!timeout)
-		stats.tcp_orphan_rst++;
+		tcp_stats.orphan_rst++;
 	if (tap_connected())
 		tcp_rst(ctx, conn, timeout ? "abort, host peer hasn't ACKed all"
 					   : "abort");
@@ -2155,89 +2152,74 @@ static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
 }
 
 /**
- * tcp_guest_gone() - The guest went away: end every tap-side connection
+ * tcp_flow_guest_gone() - The guest went away: end a tap-side connection
  * @ctx:	Context
- * @timeout_ms:	How long a host peer may take to ACK what we ACKed, ms
+ * @flow:	Flow of type FLOW_TCP
+ * @ms:		How long the host peer may take to ACK what we ACKed, ms;
+ *		0: we are exiting, the exit drain gives it up (tcp_flow_drain())
  *
  * Nothing more can come from the guest; what it sent and we ACKed still
- * reaches the host peers (tcp_orphan()).
+ * reaches the host peer (tcp_orphan()).
  */
-void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms)
+static void tcp_flow_guest_gone(struct ctx *ctx, union flow *flow,
+				unsigned ms)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type == FLOW_TCP)
-			tcp_orphan(ctx, &flow->tcp, ctx->now + timeout_ms);
-	}
+	if (ms)		/* else the exit drain does it (--one-off) */
+		tcp_orphan(ctx, &flow->tcp, ctx->now + ms);
 }
 
 /**
- * tcp_guest_attached() - A guest attached: SYNs of inbound connections
- *			  that waited for one go out now, same ISN
+ * tcp_flow_guest_attached() - A guest attached: the SYN of an inbound
+ *			       connection that waited for one goes out now,
+ *			       same ISN
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_TCP
  *
  * Context: passt, when a client connects to the UNIX socket
  */
-void tcp_guest_attached(struct ctx *ctx)
+static void tcp_flow_guest_attached(struct ctx *ctx, union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
+	struct tcp_conn *conn = &flow->tcp;
 
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-		struct tcp_conn *conn = &flow->tcp;
-
-		if (flow->f.type != FLOW_TCP || (conn->flags & TFL(ORPHAN)) ||
-		    (conn->events & TEV(ESTABLISHED)) ||
-		    !(conn->events & TEV(TAP_SYN_SENT)))
-			continue;
-		tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss);
-		conn->flags &= ~TFL(RTT_PENDING);
-		conn->rtt_ts = ctx->now;
-		conn->timer_at = 0;
-		tcp_timer_arm(ctx, conn);
-	}
+	if ((conn->flags & TFL(ORPHAN)) || (conn->events & TEV(ESTABLISHED)) ||
+	    !(conn->events & TEV(TAP_SYN_SENT)))
+		return;
+	tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss);
+	conn->flags &= ~TFL(RTT_PENDING);
+	conn->rtt_ts = ctx->now;
+	conn->timer_at = 0;
+	tcp_timer_arm(ctx, conn);
 }
 
 /**
- * tcp_drain() - Exit drain: close the connections that have finished
+ * tcp_flow_drain() - Exit drain: close a connection if it has finished
  * @ctx:	Context, with @ctx->drain_soft and @ctx->drain_hard set
- * @abort:	The soft deadline passed: give up on the others too
- *		(tcp_orphan(), until @ctx->drain_hard)
+ * @flow:	Flow of type FLOW_TCP
+ * @abort:	The soft deadline passed: give up on it too (tcp_orphan(),
+ *		until @ctx->drain_hard)
  *
  * Finished: the guest's FIN was received and passed on (shutdown()), and
  * the host peer has ACKed everything (tcp_sock_unacked()).  Without a
  * guest, nothing can finish any more: every connection is given up.
  *
- * Context: main loop, while @ctx->draining
- * Return: tap-side connections still open
+ * Context: main loop, while @ctx->draining (flow_drain())
+ * Return: true if the connection is still open
  */
-unsigned tcp_drain(struct ctx *ctx, bool abort)
+static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 {
-	unsigned i, hwm = flow_hwm(), left = 0;
+	struct tcp_conn *conn = &flow->tcp;
 
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-		struct tcp_conn *conn = &flow->tcp;
-
-		if (flow->f.type != FLOW_TCP)
-			continue;
-		if (!(conn->flags & TFL(ORPHAN))) {
-			if ((conn->events & TEV(TAP_FIN_RCVD)) &&
-			    !tcp_sock_unacked(conn)) {
-				stats.tcp_drained++;
-				tcp_conn_free(ctx, conn, false, "drained");
-				continue;
-			}
-			if (abort || !tap_connected())
-				tcp_orphan(ctx, conn, ctx->drain_hard);
+	if (!(conn->flags & TFL(ORPHAN))) {
+		if ((conn->events & TEV(TAP_FIN_RCVD)) &&
+		    !tcp_sock_unacked(conn)) {
+			tcp_stats.drained++;
+			tcp_conn_free(ctx, conn, false, "drained");
+			return false;
 		}
-		if (flow->f.type == FLOW_TCP)
-			left++;
+		if (abort || !tap_connected())
+			tcp_orphan(ctx, conn, ctx->drain_hard);
 	}
-	return left;
+	return flow->f.type == FLOW_TCP;
 }
 
 /**
@@ -2283,7 +2265,7 @@ void tcp_tap_resume(struct ctx *ctx)
 		}
 		todo--;
 		tcp_wait_clear(conn);
-		stats.tcp_tap_waits++;
+		tcp_stats.tap_waits++;
 		if ((conn->flags & TFL(TAP_DROP)) &&
 		    tcp_drop_apply(ctx, conn) < 0)
 			continue;
@@ -2302,22 +2284,36 @@ void tcp_tap_resume(struct ctx *ctx)
 }
 
 /**
- * tcp_state_str() - Name of a connection's state, derived from its events
- * @events:	TEV() bits
- *
- * Return: RFC 9293 state name as seen from the guest's peer (us)
+ * tcp_stats_print() - Print the counters of the tap-side TCP path
  */
-const char *tcp_state_str(uint16_t events);
-const char *tcp_state_str(uint16_t events)
+static void tcp_stats_print(void)
 {
-	if (!(events & TEV(ESTABLISHED)))
-		return events & TEV(TAP_SYN_SENT) ? "SYN-SENT" : "SYN-RECEIVED";
-	if ((events & TEV(TAP_FIN_SENT)) && (events & TEV(TAP_FIN_RCVD)))
-		return events & TEV(TAP_FIN_ACKED) ? "TIME-WAIT" : "CLOSING";
-	if (events & TEV(TAP_FIN_SENT))
-		return events & TEV(TAP_FIN_ACKED) ? "FIN-WAIT-2" : "FIN-WAIT-1";
-	if (events & TEV(TAP_FIN_RCVD))
-		return "CLOSE-WAIT";
-	(void)tcp_ev_str;
-	return "ESTABLISHED";
+	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+		    tcp_stats.flows_opened, tcp_stats.flows_closed,
+		    flow_stats.tcp_refused_full, tcp_stats.rst_to_tap,
+		    tcp_stats.rst_to_sock);
+	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
+		    tcp_stats.bytes_to_tap, tcp_stats.bytes_from_tap,
+		    tcp_stats.retrans, tcp_stats.fast_retrans, tcp_stats.rto,
+		    tcp_stats.partial_send, tcp_stats.ooo, tcp_stats.bad_opts);
+	info_always("stats: TCP tap drops %lu (tagged %lu), turns waited %lu, SYN-ACK resends %lu; at exit: drained %lu, reset %lu, reset before the peer ACKed %lu",
+		    tcp_stats.tap_dropped, tap_stats.tx_dropped_tagged,
+		    tcp_stats.tap_waits, tcp_stats.synack_rexmit,
+		    tcp_stats.drained, tcp_stats.orphan_rst,
+		    tcp_stats.orphan_timeout);
 }
+
+static const struct flow_ops tcp_flow_ops = {
+	.name		= "TCP",
+	.epoll_type	= EPOLL_TYPE_TCP,
+	.sock		= tcp_sock_handler,
+	.timer		= tcp_flow_timer,
+	.drain		= tcp_flow_drain,
+	.abort		= tcp_flow_abort,
+	.guest_gone	= tcp_flow_guest_gone,
+	.guest_attached	= tcp_flow_guest_attached,
+	.stats_print	= tcp_stats_print,
+	.counters	= (const uint64_t *)&tcp_stats,
+	.ncounters	= sizeof(tcp_stats) / sizeof(uint64_t),
+};
+FLOW_OPS_REGISTER(FLOW_TCP, tcp_flow_ops)

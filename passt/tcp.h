@@ -9,6 +9,27 @@
 #include "../tap/frame.h"
 #include "epoll_ref.h"
 
+/**
+ * struct tcp_stats - Counters of the tap-side TCP path (--stats, SIGUSR1)
+ */
+struct tcp_stats {
+	uint64_t flows_opened, flows_closed;
+	uint64_t rst_to_tap, rst_to_sock;
+	uint64_t retrans, fast_retrans, rto;
+	uint64_t bytes_to_tap, bytes_from_tap;
+	uint64_t partial_send;		/* host socket took less than offered */
+	uint64_t bad_opts;		/* segments with malformed options */
+	uint64_t ooo;			/* out-of-order segments dropped */
+	uint64_t tap_dropped;		/* our segments the tap didn't take */
+	uint64_t tap_waits;		/* turns a flow waited for the tap */
+	uint64_t synack_rexmit;		/* SYN-ACK again: resent from SND.UNA */
+	uint64_t drained;		/* closed cleanly while exiting */
+	uint64_t orphan_rst;		/* reset at exit, host peer had all */
+	uint64_t orphan_timeout;	/* reset at exit, host peer hadn't */
+};
+
+extern struct tcp_stats tcp_stats;
+
 struct ctx;
 
 #define TCP_MAX_BATCH	256	/* segments of one flow handled per call */
@@ -18,12 +39,7 @@ const char *tcp_reader_name(int af);
 unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref);
-void tcp_timer(struct ctx *ctx);
 void tcp_flush_all(struct ctx *ctx);
-void tcp_close_all(struct ctx *ctx);
-void tcp_guest_gone(struct ctx *ctx, unsigned timeout_ms);
-void tcp_guest_attached(struct ctx *ctx);
-unsigned tcp_drain(struct ctx *ctx, bool abort);
 bool tcp_tap_waiting(void);
 void tcp_tap_resume(struct ctx *ctx);
 

@@ -120,6 +120,8 @@ struct dm_conn {
 	bool dm;
 };
 
+struct devmem_stats devmem_stats;
+
 static struct dm_piece dm_pieces[DM_PIECES];
 static uint32_t dm_piece_free = DM_NIL;
 static unsigned dm_pieces_free_n;
@@ -391,7 +393,7 @@ static void dm_tok_flush(int s)
 			ret = dm_sys->setsockopt(s, SOL_SOCKET,
 						 DEVMEM_SO_DONTNEED, r,
 						 (socklen_t)(nr * sizeof(*r)));
-			stats.devmem_dontneed_calls++;
+			devmem_stats.dontneed_calls++;
 			if (ret < 0)
 				debug("devmem: SO_DEVMEM_DONTNEED: %s",
 				      strerror(errno));
@@ -403,8 +405,8 @@ static void dm_tok_flush(int s)
 			nr++;
 		}
 	}
-	stats.devmem_tokens_returned += dm_tok_n;
-	stats.devmem_tokens_held -= MIN(stats.devmem_tokens_held,
+	devmem_stats.tokens_returned += dm_tok_n;
+	devmem_stats.tokens_held -= MIN(devmem_stats.tokens_held,
 					(uint64_t)dm_tok_n);
 	dm_tok_n = 0;
 }
@@ -646,7 +648,7 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 		chunks = DIV_ROUND_UP(len, DM_LIN_CHUNK);
 	}
 	if (!nv || !len) {
-		stats.devmem_store_full++;
+		devmem_stats.store_full++;
 		return -EAGAIN;
 	}
 	ncmsg = MIN((size_t)DM_CMSG_MAX, len / DM_FRAG_EST + 4);
@@ -689,7 +691,7 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 		if (!dm_store_linear(d, v, nv, 0, (size_t)r, &chunk, &fill))
 			goto full;
 		d->dm = false;
-		stats.devmem_copied_bytes += (uint64_t)r;
+		devmem_stats.copied_bytes += (uint64_t)r;
 		return r;
 	}
 	if (sum != (size_t)r || (mh.msg_flags & MSG_CTRUNC))
@@ -704,14 +706,14 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 					     &chunk, &fill))
 				goto full;
 			lin_pos += dc.frag_size;
-			stats.devmem_linear_bytes += dc.frag_size;
+			devmem_stats.linear_bytes += dc.frag_size;
 		} else if (t == DEVMEM_SO_DMABUF) {
 			if (!dm_append(d, dc.frag_size,
 				       (uint32_t)dc.frag_offset,
 				       dc.frag_token, false))
 				goto full;
-			stats.devmem_bytes += dc.frag_size;
-			stats.devmem_tokens_held++;
+			devmem_stats.bytes += dc.frag_size;
+			devmem_stats.tokens_held++;
 			ndm++;
 		}
 	}
@@ -794,7 +796,7 @@ static ssize_t tcp_devmem_read(struct tcp_conn *conn, const struct iovec *iov,
 			/* Peeked bytes in flight precede devmem data: it can
 			 * be consumed only once they are ACKed and dropped
 			 */
-			stats.devmem_waits++;
+			devmem_stats.waits++;
 			return -EAGAIN;
 		}
 	}

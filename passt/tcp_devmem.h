@@ -35,6 +35,22 @@ struct tcp_devmem_sys {
 	int (*sync)(int fd, uint64_t flags);
 };
 
+/**
+ * struct devmem_stats - Counters of the devmem reader (--stats, SIGUSR1)
+ */
+struct devmem_stats {
+	uint64_t bytes;			/* payload read as dma-buf fragments */
+	uint64_t linear_bytes;		/* SCM_DEVMEM_LINEAR bytes */
+	uint64_t copied_bytes;		/* devmem reads without devmem data */
+	uint64_t tokens_held;		/* fragment tokens held now */
+	uint64_t tokens_returned;
+	uint64_t dontneed_calls;	/* SO_DEVMEM_DONTNEED calls */
+	uint64_t waits;			/* devmem data behind peeked bytes */
+	uint64_t store_full;		/* reads put off: piece store full */
+};
+
+extern struct devmem_stats devmem_stats;
+
 extern const struct tcp_reader_ops tcp_reader_devmem;
 
 void tcp_devmem_attach(const uint8_t *base, size_t size, uint32_t id, int fd);

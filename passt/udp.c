@@ -54,7 +54,7 @@
  * and connects it from here (bind() and connect() act in the namespace the
  * socket was created in); ns_call() fills the pool at set-up only.  Once
  * it is empty, a new flow takes a socket from the namespace socket helper
- * (splice/nsock.c, pool refilled from the timer), never one per datagram.
+ * (passt/nsock.c, pool refilled from the timer), never one per datagram.
  * The socket of a closed spliced flow is disconnected and kept (up to
  * UDP_POOL per family) for the case that the helper has none (not
  * running, or failing): new flows then reuse them, with the port they are
@@ -81,13 +81,13 @@
  * any datagram the kernel takes passes: 65,507 bytes for IPv4, 65,527 for
  * IPv6.
  *
- * Timers.  Every datagram stamps its flow (last_active).  udp_timer() runs
- * at the earliest expiry, closes idle flows and their sockets, and asks for
- * the next one; a later datagram opens a new flow.
+ * Timers.  Every datagram stamps its flow (last_active).  The flow layer's
+ * timer pass (udp_flow_timer()) closes idle flows and their sockets, and
+ * asks for the next expiry; a later datagram opens a new flow.
  *
  * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
  * full, a new flow of any kind takes the place of the UDP flow idle the
- * longest (udp_evict_idle(), if idle for a second at least); else datagrams
+ * longest (flow_alloc(), if idle for a second at least); else datagrams
  * of new flows are dropped (udp_refused_full) and existing flows carry on.  Like any NAT, we match replies by exact tuple: a guest
  * that answers a -u peer from another of its addresses starts a new flow
  * from a new host port.  When the guest doesn't read (tap queue full),
@@ -109,7 +109,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
-#include "../splice/nsock.h"
+#include "nsock.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
@@ -170,8 +170,7 @@ struct udp_pool {
 static struct udp_pool udp_pool[2];	/* [0]: IPv4, [1]: IPv6 */
 static bool udp_pool_failed;	/* ns_call() failed: don't try again */
 
-static int64_t udp_next_expiry = INT64_MAX;	/* earliest last_active +
-						 * timeout of any flow, ms */
+struct udp_stats udp_stats;
 
 /**
  * udp_dbg() - Debug message prefixed with the flow index, kind and key
@@ -354,14 +353,12 @@ static size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 }
 
 /**
- * udp_expiry_want() - Make sure udp_timer() runs by a flow's deadline
+ * udp_expiry_want() - Make sure the timer pass runs by a flow's deadline
  * @ctx:	Context
  * @at:		Deadline, ms
  */
 static void udp_expiry_want(struct ctx *ctx, int64_t at)
 {
-	if (at < udp_next_expiry)
-		udp_next_expiry = at;
 	timer_want(ctx, at);
 }
 
@@ -376,13 +373,11 @@ static void udp_expiry_want(struct ctx *ctx, int64_t at)
 static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 				     const struct flow_key *key)
 {
-	union flow *flow = flow_alloc();
+	union flow *flow = flow_alloc(ctx);
 	struct udp_flow *uf;
 
-	if (!flow && udp_evict_idle(ctx))
-		flow = flow_alloc();
 	if (!flow) {
-		stats.udp_refused_full++;
+		udp_stats.refused_full++;
 		limits_refused(ctx->now, LIMIT_FLOWS,
 			       "UDP datagrams of a new flow, dropped");
 		return NULL;
@@ -398,7 +393,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 		flow_free(flow);
 		return NULL;
 	}
-	stats.udp_flows_opened++;
+	udp_stats.flows_opened++;
 	udp_expiry_want(ctx, ctx->now + (int64_t)ctx->c.udp_timeout_s * 1000);
 	return uf;
 }
@@ -427,38 +422,28 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 }
 
 /**
- * udp_evict_idle() - Free the UDP flow idle the longest, for a new flow
- * @ctx:	Context
+ * udp_flow_idle_since() - Eviction: a UDP flow's last datagram, either way
+ * @flow:	Flow of type FLOW_UDP
  *
- * Called when the flow table is full.  A program that opens a new socket
- * for each DNS query leaves one idle flow per query for the whole idle
- * timeout: without eviction, such traffic alone fills the table and every
- * new TCP and UDP flow is refused until they expire.  Like conntrack's
- * early drop, the UDP flow with the oldest datagram goes first, if it has
- * been idle for UDP_EVICT_IDLE_MS at least (busier flows are not touched);
- * its entry is reusable at once.  O(table) scan, only when full.
+ * Any UDP flow may be evicted for a new flow (flow_alloc()): a program
+ * that opens a new socket for each DNS query leaves one idle flow per
+ * query for the whole --udp-timeout.
  *
- * Return: true if a flow was freed (flow_alloc() will succeed)
+ * Return: time of its last datagram, ms
  */
-bool udp_evict_idle(struct ctx *ctx)
+static int64_t udp_flow_idle_since(const union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
-	struct udp_flow *old = NULL;
+	return flow->udp.last_active;
+}
 
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type != FLOW_UDP)
-			continue;
-		if (!old || flow->udp.last_active < old->last_active)
-			old = &flow->udp;
-	}
-	if (!old || ctx->now - old->last_active < UDP_EVICT_IDLE_MS)
-		return false;
-	stats.udp_evicted++;
-	udp_flow_close(ctx, old, "evicted: flow table full");
-	flow_free_reuse_now((union flow *)old);
-	return true;
+/**
+ * udp_flow_evict() - Close a flow chosen for eviction (flow table full)
+ * @ctx:	Context
+ * @flow:	Flow of type FLOW_UDP
+ */
+static void udp_flow_evict(struct ctx *ctx, union flow *flow)
+{
+	udp_flow_close(ctx, &flow->udp, "evicted: flow table full");
 }
 
 /**
@@ -559,7 +544,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	if (s < 0) {
 		int ret = -errno;
 
-		stats.flow_refused_nofile++;
+		flow_stats.refused_nofile++;
 		limits_refused(ctx->now, LIMIT_FDS, "UDP flow, socket()");
 		return ret;
 	}
@@ -608,7 +593,7 @@ static int udp_pool_fill_ns(void *arg)
  *
  * Context: set-up only (ns_call() enters the namespace: not possible after
  *	    isolation; later sockets come from the namespace socket helper,
- *	    splice/nsock.c)
+ *	    passt/nsock.c)
  */
 static void udp_pool_refill(struct ctx *ctx)
 {
@@ -1066,7 +1051,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			size_t len;
 
 			if (udp_mh_recv[i].msg_hdr.msg_flags & MSG_TRUNC) {
-				stats.udp_too_big++;
+				udp_stats.too_big++;
 				continue;
 			}
 			len = udp_frame_fill(c, l2, &uf->f.key,
@@ -1077,7 +1062,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			got++;
 		}
-		stats.udp_dgrams_to_tap += got;
+		udp_stats.dgrams_to_tap += got;
 		uf->last_active = ctx->now;
 		if ((unsigned)r < n)
 			return;
@@ -1100,7 +1085,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
 	uint8_t *p, *l2;
 
 	if (len > udp_payload_max(ctx->c.mtu, v4)) {
-		stats.udp_too_big++;
+		udp_stats.too_big++;
 		return;
 	}
 	if (!tap_connected())
@@ -1121,7 +1106,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
 		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
 	else
 		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
-	stats.udp_dgrams_to_tap++;
+	udp_stats.dgrams_to_tap++;
 }
 
 /**
@@ -1293,7 +1278,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		if (!via_listener && f[used].ttl != f[0].ttl)
 			break;
 		if (f[used].l3_len > (size_t)ctx->c.mtu) {
-			stats.udp_too_big++;
+			udp_stats.too_big++;
 			continue;
 		}
 		udp_msg_init(mh, &udp_iov_send[m], (void *)f[used].payload,
@@ -1304,7 +1289,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		m++;
 	}
 	if (m)
-		stats.udp_dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
+		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
 	uf->last_active = ctx->now;
 	return used;
@@ -1639,41 +1624,22 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 }
 
 /**
- * udp_timer() - Close flows idle for --udp-timeout, top up the netns pool
+ * udp_flow_timer() - Close a flow idle for --udp-timeout (flow_timer())
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_UDP
  *
- * Context: main loop, when a deadline passed (any module's): scans the
- * table only when a UDP flow may have expired
+ * Return: its expiry, ms, or INT64_MAX if it was closed
  */
-void udp_timer(struct ctx *ctx)
+static int64_t udp_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	int64_t timeout = (int64_t)ctx->c.udp_timeout_s * 1000;
-	int64_t next = INT64_MAX;
-	unsigned i, hwm;
+	int64_t at = flow->udp.last_active +
+		     (int64_t)ctx->c.udp_timeout_s * 1000;
 
-	if (ctx->now < udp_next_expiry) {
-		if (udp_next_expiry != INT64_MAX)
-			timer_want(ctx, udp_next_expiry);
-		return;
+	if (ctx->now >= at) {
+		udp_flow_close(ctx, &flow->udp, "idle");
+		return INT64_MAX;
 	}
-
-	hwm = flow_hwm();
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-		int64_t at;
-
-		if (flow->f.type != FLOW_UDP)
-			continue;
-		at = flow->udp.last_active + timeout;
-		if (ctx->now >= at)
-			udp_flow_close(ctx, &flow->udp, "idle");
-		else if (at < next)
-			next = at;
-	}
-	udp_next_expiry = next;
-	if (next != INT64_MAX)
-		timer_want(ctx, next);
-
+	return at;
 }
 
 /**
@@ -1745,20 +1711,42 @@ void udp_listen_closing(struct ctx *ctx, int s)
 }
 
 /**
- * udp_close_all() - Close the flows that have a guest side (guest gone)
+ * udp_flow_guest_gone() - Close a flow that has a guest side: guest gone
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_UDP
+ * @ms:		Unused (datagrams need no drain)
  *
  * Context: passt mode, when the stream client disconnects
  */
-void udp_close_all(struct ctx *ctx)
+static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
+				unsigned ms)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow->f.type == FLOW_UDP &&
-		    (flow->udp.kind == UDP_TAP_OUT || flow->udp.kind == UDP_TAP_IN))
-			udp_flow_close(ctx, &flow->udp, "guest gone");
-	}
+	(void)ms;
+	if (flow->udp.kind == UDP_TAP_OUT || flow->udp.kind == UDP_TAP_IN)
+		udp_flow_close(ctx, &flow->udp, "guest gone");
 }
+
+/**
+ * udp_stats_print() - Print the counters of UDP
+ */
+static void udp_stats_print(void)
+{
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu",
+		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
+		    udp_stats.dgrams_from_tap, udp_stats.too_big,
+		    udp_stats.refused_full, flow_stats.evicted);
+}
+
+static const struct flow_ops udp_flow_ops = {
+	.name		= "UDP",
+	.epoll_type	= EPOLL_TYPE_UDP,
+	.sock		= udp_sock_handler,
+	.timer		= udp_flow_timer,
+	.idle_since	= udp_flow_idle_since,
+	.evict		= udp_flow_evict,
+	.guest_gone	= udp_flow_guest_gone,
+	.stats_print	= udp_stats_print,
+	.counters	= (const uint64_t *)&udp_stats,
+	.ncounters	= sizeof(udp_stats) / sizeof(uint64_t),
+};
+FLOW_OPS_REGISTER(FLOW_UDP, udp_flow_ops)

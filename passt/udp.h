@@ -4,8 +4,20 @@
 #ifndef PASST_UDP_H
 #define PASST_UDP_H
 
+#include <stdint.h>
+
 #include "../tap/frame.h"
 #include "epoll_ref.h"
+
+/**
+ * struct udp_stats - Counters of UDP (--stats, SIGUSR1)
+ */
+struct udp_stats {
+	uint64_t flows_opened, dgrams_to_tap, dgrams_from_tap;
+	uint64_t too_big, refused_full;
+};
+
+extern struct udp_stats udp_stats;
 
 struct ctx;
 
@@ -14,9 +26,6 @@ unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
-void udp_timer(struct ctx *ctx);
-void udp_close_all(struct ctx *ctx);
 void udp_listen_closing(struct ctx *ctx, int s);
-bool udp_evict_idle(struct ctx *ctx);
 
 #endif /* PASST_UDP_H */

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* splice/splice.h - Interface of the loopback splice path to the core
+/* splice/splice.h - Entry points of the loopback splice path, for its tests
+ *
+ * The daemon never calls these by name: the core reaches them through the
+ * operations of FLOW_TCP_SPLICE (struct flow_ops, passt/flow.h), which
+ * splice/tcp_splice.c registers.  The unit tests drive them directly.
  */
 #ifndef SPLICE_SPLICE_H
 #define SPLICE_SPLICE_H
@@ -18,9 +22,5 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       bool from_ns);
 void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
-void splice_ns_helper_handler(struct ctx *ctx, uint32_t events);
-void splice_timer(struct ctx *ctx);
-void splice_abort_all(struct ctx *ctx);
-unsigned splice_drain(struct ctx *ctx, bool abort);
 
 #endif /* SPLICE_SPLICE_H */

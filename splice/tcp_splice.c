@@ -26,7 +26,7 @@
  * Sockets.  The daemon's own network namespace is the host's, so sockets
  * towards the host are plain socket() calls.  Sockets towards the
  * namespace come from a helper process that entered the namespace once at
- * start-up (splice/nsock.c), through a pool: the daemon never enters the
+ * start-up (passt/nsock.c), through a pool: the daemon never enters the
  * namespace per connection, and nothing here needs privileges once set up.
  *
  * Data.  Side 0 is the accepted socket, side 1 the one we connect.  Each
@@ -76,9 +76,15 @@
  * flow table entry (--flow-max bounds them), two sockets and four pipe
  * ends; no memory is allocated.
  *
- * Timers.  Only connect() has a deadline; splice_timer() refills the
- * pools, and scans the flow table for expired connects once the earliest
- * deadline has passed.
+ * Timers.  Only connect() has a deadline: the flow layer's timer pass
+ * calls splice_tick() (refills the pipe pool) and splice_flow_timer() for
+ * each connection (resets an expired connect()).  The namespace socket
+ * pools are refilled by the core (passt/nsock.c).
+ *
+ * The core never calls this file by name: it registers the operations of
+ * FLOW_TCP_SPLICE (socket events, accept, timer, drain, abort, counters)
+ * with the flow layer, and passt/fwd.c decides which connections come
+ * here (fwd_tcp_path()).
  *
  * Stale events.  One epoll_wait() can return an event for a socket that
  * an earlier event of the same batch closed, and the flow entry may have
@@ -97,20 +103,34 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../passt/epoll_ref.h"
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"
+#include "../passt/nsock.h"
 #include "../passt/passt.h"
-#include "../passt/udp.h"
-#include "nsock.h"
 #include "splice.h"
 #include "tcp_splice.h"
 #include "tcp_splice_internal.h"
 
+/* Our entries are cast from union flow, which doesn't list this type */
+_Static_assert(sizeof(struct tcp_splice_conn) <= sizeof(union flow),
+	       "struct tcp_splice_conn doesn't fit in a flow table entry");
+
+struct splice_stats splice_stats;
+
+/**
+ * splice_conn_of() - The spliced connection in a flow table entry
+ * @flow:	Entry of type FLOW_TCP_SPLICE
+ *
+ * Return: the same entry, as struct tcp_splice_conn
+ */
+static struct tcp_splice_conn *splice_conn_of(union flow *flow)
+{
+	return (struct tcp_splice_conn *)(void *)flow;
+}
+
 static int splice_pipe_pool[SPLICE_PIPE_POOL][2];
 static unsigned splice_pipe_n;		/* idle pipes in the pool */
-static unsigned splice_connecting;	/* flows with SEV_CONNECTING */
-static int64_t splice_connect_due = INT64_MAX;	/* earliest connect()
-						 * deadline, ms, or later */
 static bool splice_on;			/* splice_init() enabled the path */
 static bool splice_no_reads;		/* exit drain gave up: pipes only */
 
@@ -365,34 +385,26 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 		splice_pipe_put(conn->pipe[x], !conn->pipe_used[x]);
 
 	if (conn->events & SEV(CONNECTING))
-		splice_connecting--;
 	if (rst)
-		stats.splice_resets++;
-	stats.splice_flows_closed++;
+		splice_stats.resets++;
+	splice_stats.flows_closed++;
 	flow_free((union flow *)conn);
 }
 
 /**
- * splice_abort_all() - Reset every spliced connection: we are exiting
+ * splice_flow_abort() - Reset a spliced connection: we are exiting
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_TCP_SPLICE
  *
  * Whatever is still in a pipe will never arrive: both peers must see an
  * abort (RST), not the end of a complete stream (FIN), as RFC 9293 3.6
  * tells ABORT from CLOSE.  A connection still here is not finished.
  *
- * Context: after the main loop
+ * Context: after the main loop (flow_abort_all())
  */
-void splice_abort_all(struct ctx *ctx)
+static void splice_flow_abort(struct ctx *ctx, union flow *flow)
 {
-	unsigned i, hwm = flow_hwm();
-
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-
-		if (flow && flow->f.type == FLOW_TCP_SPLICE)
-			splice_conn_close(ctx, &flow->splice, true,
-					  "exiting");
-	}
+	splice_conn_close(ctx, splice_conn_of(flow), true, "exiting");
 }
 
 /**
@@ -417,8 +429,9 @@ static bool splice_sock_unacked(int s)
 static void splice_conn_update(struct ctx *ctx, struct tcp_splice_conn *conn);
 
 /**
- * splice_drain() - Exit drain: close the spliced connections that finished
+ * splice_flow_drain() - Exit drain: close a spliced connection if finished
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_TCP_SPLICE
  * @abort:	The soft deadline passed: stop reading, only empty the
  *		pipes, and reset the connections whose peers have everything
  *		that was written to them (empty pipes, nothing
@@ -428,43 +441,31 @@ static void splice_conn_update(struct ctx *ctx, struct tcp_splice_conn *conn);
  * namespace side's FIN passed on, its pipe empty) and the host peer has
  * ACKed all of it.  Such a connection is closed cleanly.
  *
- * Context: main loop, while draining
- * Return: spliced connections still open
+ * Context: main loop, while draining (flow_drain())
+ * Return: true if the connection is still open
  */
-unsigned splice_drain(struct ctx *ctx, bool abort)
+static bool splice_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 {
-	unsigned i, hwm = flow_hwm(), left = 0;
-	bool first_abort = abort && !splice_no_reads;
+	struct tcp_splice_conn *conn = splice_conn_of(flow);
+	/* s[0] is in the namespace for -T, s[1] for -t */
+	unsigned d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
 
 	if (abort)
 		splice_no_reads = true;
-	for (i = 0; i < hwm; i++) {
-		union flow *flow = flow_at(i);
-		struct tcp_splice_conn *conn = &flow->splice;
-		unsigned d_ns;
-
-		if (flow->f.type != FLOW_TCP_SPLICE)
-			continue;
-		/* s[0] is in the namespace for -T, s[1] for -t */
-		d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
-		if ((conn->events & SEV_FIN_SENT(d_ns)) &&
-		    !conn->pipe_used[d_ns] &&
-		    !splice_sock_unacked(conn->s[!d_ns])) {
-			splice_conn_close(ctx, conn, false, "drained");
-			continue;
-		}
-		if (abort && !conn->pipe_used[0] && !conn->pipe_used[1] &&
-		    !splice_sock_unacked(conn->s[0]) &&
-		    !splice_sock_unacked(conn->s[1])) {
-			splice_conn_close(ctx, conn, true, "exiting, peers have all");
-			continue;
-		}
-		if (first_abort)
-			splice_conn_update(ctx, conn);	/* no more EPOLLIN */
-		if (flow->f.type == FLOW_TCP_SPLICE)
-			left++;
+	if ((conn->events & SEV_FIN_SENT(d_ns)) && !conn->pipe_used[d_ns] &&
+	    !splice_sock_unacked(conn->s[!d_ns])) {
+		splice_conn_close(ctx, conn, false, "drained");
+		return false;
 	}
-	return left;
+	if (abort && !conn->pipe_used[0] && !conn->pipe_used[1] &&
+	    !splice_sock_unacked(conn->s[0]) &&
+	    !splice_sock_unacked(conn->s[1])) {
+		splice_conn_close(ctx, conn, true, "exiting, peers have all");
+		return false;
+	}
+	if (abort)
+		splice_conn_update(ctx, conn);	/* no more EPOLLIN */
+	return flow->f.type == FLOW_TCP_SPLICE;
 }
 
 /**
@@ -512,7 +513,7 @@ int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 			if (n > 0) {
 				conn->pipe_used[d] -= (uint32_t)n;
-				stats.splice_bytes += (uint64_t)n;
+				splice_stats.bytes += (uint64_t)n;
 				continue;
 			}
 			if (n < 0 && errno == EINTR)
@@ -669,17 +670,12 @@ static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
 	if (ret < 0)
 		return false;
 	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
-	if (!(conn->events & SEV(CONNECTING)) && ret > 0) {
-		conn->events |= SEV(CONNECTING);
-		splice_connecting++;
-	}
 	if (ret > 0) {
+		conn->events |= SEV(CONNECTING);
 		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
-		splice_connect_due = MIN(splice_connect_due, conn->deadline);
 		timer_want(ctx, conn->deadline);
-	} else if (conn->events & SEV(CONNECTING)) {
+	} else {
 		conn->events &= ~SEV(CONNECTING);
-		splice_connecting--;
 	}
 	return true;
 }
@@ -713,7 +709,7 @@ static bool splice_pools_low(void)
  * -T connections to a local address other than a loopback one (the
  * namespace's own address, which lo also carries) are reset.
  *
- * Context: main loop, from tcp_listen_handler()
+ * Context: main loop, from tcp_listen_handler() (flow_tcp_accept())
  * #syscalls socket setsockopt getsockname
  * Return: true if the splice path owns @s now, false to leave it to the
  *	   tap path
@@ -756,18 +752,16 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		}
 	}
 
-	flow = flow_alloc();
-	if (!flow && udp_evict_idle(ctx))
-		flow = flow_alloc();
+	flow = flow_alloc(ctx);
 	if (!flow) {
-		stats.tcp_refused_full++;
+		flow_stats.tcp_refused_full++;
 		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing spliced TCP connection",
 			       flow_max());
 		splice_refuse(s);
 		return true;
 	}
 
-	conn = &flow->splice;
+	conn = splice_conn_of(flow);
 	conn->f.type = FLOW_TCP_SPLICE;
 	conn->s[0] = s;
 	conn->s[1] = -1;
@@ -800,7 +794,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 	if (t < 0) {
 		if (t == -EMFILE || t == -ENFILE)
-			stats.flow_refused_nofile++;
+			flow_stats.refused_nofile++;
 		why = "no socket for the other side";
 		goto reset;
 	}
@@ -808,7 +802,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 
 	if (splice_pipe_take(conn->pipe[0]) || splice_pipe_take(conn->pipe[1])) {
-		stats.flow_refused_nofile++;
+		flow_stats.refused_nofile++;
 		why = "pipe2() failed";
 		goto reset;
 	}
@@ -816,24 +810,22 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	ret = splice_connect(&ctx->c, conn, af, to_port, from_ns ? &local : NULL);
 	if ((ret == -ECONNREFUSED || ret == -EADDRNOTAVAIL) &&
 	    splice_v4_fallback(ctx, conn)) {
-		stats.splice_flows_opened++;
+		splice_stats.flows_opened++;
 		splice_conn_update(ctx, conn);
 		return true;
 	}
 	if (ret < 0) {
-		stats.splice_connect_failed++;
+		splice_stats.connect_failed++;
 		why = "connect() failed";
 		goto reset;
 	}
 	if (ret > 0) {
 		conn->events |= SEV(CONNECTING);
 		conn->deadline = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
-		splice_connecting++;
-		splice_connect_due = MIN(splice_connect_due, conn->deadline);
 		timer_want(ctx, conn->deadline);
 	}
 
-	stats.splice_flows_opened++;
+	splice_stats.flows_opened++;
 	if (splice_pools_low())
 		timer_want(ctx, ctx->now);
 	splice_conn_update(ctx, conn);
@@ -866,7 +858,7 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if (idx >= flow_max())
 		return;
-	conn = &flow_at(idx)->splice;
+	conn = splice_conn_of(flow_at(idx));
 	/* An earlier event of this wake-up may have closed the flow (and a
 	 * new one may have taken the entry)
 	 */
@@ -888,7 +880,7 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			 (conn->events & SEV(CONNECTING)) && x == 1 ?
 			 " (connect)" : "");
 		if ((conn->events & SEV(CONNECTING)) && x == 1)
-			stats.splice_connect_failed++;
+			splice_stats.connect_failed++;
 		splice_conn_close(ctx, conn, true, why);
 		return;
 	}
@@ -897,7 +889,6 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		if (x != 1 || !(events & EPOLLOUT))
 			return;
 		conn->events &= ~SEV(CONNECTING);
-		splice_connecting--;
 		splice_dbg(conn, "connected");
 		ret = splice_dir_forward(conn, 0);
 	} else {
@@ -918,61 +909,37 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 }
 
 /**
- * splice_ns_helper_handler() - Event on the socket to the namespace helper
- * @ctx:	Context
- * @events:	epoll events
+ * splice_tick() - Timer pass: refill the pipe pool
+ * @ctx:	Context (unused)
  *
- * Context: main loop, EPOLL_TYPE_NS_HELPER
+ * Context: main loop, flow_timer(), before the flows' timers
  */
-void splice_ns_helper_handler(struct ctx *ctx, uint32_t events)
+static void splice_tick(struct ctx *ctx)
 {
-	nsock_handler(ctx, events);
+	(void)ctx;
+	if (splice_on)
+		splice_pipe_refill();
 }
 
 /**
- * splice_timer() - Refill pools, reset connections whose connect() expired
+ * splice_flow_timer() - Reset a connection whose connect() expired
  * @ctx:	Context
+ * @flow:	Flow of type FLOW_TCP_SPLICE
  *
- * Context: main loop, when a deadline asked with timer_want() has passed
+ * Context: main loop, flow_timer()
+ * Return: its connect() deadline, ms, or INT64_MAX if none (or closed)
  */
-void splice_timer(struct ctx *ctx)
+static int64_t splice_flow_timer(struct ctx *ctx, union flow *flow)
 {
-	int64_t next = INT64_MAX;
-	unsigned i;
+	struct tcp_splice_conn *conn = splice_conn_of(flow);
 
-	nsock_refill();		/* also UDP pools, with or without -t/-T */
-	if (!splice_on)
-		return;
-	splice_pipe_refill();
-
-	if (!splice_connecting) {
-		splice_connect_due = INT64_MAX;
-		return;
-	}
-	if (ctx->now < splice_connect_due) {
-		timer_want(ctx, splice_connect_due);
-		return;
-	}
-
-	/* Scan only once a deadline passed (not at every pool refill) */
-	for (i = 0; splice_connecting && i < flow_hwm(); i++) {
-		union flow *flow = flow_at(i);
-		struct tcp_splice_conn *conn = &flow->splice;
-
-		if (flow->f.type != FLOW_TCP_SPLICE ||
-		    !(conn->events & SEV(CONNECTING)))
-			continue;
-		if (conn->deadline <= ctx->now) {
-			stats.splice_connect_failed++;
-			splice_conn_close(ctx, conn, true,
-					  "connect() timed out");
-		} else {
-			next = MIN(next, conn->deadline);
-		}
-	}
-	splice_connect_due = next;
-	if (next != INT64_MAX)
-		timer_want(ctx, next);
+	if (!(conn->events & SEV(CONNECTING)))
+		return INT64_MAX;
+	if (conn->deadline > ctx->now)
+		return conn->deadline;
+	splice_stats.connect_failed++;
+	splice_conn_close(ctx, conn, true, "connect() timed out");
+	return INT64_MAX;
 }
 
 /**
@@ -1020,3 +987,30 @@ int splice_init(struct ctx *ctx)
 	      nsock_avail(AF_INET6));
 	return 0;
 }
+
+/**
+ * splice_stats_print() - Print the counters of the splice path
+ */
+static void splice_stats_print(void)
+{
+	info_always("stats: spliced flows %lu closed %lu, bytes %lu, resets %lu, connect failures %lu",
+		    splice_stats.flows_opened, splice_stats.flows_closed,
+		    splice_stats.bytes, splice_stats.resets,
+		    splice_stats.connect_failed);
+}
+
+static const struct flow_ops splice_flow_ops = {
+	.name		= "spliced TCP",
+	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
+	.sock		= splice_tcp_handler,
+	.init		= splice_init,
+	.timer		= splice_flow_timer,
+	.tick		= splice_tick,
+	.drain		= splice_flow_drain,
+	.abort		= splice_flow_abort,
+	.tcp_accept	= splice_tcp_accept,
+	.stats_print	= splice_stats_print,
+	.counters	= (const uint64_t *)&splice_stats,
+	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
+};
+FLOW_OPS_REGISTER(FLOW_TCP_SPLICE, splice_flow_ops)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* splice/tcp_splice.h - State of a spliced loopback TCP connection
  *
- * Only splice/ and passt/flow_table.h (for the union) include this header:
- * the core reaches the splice path through splice/splice.h.
+ * Only splice/ (and its unit tests) include this header: the core reaches
+ * the splice path through the flow type's operations (passt/flow.h).
  */
 #ifndef SPLICE_TCP_SPLICE_H
 #define SPLICE_TCP_SPLICE_H
@@ -77,5 +77,16 @@ struct tcp_splice_conn {
 	uint16_t to_port;
 	int64_t deadline;
 };
+
+/**
+ * struct splice_stats - Counters of the splice path (--stats, SIGUSR1)
+ */
+struct splice_stats {
+	uint64_t flows_opened, flows_closed, bytes;
+	uint64_t resets;		/* spliced connections ended by RST */
+	uint64_t connect_failed;	/* refused or timed-out connect() */
+};
+
+extern struct splice_stats splice_stats;
 
 #endif /* SPLICE_TCP_SPLICE_H */

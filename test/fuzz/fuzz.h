@@ -28,6 +28,7 @@
 
 #include "../../conf/conf.h"
 #include "../../conf/log.h"
+#include "../../passt/flow.h"
 #include "../../passt/icmp.h"
 #include "../../passt/passt.h"
 #include "../../passt/tcp.h"
@@ -153,9 +154,7 @@ static inline void fuzz_timers(struct ctx *ctx)
 	ctx->now += 100;
 	if (ctx->now >= ctx->timer_next) {
 		ctx->timer_next = INT64_MAX;
-		tcp_timer(ctx);
-		icmp_timer(ctx);
-		udp_timer(ctx);
+		flow_timer(ctx);
 	}
 }
 

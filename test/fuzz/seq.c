@@ -17,7 +17,7 @@
  * numbers, so that the next segments ACK real data.
  *
  * Each input starts with no flow: at its end every connection is reset
- * (tcp_close_all()), host sockets are closed and the clock runs past the
+ * (flow_abort_all()), host sockets are closed and the clock runs past the
  * UDP timeout.
  *
  * Program bytes, op in the low nibble, connection in bits 4-5:
@@ -324,7 +324,7 @@ static void seq_events(void)
 			udp_listen_handler(&seq_ctx, ref, e);
 			break;
 		case EPOLL_TYPE_PING:
-			icmp_sock_handler(&seq_ctx, ref);
+			icmp_sock_handler(&seq_ctx, ref, e);
 			break;
 		default:
 			break;
@@ -346,9 +346,7 @@ static void seq_clock(int64_t ms)
 	ctx->now += ms;
 	if (ctx->now >= ctx->timer_next) {
 		ctx->timer_next = INT64_MAX;
-		tcp_timer(ctx);
-		icmp_timer(ctx);
-		udp_timer(ctx);
+		flow_timer(ctx);
 	}
 	tap_flush();
 	seq_parse_out();
@@ -403,7 +401,7 @@ static void seq_reset(void)
 	int s, i;
 
 	seq_flush();
-	tcp_close_all(&seq_ctx);
+	flow_abort_all(&seq_ctx);
 	tap_flush();
 	flow_free_flush();
 	for (k = 0; k < SEQ_CONNS; k++)

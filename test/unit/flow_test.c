@@ -26,7 +26,7 @@ static void key(struct flow_key *k, unsigned i)
 
 static union flow *add(unsigned i)
 {
-	union flow *fl = flow_alloc();
+	union flow *fl = flow_alloc(NULL);
 
 	ck_assert_ptr_nonnull(fl);
 	fl->f.type = FLOW_TCP;
@@ -47,7 +47,7 @@ START_TEST(test_flow_alloc_until_full)
 	for (i = 0; i < FLOWS; i++)
 		add(i);
 	ck_assert_uint_eq(flow_count(), FLOWS);
-	ck_assert_ptr_null(flow_alloc());
+	ck_assert_ptr_null(flow_alloc(NULL));
 }
 END_TEST
 
@@ -87,17 +87,17 @@ START_TEST(test_flow_free_keeps_others)
 	}
 	ck_assert_uint_eq(flow_count(), FLOWS / 2);
 	/* Freed entries are reused, after the batch they were freed in */
-	ck_assert_ptr_null(flow_alloc());
+	ck_assert_ptr_null(flow_alloc(NULL));
 	flow_free_flush();
 	for (i = 0; i < FLOWS / 2; i++)
 		add(FLOWS + i);
-	ck_assert_ptr_null(flow_alloc());
+	ck_assert_ptr_null(flow_alloc(NULL));
 }
 END_TEST
 
 START_TEST(test_flow_hash_rejects_duplicate)
 {
-	union flow *a = add(1), *b = flow_alloc();
+	union flow *a = add(1), *b = flow_alloc(NULL);
 
 	b->f.type = FLOW_TCP;
 	key(&b->f.key, 1);

@@ -367,7 +367,7 @@ static int helper_child(int step)
 }
 
 /* The namespace socket helper's filter comes from the "#syscalls:helper"
- * lines (splice/nsock.c): sockets yes; what it does before the filter
+ * lines (passt/nsock.c): sockets yes; what it does before the filter
  * (getppid(), prctl()) and anything else, no.  The helper kills in every
  * build.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test/unit/tcp_splice_test.c - Loopback splice path (splice/tcp_splice.c,
- *				 splice/nsock.c)
+ *				 passt/nsock.c)
  *
  * Every test runs in a scratch network namespace (fake_netns.c) with real
  * loopback TCP sockets.  Expected behaviour comes from the kernel's
@@ -33,7 +33,7 @@
 #include "../../passt/flow.h"
 #include "../../passt/fwd.h"
 #include "../../passt/passt.h"
-#include "../../splice/nsock.h"
+#include "../../passt/nsock.h"
 #include "../../splice/splice.h"
 #include "../../splice/tcp_splice_internal.h"
 #include "fake_netns.h"
@@ -295,7 +295,7 @@ START_TEST(test_splice_dir_forward_moves_bytes_in_order)
 	ck_assert_uint_eq(conn.pipe_used[0], 0);
 	ck_assert_uint_eq(conn.pipe_used[1], 0);
 	ck_assert_uint_eq(conn.events, 0);
-	ck_assert_uint_eq(stats.splice_bytes, 2 * PATTERN_LEN);
+	ck_assert_uint_eq(splice_stats.bytes, 2 * PATTERN_LEN);
 }
 END_TEST
 
@@ -426,11 +426,12 @@ static void loop_once(int ms)
 		if (ref.type == EPOLL_TYPE_TCP_SPLICE)
 			splice_tcp_handler(&ctx, ref, ev[i].events);
 		else if (ref.type == EPOLL_TYPE_NS_HELPER)
-			splice_ns_helper_handler(&ctx, ev[i].events);
+			nsock_handler(&ctx, ev[i].events);
 	}
 	if (ctx.now >= ctx.timer_next) {
 		ctx.timer_next = INT64_MAX;
-		splice_timer(&ctx);
+		nsock_refill();
+		flow_timer(&ctx);
 	}
 	flow_free_flush();	/* as the main loop does after each batch */
 }
@@ -543,9 +544,9 @@ START_TEST(test_splice_accept_ns_carries_data_both_ways)
 		close(l);
 		close(srv);
 	}
-	ck_assert_uint_eq(stats.splice_flows_opened, 2);
-	ck_assert_uint_eq(stats.splice_flows_closed, 2);
-	ck_assert_uint_eq(stats.splice_resets, 0);
+	ck_assert_uint_eq(splice_stats.flows_opened, 2);
+	ck_assert_uint_eq(splice_stats.flows_closed, 2);
+	ck_assert_uint_eq(splice_stats.resets, 0);
 }
 END_TEST
 
@@ -559,8 +560,8 @@ START_TEST(test_splice_accept_refused_resets_client)
 	c = accept_spliced(AF_INET, l, lport, sport);
 	ck_assert_int_eq(recv_wait(c, rbuf, 1), -ECONNRESET);
 	ck_assert_int_eq(flow_count(), 0);
-	ck_assert_uint_eq(stats.splice_connect_failed, 1);
-	ck_assert_uint_eq(stats.splice_resets, 1);
+	ck_assert_uint_eq(splice_stats.connect_failed, 1);
+	ck_assert_uint_eq(splice_stats.resets, 1);
 }
 END_TEST
 
@@ -616,7 +617,7 @@ START_TEST(test_splice_accept_no_fd_leak)
 	ck_assert_int_eq(flow_count(), 0);
 	ck_assert_uint_eq(count_fds(), before);
 	ck_assert_uint_eq(splice_pipe_pool_count(), SPLICE_PIPE_POOL);
-	ck_assert_uint_eq(stats.splice_flows_closed, 300);
+	ck_assert_uint_eq(splice_stats.flows_closed, 300);
 }
 END_TEST
 

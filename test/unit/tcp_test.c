@@ -357,7 +357,7 @@ static void data_to_guest_and_retransmit(void)
 	 * RFC 6298 2.1; the RTT sample of the handshake may have lowered it)
 	 */
 	ctx.now = now_ms() + 61000;
-	tcp_timer(&ctx);
+	flow_timer(&ctx);
 	tap_flush();
 	ck_assert(recv_seg(&r, 1000));
 	ck_assert_uint_eq(r.seq, iss + 1);
@@ -367,7 +367,7 @@ static void data_to_guest_and_retransmit(void)
 	/* Now ACK it: nothing more is sent, the host queue is consumed */
 	send_seg(40020, lport, F_ACK, 9001, iss + 6, 1024, NULL, 0, NULL, 0);
 	ck_assert(!recv_seg(&r, 100));
-	ck_assert_uint_ge(stats.tcp_retrans, 1);
+	ck_assert_uint_ge(tcp_stats.retrans, 1);
 	close(a);
 }
 
@@ -400,7 +400,7 @@ START_TEST(test_tcp_fast_retransmit_on_three_dup_acks)
 	ck_assert(recv_seg(&r, 1000));
 	ck_assert_uint_eq(r.seq, iss + 1);
 	ck_assert_mem_eq(r.data, "0123456789", 10);
-	ck_assert_uint_eq(stats.tcp_fast_retrans, 1);
+	ck_assert_uint_eq(tcp_stats.fast_retrans, 1);
 	close(a);
 }
 END_TEST
@@ -510,7 +510,7 @@ START_TEST(test_tcp_table_full_refuses_new)
 	ck_assert(recv_seg(&s, 1000));
 	ck_assert(s.flags & F_RST);
 	ck_assert_uint_eq(s.ack, 31);
-	ck_assert_uint_eq(stats.tcp_refused_full, 1);
+	ck_assert_uint_eq(flow_stats.tcp_refused_full, 1);
 
 	send_seg(40060, lport, F_ACK | F_PSH, 11, iss1 + 1, 1024, NULL, 0,
 		 "ok", 2);
@@ -556,7 +556,7 @@ START_TEST(test_tcp_zero_window_probe_and_resume)
 	ck_assert(!recv_seg(&s, 100));
 
 	ctx.now = now_ms() + 61000;
-	tcp_timer(&ctx);
+	flow_timer(&ctx);
 	tap_flush();
 	ck_assert(recv_seg(&s, 1000));
 	ck_assert_uint_eq(s.flags, F_ACK);
@@ -624,7 +624,7 @@ static void tap_drop_reverts(void)
 
 	ck_assert_int_eq(send(a, want, sizeof(want), 0), (ssize_t)sizeof(want));
 	pump(50);
-	ck_assert_uint_gt(stats.tcp_tap_dropped, 0);
+	ck_assert_uint_gt(tcp_stats.tap_dropped, 0);
 
 	next = iss + 1;
 	while (off < sizeof(want) && rounds++ < 100) {
@@ -642,8 +642,8 @@ static void tap_drop_reverts(void)
 	}
 	ck_assert_uint_eq(off, sizeof(want));
 	ck_assert_mem_eq(got, want, sizeof(want));
-	ck_assert_uint_eq(stats.tcp_rto, 0);
-	ck_assert_uint_eq(stats.tcp_fast_retrans, 0);
+	ck_assert_uint_eq(tcp_stats.rto, 0);
+	ck_assert_uint_eq(tcp_stats.fast_retrans, 0);
 	close(dev[0]);
 	close(dev[1]);
 	close(a);
@@ -694,7 +694,7 @@ START_TEST(test_tcp_fast_retransmit_whole_hole)
 		n += s.len;
 	}
 	ck_assert_uint_eq(iss + 1 + 1460 + n, end);
-	ck_assert_uint_eq(stats.tcp_fast_retrans, 1);
+	ck_assert_uint_eq(tcp_stats.fast_retrans, 1);
 	close(a);
 }
 END_TEST
@@ -730,7 +730,7 @@ START_TEST(test_tcp_unknown_flow_batch_flat_stack)
 	ck_assert_int_eq(pthread_create(&t, &attr, unknown_flow_batch, NULL), 0);
 	ck_assert_int_eq(pthread_join(t, &ret), 0);
 	ck_assert_uint_eq((uintptr_t)ret, TCP_MAX_BATCH);
-	ck_assert_uint_eq(stats.tcp_rst_to_tap, TCP_MAX_BATCH);
+	ck_assert_uint_eq(tcp_stats.rst_to_tap, TCP_MAX_BATCH);
 }
 END_TEST
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* splice/nsock.c - TCP and UDP sockets made inside the target namespace by a
+/* passt/nsock.c - TCP and UDP sockets made inside the target namespace by a
  * helper
  *
  * A connection spliced from the host into the namespace needs a socket that
@@ -43,9 +43,9 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
-#include "../passt/epoll_ref.h"
-#include "../passt/isolation.h"
-#include "../passt/passt.h"
+#include "epoll_ref.h"
+#include "isolation.h"
+#include "passt.h"
 #include "nsock.h"
 
 /**

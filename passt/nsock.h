@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* splice/nsock.h - TCP and UDP sockets made inside the target namespace
+/* passt/nsock.h - TCP and UDP sockets made inside the target namespace
  */
-#ifndef SPLICE_NSOCK_H
-#define SPLICE_NSOCK_H
+#ifndef PASST_NSOCK_H
+#define PASST_NSOCK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,4 +23,4 @@ void nsock_handler(struct ctx *ctx, uint32_t events);
 unsigned nsock_avail(int af);
 pid_t nsock_pid(void);
 
-#endif /* SPLICE_NSOCK_H */
+#endif /* PASST_NSOCK_H */
