@@ -223,12 +223,18 @@ static void vu_queue_reset(unsigned i)
 /**
  * vu_mem_unmap() - Unmap the guest's regions
  *
+ * The queues' ring pointers go too (vq_ready() is false until vq_map()
+ * runs again over a new table), so that nothing can reach unmapped memory
+ * if the front-end is dropped afterwards (tap_flush() before vu_detach()).
+ *
  * #syscalls:passt munmap
  */
 static void vu_mem_unmap(void)
 {
 	unsigned i;
 
+	for (i = 0; i < VU_QUEUES; i++)
+		vu.q[i].vq.desc = vu.q[i].vq.avail = vu.q[i].vq.used = NULL;
 	for (i = 0; i < VU_REGIONS_MAX; i++) {
 		if (vu.map[i].base)
 			munmap(vu.map[i].base, vu.map[i].len);

@@ -431,6 +431,26 @@ START_TEST(test_vu_mem_table_beyond_file_drops)
 }
 END_TEST
 
+START_TEST(test_vu_bad_mem_table_after_start_stops_rings)
+{
+	static uint8_t frame[60];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0;
+	uint8_t niov = 1;
+	uint32_t cs = 0;
+	bool dropped;
+
+	start_queues();
+	post(0, 0, 2048, true);
+	mem_table(MEMSZ * 2);		/* refused: the old table is gone */
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+	ck_assert(!vu_ready());
+	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	ck_assert(dropped);		/* and nothing touched guest memory */
+	ck_assert_uint_eq(used_idx(0), 0);
+}
+END_TEST
+
 START_TEST(test_vu_log_base_refused_with_ack)
 {
 	uint64_t v = htole64(BIT(3)), r;	/* REPLY_ACK */
@@ -627,6 +647,7 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_vring_num_too_big_drops);
 	tcase_add_test(tc, test_vu_mem_table_without_fd_drops);
 	tcase_add_test(tc, test_vu_mem_table_beyond_file_drops);
+	tcase_add_test(tc, test_vu_bad_mem_table_after_start_stops_rings);
 	tcase_add_test(tc, test_vu_log_base_refused_with_ack);
 	tcase_add_test(tc, test_vu_ring_outside_memory_drops);
 	tcase_add_test(tc, test_vu_get_vring_base_stops);
