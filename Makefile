@@ -14,6 +14,7 @@
 #   make check-nspawn the units under systemd in a systemd-nspawn container
 #   make check-vhost  QEMU guests on passt --vhost-user (~90 s, VHOST_LONG=1:
 #                   64 MiB each way)
+#   make deps-graph   includes and symbols between folders, circles of files
 
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
@@ -76,7 +77,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
-	check-nspawn deps-nspawn check-vhost
+	check-nspawn deps-nspawn deps-graph check-deps check-vhost
 
 all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
@@ -206,11 +207,23 @@ check: deps
 	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-units
+	@$(MAKE) --no-print-directory check-deps
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
 	@PASST_BIN=$(abspath $(BUILD))/passt \
 		PASST_ASAN_BIN=$(abspath build-asan)/passt test/integration/run.sh
 	@$(MAKE) --no-print-directory bench-smoke
+
+# Who uses whom: includes and symbols between folders, and circles of files
+# (test/deps_graph.py).  check-deps fails if a folder uses one after it in
+# conf/ <- tap/ <- passt/ <- splice/, or a circle spans folders.
+deps-graph: all
+	@python3 test/deps_graph.py $(BUILD)/obj
+
+check-deps: all
+	@python3 test/deps_graph.py $(BUILD)/obj --check >$(BUILD)/deps.txt || \
+		{ cat $(BUILD)/deps.txt; exit 1; }
+	@echo "deps: conf/ <- tap/ <- passt/ <- splice/, no circle across folders"
 
 # Kernel and initramfs of the QEMU guest, cached in $(BUILD)/guest
 guest:

@@ -156,7 +156,7 @@ struct conf_route {
  * @addrs:	Global addresses, in the kernel's order (the guest's @addr,
  *		if the host has it, is one of them)
  * @addr_count:	Entries in @addrs
- * @routes:	Routes other than the default one (see nl_host_defaults())
+ * @routes:	Routes other than the default one (see netlink_host_defaults())
  * @route_count: Entries in @routes
  */
 struct conf_tpl {

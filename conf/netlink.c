@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* conf/netlink.c - Host defaults and namespace set-up through libnl-route-3
  *
- * nl_host_defaults() looks at the routes, links and addresses of the
+ * netlink_host_defaults() looks at the routes, links and addresses of the
  * current namespace once, from three libnl caches, and picks for each
  * address family a "template" interface whose address, prefix length and
  * default gateway the guest gets; for pasta --config-net it also records
@@ -33,22 +33,22 @@
 #include "netlink_internal.h"
 
 /**
- * union nl_ip - IPv4 or IPv6 address, network order
+ * union netlink_ip - IPv4 or IPv6 address, network order
  * @a4:		IPv4 view
  * @a6:		IPv6 view
  */
-union nl_ip {
+union netlink_ip {
 	struct in_addr a4;
 	struct in6_addr a6;
 };
 
 /**
- * nl_errno() - Translate a libnl error code to -errno
+ * netlink_errno() - Translate a libnl error code to -errno
  * @nlerr:	Return value of a libnl function (negative NLE_* code)
  *
  * Return: matching -errno, -EIO for codes without an obvious one
  */
-static int nl_errno(int nlerr)
+static int netlink_errno(int nlerr)
 {
 	static const int map[] = {
 		[NLE_INTR] = EINTR,		[NLE_BAD_SOCK] = EBADF,
@@ -69,12 +69,12 @@ static int nl_errno(int nlerr)
 }
 
 /**
- * nl_open() - Open a NETLINK_ROUTE socket in the current namespace
+ * netlink_open() - Open a NETLINK_ROUTE socket in the current namespace
  * @sk:		Result, to be released with nl_socket_free()
  *
  * Return: 0, -ENOMEM, or -errno from the connection
  */
-static int nl_open(struct nl_sock **sk)
+static int netlink_open(struct nl_sock **sk)
 {
 	int rc;
 
@@ -85,18 +85,18 @@ static int nl_open(struct nl_sock **sk)
 	if (rc < 0) {
 		nl_socket_free(*sk);
 		*sk = NULL;
-		return nl_errno(rc);
+		return netlink_errno(rc);
 	}
 	return 0;
 }
 
 /**
- * nl_af_len() - Address length of a family
+ * netlink_af_len() - Address length of a family
  * @af:		AF_INET or AF_INET6
  *
  * Return: 4 or 16, or 0 for other families
  */
-static size_t nl_af_len(int af)
+static size_t netlink_af_len(int af)
 {
 	if (af == AF_INET)
 		return sizeof(struct in_addr);
@@ -106,21 +106,21 @@ static size_t nl_af_len(int af)
 }
 
 /**
- * nl_ip_unspec() - Is an address all zeroes (0.0.0.0 or ::)?
+ * netlink_ip_unspec() - Is an address all zeroes (0.0.0.0 or ::)?
  * @af:		AF_INET or AF_INET6
  * @addr:	Address, network order
  *
  * Return: true if unspecified
  */
-static bool nl_ip_unspec(int af, const void *addr)
+static bool netlink_ip_unspec(int af, const void *addr)
 {
 	static const uint8_t zero[sizeof(struct in6_addr)];
 
-	return !memcmp(addr, zero, nl_af_len(af));
+	return !memcmp(addr, zero, netlink_af_len(af));
 }
 
 /**
- * nl_prefix_covers() - Is @addr within @pfx/@len?
+ * netlink_prefix_covers() - Is @addr within @pfx/@len?
  * @af:		Address family of both
  * @pfx:	Network (any address inside it), network order
  * @len:	Prefix length, bits
@@ -128,13 +128,13 @@ static bool nl_ip_unspec(int af, const void *addr)
  *
  * Return: true if the first @len bits are equal
  */
-static bool nl_prefix_covers(int af, const void *pfx, unsigned len,
-			     const void *addr)
+static bool netlink_prefix_covers(int af, const void *pfx, unsigned len,
+				  const void *addr)
 {
 	const uint8_t *a = pfx, *b = addr;
 	unsigned bytes = len / 8, bits = len % 8;
 
-	if (len > nl_af_len(af) * 8)
+	if (len > netlink_af_len(af) * 8)
 		return false;
 	if (memcmp(a, b, bytes))
 		return false;
@@ -147,22 +147,22 @@ static bool nl_prefix_covers(int af, const void *pfx, unsigned len,
 }
 
 /**
- * struct nl_caches - Snapshot of links, addresses and routes
+ * struct netlink_caches - Snapshot of links, addresses and routes
  * @links:	Link cache
  * @addrs:	Address cache
  * @routes:	Route cache (all tables)
  */
-struct nl_caches {
+struct netlink_caches {
 	struct nl_cache *links;
 	struct nl_cache *addrs;
 	struct nl_cache *routes;
 };
 
 /**
- * nl_caches_free() - Release a snapshot
+ * netlink_caches_free() - Release a snapshot
  * @nc:		Snapshot, members may be NULL
  */
-static void nl_caches_free(struct nl_caches *nc)
+static void netlink_caches_free(struct netlink_caches *nc)
 {
 	if (nc->links)
 		nl_cache_free(nc->links);
@@ -173,13 +173,13 @@ static void nl_caches_free(struct nl_caches *nc)
 }
 
 /**
- * nl_caches_fill() - Dump links, addresses and routes
+ * netlink_caches_fill() - Dump links, addresses and routes
  * @sk:		Connected socket
  * @nc:		Snapshot to fill, zeroed by the caller
  *
- * Return: 0 or -errno (members filled so far are left for nl_caches_free())
+ * Return: 0 or -errno (members filled so far are left for netlink_caches_free())
  */
-static int nl_caches_fill(struct nl_sock *sk, struct nl_caches *nc)
+static int netlink_caches_fill(struct nl_sock *sk, struct netlink_caches *nc)
 {
 	int rc;
 
@@ -188,17 +188,17 @@ static int nl_caches_fill(struct nl_sock *sk, struct nl_caches *nc)
 		rc = rtnl_addr_alloc_cache(sk, &nc->addrs);
 	if (!rc)
 		rc = rtnl_route_alloc_cache(sk, AF_UNSPEC, 0, &nc->routes);
-	return rc < 0 ? nl_errno(rc) : 0;
+	return rc < 0 ? netlink_errno(rc) : 0;
 }
 
 /**
- * nl_is_loopback() - Is this link a loopback device?
+ * netlink_is_loopback() - Is this link a loopback device?
  * @nc:		Snapshot
  * @ifindex:	Interface index
  *
  * Return: true for IFF_LOOPBACK links (and for unknown indices)
  */
-static bool nl_is_loopback(const struct nl_caches *nc, int ifindex)
+static bool netlink_is_loopback(const struct netlink_caches *nc, int ifindex)
 {
 	struct rtnl_link *link = rtnl_link_get(nc->links, ifindex);
 	bool lo;
@@ -211,13 +211,13 @@ static bool nl_is_loopback(const struct nl_caches *nc, int ifindex)
 }
 
 /**
- * nl_route_main_unicast() - Is the route a unicast route of the main table?
+ * netlink_route_main_unicast() - Is the route a unicast route of the main table?
  * @r:		Route
  * @af:		Wanted family
  *
  * Return: true if it is
  */
-static bool nl_route_main_unicast(struct rtnl_route *r, int af)
+static bool netlink_route_main_unicast(struct rtnl_route *r, int af)
 {
 	return rtnl_route_get_family(r) == af &&
 	       rtnl_route_get_table(r) == RT_TABLE_MAIN &&
@@ -225,7 +225,7 @@ static bool nl_route_main_unicast(struct rtnl_route *r, int af)
 }
 
 /**
- * nl_default_route() - Find the preferred default route of a family
+ * netlink_default_route() - Find the preferred default route of a family
  * @nc:		Snapshot
  * @af:		AF_INET or AF_INET6
  * @oif:	Only consider next hops through this interface, 0 for any
@@ -240,8 +240,9 @@ static bool nl_route_main_unicast(struct rtnl_route *r, int af)
  *
  * Return: true if a default route was found
  */
-static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
-			     int *ifindex, union nl_ip *gw, bool *have_gw)
+static bool netlink_default_route(const struct netlink_caches *nc, int af,
+				  int oif, int *ifindex, union netlink_ip *gw,
+				  bool *have_gw)
 {
 	struct rtnl_nexthop *best_nh = NULL;
 	uint32_t best_prio = 0;
@@ -254,7 +255,7 @@ static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
 		struct nl_addr *dst;
 		int i, n;
 
-		if (!nl_route_main_unicast(r, af))
+		if (!netlink_route_main_unicast(r, af))
 			continue;
 		dst = rtnl_route_get_dst(r);
 		if (dst && nl_addr_get_prefixlen(dst))
@@ -267,7 +268,7 @@ static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
 			struct rtnl_nexthop *nh = rtnl_route_nexthop_n(r, i);
 			int idx = rtnl_route_nh_get_ifindex(nh);
 
-			if (oif ? idx != oif : nl_is_loopback(nc, idx))
+			if (oif ? idx != oif : netlink_is_loopback(nc, idx))
 				continue;
 			if (!pick || rtnl_route_nh_get_weight(nh) >
 				     rtnl_route_nh_get_weight(pick))
@@ -287,8 +288,8 @@ static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
 	if (rtnl_route_nh_get_gateway(best_nh)) {
 		struct nl_addr *a = rtnl_route_nh_get_gateway(best_nh);
 
-		if (nl_addr_get_len(a) == nl_af_len(af)) {
-			memcpy(gw, nl_addr_get_binary_addr(a), nl_af_len(af));
+		if (nl_addr_get_len(a) == netlink_af_len(af)) {
+			memcpy(gw, nl_addr_get_binary_addr(a), netlink_af_len(af));
 			*have_gw = true;
 		}
 	}
@@ -296,13 +297,13 @@ static bool nl_default_route(const struct nl_caches *nc, int af, int oif,
 }
 
 /**
- * nl_first_routed_link() - Lowest-index non-loopback link with a route
+ * netlink_first_routed_link() - Lowest-index non-loopback link with a route
  * @nc:		Snapshot
  * @af:		Address family of the routes
  *
  * Return: interface index, or 0 if no link has a route of @af
  */
-static int nl_first_routed_link(const struct nl_caches *nc, int af)
+static int netlink_first_routed_link(const struct netlink_caches *nc, int af)
 {
 	struct nl_object *o;
 	int best = 0;
@@ -312,7 +313,7 @@ static int nl_first_routed_link(const struct nl_caches *nc, int af)
 		struct rtnl_route *r = (struct rtnl_route *)o;
 		int i, n;
 
-		if (!nl_route_main_unicast(r, af))
+		if (!netlink_route_main_unicast(r, af))
 			continue;
 		n = rtnl_route_get_nnexthops(r);
 		for (i = 0; i < n; i++) {
@@ -320,7 +321,7 @@ static int nl_first_routed_link(const struct nl_caches *nc, int af)
 					rtnl_route_nexthop_n(r, i));
 
 			if (idx > 0 && (!best || idx < best) &&
-			    !nl_is_loopback(nc, idx))
+			    !netlink_is_loopback(nc, idx))
 				best = idx;
 		}
 	}
@@ -328,25 +329,25 @@ static int nl_first_routed_link(const struct nl_caches *nc, int af)
 }
 
 /**
- * nl_addr_local() - Local address of an address object of one family
+ * netlink_addr_local() - Local address of an address object of one family
  * @a:		Address object
  * @af:		AF_INET or AF_INET6
  *
  * Return: the address, network order (4 or 16 bytes), or NULL if @a is of
  *	   another family or has no local address of the family's length
  */
-static const void *nl_addr_local(struct rtnl_addr *a, int af)
+static const void *netlink_addr_local(struct rtnl_addr *a, int af)
 {
 	struct nl_addr *l = rtnl_addr_get_local(a);
 
 	if (rtnl_addr_get_family(a) != af || !l ||
-	    nl_addr_get_len(l) != nl_af_len(af))
+	    nl_addr_get_len(l) != netlink_af_len(af))
 		return NULL;
 	return nl_addr_get_binary_addr(l);
 }
 
 /**
- * nl_addr_usable() - Could the guest take over this host address?
+ * netlink_addr_usable() - Could the guest take over this host address?
  * @a:		Address object
  * @af:		Wanted family
  *
@@ -355,12 +356,12 @@ static const void *nl_addr_local(struct rtnl_addr *a, int af)
  *
  * Return: true if usable
  */
-static bool nl_addr_usable(struct rtnl_addr *a, int af)
+static bool netlink_addr_usable(struct rtnl_addr *a, int af)
 {
 	unsigned bad = IFA_F_TENTATIVE | IFA_F_DADFAILED | IFA_F_DEPRECATED |
 		       IFA_F_TEMPORARY;
 
-	if (!nl_addr_local(a, af))
+	if (!netlink_addr_local(a, af))
 		return false;
 	if (af == AF_INET)
 		return rtnl_addr_get_scope(a) != RT_SCOPE_HOST;
@@ -369,7 +370,7 @@ static bool nl_addr_usable(struct rtnl_addr *a, int af)
 }
 
 /**
- * nl_find_addr() - Address of an interface for the guest, or its prefix
+ * netlink_find_addr() - Address of an interface for the guest, or its prefix
  * @nc:		Snapshot
  * @af:		AF_INET or AF_INET6
  * @ifindex:	Interface
@@ -379,8 +380,9 @@ static bool nl_addr_usable(struct rtnl_addr *a, int af)
  *
  * Return: true if an address was found
  */
-static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
-			 const void *match, void *addr, int *prefix_len)
+static bool netlink_find_addr(const struct netlink_caches *nc, int af,
+			      int ifindex, const void *match, void *addr,
+			      int *prefix_len)
 {
 	struct nl_object *o;
 
@@ -390,13 +392,13 @@ static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
 		const void *bin;
 
 		if (rtnl_addr_get_ifindex(a) != ifindex ||
-		    !nl_addr_usable(a, af))
+		    !netlink_addr_usable(a, af))
 			continue;
 		bin = nl_addr_get_binary_addr(rtnl_addr_get_local(a));
-		if (match && memcmp(match, bin, nl_af_len(af)))
+		if (match && memcmp(match, bin, netlink_af_len(af)))
 			continue;
 		if (!match)
-			memcpy(addr, bin, nl_af_len(af));
+			memcpy(addr, bin, netlink_af_len(af));
 		*prefix_len = rtnl_addr_get_prefixlen(a);
 		return true;
 	}
@@ -404,7 +406,7 @@ static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
 }
 
 /**
- * nl_route_skip() - Why a host route is not copied into the namespace
+ * netlink_route_skip() - Why a host route is not copied into the namespace
  * @af:		AF_INET or AF_INET6
  * @table:	Routing table (RTA_TABLE / rtm_table)
  * @type:	Route type (rtm_type, RTN_*)
@@ -420,14 +422,15 @@ static bool nl_find_addr(const struct nl_caches *nc, int af, int ifindex,
  *
  * Return: NULL if the route is copied, else the reason, for a debug line
  */
-const char *nl_route_skip(int af, unsigned table, unsigned type,
-			  unsigned protocol, const void *dst, unsigned dst_len)
+const char *netlink_route_skip(int af, unsigned table, unsigned type,
+			       unsigned protocol, const void *dst,
+			       unsigned dst_len)
 {
 	static const uint8_t ll4[4] = { 169, 254 }, mc4[4] = { 224 };
 	static const uint8_t ll6[16] = { 0xfe, 0x80 }, mc6[16] = { 0xff };
 	bool v4 = af == AF_INET;
 
-	if (!nl_af_len(af))
+	if (!netlink_af_len(af))
 		return "not IPv4 or IPv6";
 	if (table != RT_TABLE_MAIN)
 		return "not in the main table";
@@ -437,30 +440,30 @@ const char *nl_route_skip(int af, unsigned table, unsigned type,
 		return "made by the kernel";
 	if (!dst || !dst_len)
 		return "default route";
-	if (dst_len > nl_af_len(af) * 8)
+	if (dst_len > netlink_af_len(af) * 8)
 		return "bad prefix length";
 	if (dst_len >= (v4 ? 16U : 10U) &&
-	    nl_prefix_covers(af, v4 ? ll4 : ll6, v4 ? 16 : 10, dst))
+	    netlink_prefix_covers(af, v4 ? ll4 : ll6, v4 ? 16 : 10, dst))
 		return "link-local destination";
 	if (dst_len >= (v4 ? 4U : 8U) &&
-	    nl_prefix_covers(af, v4 ? mc4 : mc6, v4 ? 4 : 8, dst))
+	    netlink_prefix_covers(af, v4 ? mc4 : mc6, v4 ? 4 : 8, dst))
 		return "multicast destination";
 	return NULL;
 }
 
 /**
- * nl_tpl_addrs() - Record the global addresses of the template interface
+ * netlink_tpl_addrs() - Record the global addresses of the template interface
  * @nc:		Snapshot
  * @af:		AF_INET or AF_INET6
  * @ifindex:	Template interface
  * @tpl:	Filled: @addrs and @addr_count
  *
- * As nl_find_addr() chooses (nl_addr_usable()), and only global scope:
+ * As netlink_find_addr() chooses (netlink_addr_usable()), and only global scope:
  * no IPv4 link-local (scope link) addresses either.  Beyond
  * CONF_TPL_ADDRS_MAX, addresses are left out with a debug line.
  */
-static void nl_tpl_addrs(const struct nl_caches *nc, int af, int ifindex,
-			 struct conf_tpl *tpl)
+static void netlink_tpl_addrs(const struct netlink_caches *nc, int af,
+			      int ifindex, struct conf_tpl *tpl)
 {
 	struct nl_object *o;
 
@@ -471,37 +474,37 @@ static void nl_tpl_addrs(const struct nl_caches *nc, int af, int ifindex,
 		struct conf_addr *ca;
 
 		if (rtnl_addr_get_ifindex(a) != ifindex ||
-		    !nl_addr_usable(a, af) ||
+		    !netlink_addr_usable(a, af) ||
 		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
 			continue;
 		if (tpl->addr_count >= CONF_TPL_ADDRS_MAX) {
-			inet_ntop(af, nl_addr_local(a, af), buf, sizeof(buf));
+			inet_ntop(af, netlink_addr_local(a, af), buf, sizeof(buf));
 			debug("--config-net: address %s/%d not copied: more "
 			      "than %d", buf, rtnl_addr_get_prefixlen(a),
 			      CONF_TPL_ADDRS_MAX);
 			continue;
 		}
 		ca = &tpl->addrs[tpl->addr_count++];
-		memcpy(&ca->addr, nl_addr_local(a, af), nl_af_len(af));
+		memcpy(&ca->addr, netlink_addr_local(a, af), netlink_af_len(af));
 		ca->prefix_len = rtnl_addr_get_prefixlen(a);
 	}
 }
 
 /**
- * nl_tpl_routes() - Record the routes through the template interface
+ * netlink_tpl_routes() - Record the routes through the template interface
  * @nc:		Snapshot
  * @af:		AF_INET or AF_INET6
  * @ifindex:	Template interface
  * @tpl:	Filled: @routes and @route_count
  *
- * Routes nl_route_skip() accepts, with a next hop through @ifindex (of a
+ * Routes netlink_route_skip() accepts, with a next hop through @ifindex (of a
  * multipath route, the first such one).  Skipped routes and those beyond
  * CONF_TPL_ROUTES_MAX get a debug line.
  */
-static void nl_tpl_routes(const struct nl_caches *nc, int af, int ifindex,
-			  struct conf_tpl *tpl)
+static void netlink_tpl_routes(const struct netlink_caches *nc, int af,
+			       int ifindex, struct conf_tpl *tpl)
 {
-	size_t alen = nl_af_len(af);
+	size_t alen = netlink_af_len(af);
 	struct nl_object *o;
 
 	for (o = nl_cache_get_first(nc->routes); o;
@@ -534,9 +537,10 @@ static void nl_tpl_routes(const struct nl_caches *nc, int af, int ifindex,
 			dlen = nl_addr_get_prefixlen(dst);
 			inet_ntop(af, dbin, d, sizeof(d));
 		}
-		why = nl_route_skip(af, rtnl_route_get_table(r),
-				    rtnl_route_get_type(r),
-				    rtnl_route_get_protocol(r), dbin, dlen);
+		why = netlink_route_skip(af, rtnl_route_get_table(r),
+					 rtnl_route_get_type(r),
+					 rtnl_route_get_protocol(r), dbin,
+					 dlen);
 		if (!why && tpl->route_count >= CONF_TPL_ROUTES_MAX)
 			why = "too many routes";
 		if (why) {
@@ -559,19 +563,19 @@ static void nl_tpl_routes(const struct nl_caches *nc, int af, int ifindex,
 }
 
 /**
- * struct nl_pick - What nl_host_defaults() chose for one family
+ * struct netlink_pick - What netlink_host_defaults() chose for one family
  * @ifindex:	Template interface, 0 if none
  * @why:	How it was chosen, for the log line
  * @usable:	The family can be used (template with an address, or -a)
  */
-struct nl_pick {
+struct netlink_pick {
 	int ifindex;
 	const char *why;
 	bool usable;
 };
 
 /**
- * nl_pick_template() - Choose the template interface of a family
+ * netlink_pick_template() - Choose the template interface of a family
  * @nc:		Snapshot
  * @af:		AF_INET or AF_INET6
  * @ifname:	Given interface name (-i, --outbound-if4/6), or ""; set to
@@ -580,11 +584,11 @@ struct nl_pick {
  *
  * Return: 0, or -ENODEV if @ifname is given and doesn't exist
  */
-static int nl_pick_template(const struct nl_caches *nc, int af, char *ifname,
-			    struct nl_pick *p)
+static int netlink_pick_template(const struct netlink_caches *nc, int af,
+				 char *ifname, struct netlink_pick *p)
 {
 	struct rtnl_link *link;
-	union nl_ip gw;
+	union netlink_ip gw;
 	bool have_gw;
 
 	p->ifindex = 0;
@@ -598,10 +602,10 @@ static int nl_pick_template(const struct nl_caches *nc, int af, char *ifname,
 		return 0;
 	}
 
-	if (nl_default_route(nc, af, 0, &p->ifindex, &gw, &have_gw)) {
+	if (netlink_default_route(nc, af, 0, &p->ifindex, &gw, &have_gw)) {
 		p->why = "default route";
 	} else {
-		p->ifindex = nl_first_routed_link(nc, af);
+		p->ifindex = netlink_first_routed_link(nc, af);
 		p->why = "first interface with a route";
 	}
 
@@ -618,15 +622,15 @@ static int nl_pick_template(const struct nl_caches *nc, int af, char *ifname,
 }
 
 /**
- * struct nl_fam - The fields of one family's configuration that
- *		   nl_defaults() fills: a view on struct conf_ip4 or conf_ip6
+ * struct netlink_fam - The fields of one family's configuration that
+ *		   netlink_defaults() fills: a view on struct conf_ip4 or conf_ip6
  * @af:		AF_INET or AF_INET6
  * @ifname:	.ifname_out, IFNAMSIZ bytes
  * @addr:	.addr, network order (4 or 16 bytes)
  * @prefix_len:	.prefix_len (< 0 if not given)
  * @gw:		.gw, network order (4 or 16 bytes)
  */
-struct nl_fam {
+struct netlink_fam {
 	int af;
 	char *ifname;
 	void *addr;
@@ -635,22 +639,22 @@ struct nl_fam {
 };
 
 /**
- * nl_defaults() - Fill one family's defaults from its template interface
+ * netlink_defaults() - Fill one family's defaults from its template interface
  * @nc:		Snapshot
  * @v:		The family's configuration (given values are kept)
  * @p:		Result of the choice
  *
  * Return: 0, or -ENODEV for a given interface that doesn't exist
  */
-static int nl_defaults(const struct nl_caches *nc, const struct nl_fam *v,
-		       struct nl_pick *p)
+static int netlink_defaults(const struct netlink_caches *nc,
+			    const struct netlink_fam *v, struct netlink_pick *p)
 {
-	bool given = !nl_ip_unspec(v->af, v->addr);
-	union nl_ip gw;
+	bool given = !netlink_ip_unspec(v->af, v->addr);
+	union netlink_ip gw;
 	bool have_gw;
 	int idx, rc;
 
-	rc = nl_pick_template(nc, v->af, v->ifname, p);
+	rc = netlink_pick_template(nc, v->af, v->ifname, p);
 	if (rc || !p->ifindex) {
 		p->usable = given;
 		return rc;
@@ -659,25 +663,25 @@ static int nl_defaults(const struct nl_caches *nc, const struct nl_fam *v,
 	if (!given) {
 		int plen;
 
-		if (nl_find_addr(nc, v->af, p->ifindex, NULL, v->addr,
-				 &plen) && *v->prefix_len < 0)
+		if (netlink_find_addr(nc, v->af, p->ifindex, NULL, v->addr,
+				      &plen) && *v->prefix_len < 0)
 			*v->prefix_len = plen;
 	} else if (*v->prefix_len < 0) {
-		nl_find_addr(nc, v->af, p->ifindex, v->addr, NULL,
-			     v->prefix_len);
+		netlink_find_addr(nc, v->af, p->ifindex, v->addr, NULL,
+				  v->prefix_len);
 	}
 
-	if (nl_ip_unspec(v->af, v->gw) &&
-	    nl_default_route(nc, v->af, p->ifindex, &idx, &gw, &have_gw) &&
+	if (netlink_ip_unspec(v->af, v->gw) &&
+	    netlink_default_route(nc, v->af, p->ifindex, &idx, &gw, &have_gw) &&
 	    have_gw)
-		memcpy(v->gw, &gw, nl_af_len(v->af));
+		memcpy(v->gw, &gw, netlink_af_len(v->af));
 
-	p->usable = !nl_ip_unspec(v->af, v->addr);
+	p->usable = !netlink_ip_unspec(v->af, v->addr);
 	return 0;
 }
 
 /**
- * nl_describe() - Append one family's choice to the info line
+ * netlink_describe() - Append one family's choice to the info line
  * @buf:	Line buffer
  * @len:	Size of @buf
  * @n:		Characters used so far, updated
@@ -688,9 +692,9 @@ static int nl_defaults(const struct nl_caches *nc, const struct nl_fam *v,
  * @plen:	Prefix length
  * @gw:		Gateway, network order
  */
-static void nl_describe(char *buf, size_t len, size_t *n, int af,
-			bool enabled, const char *prefix, const void *addr,
-			int plen, const void *gw)
+static void netlink_describe(char *buf, size_t len, size_t *n, int af,
+			     bool enabled, const char *prefix, const void *addr,
+			     int plen, const void *gw)
 {
 	char a[INET6_ADDRSTRLEN + 8] = "no address", g[INET6_ADDRSTRLEN];
 	const char *fam = af == AF_INET ? "IPv4" : "IPv6";
@@ -702,11 +706,11 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 		r = snprintf(buf + *n, len - *n, "%s%s disabled",
 			     *n ? "; " : "", fam);
 	} else {
-		if (!nl_ip_unspec(af, addr)) {
+		if (!netlink_ip_unspec(af, addr)) {
 			inet_ntop(af, addr, a, INET6_ADDRSTRLEN);
 			snprintf(a + strlen(a), 8, "/%d", plen);
 		}
-		if (!nl_ip_unspec(af, gw))
+		if (!netlink_ip_unspec(af, gw))
 			inet_ntop(af, gw, g, sizeof(g));
 		else
 			snprintf(g, sizeof(g), "no gateway");
@@ -719,7 +723,7 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
 }
 
 /**
- * nl_pick_str() - "IFNAME (reason)" or "none (reason)" for the info line
+ * netlink_pick_str() - "IFNAME (reason)" or "none (reason)" for the info line
  * @buf:	Output buffer
  * @len:	Size of @buf
  * @ifname:	Template interface, "" for none
@@ -727,8 +731,8 @@ static void nl_describe(char *buf, size_t len, size_t *n, int af,
  *
  * Return: @buf
  */
-static const char *nl_pick_str(char *buf, size_t len, const char *ifname,
-			       const char *why)
+static const char *netlink_pick_str(char *buf, size_t len, const char *ifname,
+				    const char *why)
 {
 	snprintf(buf, len, "%s (%s)", ifname[0] ? ifname : "none",
 		 why ? why : "not found");
@@ -736,7 +740,7 @@ static const char *nl_pick_str(char *buf, size_t len, const char *ifname,
 }
 
 /**
- * nl_prefix_by_class() - Classful prefix length of an IPv4 address
+ * netlink_prefix_by_class() - Classful prefix length of an IPv4 address
  * @a:		Address, network order
  *
  * RFC 791 classes (RFC 4632 section 1 for the history): A /8, B /16,
@@ -744,7 +748,7 @@ static const char *nl_pick_str(char *buf, size_t len, const char *ifname,
  *
  * Return: prefix length
  */
-static int nl_prefix_by_class(struct in_addr a)
+static int netlink_prefix_by_class(struct in_addr a)
 {
 	uint32_t h = ntohl(a.s_addr);
 
@@ -757,23 +761,23 @@ static int nl_prefix_by_class(struct in_addr a)
 	return 32;
 }
 
-static char nl_summary[640];
+static char netlink_summary[640];
 
 /**
- * nl_host_summary() - What nl_host_defaults() chose, and why
+ * netlink_host_summary() - What netlink_host_defaults() chose, and why
  *
  * The caller logs it once the options are known to be consistent, so that
  * a refused option is the only line printed.
  *
- * Return: "template interface: ..." line, "" before nl_host_defaults()
+ * Return: "template interface: ..." line, "" before netlink_host_defaults()
  */
-const char *nl_host_summary(void)
+const char *netlink_host_summary(void)
 {
-	return nl_summary;
+	return netlink_summary;
 }
 
 /**
- * nl_host_defaults() - Fill addresses, prefix lengths and gateways
+ * netlink_host_defaults() - Fill addresses, prefix lengths and gateways
  * @c:		Configuration: given values are kept.  Reads @ip4/@ip6
  *		.enabled, .ifname_out (-i, --outbound-if4/6), .addr (0 or
  *		:: if not given), .prefix_len (< 0 if not given), .gw
@@ -790,34 +794,34 @@ const char *nl_host_summary(void)
  * IPv4 169.254.2.1/16 via 169.254.2.2, IPv6 with no address (the guest's
  * link-local one is learnt) via fe80::1; @local_mode is set.  Finally
  * @ip6.our_ll is the IPv6 gateway if that is link-local, else fe80::1.
- * One line, for nl_host_summary(), tells what was chosen and why.
+ * One line, for netlink_host_summary(), tells what was chosen and why.
  *
  * For pasta --config-net, @ip4.tpl and @ip6.tpl get the template's global
  * addresses (unless -a for that family, or --no-copy-addrs) and its routes
- * that nl_route_skip() accepts (unless -g for that family, or
+ * that netlink_route_skip() accepts (unless -g for that family, or
  * --no-copy-routes); otherwise, and in local mode, they are left empty.
  *
  * Return: 0 on success, -ENODEV if a given interface doesn't exist, or
  *	   -errno if the namespace can't be read
  */
-int nl_host_defaults(struct conf *c)
+int netlink_host_defaults(struct conf *c)
 {
-	const struct nl_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
+	const struct netlink_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
 				   &c->ip4.prefix_len, &c->ip4.gw };
-	const struct nl_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
+	const struct netlink_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
 				   &c->ip6.prefix_len, &c->ip6.gw };
 	bool copy, addrs4, addrs6, routes4, routes6;
-	struct nl_pick p4 = { 0 }, p6 = { 0 };
-	struct nl_caches nc = { 0 };
+	struct netlink_pick p4 = { 0 }, p6 = { 0 };
+	struct netlink_caches nc = { 0 };
 	char line[640], fams[448], pick[96];
 	struct nl_sock *sk;
 	size_t n = 0;
 	int rc;
 
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
-	rc = nl_caches_fill(sk, &nc);
+	rc = netlink_caches_fill(sk, &nc);
 	if (rc)
 		goto out;
 
@@ -831,9 +835,9 @@ int nl_host_defaults(struct conf *c)
 		  IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw);
 
 	if (c->ip4.enabled)
-		rc = nl_defaults(&nc, &v4, &p4);
+		rc = netlink_defaults(&nc, &v4, &p4);
 	if (!rc && c->ip6.enabled)
-		rc = nl_defaults(&nc, &v6, &p6);
+		rc = netlink_defaults(&nc, &v6, &p6);
 	if (rc)
 		goto out;
 
@@ -865,15 +869,15 @@ int nl_host_defaults(struct conf *c)
 	memset(&c->ip6.tpl, 0, sizeof(c->ip6.tpl));
 	if (!c->local_mode && c->ip4.enabled && p4.ifindex) {
 		if (addrs4)
-			nl_tpl_addrs(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+			netlink_tpl_addrs(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
 		if (routes4)
-			nl_tpl_routes(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+			netlink_tpl_routes(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
 	}
 	if (!c->local_mode && c->ip6.enabled && p6.ifindex) {
 		if (addrs6)
-			nl_tpl_addrs(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
+			netlink_tpl_addrs(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
 		if (routes6)
-			nl_tpl_routes(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
+			netlink_tpl_routes(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
 	}
 
 	if (c->ip4.enabled && !p4.ifindex)
@@ -887,7 +891,7 @@ int nl_host_defaults(struct conf *c)
 		inet_pton(AF_INET6, "fe80::1", &c->ip6.our_ll);
 
 	if (c->ip4.enabled && c->ip4.prefix_len < 0)
-		c->ip4.prefix_len = nl_prefix_by_class(c->ip4.addr);
+		c->ip4.prefix_len = netlink_prefix_by_class(c->ip4.addr);
 	if (c->ip6.enabled && c->ip6.prefix_len < 0)
 		c->ip6.prefix_len = 64;
 
@@ -905,32 +909,34 @@ int nl_host_defaults(struct conf *c)
 				 p6.why);
 		else
 			snprintf(why, sizeof(why), "%s", p4.why);
-		nl_pick_str(pick, sizeof(pick), c->ip4.ifname_out, why);
-		nl_describe(fams, sizeof(fams), &n, AF_INET, true, NULL,
-			    &c->ip4.addr, c->ip4.prefix_len, &c->ip4.gw);
-		nl_describe(fams, sizeof(fams), &n, AF_INET6, true, NULL,
-			    &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
+		netlink_pick_str(pick, sizeof(pick), c->ip4.ifname_out, why);
+		netlink_describe(fams, sizeof(fams), &n, AF_INET, true, NULL,
+				 &c->ip4.addr, c->ip4.prefix_len, &c->ip4.gw);
+		netlink_describe(fams, sizeof(fams), &n, AF_INET6, true, NULL,
+				 &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
 		snprintf(line, sizeof(line), "template interface: %s, %s",
 			 pick, fams);
 	} else {
-		nl_pick_str(pick, sizeof(pick), c->ip4.ifname_out, p4.why);
-		nl_describe(fams, sizeof(fams), &n, AF_INET, c->ip4.enabled,
-			    pick, &c->ip4.addr, c->ip4.prefix_len, &c->ip4.gw);
-		nl_pick_str(pick, sizeof(pick), c->ip6.ifname_out, p6.why);
-		nl_describe(fams, sizeof(fams), &n, AF_INET6, c->ip6.enabled,
-			    pick, &c->ip6.addr, c->ip6.prefix_len, &c->ip6.gw);
+		netlink_pick_str(pick, sizeof(pick), c->ip4.ifname_out, p4.why);
+		netlink_describe(fams, sizeof(fams), &n, AF_INET,
+				 c->ip4.enabled, pick, &c->ip4.addr,
+				 c->ip4.prefix_len, &c->ip4.gw);
+		netlink_pick_str(pick, sizeof(pick), c->ip6.ifname_out, p6.why);
+		netlink_describe(fams, sizeof(fams), &n, AF_INET6,
+				 c->ip6.enabled, pick, &c->ip6.addr,
+				 c->ip6.prefix_len, &c->ip6.gw);
 		snprintf(line, sizeof(line), "template interface: %s", fams);
 	}
-	snprintf(nl_summary, sizeof(nl_summary), "%s", line);
+	snprintf(netlink_summary, sizeof(netlink_summary), "%s", line);
 	rc = 0;
 out:
-	nl_caches_free(&nc);
+	netlink_caches_free(&nc);
 	nl_socket_free(sk);
 	return rc;
 }
 
 /**
- * nl_link_fetch() - Read one link from the kernel
+ * netlink_link_fetch() - Read one link from the kernel
  * @sk:		Route netlink socket
  * @ifindex:	Interface index, or 0 to look the link up by @ifname
  * @ifname:	Interface name if @ifindex is 0, else NULL
@@ -938,25 +944,25 @@ out:
  *
  * Return: 0, -ENODEV if there is no such link, or -errno
  */
-static int nl_link_fetch(struct nl_sock *sk, int ifindex, const char *ifname,
-			 struct rtnl_link **link)
+static int netlink_link_fetch(struct nl_sock *sk, int ifindex,
+			      const char *ifname, struct rtnl_link **link)
 {
 	int rc = rtnl_link_get_kernel(sk, ifindex, ifname, link);
 
 	if (rc >= 0)
 		return 0;
-	rc = nl_errno(rc);
+	rc = netlink_errno(rc);
 	return rc == -ENOENT ? -ENODEV : rc;
 }
 
 /**
- * nl_ifindex() - Index of a network interface
+ * netlink_ifindex() - Index of a network interface
  * @ifname:	Interface name
  *
  * Return: index (> 0), -EINVAL for an empty or too long name, -ENODEV if
  *	   there is no such interface, or -errno
  */
-int nl_ifindex(const char *ifname)
+int netlink_ifindex(const char *ifname)
 {
 	struct rtnl_link *link = NULL;
 	struct nl_sock *sk;
@@ -964,10 +970,10 @@ int nl_ifindex(const char *ifname)
 
 	if (!ifname || !ifname[0] || strlen(ifname) >= IFNAMSIZ)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
-	rc = nl_link_fetch(sk, 0, ifname, &link);
+	rc = netlink_link_fetch(sk, 0, ifname, &link);
 	if (!rc) {
 		rc = rtnl_link_get_ifindex(link);
 		rtnl_link_put(link);
@@ -977,19 +983,19 @@ int nl_ifindex(const char *ifname)
 }
 
 /**
- * enum nl_link_op - Change requested from nl_link_change()
+ * enum netlink_link_op - Change requested from netlink_link_change()
  * @NL_LINK_UP:		Set IFF_UP
  * @NL_LINK_MTU:	Set the MTU
  * @NL_LINK_MAC:	Set the hardware address
  */
-enum nl_link_op {
+enum netlink_link_op {
 	NL_LINK_UP,
 	NL_LINK_MTU,
 	NL_LINK_MAC,
 };
 
 /**
- * nl_link_change() - Apply one change to a link
+ * netlink_link_change() - Apply one change to a link
  * @ifindex:	Interface index
  * @op:		What to change
  * @mtu:	New MTU, for NL_LINK_MTU
@@ -997,8 +1003,8 @@ enum nl_link_op {
  *
  * Return: 0 or -errno (-ENODEV if there is no such link)
  */
-static int nl_link_change(int ifindex, enum nl_link_op op, int mtu,
-			  const uint8_t *mac)
+static int netlink_link_change(int ifindex, enum netlink_link_op op, int mtu,
+			       const uint8_t *mac)
 {
 	struct rtnl_link *orig = NULL, *change = NULL;
 	struct nl_addr *lladdr = NULL;
@@ -1007,11 +1013,11 @@ static int nl_link_change(int ifindex, enum nl_link_op op, int mtu,
 
 	if (ifindex <= 0)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
 
-	rc = nl_link_fetch(sk, ifindex, NULL, &orig);
+	rc = netlink_link_fetch(sk, ifindex, NULL, &orig);
 	if (rc)
 		goto out;
 	change = rtnl_link_alloc();
@@ -1038,7 +1044,7 @@ static int nl_link_change(int ifindex, enum nl_link_op op, int mtu,
 	}
 
 	rc = rtnl_link_change(sk, orig, change, 0);
-	rc = rc < 0 ? nl_errno(rc) : 0;
+	rc = rc < 0 ? netlink_errno(rc) : 0;
 out:
 	if (lladdr)
 		nl_addr_put(lladdr);
@@ -1051,55 +1057,55 @@ out:
 }
 
 /**
- * nl_link_up() - Bring a link up (IFF_UP)
+ * netlink_link_up() - Bring a link up (IFF_UP)
  * @ifindex:	Interface index
  *
  * Return: 0 or -errno
  */
-int nl_link_up(int ifindex)
+int netlink_link_up(int ifindex)
 {
-	return nl_link_change(ifindex, NL_LINK_UP, 0, NULL);
+	return netlink_link_change(ifindex, NL_LINK_UP, 0, NULL);
 }
 
 /**
- * nl_link_set_mtu() - Set the MTU of a link
+ * netlink_link_set_mtu() - Set the MTU of a link
  * @ifindex:	Interface index
  * @mtu:	MTU, bytes; the kernel checks it against the device's limits
  *
  * Return: 0, -EINVAL for a non-positive @mtu or one the device refuses,
  *	   or -errno
  */
-int nl_link_set_mtu(int ifindex, int mtu)
+int netlink_link_set_mtu(int ifindex, int mtu)
 {
 	if (mtu <= 0)
 		return -EINVAL;
-	return nl_link_change(ifindex, NL_LINK_MTU, mtu, NULL);
+	return netlink_link_change(ifindex, NL_LINK_MTU, mtu, NULL);
 }
 
 /**
- * nl_link_set_mac() - Set the hardware address of a link
+ * netlink_link_set_mac() - Set the hardware address of a link
  * @ifindex:	Interface index
  * @mac:	6-byte MAC address
  *
  * Return: 0, -EINVAL for a NULL @mac, or -errno (e.g. -EADDRNOTAVAIL for
  *	   a multicast address)
  */
-int nl_link_set_mac(int ifindex, const uint8_t *mac)
+int netlink_link_set_mac(int ifindex, const uint8_t *mac)
 {
 	if (!mac)
 		return -EINVAL;
-	return nl_link_change(ifindex, NL_LINK_MAC, 0, mac);
+	return netlink_link_change(ifindex, NL_LINK_MAC, 0, mac);
 }
 
 /**
- * nl_link_get_mac() - Read the hardware address of a link
+ * netlink_link_get_mac() - Read the hardware address of a link
  * @ifindex:	Interface index
  * @mac:	Output, 6 bytes
  *
  * Return: 0, -EOPNOTSUPP if the link has no 6-byte hardware address (a
  *	   tun device, loopback has one of zeros), -ENODEV, or -errno
  */
-int nl_link_get_mac(int ifindex, uint8_t *mac)
+int netlink_link_get_mac(int ifindex, uint8_t *mac)
 {
 	struct rtnl_link *link = NULL;
 	struct nl_addr *a;
@@ -1108,10 +1114,10 @@ int nl_link_get_mac(int ifindex, uint8_t *mac)
 
 	if (ifindex <= 0 || !mac)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
-	rc = nl_link_fetch(sk, ifindex, NULL, &link);
+	rc = netlink_link_fetch(sk, ifindex, NULL, &link);
 	if (rc)
 		goto out;
 	a = rtnl_link_get_addr(link);
@@ -1128,7 +1134,7 @@ out:
 }
 
 /**
- * nl_addr_add() - Add an address to a link
+ * netlink_addr_add() - Add an address to a link
  * @ifindex:	Interface index
  * @af:		AF_INET or AF_INET6
  * @addr:	Address, network order (4 or 16 bytes)
@@ -1140,18 +1146,18 @@ out:
  * Return: 0, -EINVAL for a bad family or prefix length, -EEXIST if the
  *	   address is already there, or -errno
  */
-int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len)
+int netlink_addr_add(int ifindex, int af, const void *addr, int prefix_len)
 {
 	struct rtnl_addr *a = NULL;
 	struct nl_addr *local;
 	struct nl_sock *sk;
-	size_t alen = nl_af_len(af);
+	size_t alen = netlink_af_len(af);
 	int rc;
 
 	if (!alen || !addr || ifindex <= 0 || prefix_len < 0 ||
 	    (size_t)prefix_len > alen * 8)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
 
@@ -1166,7 +1172,7 @@ int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len)
 	rtnl_addr_set_family(a, af);
 	rc = rtnl_addr_set_local(a, local);
 	if (rc < 0) {
-		rc = nl_errno(rc);
+		rc = netlink_errno(rc);
 		goto out;
 	}
 	rtnl_addr_set_prefixlen(a, prefix_len);
@@ -1174,7 +1180,7 @@ int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len)
 		rtnl_addr_set_flags(a, IFA_F_NODAD);
 
 	rc = rtnl_addr_add(sk, a, NLM_F_EXCL);
-	rc = rc < 0 ? nl_errno(rc) : 0;
+	rc = rc < 0 ? netlink_errno(rc) : 0;
 out:
 	if (local)
 		nl_addr_put(local);
@@ -1185,7 +1191,7 @@ out:
 }
 
 /**
- * nl_gw_needs_onlink() - Is a gateway outside every prefix of a link?
+ * netlink_gw_needs_onlink() - Is a gateway outside every prefix of a link?
  * @sk:		Connected socket
  * @ifindex:	Interface index
  * @af:		Family of @gw
@@ -1194,8 +1200,8 @@ out:
  *
  * Return: 0 or -errno
  */
-static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
-			      const void *gw, bool *onlink)
+static int netlink_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
+				   const void *gw, bool *onlink)
 {
 	struct nl_cache *addrs;
 	struct nl_object *o;
@@ -1203,17 +1209,18 @@ static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
 
 	rc = rtnl_addr_alloc_cache(sk, &addrs);
 	if (rc < 0)
-		return nl_errno(rc);
+		return netlink_errno(rc);
 
 	*onlink = true;
 	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		const void *l = nl_addr_local(a, af);
+		const void *l = netlink_addr_local(a, af);
 
 		if (rtnl_addr_get_ifindex(a) != ifindex || !l)
 			continue;
-		if (nl_prefix_covers(af, l,
-				     (unsigned)rtnl_addr_get_prefixlen(a), gw)) {
+		if (netlink_prefix_covers(af, l,
+					  (unsigned)rtnl_addr_get_prefixlen(a),
+					  gw)) {
 			*onlink = false;
 			break;
 		}
@@ -1223,7 +1230,7 @@ static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
 }
 
 /**
- * nl_route_add_do() - Add a unicast route of the main table through a link
+ * netlink_route_add_do() - Add a unicast route of the main table through a link
  * @ifindex:	Output interface
  * @af:		AF_INET or AF_INET6
  * @dst:	Destination, network order, or NULL for the default route
@@ -1240,15 +1247,15 @@ static int nl_gw_needs_onlink(struct nl_sock *sk, int ifindex, int af,
  * Return: 0, -EINVAL for a bad family, index or prefix length, -EEXIST if
  *	   the route exists already, or -errno
  */
-static int nl_route_add_do(int ifindex, int af, const void *dst,
-			   int prefix_len, const void *gw, bool set_metric,
-			   uint32_t metric)
+static int netlink_route_add_do(int ifindex, int af, const void *dst,
+				int prefix_len, const void *gw, bool set_metric,
+				uint32_t metric)
 {
 	static const uint8_t zero[16];
 	struct rtnl_nexthop *nh = NULL;
 	struct nl_addr *dsta = NULL, *gwa = NULL;
 	struct rtnl_route *r = NULL;
-	size_t alen = nl_af_len(af);
+	size_t alen = netlink_af_len(af);
 	struct nl_sock *sk;
 	bool onlink = false;
 	int rc;
@@ -1261,12 +1268,12 @@ static int nl_route_add_do(int ifindex, int af, const void *dst,
 	}
 	if (prefix_len < 0 || (size_t)prefix_len > alen * 8)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
 
 	if (gw) {
-		rc = nl_gw_needs_onlink(sk, ifindex, af, gw, &onlink);
+		rc = netlink_gw_needs_onlink(sk, ifindex, af, gw, &onlink);
 		if (rc)
 			goto out;
 	}
@@ -1291,7 +1298,7 @@ static int nl_route_add_do(int ifindex, int af, const void *dst,
 		rtnl_route_set_priority(r, metric);
 	rc = rtnl_route_set_dst(r, dsta);
 	if (rc < 0) {
-		rc = nl_errno(rc);
+		rc = netlink_errno(rc);
 		goto out;
 	}
 
@@ -1304,7 +1311,7 @@ static int nl_route_add_do(int ifindex, int af, const void *dst,
 	nh = NULL;	/* owned by the route now */
 
 	rc = rtnl_route_add(sk, r, NLM_F_EXCL);
-	rc = rc < 0 ? nl_errno(rc) : 0;
+	rc = rc < 0 ? netlink_errno(rc) : 0;
 out:
 	if (nh)
 		rtnl_route_nh_free(nh);
@@ -1319,23 +1326,23 @@ out:
 }
 
 /**
- * nl_route_add_default() - Add a default route through a link
+ * netlink_route_add_default() - Add a default route through a link
  * @ifindex:	Output interface (needed for link-local IPv6 gateways)
  * @af:		AF_INET or AF_INET6
  * @gw:		Gateway, network order, or NULL for a device route
  *
- * The kernel's default metric; RTNH_F_ONLINK as for nl_route_add().
+ * The kernel's default metric; RTNH_F_ONLINK as for netlink_route_add().
  *
  * Return: 0, -EINVAL for a bad family or index, -EEXIST if a default route
  *	   exists already, or -errno
  */
-int nl_route_add_default(int ifindex, int af, const void *gw)
+int netlink_route_add_default(int ifindex, int af, const void *gw)
 {
-	return nl_route_add_do(ifindex, af, NULL, 0, gw, false, 0);
+	return netlink_route_add_do(ifindex, af, NULL, 0, gw, false, 0);
 }
 
 /**
- * nl_route_add() - Add a route to a network through a link
+ * netlink_route_add() - Add a route to a network through a link
  * @ifindex:	Output interface
  * @af:		AF_INET or AF_INET6
  * @dst:	Destination network, network order (4 or 16 bytes)
@@ -1351,23 +1358,23 @@ int nl_route_add_default(int ifindex, int af, const void *gw)
  * Return: 0, -EINVAL for a bad family, index, prefix length or a NULL
  *	   @dst, -EEXIST if the route exists already, or -errno
  */
-int nl_route_add(int ifindex, int af, const void *dst, int prefix_len,
-		 const void *gw, uint32_t metric)
+int netlink_route_add(int ifindex, int af, const void *dst, int prefix_len,
+		      const void *gw, uint32_t metric)
 {
 	if (!dst)
 		return -EINVAL;
-	return nl_route_add_do(ifindex, af, dst, prefix_len, gw, true, metric);
+	return netlink_route_add_do(ifindex, af, dst, prefix_len, gw, true, metric);
 }
 
 /**
- * nl_find_ll() - Find a usable link-local IPv6 address of a link
+ * netlink_find_ll() - Find a usable link-local IPv6 address of a link
  * @sk:		Connected socket
  * @ifindex:	Interface index
  * @ll:		Result
  *
  * Return: 1 if found, 0 if not (yet), -errno on failure
  */
-static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
+static int netlink_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
 {
 	unsigned bad = IFA_F_TENTATIVE | IFA_F_DADFAILED;
 	struct nl_cache *addrs;
@@ -1376,11 +1383,11 @@ static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
 
 	rc = rtnl_addr_alloc_cache(sk, &addrs);
 	if (rc < 0)
-		return nl_errno(rc);
+		return netlink_errno(rc);
 
 	for (o = nl_cache_get_first(addrs); o; o = nl_cache_get_next(o)) {
 		struct rtnl_addr *a = (struct rtnl_addr *)o;
-		const void *l = nl_addr_local(a, AF_INET6);
+		const void *l = netlink_addr_local(a, AF_INET6);
 
 		if (rtnl_addr_get_ifindex(a) != ifindex || !l ||
 		    (rtnl_addr_get_flags(a) & bad))
@@ -1396,7 +1403,7 @@ static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
 }
 
 /**
- * nl_addr_wait_ll() - Wait until a link has a non-tentative link-local address
+ * netlink_addr_wait_ll() - Wait until a link has a non-tentative link-local address
  * @ifindex:	Interface index
  * @ll:		Result: the address
  * @timeout_ms:	How long to wait at most, ms (0: look once)
@@ -1407,7 +1414,7 @@ static int nl_find_ll(struct nl_sock *sk, int ifindex, struct in6_addr *ll)
  * Return: 0, -ETIMEDOUT if no such address appeared in time, -ENODEV if
  *	   the link doesn't exist, -EINVAL for bad arguments, or -errno
  */
-int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
+int netlink_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
 {
 	struct rtnl_link *link = NULL;
 	int64_t deadline;
@@ -1416,11 +1423,11 @@ int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
 
 	if (ifindex <= 0 || !ll || timeout_ms < 0)
 		return -EINVAL;
-	rc = nl_open(&sk);
+	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
 
-	rc = nl_link_fetch(sk, ifindex, NULL, &link);
+	rc = netlink_link_fetch(sk, ifindex, NULL, &link);
 	if (rc)
 		goto out;
 	rtnl_link_put(link);
@@ -1429,7 +1436,7 @@ int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
 	for (;;) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-		rc = nl_find_ll(sk, ifindex, ll);
+		rc = netlink_find_ll(sk, ifindex, ll);
 		if (rc) {
 			rc = rc > 0 ? 0 : rc;
 			break;

@@ -14,18 +14,18 @@
 
 #include "conf.h"
 
-int nl_host_defaults(struct conf *c);
-const char *nl_host_summary(void);
+int netlink_host_defaults(struct conf *c);
+const char *netlink_host_summary(void);
 
-int nl_ifindex(const char *ifname);
-int nl_link_up(int ifindex);
-int nl_link_set_mtu(int ifindex, int mtu);
-int nl_link_set_mac(int ifindex, const uint8_t *mac);
-int nl_link_get_mac(int ifindex, uint8_t *mac);
-int nl_addr_add(int ifindex, int af, const void *addr, int prefix_len);
-int nl_route_add_default(int ifindex, int af, const void *gw);
-int nl_route_add(int ifindex, int af, const void *dst, int prefix_len,
-		 const void *gw, uint32_t metric);
-int nl_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
+int netlink_ifindex(const char *ifname);
+int netlink_link_up(int ifindex);
+int netlink_link_set_mtu(int ifindex, int mtu);
+int netlink_link_set_mac(int ifindex, const uint8_t *mac);
+int netlink_link_get_mac(int ifindex, uint8_t *mac);
+int netlink_addr_add(int ifindex, int af, const void *addr, int prefix_len);
+int netlink_route_add_default(int ifindex, int af, const void *gw);
+int netlink_route_add(int ifindex, int af, const void *dst, int prefix_len,
+		      const void *gw, uint32_t metric);
+int netlink_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
 
 #endif /* CONF_NETLINK_H */

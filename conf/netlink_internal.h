@@ -6,7 +6,8 @@
 #ifndef CONF_NETLINK_INTERNAL_H
 #define CONF_NETLINK_INTERNAL_H
 
-const char *nl_route_skip(int af, unsigned table, unsigned type,
-			  unsigned protocol, const void *dst, unsigned dst_len);
+const char *netlink_route_skip(int af, unsigned table, unsigned type,
+			       unsigned protocol, const void *dst,
+			       unsigned dst_len);
 
 #endif /* CONF_NETLINK_INTERNAL_H */

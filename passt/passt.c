@@ -24,8 +24,8 @@
  *
  * Exit.  A reason to quit (the command exited, SIGTERM/SIGINT/SIGHUP, the
  * target namespace went away, a --one-off guest left) starts a drain, not
- * an exit: the loop goes on, and connections that finish (tcp_drain(),
- * splice_drain()) are closed cleanly, for up to --drain-timeout seconds.
+ * an exit: the loop goes on, and connections that finish (flow_drain():
+ * each flow type's drain operation) are closed cleanly, for up to --drain-timeout seconds.
  * Then those still open are reset as soon as their host peers have ACKed
  * what we ACKed, for as long again, and whatever is left after that is
  * reset.  A second signal exits at once.

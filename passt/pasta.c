@@ -401,7 +401,7 @@ static void pasta_ns_ipv6_sysctl(const char *ifname, const char *key,
  * @ifi:	Tap device index, in the current namespace
  * @af:		AF_INET or AF_INET6
  * @primary:	The address already added (network order), skipped here
- * @tpl:	Recorded addresses (conf/netlink.c, nl_host_defaults())
+ * @tpl:	Recorded addresses (conf/netlink.c, netlink_host_defaults())
  *
  * A failure is not fatal: one warning line per address (a debug line if
  * the address is there already).
@@ -419,7 +419,7 @@ static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
 
 		if (!memcmp(&a->addr, primary, alen))
 			continue;
-		rc = nl_addr_add(ifi, af, &a->addr, a->prefix_len);
+		rc = netlink_addr_add(ifi, af, &a->addr, a->prefix_len);
 		if (!rc)
 			continue;
 		inet_ntop(af, &a->addr, buf, sizeof(buf));
@@ -436,7 +436,7 @@ static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
  * pasta_ns_tpl_routes() - Add the template interface's other routes
  * @ifi:	Tap device index, in the current namespace
  * @af:		AF_INET or AF_INET6
- * @tpl:	Recorded routes (conf/netlink.c, nl_host_defaults())
+ * @tpl:	Recorded routes (conf/netlink.c, netlink_host_defaults())
  *
  * Routes to networks on the link go first, so that the gateways of the
  * others are reachable when those are added.  A failure is not fatal: one
@@ -457,8 +457,9 @@ static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
 
 			if (has_gw != (pass == 1))
 				continue;
-			rc = nl_route_add(ifi, af, &r->dst, r->prefix_len,
-					  has_gw ? &r->gw : NULL, r->metric);
+			rc = netlink_route_add(ifi, af, &r->dst, r->prefix_len,
+					       has_gw ? &r->gw : NULL,
+					       r->metric);
 			if (!rc)
 				continue;
 			inet_ntop(af, &r->dst, d, sizeof(d));
@@ -483,7 +484,7 @@ static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
  *
  * With --config-net: the guest's address of each family first (primary),
  * then the other recorded addresses of the template interface, link up,
- * the default routes, then the recorded routes (see nl_host_defaults()).
+ * the default routes, then the recorded routes (see netlink_host_defaults()).
  * Only the first address and the default routes are fatal if they fail.
  *
  * Return: 0, or -errno with @p->err naming the step
@@ -499,8 +500,8 @@ static int pasta_ns_setup(void *p)
 		name = *c->ip4.ifname_out ? c->ip4.ifname_out :
 		       *c->ip6.ifname_out ? c->ip6.ifname_out : "tap0";
 
-	lo = nl_ifindex("lo");
-	if (lo > 0 && (ret = nl_link_up(lo)) < 0) {
+	lo = netlink_ifindex("lo");
+	if (lo > 0 && (ret = netlink_link_up(lo)) < 0) {
 		a->err = "bringing up lo";
 		return ret;
 	}
@@ -511,7 +512,7 @@ static int pasta_ns_setup(void *p)
 	if (fd < 0) {
 		/* TUNSETIFF on the name of another kind of device: EINVAL */
 		a->name_taken = fd == -EINVAL && *name &&
-				nl_ifindex(name) > 0;
+				netlink_ifindex(name) > 0;
 		if (a->name_taken)
 			snprintf(a->ifname, IFNAMSIZ, "%s", name);
 		a->err = "creating the tap device (/dev/net/tun)";
@@ -519,23 +520,23 @@ static int pasta_ns_setup(void *p)
 	}
 	a->tap_fd = fd;
 
-	ifi = nl_ifindex(a->ifname);
+	ifi = netlink_ifindex(a->ifname);
 	if (ifi <= 0) {
 		a->err = "looking up the tap device";
 		return ifi < 0 ? ifi : -ENODEV;
 	}
 
 	if (c->mac_guest_set)
-		ret = nl_link_set_mac(ifi, c->mac_guest);
+		ret = netlink_link_set_mac(ifi, c->mac_guest);
 	else
-		ret = nl_link_get_mac(ifi, c->mac_guest);
+		ret = netlink_link_get_mac(ifi, c->mac_guest);
 	if (ret < 0) {
 		a->err = "MAC address of the tap device";
 		return ret;
 	}
 	c->mac_guest_set = true;
 
-	if ((ret = nl_link_set_mtu(ifi, c->mtu)) < 0) {
+	if ((ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
 		a->err = "setting the MTU";
 		return ret;
 	}
@@ -544,15 +545,15 @@ static int pasta_ns_setup(void *p)
 		return 0;
 
 	if (c->ip4.enabled && c->ip4.addr.s_addr) {
-		if ((ret = nl_addr_add(ifi, AF_INET, &c->ip4.addr,
-				       c->ip4.prefix_len)) < 0) {
+		if ((ret = netlink_addr_add(ifi, AF_INET, &c->ip4.addr,
+					    c->ip4.prefix_len)) < 0) {
 			a->err = "adding the IPv4 address";
 			return ret;
 		}
 	}
 	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr)) {
-		if ((ret = nl_addr_add(ifi, AF_INET6, &c->ip6.addr,
-				       c->ip6.prefix_len)) < 0) {
+		if ((ret = netlink_addr_add(ifi, AF_INET6, &c->ip6.addr,
+					    c->ip6.prefix_len)) < 0) {
 			a->err = "adding the IPv6 address";
 			return ret;
 		}
@@ -572,12 +573,12 @@ static int pasta_ns_setup(void *p)
 		pasta_ns_ipv6_sysctl(a->ifname, "accept_dad", "0");
 		pasta_ns_ipv6_sysctl(a->ifname, "autoconf", "0");
 	}
-	if ((ret = nl_link_up(ifi)) < 0) {
+	if ((ret = netlink_link_up(ifi)) < 0) {
 		a->err = "bringing up the tap device";
 		return ret;
 	}
 	if (c->ip4.enabled && c->ip4.gw.s_addr) {
-		ret = nl_route_add_default(ifi, AF_INET, &c->ip4.gw);
+		ret = netlink_route_add_default(ifi, AF_INET, &c->ip4.gw);
 		if (ret == -EEXIST) {
 			warn("IPv4 default route exists in the namespace: left as it is");
 		} else if (ret < 0) {
@@ -586,7 +587,7 @@ static int pasta_ns_setup(void *p)
 		}
 	}
 	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw)) {
-		ret = nl_route_add_default(ifi, AF_INET6, &c->ip6.gw);
+		ret = netlink_route_add_default(ifi, AF_INET6, &c->ip6.gw);
 		if (ret == -EEXIST) {
 			warn("IPv6 default route exists in the namespace: left as it is");
 		} else if (ret < 0) {
@@ -602,7 +603,7 @@ static int pasta_ns_setup(void *p)
 	if (c->ip6.enabled) {
 		struct in6_addr ll;
 
-		if ((ret = nl_addr_wait_ll(ifi, &ll, PASTA_LL_WAIT_MS)) < 0)
+		if ((ret = netlink_addr_wait_ll(ifi, &ll, PASTA_LL_WAIT_MS)) < 0)
 			warn("no IPv6 link-local address on %s after %d ms: %s",
 			     a->ifname, PASTA_LL_WAIT_MS, strerror(-ret));
 	}

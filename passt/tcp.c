@@ -9,6 +9,12 @@
  * guest's stack happy (handshake, sequence and acknowledgement numbers,
  * windows, retransmission, FIN and RST), and the host kernel does the rest.
  *
+ * Files.  This one is the state machine: segments from the guest, socket
+ * events, timers, the end of connections.  New connections are opened in
+ * tcp_open.c, frames and data towards the guest are built in tcp_buf.c;
+ * the reader back-ends are tcp_reader.c and tcp_devmem.c.  What they share
+ * is in tcp_internal.h.
+ *
  * Outbound (guest connects out).  A SYN from the guest allocates a flow
  * and starts a non-blocking connect() to the translated destination
  * (fwd_nat_to_host_port(): addresses, and DNS to --dns-host).  The SYN-ACK goes to the guest only once connect()
@@ -42,7 +48,7 @@
  * cookies).  A SYN-ACK again on an established inbound connection means
  * the guest dropped our handshake ACK: we ACK and go back to SND.UNA.
  *
- * Exit.  tcp_drain() closes cleanly the connections whose guest sent its
+ * Exit.  tcp_flow_drain() closes cleanly the connections whose guest sent its
  * FIN once the host peer has ACKed everything; tcp_orphan() gives up on a
  * connection without discarding what we ACKed: it waits until the host
  * socket's queue is ACKed (SO_MEMINFO), then resets both sides.
@@ -63,7 +69,8 @@
  * Timers.  Each connection has one deadline (tcp_conn.timer_at): SYN and
  * SYN-ACK retransmission, connect() timeout, RTO, zero-window probes, and
  * the idle timeout.  The main loop's epoll_wait() timeout is the earliest of
- * them (timer_want()); tcp_timer() scans the table when it's reached.
+ * them (timer_want()); the flow layer's timer pass (flow_timer()) runs
+ * tcp_flow_timer() for each connection when it's reached.
  *
  * Limits: flow table capacity (--flow-max); window scale 8 towards the guest
  * (windows up to 16 MiB); no SACK, no timestamps (RFC 9293 allows a peer to
@@ -76,7 +83,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -90,47 +96,16 @@
 #include "icmp.h"
 #include "limits.h"
 #include "passt.h"
-#include "siphash.h"
 #include "tcp.h"
-#include "udp.h"
 #include "tcp_opt.h"
 #include "tcp_reader.h"
+#include "tcp_internal.h"
 #include "tcp_seq.h"
 
 
-/* TCP header flags (RFC 9293 3.1) */
-#define F_FIN			0x01
-#define F_SYN			0x02
-#define F_RST			0x04
-#define F_PSH			0x08
-#define F_ACK			0x10
-
-#define TCP_HLEN		20
-#define TCP_WS_OUR		8	/* our window shift: up to 16 MiB */
-#define TCP_WND_MAX		(65535U << TCP_WS_OUR)
-#define TCP_WND_INIT		65535U	/* in our SYN / SYN-ACK (unscaled) */
-#define TCP_MSS_DEFAULT4	536	/* RFC 9293 3.7.1 */
-#define TCP_MSS_DEFAULT6	1220	/* RFC 8200 5: 1280 - 60 */
-
-#define RTO_INIT_MS		1000	/* RFC 6298 2.1 */
-#define RTO_MIN_MS		200	/* Linux TCP_RTO_MIN */
-#define RTO_MAX_MS		60000	/* RFC 6298 2.5 */
-#define SYN_RETRIES		6
-#define DATA_RETRIES		10
-#define CONNECT_TIMEOUT_MS	10000
-#define IDLE_TIMEOUT_MS		(7200 * 1000)
-#define DUP_ACK_THRESH		3	/* RFC 5681 3.2 */
-#define TCP_TURN_BYTES		(1 << 20)	/* per flow per turn at the tap */
-#define TCP_ORPHAN_POLL_MS	20	/* orphaned flow: SIOCOUTQ check */
-
 static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
-static unsigned tcp_waiting;		/* flows with TFL_TAP_WAIT */
-static unsigned tcp_wait_cursor;	/* round robin over them */
-static uint8_t tcp_isn_key[16];
 struct tcp_stats tcp_stats;
-static struct tcp_rd_ext tcp_rd_ext;	/* payload pieces of the last read */
 
-static void tcp_tap_dropped(uint64_t tag);
 static bool tcp_sock_unacked(const struct tcp_conn *conn);
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout);
@@ -138,84 +113,14 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 static const char *tcp_state_str(uint16_t events);
 
 /**
- * struct tcp_seg - Fields of one guest segment
- * @seq:	SEG.SEQ
- * @ack:	SEG.ACK
- * @flags:	Header flags
- * @wnd:	Raw window field
- * @payload:	Payload start
- * @len:	Payload length, bytes
- */
-struct tcp_seg {
-	uint32_t seq;
-	uint32_t ack;
-	uint8_t flags;
-	uint16_t wnd;
-	const uint8_t *payload;
-	size_t len;
-};
-
-/**
- * tcp_seg_get() - Read the header fields of a parsed TCP frame
- * @f:		Frame (frame_parse() checked the data offset)
- * @s:		Result
- */
-static void tcp_seg_get(const struct frame *f, struct tcp_seg *s)
-{
-	s->seq = get_be32(f->l4 + 4);
-	s->ack = get_be32(f->l4 + 8);
-	s->flags = f->l4[13];
-	s->wnd = get_be16(f->l4 + 14);
-	s->payload = f->payload;
-	s->len = f->payload_len;
-}
-
-/**
- * conn_af() - Address family of the guest side
- * @conn:	Connection
+ * tcp_reader_of() - Reader back-end for new connections of a family
+ * @af:		AF_INET or AF_INET6 (of the host socket)
  *
- * Return: AF_INET or AF_INET6
+ * Return: enum tcp_reader_kind, chosen by tcp_init()
  */
-static int conn_af(const struct tcp_conn *conn)
+enum tcp_reader_kind tcp_reader_of(int af)
 {
-	return conn->flags & TFL(IPV4) ? AF_INET : AF_INET6;
-}
-
-/**
- * conn_dbg() - Debug message prefixed with the flow index and tuple
- */
-#define conn_dbg(conn, fmt, ...)					\
-	do {								\
-		if (log_level >= LOG_DEBUG) {				\
-			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
-			debug("flow %u TCP [%s]:%u <-> [%s]:%u: " fmt,	\
-			      flow_idx((const union flow *)(conn)),	\
-			      inany_ntop(&(conn)->f.key.gaddr, g_),	\
-			      (conn)->f.key.gport,			\
-			      inany_ntop(&(conn)->f.key.faddr, f_),	\
-			      (conn)->f.key.fport, ##__VA_ARGS__);	\
-		}							\
-	} while (0)
-
-/**
- * tcp_isn() - Initial sequence number, RFC 6528 section 3
- * @key:	Connection tuple
- *
- * ISN = M + F(tuple, secret): M is a timer ticking every 4 microseconds
- * (RFC 9293 3.4.1), F is SipHash-2-4 of the tuple under a random key.
- *
- * #syscalls clock_gettime
- * Return: ISN
- */
-static uint32_t tcp_isn(const struct flow_key *key)
-{
-	struct timespec ts;
-	uint64_t ns;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-	return (uint32_t)siphash24(tcp_isn_key, key, sizeof(*key)) +
-	       (uint32_t)(ns >> 12);
+	return af == AF_INET ? tcp_reader_v4 : tcp_reader_v6;
 }
 
 /**
@@ -224,12 +129,8 @@ static uint32_t tcp_isn(const struct flow_key *key)
  */
 void tcp_init(struct ctx *ctx)
 {
-	if (getrandom(tcp_isn_key, sizeof(tcp_isn_key), 0) !=
-	    sizeof(tcp_isn_key))
-		die_perror("getrandom");
-	tcp_waiting = 0;
-	tcp_wait_cursor = 0;
-	tap_tx_set_drop_cb(tcp_tap_dropped);
+	tcp_open_init();
+	tcp_buf_init();
 	if (ctx->c.no_tcp)
 		return;
 	tcp_reader_select(ctx->c.peek_fallback, devmem_bound(), &tcp_reader_v4,
@@ -248,67 +149,11 @@ const char *tcp_reader_name(int af)
 }
 
 /**
- * rd() - Reader back-end of a connection
- * @conn:	Connection
- *
- * Return: ops
- */
-static const struct tcp_reader_ops *rd(const struct tcp_conn *conn)
-{
-	return tcp_readers[conn->reader];
-}
-
-/**
- * tcp_snd_mss() - Largest payload to put in one segment to the guest now
- * @conn:	Connection
- *
- * The guest's MSS, but at most half the largest window it has offered
- * (Linux does the same, tcp_bound_to_half_wnd()): a receiver that lost
- * window scaling to SYN cookies (no timestamps in our SYN) has a window
- * below 64 KiB and an MSS near 64 KiB, and after one full-sized segment it
- * would never open its window again (receiver SWS avoidance, RFC 9293
- * 3.8.6.2.2: it waits for room for a whole MSS).
- *
- * Return: bytes, at least 536 (RFC 9293 3.7.1) unless the MSS is smaller
- */
-static size_t tcp_snd_mss(const struct tcp_conn *conn)
-{
-	size_t half = conn->snd_wnd_max / 2;
-
-	if (conn->snd_wnd_max <= TCP_MSS_DEFAULT4 || half >= conn->mss)
-		return conn->mss;
-	return MAX(half, (size_t)MIN(conn->mss, TCP_MSS_DEFAULT4));
-}
-
-/**
- * tcp_snd_wnd_usable() - Window we may fill now
- * @conn:	Connection (established)
- * @mss:	Segment size in use (tcp_snd_mss())
- *
- * SND.WND, except on an inbound connection (the guest listens) before the
- * guest has ACKed any data: then one segment.  A listener whose accept
- * queue is full answers with a SYN cookie and keeps no state; it drops our
- * handshake ACK, and an ACK that doesn't carry SEQ = ISS + 1 can't match
- * the cookie and is answered with an RST (net/ipv4/syncookies.c).  So
- * nothing after the first segment may arrive before the guest's socket
- * exists: its first ACK of data says it does.
- *
- * Return: bytes
- */
-static uint32_t tcp_snd_wnd_usable(const struct tcp_conn *conn, size_t mss)
-{
-	if ((conn->events & TEV(TAP_SYN_SENT)) &&
-	    conn->snd_una == conn->iss + 1)
-		return MIN(conn->snd_wnd, (uint32_t)mss);
-	return conn->snd_wnd;
-}
-
-/**
  * tcp_snd_wnd_set() - Record the guest's window (SND.WND)
  * @conn:	Connection
  * @wnd:	Window, bytes, already scaled
  */
-static void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd)
+void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd)
 {
 	conn->snd_wnd = wnd;
 	if (wnd > conn->snd_wnd_max)
@@ -316,76 +161,11 @@ static void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd)
 }
 
 /**
- * tcp_tag() - Tag of a frame of ours to the guest, for tap_tx_tag()
- * @conn:	Connection
- * @seq:	Sequence number of the frame's first byte (or of its FIN)
- *
- * Return: flow index + 1 in the upper half, @seq in the lower one
- */
-static uint64_t tcp_tag(const struct tcp_conn *conn, uint32_t seq)
-{
-	return (uint64_t)(flow_idx((const union flow *)conn) + 1) << 32 | seq;
-}
-
-/**
- * tcp_wait_set() - Queue a connection for its turn at the tap
- * @conn:	Connection
- */
-static void tcp_wait_set(struct tcp_conn *conn)
-{
-	if (conn->flags & TFL(TAP_WAIT))
-		return;
-	conn->flags |= TFL(TAP_WAIT);
-	tcp_waiting++;
-}
-
-/**
- * tcp_wait_clear() - Take a connection off the tap's waiting list
- * @conn:	Connection
- */
-static void tcp_wait_clear(struct tcp_conn *conn)
-{
-	if (!(conn->flags & TFL(TAP_WAIT)))
-		return;
-	conn->flags &= ~TFL(TAP_WAIT);
-	tcp_waiting--;
-}
-
-/**
- * tcp_tap_dropped() - A tagged frame of ours never reached the guest
- * @tag:	Its tcp_tag()
- *
- * Only records the earliest such sequence number: tcp_drop_apply() moves
- * SND.NXT back before the connection sends again.
- *
- * Context: tap_flush(), through tap_tx_set_drop_cb()
- */
-static void tcp_tap_dropped(uint64_t tag)
-{
-	unsigned idx = (unsigned)(tag >> 32);
-	uint32_t seq = (uint32_t)tag;
-	struct tcp_conn *conn;
-	union flow *flow;
-
-	if (!idx || idx > flow_max())
-		return;
-	flow = flow_at(idx - 1);
-	if (flow->f.type != FLOW_TCP || flow->tcp.sock < 0)
-		return;
-	conn = &flow->tcp;
-	tcp_stats.tap_dropped++;
-	if (!(conn->flags & TFL(TAP_DROP)) || seq_lt(seq, conn->drop_seq))
-		conn->drop_seq = seq;
-	conn->flags |= TFL(TAP_DROP);
-	tcp_wait_set(conn);
-}
-
-/**
  * tcp_timer_arm() - Recompute a connection's deadline
  * @ctx:	Context
  * @conn:	Connection
  */
-static void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
+void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
 {
 	int64_t at;
 
@@ -445,165 +225,6 @@ static void tcp_rtt_sample(struct tcp_conn *conn, uint32_t r)
 }
 
 /**
- * tcp_l2_hlen() - Bytes of Ethernet, IP and TCP header (no options)
- * @conn:	Connection
- *
- * Return: 54 (IPv4) or 74 (IPv6)
- */
-static size_t tcp_l2_hlen(const struct tcp_conn *conn)
-{
-	return ETH_HLEN_ + (conn_af(conn) == AF_INET ? 20 : 40) + TCP_HLEN;
-}
-
-/**
- * tcp_frame_fill() - Write Ethernet, IP and TCP headers of a segment
- * @ctx:	Context
- * @conn:	Connection
- * @l2:		Frame start; payload (if any) is already at l2 +
- *		tcp_l2_hlen() + @optlen
- * @seq:	Sequence number
- * @flags:	TCP flags
- * @opt:	Options to copy after the header, or NULL
- * @optlen:	Length of @opt, multiple of 4
- * @plen:	Payload length, bytes
- * @partial:	Leave the L4 checksum partial (tap device offload)
- *
- * Return: frame length
- */
-static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
-			     uint8_t *l2, uint32_t seq, uint8_t flags,
-			     const uint8_t *opt, size_t optlen, size_t plen,
-			     bool partial)
-{
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	const struct conf *c = &ctx->c;
-	size_t l3len, l4len = TCP_HLEN + optlen + plen;
-	uint8_t *th;
-	uint32_t wnd, sum;
-	uint16_t ck;
-
-	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
-		     conn_af(conn) == AF_INET ? 0x0800 : 0x86dd);
-	l3len = l3_hdr_fill(l2 + ETH_HLEN_, &conn->f.key.faddr,
-			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);
-	th = l2 + ETH_HLEN_ + l3len;
-
-	put_be16(th, conn->f.key.fport);
-	put_be16(th + 2, conn->f.key.gport);
-	put_be32(th + 4, seq);
-	put_be32(th + 8, (flags & F_ACK) ? conn->rcv_nxt : 0);
-	th[12] = (uint8_t)(((TCP_HLEN + optlen) / 4) << 4);
-	th[13] = flags;
-	if (flags & F_SYN)
-		wnd = MIN(conn->rcv_wnd, 65535U);	/* RFC 7323 2.2 */
-	else
-		wnd = MIN(conn->rcv_wnd >> conn->rcv_wscale, 65535U);
-	put_be16(th + 14, (uint16_t)wnd);
-	put_be16(th + 16, 0);
-	put_be16(th + 18, 0);
-	if (optlen)
-		memcpy(th + TCP_HLEN, opt, optlen);
-
-	sum = csum_pseudo(&conn->f.key.faddr, &conn->f.key.gaddr, IPPROTO_TCP,
-			  l4len);
-	if (partial) {
-		ck = (uint16_t)~csum_fold(sum);
-	} else {
-		ck = csum(th, l4len, sum);
-	}
-	memcpy(th + 16, &ck, 2);
-
-	if (flags & F_ACK)
-		conn->rcv_wnd_edge = conn->rcv_nxt +
-				     ((flags & F_SYN) ? wnd :
-				      wnd << conn->rcv_wscale);
-	return ETH_HLEN_ + l3len + l4len;
-}
-
-/**
- * tcp_send_flags() - Send a segment without payload
- * @ctx:	Context
- * @conn:	Connection
- * @flags:	TCP flags; SYN adds our MSS and window scale options
- * @seq:	Sequence number to use
- *
- * Return: 0, or -ENOBUFS if the frame can't be queued
- */
-static int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
-			      uint8_t flags, uint32_t seq)
-{
-	uint8_t opt[TCP_SYN_OPT_LEN];
-	size_t optlen = 0, len;
-	uint8_t *l2;
-
-	if (flags & F_SYN) {
-		int mss = ctx->c.mtu - (conn_af(conn) == AF_INET ? 40 : 60);
-
-		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, 65535),
-					  conn->rcv_wscale ? conn->rcv_wscale :
-							     -1);
-	}
-
-	l2 = tap_tx_frame(tcp_l2_hlen(conn) + optlen);
-	if (!l2)
-		return -ENOBUFS;
-	len = tcp_frame_fill(ctx, conn, l2, seq, flags, optlen ? opt : NULL,
-			     optlen, 0, false);
-	(void)len;
-	return 0;
-}
-
-/**
- * tcp_send_flags() - Send a segment without payload at SND.NXT
- * @ctx:	Context
- * @conn:	Connection
- * @flags:	TCP flags
- *
- * Return: 0 or -ENOBUFS
- */
-static int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn,
-			  uint8_t flags)
-{
-	return tcp_send_flags_seq(ctx, conn, flags, conn->snd_nxt);
-}
-
-/**
- * tcp_rst_reply() - RST for a segment that belongs to no connection
- * @ctx:	Context
- * @f:		The segment's frame
- *
- * RFC 9293 3.10.7.1: if the segment has ACK, the RST carries SEQ = SEG.ACK;
- * else SEQ = 0 and ACK = SEG.SEQ + SEG.LEN (SYN and FIN count one each).
- * An incoming RST is never answered.
- */
-static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
-{
-	struct tcp_conn tmp = { 0 };
-	struct tcp_seg s;
-	uint32_t seq = 0;
-	uint8_t flags = F_RST;
-
-	tcp_seg_get(f, &s);
-	if (s.flags & F_RST)
-		return;
-
-	flow_key_fill(&tmp.f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
-		      f->dport);
-	if (f->af == AF_INET)
-		tmp.flags |= TFL(IPV4);
-	if (s.flags & F_ACK) {
-		seq = s.ack;
-	} else {
-		flags |= F_ACK;
-		tmp.rcv_nxt = s.seq + (uint32_t)s.len + !!(s.flags & F_SYN) +
-			      !!(s.flags & F_FIN);
-	}
-	tcp_send_flags_seq(ctx, &tmp, flags, seq);
-	tcp_stats.rst_to_tap++;
-}
-
-/**
  * tcp_epoll_ctl() - Register a connection's socket, or re-poll it
  * @ctx:	Context
  * @conn:	Connection
@@ -617,7 +238,7 @@ static void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
-static int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
+int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
 				.flow = flow_idx((union flow *)conn) };
@@ -659,8 +280,8 @@ static const char *tcp_state_str(uint16_t events)
  *
  * #syscalls setsockopt epoll_ctl close
  */
-static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
-			  const char *why)
+void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
+		   const char *why)
 {
 	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str(conn->events));
 	tcp_wait_clear(conn);
@@ -688,7 +309,7 @@ static void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
  * @conn:	Connection
  * @why:	Reason, for the debug log
  */
-static void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
+void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
 {
 	/* With ACK = RCV.NXT: a guest in SYN-SENT accepts an RST only if it
 	 * acknowledges its SYN (RFC 9293 3.10.7.3)
@@ -733,7 +354,7 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
  * include/net/sock.h), re-arm epoll: the poll sets SOCK_NOSPACE, and the
  * kernel wakes us with EPOLLOUT once it's writable again.
  */
-static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
+void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t queued, free_b = tcp_sndbuf_free(conn, &queued);
 	uint32_t max = conn->rcv_wscale ? TCP_WND_MAX : 65535;
@@ -761,7 +382,6 @@ static void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
  *
  * Return: 0, or -1 if the connection was reset (and freed)
  */
-static int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
 
 static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 {
@@ -782,359 +402,6 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	tcp_rto_restart(ctx, conn);
 	conn->flags |= TFL(SOCK_DATA);	/* events before now were ignored */
 	return tcp_data_from_sock(ctx, conn);
-}
-
-/**
- * tcp_send_fin() - Host peer's end of stream: FIN to the guest
- * @ctx:	Context
- * @conn:	Connection
- */
-static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
-{
-	if (!(conn->events & TEV(SOCK_EOF)))
-		conn->fin_seq = conn->snd_nxt;
-	conn->events |= TEV(SOCK_EOF) | TEV(TAP_FIN_SENT);
-	if (tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK, conn->fin_seq)) {
-		conn->events &= ~TEV(TAP_FIN_SENT);	/* try again later */
-		tcp_wait_set(conn);
-		return;
-	}
-	tap_tx_tag(tcp_tag(conn, conn->fin_seq));
-	conn->snd_nxt = conn->fin_seq + 1;
-	if (seq_gt(conn->snd_nxt, conn->snd_max))
-		conn->snd_max = conn->snd_nxt;
-	conn_dbg(conn, "FIN to guest");
-	tcp_timer_arm(ctx, conn);
-}
-
-/**
- * tcp_csum_ext() - Complete the TCP checksum of a segment with scattered
- *		    payload
- * @conn:	Connection
- * @th:		TCP header (no options), checksum field to be overwritten
- * @pay:	Payload pieces
- * @k:		Entries in @pay
- * @plen:	Payload bytes, the sum of the piece lengths
- */
-static void tcp_csum_ext(const struct tcp_conn *conn, uint8_t *th,
-			 const struct iovec *pay, unsigned k, size_t plen)
-{
-	uint32_t sum = csum_pseudo(&conn->f.key.faddr, &conn->f.key.gaddr,
-				   IPPROTO_TCP, TCP_HLEN + plen);
-	uint16_t ck;
-
-	put_be16(th + 16, 0);
-	sum = csum_unfolded(th, TCP_HLEN, sum);
-	sum = csum_iov(pay, k, sum);	/* the header has even length */
-	ck = csum_fold(sum);
-	memcpy(th + 16, &ck, 2);
-}
-
-/**
- * tcp_frames_ext() - Queue segments whose payload the reader handed out as
- *		      pieces (tcp_rd_ext): headers in the arena, payload in
- *		      place (a mapped dma-buf, the reader's store)
- * @ctx:	Context
- * @conn:	Connection
- * @frames:	Frame slots in the arena, one per segment
- * @iov:	Payload size of each segment (as offered to the reader)
- * @n:		Entries in @frames and @iov
- * @total:	Bytes the reader returned
- * @partial:	Leave the L4 checksum partial (tap device offload)
- *
- * A segment is cut short when it would need more than TAP_FRAME_IOV_MAX
- * pieces, and what no slot is left for stays with the reader: it returns
- * the same bytes again at the next read.
- *
- * Return: payload bytes queued; SND.NXT advanced by as much
- */
-static size_t tcp_frames_ext(struct ctx *ctx, struct tcp_conn *conn,
-			     uint8_t *const *frames, const struct iovec *iov,
-			     unsigned n, size_t total, bool partial)
-{
-	const struct tcp_rd_ext *ext = &tcp_rd_ext;
-	size_t hlen = tcp_l2_hlen(conn), done = 0, poff = 0;
-	unsigned i, pi = 0;
-
-	for (i = 0; i < n && done < total; i++) {
-		size_t seg = MIN(iov[i].iov_len, total - done), plen = 0;
-		struct iovec pay[TAP_FRAME_IOV_MAX];
-		uint8_t flags = F_ACK;
-		unsigned k = 0;
-
-		while (plen < seg && pi < ext->n && k < TAP_FRAME_IOV_MAX) {
-			const struct iovec *pc = &ext->piece[pi];
-			size_t take = MIN(pc->iov_len - poff, seg - plen);
-
-			pay[k].iov_base = (uint8_t *)pc->iov_base + poff;
-			pay[k++].iov_len = take;
-			plen += take;
-			poff += take;
-			if (poff == pc->iov_len) {
-				pi++;
-				poff = 0;
-			}
-		}
-		if (!plen)
-			break;
-		if (!tap_tx_ext_room(k))
-			tap_flush();	/* frames[i] stays valid */
-		if (done + plen == total)
-			flags |= F_PSH;
-		tcp_frame_fill(ctx, conn, frames[i], conn->snd_nxt, flags, NULL,
-			       0, plen, true);
-		if (!partial)
-			tcp_csum_ext(conn, frames[i] + hlen - TCP_HLEN, pay, k,
-				     plen);
-		if (tap_tx_add_ext(frames[i], hlen, pay, k,
-				   partial ? hlen - TCP_HLEN : TAP_CSUM_DONE,
-				   16))
-			break;
-		tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
-		conn->snd_nxt += (uint32_t)plen;
-		done += plen;
-	}
-	return done;
-}
-
-/**
- * tcp_drop_apply() - Move SND.NXT back to the first frame the tap didn't
- *		      take (tcp_tap_dropped()), and the reader with it
- * @ctx:	Context
- * @conn:	Connection with TFL_TAP_DROP
- *
- * Frames after the dropped one that did reach the guest are sent again:
- * it discards the duplicates.  A FIN that may have been dropped is sent
- * again after the data.
- *
- * Return: 0, or -1 if the reader couldn't rewind and the connection was
- *	   reset (and freed)
- */
-static int tcp_drop_apply(struct ctx *ctx, struct tcp_conn *conn)
-{
-	uint32_t seq = conn->drop_seq;
-
-	conn->flags &= ~TFL(TAP_DROP);
-	if (!(conn->events & TEV(ESTABLISHED)) || seq_lt(seq, conn->snd_una) ||
-	    !seq_lt(seq, conn->snd_nxt))
-		return 0;	/* ACKed meanwhile, or already rewound */
-
-	if ((conn->events & TEV(TAP_FIN_SENT)) &&
-	    !(conn->events & TEV(TAP_FIN_ACKED)) && seq_le(seq, conn->fin_seq))
-		conn->events &= ~TEV(TAP_FIN_SENT);
-	if ((conn->flags & TFL(RTT_PENDING)) && seq_lt(seq, conn->rtt_seq))
-		conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
-	conn->snd_nxt = seq;
-	if (rd(conn)->rewind(conn, seq - conn->snd_una) < 0) {
-		conn_dbg(conn, "rewind to %u after a tap drop failed", seq);
-		tcp_rst(ctx, conn, "reader rewind failed");
-		return -1;
-	}
-	conn_dbg(conn, "tap dropped frames from %u, SND.NXT back", seq);
-	return 0;
-}
-
-/**
- * tcp_data_from_sock() - Send new host-socket data to the guest
- * @ctx:	Context
- * @conn:	Connection (established)
- *
- * Loops until the guest's window is full, the socket has nothing new, the
- * tap can't take more (tap_tx_blocked(): the connection then waits for its
- * turn, tcp_tap_resume()), or TCP_TURN_BYTES were sent in this turn (the
- * same, so that every connection gets its share of the tap).
- *
- * Return: 0, or -1 if the connection was reset (and freed)
- */
-static int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
-{
-	size_t hlen = tcp_l2_hlen(conn), turn = 0;
-	bool partial = tap_csum_offload();
-	int loops = 0;
-
-	if ((conn->flags & TFL(TAP_DROP)) && tcp_drop_apply(ctx, conn) < 0)
-		return -1;
-	if (!(conn->events & TEV(ESTABLISHED)) ||
-	    (conn->events & TEV(TAP_FIN_SENT)) || (conn->flags & TFL(ORPHAN)))
-		return 0;
-
-	while (loops++ < 64) {
-		size_t sent = conn->snd_nxt - conn->snd_una;
-		size_t mss = tcp_snd_mss(conn);
-		int64_t wnd_left = (int64_t)tcp_snd_wnd_usable(conn, mss) -
-				   (int64_t)sent;
-		size_t avail, slot, want, got, need, min_read;
-		struct iovec iov[IOV_MAX_DATA];
-		uint8_t *frames[IOV_MAX_DATA];
-		unsigned n, i;
-		uint8_t *p;
-		ssize_t r;
-
-		if (wnd_left <= 0) {
-			if (!conn->snd_wnd && sent == 0) {
-				conn->flags |= TFL(WND_PROBE);
-				tcp_timer_arm(ctx, conn);
-			}
-			return 0;
-		}
-		conn->flags &= ~TFL(WND_PROBE);
-
-		if (tap_tx_blocked() || turn >= TCP_TURN_BYTES) {
-			tcp_wait_set(conn);	/* tcp_tap_resume() goes on */
-			return 0;
-		}
-
-		want = (size_t)wnd_left;
-		slot = ROUND_UP(TAP_HEADROOM + hlen + mss, 8);
-		need = slot;
-		min_read = rd(conn)->min_read;
-		if (min_read)	/* devmem: not less than a GRO chunk at once */
-			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
-				    (size_t)IOV_MAX_DATA);
-		p = tap_tx_space(&avail);
-		if (avail < need || tap_tx_frames_free() < need / slot) {
-			tap_flush();
-			if (conn->flags & TFL(TAP_DROP)) {
-				/* Frames of ours were dropped: SND.NXT first */
-				if (tcp_drop_apply(ctx, conn) < 0)
-					return -1;
-				if (conn->events & TEV(TAP_FIN_SENT))
-					return 0;
-				continue;
-			}
-			if (tap_tx_blocked()) {
-				tcp_wait_set(conn);
-				return 0;
-			}
-			p = tap_tx_space(&avail);
-			if (avail < slot)
-				return 0;
-		}
-
-		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
-				  (size_t)IOV_MAX_DATA);
-		n = MIN(n, tap_tx_frames_free());
-		for (i = 0; i < n; i++) {
-			frames[i] = p + i * slot + TAP_HEADROOM;
-			iov[i].iov_base = frames[i] + hlen;
-			iov[i].iov_len = MIN(mss, want - i * mss);
-		}
-
-		tcp_rd_ext.n = 0;
-		r = rd(conn)->read(conn, iov, n, sent,
-				   (conn->flags & TFL(SOCK_RDHUP)) ||
-				   (conn->events & TEV(SOCK_EOF)), &tcp_rd_ext);
-		if (r == -EAGAIN) {
-			conn->flags &= ~TFL(SOCK_DATA);
-			return 0;
-		}
-		if (r == 0) {
-			tcp_send_fin(ctx, conn);
-			return 0;
-		}
-		if (r < 0) {
-			if (r == -ENOBUFS)
-				return 0;	/* discard prefix full: wait for ACKs */
-			tcp_rst(ctx, conn, "host socket read error");
-			return -1;
-		}
-
-		if (tcp_rd_ext.n) {
-			got = tcp_frames_ext(ctx, conn, frames, iov, n,
-					     (size_t)r, partial);
-			if (!got)
-				return 0;
-		} else {
-			size_t left = (size_t)r;
-
-			for (i = 0; i < n && left; i++) {
-				size_t plen = MIN(left, iov[i].iov_len), len;
-				uint8_t flags = F_ACK;
-
-				left -= plen;
-				if (!left)
-					flags |= F_PSH;
-				len = tcp_frame_fill(ctx, conn, frames[i],
-						     conn->snd_nxt, flags, NULL,
-						     0, plen, partial);
-				if (partial)
-					tap_tx_add(frames[i], len,
-						   hlen - TCP_HLEN, 16);
-				else
-					tap_tx_add(frames[i], len,
-						   TAP_CSUM_DONE, 0);
-				tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
-				conn->snd_nxt += (uint32_t)plen;
-			}
-			got = (size_t)r;
-		}
-		tcp_stats.bytes_to_tap += (uint64_t)got;
-		turn += got;
-
-		if (seq_gt(conn->snd_nxt, conn->snd_max))
-			conn->snd_max = conn->snd_nxt;
-		if (!(conn->flags & TFL(RTT_PENDING)) && !conn->retrans) {
-			conn->flags |= TFL(RTT_PENDING);
-			conn->rtt_seq = conn->snd_nxt;
-			conn->rtt_ts = ctx->now;
-		}
-		conn->last_active = ctx->now;
-		tcp_timer_arm(ctx, conn);
-
-		/* Less than asked for: the queue is drained for now, unless
-		 * the peer's FIN came with the data (read again for EOF)
-		 */
-		if ((size_t)r < want && (size_t)r < n * mss &&
-		    !(conn->flags & TFL(SOCK_RDHUP))) {
-			conn->flags &= ~TFL(SOCK_DATA);
-			return 0;
-		}
-	}
-	/* Loop limit: more may be queued, come back in the next turn */
-	tcp_wait_set(conn);
-	return 0;
-}
-
-/**
- * tcp_retransmit() - Go back to SND.UNA and send again what the window
- *		      allows
- * @ctx:	Context
- * @conn:	Connection (established)
- *
- * For the RTO (RFC 6298 5.4, go-back-N: we have no SACK) and for fast
- * retransmit (RFC 5681 3.2 step 4; without SACK, resending the whole
- * unacknowledged range at once covers every hole of a burst the tap
- * dropped, where NewReno, RFC 6582, would take one round trip per hole).
- * The guest discards what it already had.  Our FIN, if it was sent,
- * follows the data again.
- *
- * Return: 0, or -1 if the reader couldn't rewind or the host socket
- *	   failed, and the connection was reset (and freed)
- */
-static int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
-{
-	int ret;
-
-	if (conn->snd_una == conn->snd_nxt)
-		return 0;
-	conn->snd_nxt = conn->snd_una;
-	if (!(conn->events & TEV(TAP_FIN_ACKED)))
-		conn->events &= ~TEV(TAP_FIN_SENT);
-	conn->flags &= ~(TFL(RTT_PENDING) | TFL(TAP_DROP));	/* Karn */
-	ret = rd(conn)->rewind(conn, 0);
-	if (ret < 0) {
-		conn_dbg(conn, "rewind for retransmission: %s", strerror(-ret));
-		tcp_rst(ctx, conn, "reader rewind failed");
-		return -1;
-	}
-	tcp_stats.retrans++;
-	if (tcp_data_from_sock(ctx, conn) < 0)
-		return -1;
-	if (conn->snd_nxt == conn->snd_una && (conn->events & TEV(SOCK_EOF)) &&
-	    !(conn->events & TEV(TAP_FIN_SENT)) &&
-	    !(conn->events & TEV(TAP_FIN_ACKED)))
-		tcp_send_fin(ctx, conn);
-	return 0;
 }
 
 /**
@@ -1434,161 +701,6 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 }
 
 /**
- * tcp_syn_unreach() - Answer a guest's SYN with ICMP destination unreachable
- * @ctx:	Context
- * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
- * @err:	connect() error, positive errno
- *
- * For ENETUNREACH, EHOSTUNREACH, EACCES and EPERM the guest gets what a
- * router would send (icmp_unreach_to_guest()), so that its connect() fails
- * as it would without us, instead of an RST ("connection refused").  The
- * SYN frame is gone by now: the quote rebuilds its IP header and TCP
- * header from the flow, without options (data offset 5) and with a zero
- * checksum.  Receivers match the error by addresses, ports and sequence
- * number, which are the guest's: ISN = RCV.NXT - 1.
- *
- * Return: true if the error was sent, false if the caller should reset
- */
-static bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn,
-			    int err)
-{
-	const struct flow_key *k = &conn->f.key;
-	uint8_t q[40 + TCP_HLEN], *th;
-	size_t l3;
-
-	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
-	th = q + l3;
-	memset(th, 0, TCP_HLEN);
-	put_be16(th, k->gport);
-	put_be16(th + 2, k->fport);
-	put_be32(th + 4, conn->rcv_nxt - 1);
-	th[12] = (TCP_HLEN / 4) << 4;
-	th[13] = F_SYN;
-	put_be16(th + 14, conn->snd_wnd_last_raw);
-	if (!icmp_unreach_to_guest(ctx, k, err, q, l3 + TCP_HLEN))
-		return false;
-	return true;
-}
-
-/**
- * tcp_conn_from_tap() - New outbound connection from a guest SYN
- * @ctx:	Context
- * @f:		SYN frame
- * @s:		Its fields
- *
- * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()),
- * except towards the host's loopback; a failure there resets the guest.
- *
- * #syscalls socket setsockopt bind epoll_ctl connect
- */
-static void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
-			      const struct tcp_seg *s)
-{
-	struct sockaddr_storage sa;
-	struct tcp_opts o;
-	struct tcp_conn *conn;
-	union inany host;
-	union flow *flow;
-	uint16_t hport;
-	socklen_t sl;
-	int one = 1, ret;
-	int af = f->af;
-
-	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
-		tcp_stats.bad_opts++;
-		return;
-	}
-	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
-		tcp_rst_reply(ctx, f);
-		return;
-	}
-
-	flow = flow_alloc(ctx);
-	if (!flow) {
-		flow_stats.tcp_refused_full++;
-		limits_refused(ctx->now, LIMIT_FLOWS,
-			       "TCP connection from the guest");
-		tcp_rst_reply(ctx, f);
-		return;
-	}
-	conn = &flow->tcp;
-	conn->f.type = FLOW_TCP;
-	conn->sock = -1;
-	flow_key_fill(&conn->f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
-		      f->dport);
-	if (flow_hash_add(flow) < 0) {
-		flow_free(flow);
-		return;
-	}
-	if (af == AF_INET)
-		conn->flags |= TFL(IPV4);
-
-	conn->events = TEV(TAP_SYN_RCVD);
-	conn->rcv_nxt = s->seq + 1;
-	conn->rcv_wnd_edge = conn->rcv_nxt;
-	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
-	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
-	tcp_snd_wnd_set(conn, s->wnd);		/* not scaled in a SYN (RFC 7323 2.2) */
-	conn->snd_wnd_last_raw = s->wnd;
-	conn->mss = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
-						      TCP_MSS_DEFAULT6);
-	conn->mss = (uint16_t)MIN((int)conn->mss,
-				  ctx->c.mtu - (af == AF_INET ? 40 : 60));
-	conn->iss = tcp_isn(&conn->f.key);
-	conn->snd_nxt = conn->snd_una = conn->snd_max = conn->iss;
-	conn->rto_ms = RTO_INIT_MS;
-	conn->last_active = ctx->now;
-	conn->reader = inany_v4(&host) ? tcp_reader_v4 : tcp_reader_v6;
-	conn->rcv_wnd = TCP_WND_INIT;
-
-	conn->sock = socket(inany_v4(&host) ? AF_INET : AF_INET6,
-			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    IPPROTO_TCP);
-	if (conn->sock < 0) {
-		flow_stats.refused_nofile++;
-		limits_refused(ctx->now, LIMIT_FDS,
-			       "TCP connection from the guest, socket()");
-		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "socket() failed");
-		return;
-	}
-	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-
-	sl = sockaddr_from_inany(&sa, &host, hport, 0);
-	tcp_stats.flows_opened++;
-	conn_dbg(conn, "SYN from guest, connecting");
-
-	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
-	if (ret < 0) {
-		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
-			 strerror(-ret));
-		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "bind() failed");
-		return;
-	}
-
-	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
-		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
-		return;
-	}
-
-	ret = connect(conn->sock, (struct sockaddr *)&sa, sl);
-	if (ret < 0 && errno != EINPROGRESS) {
-		int err = errno;
-
-		conn_dbg(conn, "connect(): %s", strerror(err));
-		if (!tcp_syn_unreach(ctx, conn, err))
-			tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "connect() failed");
-		return;
-	}
-	/* Completion (immediate or not) comes as EPOLLOUT */
-	tcp_timer_arm(ctx, conn);
-}
-
-/**
  * tcp_connect_done() - Outbound connect() finished: SYN-ACK, ICMP
  *			destination unreachable or RST to the guest
  * @ctx:	Context
@@ -1844,138 +956,6 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 }
 
 /**
- * tcp_listen_handler() - Connection on a forwarded port (-t): SYN to guest
- * @ctx:	Context
- * @ref:	epoll reference (rule, port)
- *
- * Context: main loop
- * #syscalls accept4 setsockopt close epoll_ctl
- */
-void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
-{
-	const struct fwd_table *t = ref.listen.ns ? &ctx->c.tcp_out :
-						    &ctx->c.tcp_in;
-	struct sockaddr_storage sa;
-	socklen_t sl = sizeof(sa);
-	int s, tries;
-
-	for (tries = 0; tries < 64; tries++) {
-		union inany peer, src, gaddr;
-		struct tcp_conn *conn;
-		union flow *flow;
-		uint16_t pport, gport;
-		int one = 1, af;
-
-		sl = sizeof(sa);
-		s = accept4((int)ref.fd, (struct sockaddr *)&sa, &sl,
-			    SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (s < 0) {
-			if (errno == EMFILE || errno == ENFILE ||
-			    errno == ENOBUFS || errno == ENOMEM) {
-				/* reset it, or the listener wakes us forever */
-				flow_stats.refused_nofile++;
-				limits_refused(ctx->now, LIMIT_FDS,
-					       "TCP connection to a forwarded "
-					       "port, accept4()");
-				if (!limits_accept_refuse((int)ref.fd))
-					continue;
-			} else if (errno != EAGAIN && errno != EINTR) {
-				debug("accept4(): %s", strerror(errno));
-			}
-			return;
-		}
-
-		inany_from_sockaddr(&peer, &pport, &sa);
-		gport = ref.listen.dyn ? ref.listen.port :
-			fwd_port(t, ref.listen.rule, ref.listen.port);
-
-		if (fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
-		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
-				    ref.listen.port, gport, ref.listen.ns))
-			continue;	/* taken by the splice path */
-
-		af = inany_af(&peer);
-		/* No guest attached (passt before QEMU connects): keep the
-		 * connection, the SYN goes out with its retries and back-off
-		 * as the kernel's (tcp_syn_retries), and at once when a guest
-		 * attaches (tcp_guest_attached())
-		 */
-		if ((af == AF_INET && !ctx->c.ip4.enabled) ||
-		    (af == AF_INET6 && !ctx->c.ip6.enabled) ||
-		    (!tap_connected() && ctx->c.mode != MODE_PASST)) {
-			struct linger l = { 1, 0 };
-
-			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
-			close(s);
-			continue;
-		}
-
-		flow = flow_alloc(ctx);
-		if (!flow) {
-			struct linger l = { 1, 0 };
-
-			flow_stats.tcp_refused_full++;
-			limits_refused(ctx->now, LIMIT_FLOWS,
-				       "TCP connection to a forwarded port");
-			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
-			close(s);
-			continue;
-		}
-
-		fwd_nat_to_guest(&ctx->c, &peer, &src);
-		fwd_guest_addr(&ctx->c, af, &gaddr);
-
-		conn = &flow->tcp;
-		conn->f.type = FLOW_TCP;
-		conn->sock = s;
-		flow_key_fill(&conn->f.key, IPPROTO_TCP, &gaddr, gport, &src,
-			      pport);
-		if (flow_hash_add(flow) < 0) {
-			/* Same tuple as a live flow: can't happen unless the
-			 * peer reuses a port that's still open; refuse
-			 */
-			struct linger l = { 1, 0 };
-
-			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
-			close(s);
-			flow_free(flow);
-			continue;
-		}
-		if (af == AF_INET)
-			conn->flags |= TFL(IPV4);
-		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-
-		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
-		conn->reader = sa.ss_family == AF_INET ? tcp_reader_v4 :
-			       tcp_reader_v6;
-		conn->rcv_wscale = TCP_WS_OUR;
-		conn->mss = (uint16_t)MIN(ctx->c.mtu - (af == AF_INET ? 40 : 60),
-					  65535);
-		conn->iss = tcp_isn(&conn->f.key);
-		conn->snd_una = conn->snd_max = conn->iss;
-		conn->rto_ms = RTO_INIT_MS;
-		conn->last_active = ctx->now;
-		conn->rtt_ts = ctx->now;
-		tcp_rcv_wnd_update(ctx, conn);
-		conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << TCP_WS_OUR);
-
-		if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
-			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
-			continue;
-		}
-		tcp_stats.flows_opened++;
-		conn->snd_nxt = conn->iss;
-		tcp_send_flags(ctx, conn, F_SYN);
-		conn->snd_nxt = conn->iss + 1;
-		conn->snd_max = conn->snd_nxt;
-		conn_dbg(conn, "accepted on port %u, SYN to guest",
-			 ref.listen.port);
-		tcp_timer_arm(ctx, conn);
-	}
-}
-
-/**
  * tcp_timer_conn() - A connection's deadline passed
  * @ctx:	Context
  * @conn:	Connection
@@ -2134,7 +1114,7 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
  * socket's send queue: an RST (or a close() with unread data) would make
  * the kernel discard them.  So the connection stops moving data and waits
  * until the host peer has ACKed all of it (tcp_sock_unacked()), then ends
- * (tcp_orphan_end()); tcp_timer() checks every TCP_ORPHAN_POLL_MS.
+ * (tcp_orphan_end()); tcp_flow_timer() checks every TCP_ORPHAN_POLL_MS.
  */
 static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
 {
@@ -2220,67 +1200,6 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 			tcp_orphan(ctx, conn, ctx->drain_hard);
 	}
 	return flow->f.type == FLOW_TCP;
-}
-
-/**
- * tcp_tap_waiting() - Are connections waiting for their turn at the tap?
- *
- * Return: true if tcp_tap_resume() has work
- */
-bool tcp_tap_waiting(void)
-{
-	return tcp_waiting > 0;
-}
-
-/**
- * tcp_tap_resume() - Give connections waiting for the tap their turn
- * @ctx:	Context
- *
- * Round robin over the flow table, from where the last pass stopped: each
- * connection sends up to TCP_TURN_BYTES (tcp_data_from_sock()), and the
- * pass stops as soon as the tap can't take more, so the next pass starts
- * with the first connection that didn't get its turn.  A connection whose
- * frames were dropped goes back to the first of them first.
- *
- * Context: main loop, before tap_flush(), when the tap isn't blocked
- */
-void tcp_tap_resume(struct ctx *ctx)
-{
-	unsigned k, hwm = flow_hwm(), todo = tcp_waiting;
-
-	if (!todo || !hwm)
-		return;
-	if (tcp_wait_cursor >= hwm)
-		tcp_wait_cursor = 0;
-	for (k = 0; k < hwm && todo; k++) {
-		unsigned i = (tcp_wait_cursor + k) % hwm;
-		union flow *flow = flow_at(i);
-		struct tcp_conn *conn = &flow->tcp;
-
-		if (flow->f.type != FLOW_TCP || !(conn->flags & TFL(TAP_WAIT)))
-			continue;
-		if (tap_tx_blocked()) {
-			tcp_wait_cursor = i;
-			return;
-		}
-		todo--;
-		tcp_wait_clear(conn);
-		tcp_stats.tap_waits++;
-		if ((conn->flags & TFL(TAP_DROP)) &&
-		    tcp_drop_apply(ctx, conn) < 0)
-			continue;
-		if (!(conn->events & TEV(ESTABLISHED)) ||
-		    (conn->flags & TFL(ORPHAN)))
-			continue;
-		if (tcp_data_from_sock(ctx, conn) < 0)
-			continue;
-		if (conn->snd_nxt == conn->snd_una &&
-		    (conn->events & TEV(SOCK_EOF)) &&
-		    !(conn->events & (TEV(TAP_FIN_SENT) | TEV(TAP_FIN_ACKED))))
-			tcp_send_fin(ctx, conn);
-		tcp_timer_arm(ctx, conn);
-	}
-	tcp_wait_cursor = (tcp_wait_cursor + k) % hwm;
 }
 
 /**

@@ -65,9 +65,9 @@ static void ifreq_get(const char *name, unsigned long req, struct ifreq *ifr)
 }
 
 /* lib.sh topology: both families from h0's default routes */
-START_TEST(test_nl_host_defaults_default_routes)
+START_TEST(test_netlink_host_defaults_default_routes)
 {
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert(c.ip4.enabled);
 	ck_assert(c.ip6.enabled);
 	ck_assert(!c.local_mode);
@@ -84,22 +84,22 @@ START_TEST(test_nl_host_defaults_default_routes)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_link_local_gw_is_our_ll)
+START_TEST(test_netlink_host_defaults_link_local_gw_is_our_ll)
 {
 	netns_sh("ip -6 route del default");
 	netns_sh("ip -6 route add default via fe80::2 dev h0");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_a6(c.ip6.gw, "fe80::2");
 	ck_assert_a6(c.ip6.our_ll, "fe80::2");
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_given_values_kept)
+START_TEST(test_netlink_host_defaults_given_values_kept)
 {
 	c.ip4.addr = a4("203.0.113.100");
 	c.ip4.gw = a4("203.0.113.2");
 	c.ip6.prefix_len = 48;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_a4(c.ip4.addr, "203.0.113.100");
 	ck_assert_a4(c.ip4.gw, "203.0.113.2");
 	/* not a host address: prefix from the class (C: /24, RFC 791) */
@@ -112,22 +112,22 @@ START_TEST(test_nl_host_defaults_given_values_kept)
 	 */
 	c.ip4.addr = a4("169.254.2.100");
 	c.ip4.prefix_len = -1;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_a4(c.ip4.addr, "169.254.2.100");
 	ck_assert_int_eq(c.ip4.prefix_len, 16);
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_given_host_address_takes_its_prefix)
+START_TEST(test_netlink_host_defaults_given_host_address_takes_its_prefix)
 {
 	netns_sh("ip addr add 203.0.113.7/26 dev h0");
 	c.ip4.addr = a4("203.0.113.7");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_int_eq(c.ip4.prefix_len, 26);
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_lowest_metric_wins)
+START_TEST(test_netlink_host_defaults_lowest_metric_wins)
 {
 	netns_sh("ip link add h1 type veth peer name r1");
 	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
@@ -135,7 +135,7 @@ START_TEST(test_nl_host_defaults_lowest_metric_wins)
 	netns_sh("ip route del default");
 	netns_sh("ip route add default via " TOPO_R4 " metric 200");
 	netns_sh("ip route add default via 203.0.113.2 dev h1 metric 100");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_str_eq(c.ip4.ifname_out, "h1");
 	ck_assert_a4(c.ip4.addr, "203.0.113.1");
 	ck_assert_a4(c.ip4.gw, "203.0.113.2");
@@ -143,24 +143,24 @@ START_TEST(test_nl_host_defaults_lowest_metric_wins)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_multipath_highest_weight)
+START_TEST(test_netlink_host_defaults_multipath_highest_weight)
 {
 	netns_sh("ip addr add 198.51.100.10/24 dev h0");
 	netns_sh("ip route del default");
 	netns_sh("ip route add default nexthop via " TOPO_R4
 		 " weight 1 nexthop via 198.51.100.3 weight 5");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_a4(c.ip4.gw, "198.51.100.3");
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_given_interface)
+START_TEST(test_netlink_host_defaults_given_interface)
 {
 	netns_sh("ip link add h1 type veth peer name r1");
 	netns_sh("ip link set r1 addrgenmode none && ip link set r1 up");
 	netns_sh("ip link set h1 up && ip addr add 203.0.113.1/25 dev h1");
 	snprintf(c.ip4.ifname_out, IFNAMSIZ, "h1");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_str_eq(c.ip4.ifname_out, "h1");
 	ck_assert_a4(c.ip4.addr, "203.0.113.1");
 	ck_assert_int_eq(c.ip4.prefix_len, 25);
@@ -169,17 +169,17 @@ START_TEST(test_nl_host_defaults_given_interface)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_missing_interface)
+START_TEST(test_netlink_host_defaults_missing_interface)
 {
 	snprintf(c.ip6.ifname_out, IFNAMSIZ, "nosuchif");
-	ck_assert_int_eq(nl_host_defaults(&c), -ENODEV);
+	ck_assert_int_eq(netlink_host_defaults(&c), -ENODEV);
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_no_default_route_first_routed_link)
+START_TEST(test_netlink_host_defaults_no_default_route_first_routed_link)
 {
 	netns_sh("ip route del default && ip -6 route del default");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_str_eq(c.ip4.ifname_out, "h0");
 	ck_assert_a4(c.ip4.addr, TOPO_H4);
 	ck_assert_uint_eq(c.ip4.gw.s_addr, 0);
@@ -188,21 +188,21 @@ START_TEST(test_nl_host_defaults_no_default_route_first_routed_link)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_ipv4_only_host_disables_ipv6)
+START_TEST(test_netlink_host_defaults_ipv4_only_host_disables_ipv6)
 {
 	netns_sh("ip -6 route del default");
 	netns_sh("ip -6 addr del " TOPO_H6 "/64 dev h0");
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert(c.ip4.enabled);
 	ck_assert(!c.ip6.enabled);
 	ck_assert(!c.local_mode);
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_disabled_family_untouched)
+START_TEST(test_netlink_host_defaults_disabled_family_untouched)
 {
 	c.ip6.enabled = false;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert(!c.ip6.enabled);
 	ck_assert(IN6_IS_ADDR_UNSPECIFIED(&c.ip6.addr));
 	ck_assert_a4(c.ip4.addr, TOPO_H4);
@@ -210,9 +210,9 @@ START_TEST(test_nl_host_defaults_disabled_family_untouched)
 END_TEST
 
 /* Only lo: upstream's local mode */
-START_TEST(test_nl_host_defaults_local_mode)
+START_TEST(test_netlink_host_defaults_local_mode)
 {
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert(c.local_mode);
 	ck_assert(c.ip4.enabled);
 	ck_assert(c.ip6.enabled);
@@ -228,12 +228,12 @@ END_TEST
 
 START_TEST(test_nl_ifindex_matches_libc)
 {
-	ck_assert_int_eq(nl_ifindex("h0"), (int)if_nametoindex("h0"));
-	ck_assert_int_eq(nl_ifindex("lo"), (int)if_nametoindex("lo"));
-	ck_assert_int_eq(nl_ifindex("nosuchif"), -ENODEV);
-	ck_assert_int_eq(nl_ifindex(""), -EINVAL);
-	ck_assert_int_eq(nl_ifindex("abcdefghijklmnopq"), -EINVAL);
-	ck_assert_int_eq(nl_ifindex(NULL), -EINVAL);
+	ck_assert_int_eq(netlink_ifindex("h0"), (int)if_nametoindex("h0"));
+	ck_assert_int_eq(netlink_ifindex("lo"), (int)if_nametoindex("lo"));
+	ck_assert_int_eq(netlink_ifindex("nosuchif"), -ENODEV);
+	ck_assert_int_eq(netlink_ifindex(""), -EINVAL);
+	ck_assert_int_eq(netlink_ifindex("abcdefghijklmnopq"), -EINVAL);
+	ck_assert_int_eq(netlink_ifindex(NULL), -EINVAL);
 }
 END_TEST
 
@@ -244,11 +244,11 @@ START_TEST(test_nl_link_up_sets_iff_up)
 	netns_sh("ip link add x0 type veth peer name y0");
 	ifreq_get("x0", SIOCGIFFLAGS, &ifr);
 	ck_assert(!(ifr.ifr_flags & IFF_UP));
-	ck_assert_int_eq(nl_link_up(nl_ifindex("x0")), 0);
+	ck_assert_int_eq(netlink_link_up(netlink_ifindex("x0")), 0);
 	ifreq_get("x0", SIOCGIFFLAGS, &ifr);
 	ck_assert(ifr.ifr_flags & IFF_UP);
-	ck_assert_int_eq(nl_link_up(99999), -ENODEV);
-	ck_assert_int_eq(nl_link_up(0), -EINVAL);
+	ck_assert_int_eq(netlink_link_up(99999), -ENODEV);
+	ck_assert_int_eq(netlink_link_up(0), -EINVAL);
 }
 END_TEST
 
@@ -257,15 +257,15 @@ START_TEST(test_nl_link_set_mtu_values)
 	struct ifreq ifr;
 
 	netns_sh("ip link add x0 type veth peer name y0");
-	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 1280), 0);
+	ck_assert_int_eq(netlink_link_set_mtu(netlink_ifindex("x0"), 1280), 0);
 	ifreq_get("x0", SIOCGIFMTU, &ifr);
 	ck_assert_int_eq(ifr.ifr_mtu, 1280);
-	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 65520), 0);
+	ck_assert_int_eq(netlink_link_set_mtu(netlink_ifindex("x0"), 65520), 0);
 	ifreq_get("x0", SIOCGIFMTU, &ifr);
 	ck_assert_int_eq(ifr.ifr_mtu, 65520);
 	/* veth's max_mtu is 65535 (ip -d link: "maxmtu 65535") */
-	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 70000), -EINVAL);
-	ck_assert_int_eq(nl_link_set_mtu(nl_ifindex("x0"), 0), -EINVAL);
+	ck_assert_int_eq(netlink_link_set_mtu(netlink_ifindex("x0"), 70000), -EINVAL);
+	ck_assert_int_eq(netlink_link_set_mtu(netlink_ifindex("x0"), 0), -EINVAL);
 }
 END_TEST
 
@@ -278,15 +278,15 @@ START_TEST(test_nl_link_mac_set_and_get)
 	int idx;
 
 	netns_sh("ip link add x0 type veth peer name y0");
-	idx = nl_ifindex("x0");
-	ck_assert_int_eq(nl_link_set_mac(idx, mac), 0);
+	idx = netlink_ifindex("x0");
+	ck_assert_int_eq(netlink_link_set_mac(idx, mac), 0);
 	ifreq_get("x0", SIOCGIFHWADDR, &ifr);
 	ck_assert_mem_eq(ifr.ifr_hwaddr.sa_data, mac, 6);
-	ck_assert_int_eq(nl_link_get_mac(idx, got), 0);
+	ck_assert_int_eq(netlink_link_get_mac(idx, got), 0);
 	ck_assert_mem_eq(got, mac, 6);
 	/* eth_validate_addr(): multicast addresses are refused */
-	ck_assert_int_eq(nl_link_set_mac(idx, mcast), -EADDRNOTAVAIL);
-	ck_assert_int_eq(nl_link_get_mac(99999, got), -ENODEV);
+	ck_assert_int_eq(netlink_link_set_mac(idx, mcast), -EADDRNOTAVAIL);
+	ck_assert_int_eq(netlink_link_get_mac(99999, got), -ENODEV);
 }
 END_TEST
 
@@ -298,18 +298,18 @@ START_TEST(test_nl_addr_add_both_families)
 	int idx;
 
 	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
-	idx = nl_ifindex("x0");
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 24), 0);
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET6, &v6, 64), 0);
+	idx = netlink_ifindex("x0");
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &v4, 24), 0);
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET6, &v6, 64), 0);
 	netns_out(out, sizeof(out), "ip -o addr show dev x0");
 	ck_assert_ptr_nonnull(strstr(out, "inet 203.0.113.1/24"));
 	ck_assert_ptr_nonnull(strstr(out, "inet6 2001:db8::5/64"));
 	/* IFA_F_NODAD: iproute2 prints "nodad" and never "tentative" */
 	ck_assert_ptr_nonnull(strstr(out, "nodad"));
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 24), -EEXIST);
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &v4, 33), -EINVAL);
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET6, &v6, 129), -EINVAL);
-	ck_assert_int_eq(nl_addr_add(idx, AF_UNIX, &v6, 1), -EINVAL);
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &v4, 24), -EEXIST);
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &v4, 33), -EINVAL);
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET6, &v6, 129), -EINVAL);
+	ck_assert_int_eq(netlink_addr_add(idx, AF_UNIX, &v6, 1), -EINVAL);
 }
 END_TEST
 
@@ -320,13 +320,13 @@ START_TEST(test_nl_route_add_default_in_prefix)
 	int idx;
 
 	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
-	idx = nl_ifindex("x0");
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 24), 0);
-	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), 0);
+	idx = netlink_ifindex("x0");
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &a, 24), 0);
+	ck_assert_int_eq(netlink_route_add_default(idx, AF_INET, &gw), 0);
 	netns_out(out, sizeof(out), "ip -4 route show default");
 	ck_assert_ptr_nonnull(strstr(out, "default via 203.0.113.254 dev x0"));
 	ck_assert_ptr_null(strstr(out, "onlink"));
-	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), -EEXIST);
+	ck_assert_int_eq(netlink_route_add_default(idx, AF_INET, &gw), -EEXIST);
 }
 END_TEST
 
@@ -337,9 +337,9 @@ START_TEST(test_nl_route_add_default_outside_prefix_onlink)
 	int idx;
 
 	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
-	idx = nl_ifindex("x0");
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 32), 0);
-	ck_assert_int_eq(nl_route_add_default(idx, AF_INET, &gw), 0);
+	idx = netlink_ifindex("x0");
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &a, 32), 0);
+	ck_assert_int_eq(netlink_route_add_default(idx, AF_INET, &gw), 0);
 	netns_out(out, sizeof(out), "ip -4 route show default");
 	ck_assert_ptr_nonnull(strstr(out, "default via 203.0.113.1 dev x0"));
 	ck_assert_ptr_nonnull(strstr(out, "onlink"));
@@ -354,9 +354,9 @@ START_TEST(test_nl_route_add_default_ipv6_link_local)
 
 	netns_sh("ip link add x0 type veth peer name y0");
 	netns_sh("ip link set x0 addrgenmode none && ip link set x0 up");
-	idx = nl_ifindex("x0");
+	idx = netlink_ifindex("x0");
 	/* no link-local address yet: onlink lets the kernel take it */
-	ck_assert_int_eq(nl_route_add_default(idx, AF_INET6, &gw), 0);
+	ck_assert_int_eq(netlink_route_add_default(idx, AF_INET6, &gw), 0);
 	netns_out(out, sizeof(out), "ip -6 route show default");
 	ck_assert_ptr_nonnull(strstr(out, "default via fe80::1 dev x0"));
 }
@@ -367,11 +367,11 @@ START_TEST(test_nl_route_add_default_device_route)
 	char out[512];
 
 	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
-	ck_assert_int_eq(nl_route_add_default(nl_ifindex("x0"), AF_INET,
-					      NULL), 0);
+	ck_assert_int_eq(netlink_route_add_default(netlink_ifindex("x0"),
+						   AF_INET, NULL), 0);
 	netns_out(out, sizeof(out), "ip -4 route show default");
 	ck_assert_ptr_nonnull(strstr(out, "default dev x0"));
-	ck_assert_int_eq(nl_route_add_default(0, AF_INET, NULL), -EINVAL);
+	ck_assert_int_eq(netlink_route_add_default(0, AF_INET, NULL), -EINVAL);
 }
 END_TEST
 
@@ -382,7 +382,7 @@ START_TEST(test_nl_addr_wait_ll_after_dad)
 
 	netns_sh("ip link add x0 type veth peer name y0");
 	netns_sh("ip link set y0 up && ip link set x0 up");
-	ck_assert_int_eq(nl_addr_wait_ll(nl_ifindex("x0"), &ll, 5000), 0);
+	ck_assert_int_eq(netlink_addr_wait_ll(netlink_ifindex("x0"), &ll, 5000), 0);
 	netns_out(out, sizeof(out),
 		  "ip -6 -o addr show dev x0 scope link -tentative");
 	p = strstr(out, "inet6 ");
@@ -402,10 +402,10 @@ START_TEST(test_nl_addr_wait_ll_timeout)
 
 	netns_sh("ip link add x0 type veth peer name y0");
 	netns_sh("ip link set x0 addrgenmode none && ip link set x0 up");
-	ck_assert_int_eq(nl_addr_wait_ll(nl_ifindex("x0"), &ll, 50),
+	ck_assert_int_eq(netlink_addr_wait_ll(netlink_ifindex("x0"), &ll, 50),
 			 -ETIMEDOUT);
-	ck_assert_int_eq(nl_addr_wait_ll(99999, &ll, 0), -ENODEV);
-	ck_assert_int_eq(nl_addr_wait_ll(1, &ll, -1), -EINVAL);
+	ck_assert_int_eq(netlink_addr_wait_ll(99999, &ll, 0), -ENODEV);
+	ck_assert_int_eq(netlink_addr_wait_ll(1, &ll, -1), -EINVAL);
 }
 END_TEST
 
@@ -484,9 +484,9 @@ static bool tpl_route_find(const struct conf_tpl *t, int af, const char *dst,
 }
 
 /* what setup_tpl() configured, minus the default and kernel routes */
-START_TEST(test_nl_host_defaults_records_template)
+START_TEST(test_netlink_host_defaults_records_template)
 {
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_uint_eq(c.ip4.tpl.addr_count, 2);
 	ck_assert_int_ge(tpl_addr_find(&c.ip4.tpl, AF_INET, TOPO_H4, 24), 0);
 	ck_assert_int_ge(tpl_addr_find(&c.ip4.tpl, AF_INET, "198.51.100.4",
@@ -509,11 +509,11 @@ START_TEST(test_nl_host_defaults_records_template)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_no_copy_records_nothing)
+START_TEST(test_netlink_host_defaults_no_copy_records_nothing)
 {
 	c.no_copy_addrs = true;
 	c.no_copy_routes = true;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_uint_eq(c.ip4.tpl.addr_count, 0);
 	ck_assert_uint_eq(c.ip6.tpl.addr_count, 0);
 	ck_assert_uint_eq(c.ip4.tpl.route_count, 0);
@@ -524,11 +524,11 @@ END_TEST
 /* upstream pasta(1): -a implies --no-copy-addrs, -g --no-copy-routes,
  * each for its IP version only
  */
-START_TEST(test_nl_host_defaults_given_addr_gw_per_family)
+START_TEST(test_netlink_host_defaults_given_addr_gw_per_family)
 {
 	c.ip4.addr = a4("198.51.100.4");
 	c.ip6.gw = a6(TOPO_R6);
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_uint_eq(c.ip4.tpl.addr_count, 0);
 	ck_assert_uint_eq(c.ip4.tpl.route_count, 2);
 	ck_assert_uint_eq(c.ip6.tpl.addr_count, 2);
@@ -536,16 +536,16 @@ START_TEST(test_nl_host_defaults_given_addr_gw_per_family)
 }
 END_TEST
 
-START_TEST(test_nl_host_defaults_no_config_net_no_record)
+START_TEST(test_netlink_host_defaults_no_config_net_no_record)
 {
 	c.config_net = false;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_uint_eq(c.ip4.tpl.addr_count + c.ip4.tpl.route_count, 0);
 	ck_assert_uint_eq(c.ip6.tpl.addr_count + c.ip6.tpl.route_count, 0);
 
 	c.config_net = true;
 	c.mode = MODE_PASST;
-	ck_assert_int_eq(nl_host_defaults(&c), 0);
+	ck_assert_int_eq(netlink_host_defaults(&c), 0);
 	ck_assert_uint_eq(c.ip4.tpl.addr_count + c.ip4.tpl.route_count, 0);
 }
 END_TEST
@@ -554,50 +554,50 @@ END_TEST
  * RT_TABLE_LOCAL 255, RTN_UNICAST 1, RTN_LOCAL 2, RTPROT_KERNEL 2,
  * RTPROT_BOOT 3, RTPROT_STATIC 4, RTPROT_RA 9
  */
-START_TEST(test_nl_route_skip_copies_static_unicast_main)
+START_TEST(test_netlink_route_skip_copies_static_unicast_main)
 {
 	struct in6_addr d6 = a6("2001:db8:99::");
 	struct in_addr d4 = a4("203.0.113.0");
 
-	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 4, &d4, 24));
-	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 3, &d4, 32));
-	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 9, &d6, 48));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET, 254, 1, 4, &d4, 24));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET, 254, 1, 3, &d4, 32));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET6, 254, 1, 9, &d6, 48));
 }
 END_TEST
 
-START_TEST(test_nl_route_skip_kernel_default_other_table_type)
+START_TEST(test_netlink_route_skip_kernel_default_other_table_type)
 {
 	struct in_addr d4 = a4("203.0.113.0"), z4 = a4("0.0.0.0");
 
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 2, &d4, 24));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &z4, 0));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, NULL, 0));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 255, 1, 4, &d4, 24));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 2, 4, &d4, 24));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &d4, 33));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_UNIX, 254, 1, 4, &d4, 24));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 2, &d4, 24));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 4, &z4, 0));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 4, NULL, 0));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 255, 1, 4, &d4, 24));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 2, 4, &d4, 24));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 4, &d4, 33));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_UNIX, 254, 1, 4, &d4, 24));
 }
 END_TEST
 
 /* RFC 3927 169.254.0.0/16, RFC 5771 224.0.0.0/4, RFC 4291 fe80::/10 and
  * ff00::/8
  */
-START_TEST(test_nl_route_skip_link_local_multicast)
+START_TEST(test_netlink_route_skip_link_local_multicast)
 {
 	struct in6_addr ll6 = a6("fe80::"), ll6b = a6("febf:1::"),
 			mc6 = a6("ff02::"), ok6 = a6("fec0::");
 	struct in_addr ll4 = a4("169.254.0.0"), mc4 = a4("239.1.0.0"),
 		       ok4 = a4("240.0.0.0");
 
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &ll4, 16));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET, 254, 1, 4, &mc4, 16));
-	ck_assert_ptr_null(nl_route_skip(AF_INET, 254, 1, 4, &ok4, 4));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &ll6, 64));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &ll6b, 32));
-	ck_assert_ptr_nonnull(nl_route_skip(AF_INET6, 254, 1, 4, &mc6, 16));
-	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 4, &ok6, 10));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 4, &ll4, 16));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET, 254, 1, 4, &mc4, 16));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET, 254, 1, 4, &ok4, 4));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET6, 254, 1, 4, &ll6, 64));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET6, 254, 1, 4, &ll6b, 32));
+	ck_assert_ptr_nonnull(netlink_route_skip(AF_INET6, 254, 1, 4, &mc6, 16));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET6, 254, 1, 4, &ok6, 10));
 	/* wider than the range: not a link-local route */
-	ck_assert_ptr_null(nl_route_skip(AF_INET6, 254, 1, 4, &ll6, 8));
+	ck_assert_ptr_null(netlink_route_skip(AF_INET6, 254, 1, 4, &ll6, 8));
 }
 END_TEST
 
@@ -610,12 +610,12 @@ START_TEST(test_nl_route_add_network_metric)
 	int idx;
 
 	netns_sh("ip link add x0 type veth peer name y0 && ip link set x0 up");
-	idx = nl_ifindex("x0");
-	ck_assert_int_eq(nl_addr_add(idx, AF_INET, &a, 24), 0);
-	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 25, &gw, 50), 0);
-	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d2, 25, NULL, 0), 0);
+	idx = netlink_ifindex("x0");
+	ck_assert_int_eq(netlink_addr_add(idx, AF_INET, &a, 24), 0);
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET, &d, 25, &gw, 50), 0);
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET, &d2, 25, NULL, 0), 0);
 	/* gateway outside every prefix of the link: onlink */
-	ck_assert_int_eq(nl_route_add(idx, AF_INET6, &d6, 48, &gw6, 7), 0);
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET6, &d6, 48, &gw6, 7), 0);
 	/* iproute2 doesn't print "proto boot", the protocol we set */
 	netns_out(out, sizeof(out), "ip -4 route show; ip -6 route show");
 	ck_assert_ptr_nonnull(strstr(out,
@@ -624,11 +624,11 @@ START_TEST(test_nl_route_add_network_metric)
 		"203.0.113.128/25 dev x0 scope link"));
 	ck_assert_ptr_nonnull(strstr(out,
 		"2001:db8:99::/48 via 2001:db8:5::1 dev x0 metric 7 onlink"));
-	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 25, &gw, 50),
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET, &d, 25, &gw, 50),
 			 -EEXIST);
-	ck_assert_int_eq(nl_route_add(idx, AF_INET, &d, 33, &gw, 50),
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET, &d, 33, &gw, 50),
 			 -EINVAL);
-	ck_assert_int_eq(nl_route_add(idx, AF_INET, NULL, 8, &gw, 50),
+	ck_assert_int_eq(netlink_route_add(idx, AF_INET, NULL, 8, &gw, 50),
 			 -EINVAL);
 }
 END_TEST
@@ -645,39 +645,39 @@ static Suite *netlink_suite(void)
 
 	tc = tcase_create("host_defaults");
 	tcase_add_checked_fixture(tc, setup_topo, NULL);
-	tcase_add_test(tc, test_nl_host_defaults_default_routes);
-	tcase_add_test(tc, test_nl_host_defaults_link_local_gw_is_our_ll);
-	tcase_add_test(tc, test_nl_host_defaults_given_values_kept);
+	tcase_add_test(tc, test_netlink_host_defaults_default_routes);
+	tcase_add_test(tc, test_netlink_host_defaults_link_local_gw_is_our_ll);
+	tcase_add_test(tc, test_netlink_host_defaults_given_values_kept);
 	tcase_add_test(tc,
-		       test_nl_host_defaults_given_host_address_takes_its_prefix);
-	tcase_add_test(tc, test_nl_host_defaults_lowest_metric_wins);
-	tcase_add_test(tc, test_nl_host_defaults_multipath_highest_weight);
-	tcase_add_test(tc, test_nl_host_defaults_given_interface);
-	tcase_add_test(tc, test_nl_host_defaults_missing_interface);
+		       test_netlink_host_defaults_given_host_address_takes_its_prefix);
+	tcase_add_test(tc, test_netlink_host_defaults_lowest_metric_wins);
+	tcase_add_test(tc, test_netlink_host_defaults_multipath_highest_weight);
+	tcase_add_test(tc, test_netlink_host_defaults_given_interface);
+	tcase_add_test(tc, test_netlink_host_defaults_missing_interface);
 	tcase_add_test(tc,
-		       test_nl_host_defaults_no_default_route_first_routed_link);
-	tcase_add_test(tc, test_nl_host_defaults_ipv4_only_host_disables_ipv6);
-	tcase_add_test(tc, test_nl_host_defaults_disabled_family_untouched);
+		       test_netlink_host_defaults_no_default_route_first_routed_link);
+	tcase_add_test(tc, test_netlink_host_defaults_ipv4_only_host_disables_ipv6);
+	tcase_add_test(tc, test_netlink_host_defaults_disabled_family_untouched);
 	tcase_add_test(tc, test_nl_ifindex_matches_libc);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("template");
 	tcase_add_checked_fixture(tc, setup_tpl, NULL);
-	tcase_add_test(tc, test_nl_host_defaults_records_template);
-	tcase_add_test(tc, test_nl_host_defaults_no_copy_records_nothing);
-	tcase_add_test(tc, test_nl_host_defaults_given_addr_gw_per_family);
-	tcase_add_test(tc, test_nl_host_defaults_no_config_net_no_record);
+	tcase_add_test(tc, test_netlink_host_defaults_records_template);
+	tcase_add_test(tc, test_netlink_host_defaults_no_copy_records_nothing);
+	tcase_add_test(tc, test_netlink_host_defaults_given_addr_gw_per_family);
+	tcase_add_test(tc, test_netlink_host_defaults_no_config_net_no_record);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("route_skip");
-	tcase_add_test(tc, test_nl_route_skip_copies_static_unicast_main);
-	tcase_add_test(tc, test_nl_route_skip_kernel_default_other_table_type);
-	tcase_add_test(tc, test_nl_route_skip_link_local_multicast);
+	tcase_add_test(tc, test_netlink_route_skip_copies_static_unicast_main);
+	tcase_add_test(tc, test_netlink_route_skip_kernel_default_other_table_type);
+	tcase_add_test(tc, test_netlink_route_skip_link_local_multicast);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("local_mode");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_nl_host_defaults_local_mode);
+	tcase_add_test(tc, test_netlink_host_defaults_local_mode);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("set_up");

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/tcp_internal.h - What the files of the TCP translation share
+ *
+ * passt/tcp.c (the state machine), passt/tcp_buf.c (frames and data to the
+ * guest) and passt/tcp_open.c (new connections) include this; no other
+ * module does (they go through passt/tcp.h).
+ */
+#ifndef PASST_TCP_INTERNAL_H
+#define PASST_TCP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "../conf/log.h"
+#include "../tap/frame.h"
+#include "flow_table.h"
+#include "tcp_conn.h"
+#include "tcp_reader.h"
+
+struct ctx;
+struct frame;
+
+/* TCP header flags (RFC 9293 3.1) */
+#define F_FIN			0x01
+#define F_SYN			0x02
+#define F_RST			0x04
+#define F_PSH			0x08
+#define F_ACK			0x10
+
+#define TCP_HLEN		20
+#define TCP_WS_OUR		8	/* our window shift: up to 16 MiB */
+#define TCP_WND_MAX		(65535U << TCP_WS_OUR)
+#define TCP_WND_INIT		65535U	/* in our SYN / SYN-ACK (unscaled) */
+#define TCP_MSS_DEFAULT4	536	/* RFC 9293 3.7.1 */
+#define TCP_MSS_DEFAULT6	1220	/* RFC 8200 5: 1280 - 60 */
+
+#define RTO_INIT_MS		1000	/* RFC 6298 2.1 */
+#define RTO_MIN_MS		200	/* Linux TCP_RTO_MIN */
+#define RTO_MAX_MS		60000	/* RFC 6298 2.5 */
+#define SYN_RETRIES		6
+#define DATA_RETRIES		10
+#define CONNECT_TIMEOUT_MS	10000
+#define IDLE_TIMEOUT_MS		(7200 * 1000)
+#define DUP_ACK_THRESH		3	/* RFC 5681 3.2 */
+#define TCP_TURN_BYTES		(1 << 20)	/* per flow per turn at the tap */
+#define TCP_ORPHAN_POLL_MS	20	/* orphaned flow: SIOCOUTQ check */
+
+/**
+ * conn_af() - Address family of the guest side
+ * @conn:	Connection
+ *
+ * Return: AF_INET or AF_INET6
+ */
+static inline int conn_af(const struct tcp_conn *conn)
+{
+	return conn->flags & TFL(IPV4) ? AF_INET : AF_INET6;
+}
+
+
+/**
+ * conn_dbg() - Debug message prefixed with the flow index and tuple
+ */
+#define conn_dbg(conn, fmt, ...)					\
+	do {								\
+		if (log_level >= LOG_DEBUG) {				\
+			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
+			debug("flow %u TCP [%s]:%u <-> [%s]:%u: " fmt,	\
+			      flow_idx((const union flow *)(conn)),	\
+			      inany_ntop(&(conn)->f.key.gaddr, g_),	\
+			      (conn)->f.key.gport,			\
+			      inany_ntop(&(conn)->f.key.faddr, f_),	\
+			      (conn)->f.key.fport, ##__VA_ARGS__);	\
+		}							\
+	} while (0)
+
+
+/**
+ * rd() - Reader back-end of a connection
+ * @conn:	Connection
+ *
+ * Return: ops
+ */
+static inline const struct tcp_reader_ops *rd(const struct tcp_conn *conn)
+{
+	return tcp_readers[conn->reader];
+}
+
+
+/**
+ * struct tcp_seg - Fields of one guest segment
+ * @seq:	SEG.SEQ
+ * @ack:	SEG.ACK
+ * @flags:	Header flags
+ * @wnd:	Raw window field
+ * @payload:	Payload start
+ * @len:	Payload length, bytes
+ */
+struct tcp_seg {
+	uint32_t seq;
+	uint32_t ack;
+	uint8_t flags;
+	uint16_t wnd;
+	const uint8_t *payload;
+	size_t len;
+};
+
+/**
+ * tcp_seg_get() - Read the header fields of a parsed TCP frame
+ * @f:		Frame (frame_parse() checked the data offset)
+ * @s:		Result
+ */
+static inline void tcp_seg_get(const struct frame *f, struct tcp_seg *s)
+{
+	s->seq = get_be32(f->l4 + 4);
+	s->ack = get_be32(f->l4 + 8);
+	s->flags = f->l4[13];
+	s->wnd = get_be16(f->l4 + 14);
+	s->payload = f->payload;
+	s->len = f->payload_len;
+}
+
+/* tcp.c */
+enum tcp_reader_kind tcp_reader_of(int af);
+void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd);
+int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op);
+void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
+		   const char *why);
+void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn);
+void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn);
+void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why);
+
+/* tcp_buf.c */
+void tcp_buf_init(void);
+void tcp_wait_clear(struct tcp_conn *conn);
+int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags,
+		       uint32_t seq);
+int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags);
+void tcp_rst_reply(struct ctx *ctx, const struct frame *f);
+void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn);
+int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
+int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn);
+
+/* tcp_open.c */
+void tcp_open_init(void);
+bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err);
+void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
+		       const struct tcp_seg *s);
+
+#endif /* PASST_TCP_INTERNAL_H */

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/tcp_open.c - New TCP connections: the guest's SYN, and connections
+ *		      accepted on forwarded ports
+ *
+ * DOC: Theory of Operation
+ *
+ * Outbound: a SYN from the guest with no flow (tcp_conn_from_tap()) takes
+ * a flow table entry (flow_alloc(), which may evict an idle UDP flow),
+ * opens a non-blocking socket bound as fwd_sock_outbound() says, and starts
+ * connect() to the destination fwd_nat_to_host_port() translates; the
+ * handshake then goes on in tcp.c.  A destination that can't be reached
+ * at once (no route, prohibited) is answered with an ICMP destination
+ * unreachable quoting the SYN (tcp_syn_unreach()), a refusal with an RST.
+ *
+ * Inbound: tcp_listen_handler() accepts on a -t/-T listener and asks
+ * fwd_tcp_path() which path the connection takes: the splice path
+ * (flow_tcp_accept()) or the tap path, where it becomes a SYN to the
+ * guest with an ISN from tcp_isn() (RFC 6528: a keyed hash of the tuple
+ * plus a 4 us clock).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../tap/tap.h"
+#include "flow_table.h"
+#include "fwd.h"
+#include "icmp.h"
+#include "limits.h"
+#include "passt.h"
+#include "siphash.h"
+#include "tcp.h"
+#include "tcp_internal.h"
+#include "tcp_opt.h"
+#include "tcp_seq.h"
+
+static uint8_t tcp_isn_key[16];
+
+/**
+ * tcp_isn() - Initial sequence number, RFC 6528 section 3
+ * @key:	Connection tuple
+ *
+ * ISN = M + F(tuple, secret): M is a timer ticking every 4 microseconds
+ * (RFC 9293 3.4.1), F is SipHash-2-4 of the tuple under a random key.
+ *
+ * #syscalls clock_gettime
+ * Return: ISN
+ */
+static uint32_t tcp_isn(const struct flow_key *key)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return (uint32_t)siphash24(tcp_isn_key, key, sizeof(*key)) +
+	       (uint32_t)(ns >> 12);
+}
+
+/**
+ * tcp_syn_unreach() - Answer a guest's SYN with ICMP destination unreachable
+ * @ctx:	Context
+ * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
+ * @err:	connect() error, positive errno
+ *
+ * For ENETUNREACH, EHOSTUNREACH, EACCES and EPERM the guest gets what a
+ * router would send (icmp_unreach_to_guest()), so that its connect() fails
+ * as it would without us, instead of an RST ("connection refused").  The
+ * SYN frame is gone by now: the quote rebuilds its IP header and TCP
+ * header from the flow, without options (data offset 5) and with a zero
+ * checksum.  Receivers match the error by addresses, ports and sequence
+ * number, which are the guest's: ISN = RCV.NXT - 1.
+ *
+ * Return: true if the error was sent, false if the caller should reset
+ */
+bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err)
+{
+	const struct flow_key *k = &conn->f.key;
+	uint8_t q[40 + TCP_HLEN], *th;
+	size_t l3;
+
+	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
+	th = q + l3;
+	memset(th, 0, TCP_HLEN);
+	put_be16(th, k->gport);
+	put_be16(th + 2, k->fport);
+	put_be32(th + 4, conn->rcv_nxt - 1);
+	th[12] = (TCP_HLEN / 4) << 4;
+	th[13] = F_SYN;
+	put_be16(th + 14, conn->snd_wnd_last_raw);
+	if (!icmp_unreach_to_guest(ctx, k, err, q, l3 + TCP_HLEN))
+		return false;
+	return true;
+}
+
+/**
+ * tcp_conn_from_tap() - New outbound connection from a guest SYN
+ * @ctx:	Context
+ * @f:		SYN frame
+ * @s:		Its fields
+ *
+ * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()),
+ * except towards the host's loopback; a failure there resets the guest.
+ *
+ * #syscalls socket setsockopt bind epoll_ctl connect
+ */
+void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
+		       const struct tcp_seg *s)
+{
+	struct sockaddr_storage sa;
+	struct tcp_opts o;
+	struct tcp_conn *conn;
+	union inany host;
+	union flow *flow;
+	uint16_t hport;
+	socklen_t sl;
+	int one = 1, ret;
+	int af = f->af;
+
+	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
+		tcp_stats.bad_opts++;
+		return;
+	}
+	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
+		tcp_rst_reply(ctx, f);
+		return;
+	}
+
+	flow = flow_alloc(ctx);
+	if (!flow) {
+		flow_stats.tcp_refused_full++;
+		limits_refused(ctx->now, LIMIT_FLOWS,
+			       "TCP connection from the guest");
+		tcp_rst_reply(ctx, f);
+		return;
+	}
+	conn = &flow->tcp;
+	conn->f.type = FLOW_TCP;
+	conn->sock = -1;
+	flow_key_fill(&conn->f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
+		      f->dport);
+	if (flow_hash_add(flow) < 0) {
+		flow_free(flow);
+		return;
+	}
+	if (af == AF_INET)
+		conn->flags |= TFL(IPV4);
+
+	conn->events = TEV(TAP_SYN_RCVD);
+	conn->rcv_nxt = s->seq + 1;
+	conn->rcv_wnd_edge = conn->rcv_nxt;
+	conn->snd_wscale = o.ws >= 0 ? (uint8_t)o.ws : 0;
+	conn->rcv_wscale = o.ws >= 0 ? TCP_WS_OUR : 0;
+	tcp_snd_wnd_set(conn, s->wnd);		/* not scaled in a SYN (RFC 7323 2.2) */
+	conn->snd_wnd_last_raw = s->wnd;
+	conn->mss = o.mss ? o.mss : (af == AF_INET ? TCP_MSS_DEFAULT4 :
+						      TCP_MSS_DEFAULT6);
+	conn->mss = (uint16_t)MIN((int)conn->mss,
+				  ctx->c.mtu - (af == AF_INET ? 40 : 60));
+	conn->iss = tcp_isn(&conn->f.key);
+	conn->snd_nxt = conn->snd_una = conn->snd_max = conn->iss;
+	conn->rto_ms = RTO_INIT_MS;
+	conn->last_active = ctx->now;
+	conn->reader = tcp_reader_of(inany_v4(&host) ? AF_INET : AF_INET6);
+	conn->rcv_wnd = TCP_WND_INIT;
+
+	conn->sock = socket(inany_v4(&host) ? AF_INET : AF_INET6,
+			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			    IPPROTO_TCP);
+	if (conn->sock < 0) {
+		flow_stats.refused_nofile++;
+		limits_refused(ctx->now, LIMIT_FDS,
+			       "TCP connection from the guest, socket()");
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "socket() failed");
+		return;
+	}
+	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+
+	sl = sockaddr_from_inany(&sa, &host, hport, 0);
+	tcp_stats.flows_opened++;
+	conn_dbg(conn, "SYN from guest, connecting");
+
+	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
+	if (ret < 0) {
+		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
+			 strerror(-ret));
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "bind() failed");
+		return;
+	}
+
+	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
+		tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
+		return;
+	}
+
+	ret = connect(conn->sock, (struct sockaddr *)&sa, sl);
+	if (ret < 0 && errno != EINPROGRESS) {
+		int err = errno;
+
+		conn_dbg(conn, "connect(): %s", strerror(err));
+		if (!tcp_syn_unreach(ctx, conn, err))
+			tcp_rst_reply(ctx, f);
+		tcp_conn_free(ctx, conn, false, "connect() failed");
+		return;
+	}
+	/* Completion (immediate or not) comes as EPOLLOUT */
+	tcp_timer_arm(ctx, conn);
+}
+
+/**
+ * tcp_listen_handler() - Connection on a forwarded port (-t): SYN to guest
+ * @ctx:	Context
+ * @ref:	epoll reference (rule, port)
+ *
+ * Context: main loop
+ * #syscalls accept4 setsockopt close epoll_ctl
+ */
+void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	const struct fwd_table *t = ref.listen.ns ? &ctx->c.tcp_out :
+						    &ctx->c.tcp_in;
+	struct sockaddr_storage sa;
+	socklen_t sl = sizeof(sa);
+	int s, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		union inany peer, src, gaddr;
+		struct tcp_conn *conn;
+		union flow *flow;
+		uint16_t pport, gport;
+		int one = 1, af;
+
+		sl = sizeof(sa);
+		s = accept4((int)ref.fd, (struct sockaddr *)&sa, &sl,
+			    SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (s < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				/* reset it, or the listener wakes us forever */
+				flow_stats.refused_nofile++;
+				limits_refused(ctx->now, LIMIT_FDS,
+					       "TCP connection to a forwarded "
+					       "port, accept4()");
+				if (!limits_accept_refuse((int)ref.fd))
+					continue;
+			} else if (errno != EAGAIN && errno != EINTR) {
+				debug("accept4(): %s", strerror(errno));
+			}
+			return;
+		}
+
+		inany_from_sockaddr(&peer, &pport, &sa);
+		gport = ref.listen.dyn ? ref.listen.port :
+			fwd_port(t, ref.listen.rule, ref.listen.port);
+
+		if (fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
+		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
+				    ref.listen.port, gport, ref.listen.ns))
+			continue;	/* taken by the splice path */
+
+		af = inany_af(&peer);
+		/* No guest attached (passt before QEMU connects): keep the
+		 * connection, the SYN goes out with its retries and back-off
+		 * as the kernel's (tcp_syn_retries), and at once when a guest
+		 * attaches (tcp_flow_guest_attached())
+		 */
+		if ((af == AF_INET && !ctx->c.ip4.enabled) ||
+		    (af == AF_INET6 && !ctx->c.ip6.enabled) ||
+		    (!tap_connected() && ctx->c.mode != MODE_PASST)) {
+			struct linger l = { 1, 0 };
+
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
+		flow = flow_alloc(ctx);
+		if (!flow) {
+			struct linger l = { 1, 0 };
+
+			flow_stats.tcp_refused_full++;
+			limits_refused(ctx->now, LIMIT_FLOWS,
+				       "TCP connection to a forwarded port");
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
+		fwd_nat_to_guest(&ctx->c, &peer, &src);
+		fwd_guest_addr(&ctx->c, af, &gaddr);
+
+		conn = &flow->tcp;
+		conn->f.type = FLOW_TCP;
+		conn->sock = s;
+		flow_key_fill(&conn->f.key, IPPROTO_TCP, &gaddr, gport, &src,
+			      pport);
+		if (flow_hash_add(flow) < 0) {
+			/* Same tuple as a live flow: can't happen unless the
+			 * peer reuses a port that's still open; refuse
+			 */
+			struct linger l = { 1, 0 };
+
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			flow_free(flow);
+			continue;
+		}
+		if (af == AF_INET)
+			conn->flags |= TFL(IPV4);
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+
+		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
+		conn->reader = tcp_reader_of(sa.ss_family);
+		conn->rcv_wscale = TCP_WS_OUR;
+		conn->mss = (uint16_t)MIN(ctx->c.mtu - (af == AF_INET ? 40 : 60),
+					  65535);
+		conn->iss = tcp_isn(&conn->f.key);
+		conn->snd_una = conn->snd_max = conn->iss;
+		conn->rto_ms = RTO_INIT_MS;
+		conn->last_active = ctx->now;
+		conn->rtt_ts = ctx->now;
+		tcp_rcv_wnd_update(ctx, conn);
+		conn->rcv_wnd = MIN(conn->rcv_wnd, 65535U << TCP_WS_OUR);
+
+		if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
+			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
+			continue;
+		}
+		tcp_stats.flows_opened++;
+		conn->snd_nxt = conn->iss;
+		tcp_send_flags(ctx, conn, F_SYN);
+		conn->snd_nxt = conn->iss + 1;
+		conn->snd_max = conn->snd_nxt;
+		conn_dbg(conn, "accepted on port %u, SYN to guest",
+			 ref.listen.port);
+		tcp_timer_arm(ctx, conn);
+	}
+}
+
+/**
+ * tcp_open_init() - Seed the key of the initial sequence numbers
+ *
+ * #syscalls getrandom
+ * Context: set-up (tcp_init()); dies if the kernel gives no randomness
+ */
+void tcp_open_init(void)
+{
+	if (getrandom(tcp_isn_key, sizeof(tcp_isn_key), 0) !=
+	    sizeof(tcp_isn_key))
+		die_perror("getrandom");
+}
