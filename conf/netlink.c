@@ -16,6 +16,7 @@
  * namespaces.  libnl's negative NLE_* codes are turned into -errno.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -987,23 +988,26 @@ int netlink_ifindex(const char *ifname)
  * @NL_LINK_UP:		Set IFF_UP
  * @NL_LINK_MTU:	Set the MTU
  * @NL_LINK_MAC:	Set the hardware address
+ * @NL_LINK_TXQLEN:	Set the transmit queue length (IFLA_TXQLEN)
  */
 enum netlink_link_op {
 	NL_LINK_UP,
 	NL_LINK_MTU,
 	NL_LINK_MAC,
+	NL_LINK_TXQLEN,
 };
 
 /**
  * netlink_link_change() - Apply one change to a link
  * @ifindex:	Interface index
  * @op:		What to change
- * @mtu:	New MTU, for NL_LINK_MTU
+ * @val:	New MTU (bytes) for NL_LINK_MTU, queue length (packets) for
+ *		NL_LINK_TXQLEN
  * @mac:	New MAC address (6 bytes), for NL_LINK_MAC
  *
  * Return: 0 or -errno (-ENODEV if there is no such link)
  */
-static int netlink_link_change(int ifindex, enum netlink_link_op op, int mtu,
+static int netlink_link_change(int ifindex, enum netlink_link_op op, int val,
 			       const uint8_t *mac)
 {
 	struct rtnl_link *orig = NULL, *change = NULL;
@@ -1031,7 +1035,10 @@ static int netlink_link_change(int ifindex, enum netlink_link_op op, int mtu,
 		rtnl_link_set_flags(change, IFF_UP);
 		break;
 	case NL_LINK_MTU:
-		rtnl_link_set_mtu(change, (unsigned)mtu);
+		rtnl_link_set_mtu(change, (unsigned)val);
+		break;
+	case NL_LINK_TXQLEN:
+		rtnl_link_set_txqlen(change, (unsigned)val);
 		break;
 	case NL_LINK_MAC:
 		lladdr = nl_addr_build(AF_LLC, mac, ETH_ALEN_);
@@ -1065,6 +1072,21 @@ out:
 int netlink_link_up(int ifindex)
 {
 	return netlink_link_change(ifindex, NL_LINK_UP, 0, NULL);
+}
+
+/**
+ * netlink_link_set_txqlen() - Set the transmit queue length of a link
+ * @ifindex:	Interface index
+ * @qlen:	Packets (for a tun device: the size of its ring of frames
+ *		waiting for read(), drivers/net/tun.c)
+ *
+ * Return: 0 or -errno
+ */
+int netlink_link_set_txqlen(int ifindex, unsigned qlen)
+{
+	if (qlen > INT_MAX)
+		return -EINVAL;
+	return netlink_link_change(ifindex, NL_LINK_TXQLEN, (int)qlen, NULL);
 }
 
 /**

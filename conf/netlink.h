@@ -20,6 +20,7 @@ const char *netlink_host_summary(void);
 int netlink_ifindex(const char *ifname);
 int netlink_link_up(int ifindex);
 int netlink_link_set_mtu(int ifindex, int mtu);
+int netlink_link_set_txqlen(int ifindex, unsigned qlen);
 int netlink_link_set_mac(int ifindex, const uint8_t *mac);
 int netlink_link_get_mac(int ifindex, uint8_t *mac);
 int netlink_addr_add(int ifindex, int af, const void *addr, int prefix_len);

@@ -40,6 +40,7 @@
 #include "limits.h"
 #include "passt.h"
 #include "nsock.h"
+#include "udp_mcast.h"
 
 static const union inany inany_any4 = {
 	.v4 = { .one = { 0xff, 0xff }, .a4 = { .s_addr = 0 } } };
@@ -577,6 +578,10 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		ret = -errno;
 		goto close_s;
 	}
+	/* -u GROUP/PORT: receive that group (passt/udp_mcast.c) */
+	if (proto == IPPROTO_UDP && r->af != AF_UNSPEC &&
+	    (ret = udp_mcast_join(s, &r->addr, r->ifname)) < 0)
+		goto close_s;
 	if (proto == IPPROTO_TCP && listen(s, 128) < 0) {
 		ret = -errno;
 		goto close_s;

@@ -522,8 +522,18 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 
 		if (s->flags & F_RST)
 			continue;
-		if (!s->len && !(s->flags & F_FIN))
+		if (!s->len && !(s->flags & F_FIN)) {
+			/* RFC 9293 3.10.7.4: a segment that isn't acceptable
+			 * is answered with an ACK.  Keepalives and zero-window
+			 * probes are such segments, SEG.SEQ = RCV.NXT - 1
+			 * (Linux: tcp_xmit_probe_skb()): without the answer,
+			 * the peer's keepalive gives the connection up, and a
+			 * peer in persist state waits for its next probe
+			 */
+			if (s->seq != seq)
+				conn->flags |= TFL(ACK_DUE);
 			continue;
+		}
 
 		if (seq_gt(s->seq, seq)) {
 			gap = true;		/* out of order: drop */

@@ -27,6 +27,10 @@
  * UDP headers of its datagram (RFC 792, RFC 4443 3.1, 3.3), from the router
  * that sent them (port unreachable: from the destination).
  *
+ * Guest datagrams to a multicast group or a broadcast address get a flow
+ * whose socket is not connected (@mcast, passt/udp_mcast.c): sent to the
+ * group, answers taken from anyone.
+ *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
@@ -43,7 +47,8 @@
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
- *    peer sent to.
+ *    peer sent to.  A datagram that was sent to a group or broadcast
+ *    address reaches the guest to that address (udp_mcast_rx_dst()).
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -120,6 +125,7 @@
 #include "pasta.h"
 #include "udp.h"
 #include "udp_internal.h"
+#include "udp_mcast.h"
 
 #define UDP_BATCH		32	/* datagrams per recvmmsg()/sendmmsg() */
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
@@ -328,23 +334,28 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
  * @c:		Configuration (MACs)
  * @l2:		Frame start; @plen bytes of payload are at l2 + 14 + 20 + 8
  *		(IPv4) or l2 + 14 + 40 + 8 (IPv6) already
- * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport
+ * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport;
+ *		@k->gaddr may be a group or broadcast address (the Ethernet
+ *		destination is then the matching one, udp_mcast_mac())
  * @plen:	Payload length, bytes
  * @partial:	Leave the UDP checksum to the tap device
  *
  * Return: frame length
  */
-static size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
-			     const struct flow_key *k, size_t plen,
-			     bool partial)
+size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
+		      const struct flow_key *k, size_t plen, bool partial)
 {
 	static const uint8_t bcast[ETH_ALEN_] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	bool v4 = inany_v4(&k->gaddr);
+	uint8_t gmac[ETH_ALEN_];
 	size_t l3;
 
-	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
-		     v4 ? 0x0800 : 0x86dd);
+	if (udp_mcast_mac(c, &k->gaddr, gmac))
+		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? 0x0800 : 0x86dd);
+	else
+		eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+			     c->mac_our, v4 ? 0x0800 : 0x86dd);
 	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
 			 UDP_HLEN + plen);
 	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
@@ -1072,14 +1083,16 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 /**
  * udp_dgram_to_tap() - Copy one datagram from a forwarded port into a frame
  * @ctx:	Context
- * @uf:		Tap flow (UDP_TAP_IN, or UDP_TAP_OUT with the same tuple)
+ * @k:		Guest-side tuple of its tap flow (UDP_TAP_IN, or UDP_TAP_OUT
+ *		with the same tuple), the destination possibly replaced by
+ *		the group it was sent to (udp_mcast_rx_dst())
  * @data:	Payload
  * @len:	Payload length, bytes
  */
-static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
+static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 			     const uint8_t *data, size_t len)
 {
-	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
+	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN, flen;
 	size_t need = TAP_HEADROOM + hlen + len, avail;
 	uint8_t *p, *l2;
@@ -1101,7 +1114,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct udp_flow *uf,
 	}
 	l2 = p + TAP_HEADROOM;
 	memcpy(l2 + hlen, data, len);
-	flen = udp_frame_fill(&ctx->c, l2, &uf->f.key, len, partial);
+	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
 		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
 	else
@@ -1151,27 +1164,6 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 }
 
 /**
- * udp_is_bcast4() - Is an IPv4 destination a broadcast address?
- * @c:		Configuration (guest address and prefix length)
- * @a:		Destination, network order
- *
- * Return: true for 255.255.255.255 and for the broadcast address of the
- *	   guest's prefix (all host bits set, prefixes up to /30)
- */
-static bool udp_is_bcast4(const struct conf *c, struct in_addr a)
-{
-	uint32_t h = ntohl(a.s_addr), mask;
-
-	if (a.s_addr == INADDR_BROADCAST)
-		return true;
-	if (c->ip4.prefix_len <= 0 || c->ip4.prefix_len > 30)
-		return false;
-	mask = 0xffffffffU << (32 - c->ip4.prefix_len);
-	return (h & mask) == (ntohl(c->ip4.addr.s_addr) & mask) &&
-	       (h | mask) == 0xffffffffU;
-}
-
-/**
  * udp_flow_from_tap() - Open a flow for a guest datagram with a new tuple
  * @ctx:	Context
  * @f:		First frame of the tuple
@@ -1185,17 +1177,46 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 {
 	const struct conf *c = &ctx->c;
 	const union inany *baddr = NULL;
-	const struct in_addr *d4;
 	const char *ifname = "";
 	union inany host, bind_to;
 	struct udp_flow *uf;
 	uint16_t hport;
 	int af, s, ret;
 
-	if (!fwd_nat_to_host_port(c, &f->dst, f->dport, &host, &hport))
+	ret = udp_mcast_classify(c, f);
+	if (ret < 0)
 		return NULL;
-	d4 = inany_v4(&f->dst);
-	if (d4 && udp_is_bcast4(c, *d4))
+	if (ret > 0) {		/* a group or broadcast: passt/udp_mcast.c */
+		uint16_t bound;
+
+		s = udp_mcast_sock(ctx, &f->dst, f->sport, &bound);
+		if (s < 0)
+			return NULL;
+		uf = udp_flow_new(ctx, UDP_TAP_OUT, key);
+		if (!uf) {
+			close(s);
+			return NULL;
+		}
+		uf->sock = s;
+		uf->mcast = true;
+		uf->mcast_port = bound;
+		{
+			struct sockaddr_storage sa;
+			socklen_t sl = sockaddr_from_inany(&sa, &f->dst,
+							   f->dport, 0);
+
+			uf->peer_len = MIN(sl, (socklen_t)sizeof(uf->peer));
+			memcpy(&uf->peer, &sa, uf->peer_len);
+		}
+		if (udp_flow_epoll_add(ctx, uf) < 0) {
+			udp_flow_close(ctx, uf, "epoll_ctl() failed");
+			return NULL;
+		}
+		udp_dbg(uf, "new flow to a group or broadcast, from port %u",
+			bound);
+		return uf;
+	}
+	if (!fwd_nat_to_host_port(c, &f->dst, f->dport, &host, &hport))
 		return NULL;
 
 	af = inany_af(&host);
@@ -1264,7 +1285,9 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	if (!via_listener && n && f[0].ttl && uf->ttl != f[0].ttl) {
 		int ttl = f[0].ttl;
 
-		if (inany_v4(&uf->f.key.gaddr))
+		if (uf->mcast)
+			udp_mcast_ttl(uf, ttl);
+		else if (inany_v4(&uf->f.key.gaddr))
 			setsockopt(s, IPPROTO_IP, IP_TTL, &ttl, sizeof(ttl));
 		else
 			setsockopt(s, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &ttl,
@@ -1283,7 +1306,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		}
 		udp_msg_init(mh, &udp_iov_send[m], (void *)f[used].payload,
 			     f[used].payload_len);
-		if (via_listener)
+		if (via_listener || uf->mcast)	/* mcast: no cl, no cmsg */
 			udp_msg_to_peer(mh, uf, cl);
 		uf->last_len = (uint16_t)f[used].payload_len;
 		m++;
@@ -1346,6 +1369,10 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		return;
 	if (uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT) {
 		udp_splice_back(ctx, uf);
+		return;
+	}
+	if (uf->mcast) {
+		udp_mcast_sock_to_tap(ctx, uf);
 		return;
 	}
 	if ((events & EPOLLERR) && uf->kind == UDP_TAP_OUT)
@@ -1592,15 +1619,30 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			return;
 
 		for (i = 0; i < (unsigned)r; i++) {
-			struct udp_flow *uf = udp_listen_flow(ctx, ref, i);
 			size_t len = udp_mh_recv[i].msg_len;
+			struct udp_flow *uf;
+			struct flow_key k;
+			union inany group;
+			int mc = 0;
 
+			/* To a group or broadcast: to the guest as such */
+			if (!ref.listen.ns)
+				mc = udp_mcast_rx_dst(ctx,
+						      &udp_mh_recv[i].msg_hdr,
+						      &udp_name_recv[i],
+						      ref.listen.port, &group);
+			if (mc < 0)
+				continue;
+			uf = udp_listen_flow(ctx, ref, i);
 			if (!uf)
 				continue;
 			uf->last_active = ctx->now;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
-				udp_dgram_to_tap(ctx, uf, udp_buf[i], len);
+				k = uf->f.key;
+				if (mc > 0)
+					k.gaddr = group;
+				udp_dgram_to_tap(ctx, &k, udp_buf[i], len);
 				continue;
 			}
 
@@ -1735,6 +1777,7 @@ static void udp_stats_print(void)
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.too_big,
 		    udp_stats.refused_full, flow_stats.evicted);
+	udp_mcast_stats_log();
 }
 
 static const struct flow_ops udp_flow_ops = {

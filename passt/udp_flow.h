@@ -5,6 +5,7 @@
 #define PASST_UDP_FLOW_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 
 #include "flow.h"
 
@@ -69,6 +70,9 @@ union udp_sockaddr {
  * @last_len:	Payload length of the last datagram from the guest, bytes
  *		(quoted in ICMP errors)
  * @last_active: Last datagram either way, ms
+ * @mcast:	UDP_TAP_OUT to a group or broadcast address: @sock is not
+ *		connected, datagrams go to @peer (passt/udp_mcast.c)
+ * @mcast_port:	With @mcast: port @sock is bound to, host order
  */
 struct udp_flow {
 	struct flow_common f;
@@ -82,6 +86,8 @@ struct udp_flow {
 	uint8_t ttl;
 	uint16_t last_len;
 	int64_t last_active;
+	bool mcast;
+	uint16_t mcast_port;
 };
 
 #endif /* PASST_UDP_FLOW_H */

@@ -27,6 +27,9 @@ size_t udp_payload_max(int mtu, bool v4);
 void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
 		  const union inany *dst, uint16_t dport, size_t plen,
 		  bool partial);
+struct conf;
+size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
+		      const struct flow_key *k, size_t plen, bool partial);
 size_t udp_icmp_unreach_len(bool v4);
 size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 			     const uint8_t *mac_src, const struct flow_key *k,

@@ -19,6 +19,13 @@
  *   RFC 1497 vendor area)  ->  BOOTREPLY with yiaddr c->ip4.addr and the
  *                     configuration options (mask, router...), no 51, 53
  *                     or 54 (RFC 1534: a BOOTP client gets a BOOTP reply)
+ *   BOOTREQUEST whose vendor area doesn't start with the magic cookie (an
+ *   RFC 951 client with no or its own vendor format)  ->  BOOTREPLY with
+ *                     yiaddr c->ip4.addr, siaddr the server, and a vendor
+ *                     area of 64 zero bytes: without the cookie we can't
+ *                     know how the client reads that area (RFC 1497
+ *                     "Vendor Information Magic Cookie", RFC 1542 3.1.1),
+ *                     so the address is all it gets
  *
  * The server identifier is the gateway address, the address the guest can
  * reach us at; without a gateway there is nothing to name and no answer.
@@ -65,6 +72,7 @@
 #define BOOTP_FLAGS		10
 #define BOOTP_CIADDR		12
 #define BOOTP_YIADDR		16
+#define BOOTP_SIADDR		20
 #define BOOTP_GIADDR		24
 #define BOOTP_CHADDR		28
 #define BOOTP_COOKIE		236
@@ -450,6 +458,8 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
  * @r:		Parsed client options
  * @type:	DHCPOFFER, DHCPACK or DHCPNAK; 0 for a BOOTREPLY to a BOOTP
  *		client (RFC 951, options of RFC 1497 without 51, 53, 54)
+ * @plain:	BOOTREPLY (@type 0) to a request without the magic cookie:
+ *		siaddr set, vendor area left zero (RFC 951)
  * @server:	Server identifier and source address, network order
  * @out:	Output frame buffer
  * @cap:	Size of @out, bytes
@@ -457,7 +467,7 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
  * Return: frame length, or 0 if @cap is too small
  */
 static size_t dhcp_reply(const struct conf *c, const struct frame *f,
-			 const struct dhcp_req *r, uint8_t type,
+			 const struct dhcp_req *r, uint8_t type, bool plain,
 			 struct in_addr server, uint8_t *out, size_t cap)
 {
 	static const uint8_t bcast_mac[ETH_ALEN_] = {
@@ -491,7 +501,6 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 	memcpy(bootp + BOOTP_XID, req + BOOTP_XID, 4);
 	memcpy(bootp + BOOTP_FLAGS, req + BOOTP_FLAGS, 2);
 	memcpy(bootp + BOOTP_CHADDR, req + BOOTP_CHADDR, 16);
-	memcpy(bootp + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie));
 	memcpy(&ciaddr, req + BOOTP_CIADDR, 4);
 
 	/* RFC 2131 table 3: ACK echoes ciaddr, OFFER and NAK carry 0; yiaddr
@@ -502,6 +511,17 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 	if (type != DHCPNAK && r->type != DHCPINFORM)
 		yiaddr = c->ip4.addr;
 	memcpy(bootp + BOOTP_YIADDR, &yiaddr, 4);
+
+	if (plain) {
+		/* RFC 951: siaddr is the server's address; the 64-byte
+		 * vendor area stays zero, in the client's unknown format
+		 */
+		memcpy(bootp + BOOTP_SIADDR, &server, 4);
+		memset(bootp + BOOTP_COOKIE, 0, BOOTP_MIN_LEN - BOOTP_COOKIE);
+		bootp_len = BOOTP_MIN_LEN;
+		goto headers;
+	}
+	memcpy(bootp + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie));
 
 	o.p = bootp + BOOTP_OPTIONS;
 	o.len = 0;
@@ -528,6 +548,7 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 		memset(bootp + bootp_len, OPT_PAD, BOOTP_MIN_LEN - bootp_len);
 		bootp_len = BOOTP_MIN_LEN;
 	}
+headers:
 	l4_len = 8 + bootp_len;
 
 	/* RFC 2131 section 4.1, "giaddr is zero" cases: NAK is broadcast,
@@ -573,9 +594,9 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
  * for every well-formed client message, dhcp_reply for every OFFER or ACK,
  * dhcp_nak for every NAK, dhcp_fqdn_skipped for every reply that had no
  * room for option 81, dhcp_bad for malformed messages (short, not a
- * BOOTREQUEST for Ethernet, no magic cookie, an option past the end, an
- * unknown message type); a BOOTP request counts as dhcp_req and its reply
- * as dhcp_reply.
+ * BOOTREQUEST for Ethernet, an option past the end, an unknown message
+ * type); a BOOTP request (no option 53, or no magic cookie) counts as
+ * dhcp_req and its reply as dhcp_reply.
  *
  * Context: main loop; no allocation
  * Return: length of the reply written to @out, or 0 for no reply
@@ -585,6 +606,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 {
 	struct dhcp_req r = { 0 };
 	struct in_addr server, want;
+	bool plain = false;
 	const uint8_t *m;
 	uint8_t type;
 	size_t len;
@@ -597,10 +619,13 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 
 	m = f->payload;
 	len = f->payload_len;
+	if (len >= BOOTP_OPTIONS &&
+	    memcmp(m + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie)))
+		plain = true;	/* RFC 951 vendor area: no options to read */
 	if (len < BOOTP_OPTIONS || m[BOOTP_OP] != BOOTP_OP_REQUEST ||
 	    m[BOOTP_HTYPE] != 1 || m[BOOTP_HLEN] != ETH_ALEN_ ||
-	    memcmp(m + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie)) ||
-	    dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r) ||
+	    (!plain &&
+	     dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r)) ||
 	    (r.type && (r.type < DHCPDISCOVER || r.type > DHCPINFORM))) {
 		svc_stats.dhcp_bad++;
 		return 0;
@@ -639,7 +664,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 		return 0;
 	}
 
-	len = dhcp_reply(c, f, &r, type, server, out, cap);
+	len = dhcp_reply(c, f, &r, type, plain, server, out, cap);
 	if (len && type == DHCPNAK)
 		svc_stats.dhcp_nak++;
 	else if (len)

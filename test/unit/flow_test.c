@@ -3,13 +3,18 @@
  * (passt/flow.c).  Behaviour required by the TCP issue: a full table
  * refuses new flows and leaves the others untouched; lookups find exactly
  * the flows that are in the table, also after deletions in the middle of
- * probe runs.
+ * probe runs.  The flow layer's walks (issue 17): eviction takes the flow
+ * idle the longest, only past FLOW_EVICT_IDLE_MS; one timer pass reaches
+ * every flow once and asks for the earliest deadline; the drain counts
+ * what stays open.  Fake operations stand in for a protocol's.
  */
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../../passt/epoll_ref.h"
 #include "../../passt/flow_table.h"
+#include "../../passt/passt.h"
 
 #define FLOWS	64
 
@@ -137,6 +142,116 @@ START_TEST(test_flow_churn)
 }
 END_TEST
 
+static struct ctx fctx;
+static unsigned fake_evicted = ~0U, fake_timer_calls, fake_tick_calls;
+
+static int64_t fake_idle_since(const union flow *flow)
+{
+	return flow->udp.last_active;
+}
+
+static void fake_evict(struct ctx *ctx, union flow *flow)
+{
+	(void)ctx;
+	fake_evicted = flow_idx(flow);
+	flow_free(flow);
+}
+
+static int64_t fake_timer(struct ctx *ctx, union flow *flow)
+{
+	fake_timer_calls++;
+	return ctx->now + 100 + flow_idx(flow);
+}
+
+static void fake_tick(struct ctx *ctx)
+{
+	(void)ctx;
+	fake_tick_calls++;
+}
+
+static bool fake_drain(struct ctx *ctx, union flow *flow, bool abort)
+{
+	(void)ctx;
+	(void)abort;
+	return flow_idx(flow) % 2;	/* odd ones stay open */
+}
+
+static const struct flow_ops fake_ops = {
+	.name		= "fake",
+	.timer		= fake_timer,
+	.tick		= fake_tick,
+	.idle_since	= fake_idle_since,
+	.evict		= fake_evict,
+	.drain		= fake_drain,
+};
+
+/* Fill the table with FLOW_UDP flows run by fake_ops; flow i was last
+ * active at i * 10 ms
+ */
+static void fill_fake(void)
+{
+	unsigned i;
+
+	flow_ops_register(FLOW_UDP, &fake_ops);
+	for (i = 0; i < FLOWS; i++) {
+		union flow *fl = flow_alloc(NULL);
+
+		ck_assert_ptr_nonnull(fl);
+		fl->f.type = FLOW_UDP;
+		fl->udp.last_active = (int64_t)i * 10;
+	}
+	fctx.timer_next = INT64_MAX;
+	fake_evicted = ~0U;
+	fake_timer_calls = fake_tick_calls = 0;
+}
+
+START_TEST(test_flow_evict_oldest_idle)
+{
+	union flow *fl;
+
+	fill_fake();
+	fctx.now = 5000;
+	fl = flow_alloc(&fctx);
+	ck_assert_ptr_nonnull(fl);
+	ck_assert_uint_eq(fake_evicted, 0);	/* last active at 0 ms */
+	ck_assert_uint_eq(flow_idx(fl), 0);
+	ck_assert_uint_eq(fl->f.type, FLOW_NONE);
+	ck_assert_uint_eq(flow_stats.evicted, 1);
+}
+END_TEST
+
+START_TEST(test_flow_evict_not_busy)
+{
+	fill_fake();
+	/* The oldest was active 999 ms ago: nobody may be evicted */
+	fctx.now = FLOW_EVICT_IDLE_MS - 1;
+	ck_assert_ptr_null(flow_alloc(&fctx));
+	ck_assert_uint_eq(fake_evicted, ~0U);
+	/* Without a context, never */
+	fctx.now = 100000;
+	ck_assert_ptr_null(flow_alloc(NULL));
+	ck_assert_uint_eq(fake_evicted, ~0U);
+}
+END_TEST
+
+START_TEST(test_flow_timer_one_pass)
+{
+	fill_fake();
+	fctx.now = 1000;
+	flow_timer(&fctx);
+	ck_assert_uint_eq(fake_tick_calls, 1);
+	ck_assert_uint_eq(fake_timer_calls, FLOWS);
+	ck_assert_int_eq(fctx.timer_next, 1100);	/* flow 0's deadline */
+}
+END_TEST
+
+START_TEST(test_flow_drain_counts_open)
+{
+	fill_fake();
+	ck_assert_uint_eq(flow_drain(&fctx, false), FLOWS / 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flow");
@@ -150,6 +265,10 @@ int main(void)
 	tcase_add_test(tc, test_flow_free_keeps_others);
 	tcase_add_test(tc, test_flow_hash_rejects_duplicate);
 	tcase_add_test(tc, test_flow_churn);
+	tcase_add_test(tc, test_flow_evict_oldest_idle);
+	tcase_add_test(tc, test_flow_evict_not_busy);
+	tcase_add_test(tc, test_flow_timer_one_pass);
+	tcase_add_test(tc, test_flow_drain_counts_open);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);

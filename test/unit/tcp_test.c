@@ -572,6 +572,30 @@ START_TEST(test_tcp_zero_window_probe_and_resume)
 }
 END_TEST
 
+/* A keepalive (or zero-window probe) from the guest, an empty segment at
+ * SEG.SEQ = RCV.NXT - 1 as Linux sends them (tcp_xmit_probe_skb()), is not
+ * acceptable and is answered with <SEQ=SND.NXT><ACK=RCV.NXT><CTL=ACK>
+ * (RFC 9293 3.10.7.4); an empty segment at RCV.NXT (a plain ACK) is not
+ */
+START_TEST(test_tcp_keepalive_answered)
+{
+	uint32_t iss;
+	struct seg s;
+	int a = handshake(40090, 3000, &iss);
+
+	send_seg(40090, lport, F_ACK, 3001, iss + 1, 1024, NULL, 0, NULL, 0);
+	ck_assert(!recv_seg(&s, 100));
+
+	send_seg(40090, lport, F_ACK, 3000, iss + 1, 1024, NULL, 0, NULL, 0);
+	ck_assert(recv_seg(&s, 1000));
+	ck_assert_uint_eq(s.flags, F_ACK);
+	ck_assert_uint_eq(s.len, 0);
+	ck_assert_uint_eq(s.seq, iss + 1);
+	ck_assert_uint_eq(s.ack, 3001);
+	close(a);
+}
+END_TEST
+
 /* Engine -> guest over a SOCK_SEQPACKET "tap device": one frame per read */
 static bool recv_dev_seg(int fd, struct seg *s, int ms)
 {
@@ -760,6 +784,7 @@ static Suite *tcp_suite(void)
 	tcase_add_test(d, test_tcp_fast_retransmit_on_three_dup_acks);
 	tcase_add_test(d, test_tcp_out_of_order_not_delivered);
 	tcase_add_test(d, test_tcp_zero_window_probe_and_resume);
+	tcase_add_test(d, test_tcp_keepalive_answered);
 	tcase_add_test(d, test_tcp_tap_drop_reverts_peek_offset);
 	tcase_add_test(d, test_tcp_fast_retransmit_whole_hole);
 	tcase_add_test(d, test_tcp_unknown_flow_batch_flat_stack);
