@@ -547,7 +547,10 @@ static int vu_queue_try_start(unsigned i)
  * Each region's file must be at least mmap offset + size bytes long
  * (fstat()), so that no access of ours can fault beyond its end.
  *
- * #syscalls:passt mmap munmap fstat newfstatat fcntl close
+ * mmap() is allowed by passt/isolation.c's seccomp_special[] rule (never
+ * executable), which covers it here too.
+ *
+ * #syscalls:passt munmap fstat newfstatat fcntl close
  * Return: 0, or -errno (the old table, if any, is gone either way)
  */
 static int vu_set_mem_table(struct vu_msg *m)
