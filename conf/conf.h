@@ -190,7 +190,6 @@ struct conf_tpl {
  * @addr_out:		-o/--outbound: bind outbound sockets to it, or 0
  * @ifname_bind:	--outbound-if4: bind outbound sockets to this
  *			interface (SO_BINDTODEVICE), "" for none
- * @addr_seen:		Learnt: last source address seen from the guest
  * @tpl:		Addresses and routes --config-net copies (empty if not
  *			pasta --config-net, with -a / -g, --no-copy-addrs /
  *			--no-copy-routes, or in local mode)
@@ -209,7 +208,6 @@ struct conf_ip4 {
 	char ifname_out[IFNAMSIZ];
 	struct in_addr addr_out;
 	char ifname_bind[IFNAMSIZ];
-	struct in_addr addr_seen;
 	struct conf_tpl tpl;
 };
 
@@ -234,8 +232,6 @@ struct conf_ip4 {
  * @addr_out:		-o/--outbound: bind outbound sockets to it, or ::
  * @ifname_bind:	--outbound-if6: bind outbound sockets to this
  *			interface, "" for none
- * @addr_seen:		Learnt: last global source address seen from the guest
- * @addr_ll_seen:	Learnt: last link-local source address from the guest
  * @tpl:		As for IPv4
  */
 struct conf_ip6 {
@@ -253,8 +249,6 @@ struct conf_ip6 {
 	char ifname_out[IFNAMSIZ];
 	struct in6_addr addr_out;
 	char ifname_bind[IFNAMSIZ];
-	struct in6_addr addr_seen;
-	struct in6_addr addr_ll_seen;
 	struct conf_tpl tpl;
 };
 
@@ -276,8 +270,9 @@ struct conf_ip6 {
  *
  * @mtu:		-m/--mtu, bytes of IP packet (68..65520)
  * @mac_our:		MAC address we answer with (ARP, NDP, as frame source)
- * @mac_guest:		Guest's MAC: --ns-mac-addr, or learnt from frames
- * @mac_guest_set:	@mac_guest was given or learnt (else broadcast is used)
+ * @mac_guest:		--ns-mac-addr: the guest's MAC address (the learned one,
+ *			run-time state, is in tap/guest.h)
+ * @mac_guest_set:	--ns-mac-addr was given
  * @ip4, @ip6:		Per-family addresses, see above
  * @local_mode:		No host interface was usable: link-local defaults
  *			(169.254.2.1/16 via 169.254.2.2, IPv6 via fe80::1)

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../tap/guest.h"
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
@@ -278,12 +279,12 @@ void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
 {
 	if (af == AF_INET) {
-		inany_set(addr, AF_INET, c->ip4.addr_seen.s_addr ?
-			  &c->ip4.addr_seen : &c->ip4.addr);
+		inany_set(addr, AF_INET, tap_guest.addr4_seen.s_addr ?
+			  &tap_guest.addr4_seen : &c->ip4.addr);
 		return;
 	}
-	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr_seen))
-		addr->a6 = c->ip6.addr_seen;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&tap_guest.addr6_seen))
+		addr->a6 = tap_guest.addr6_seen;
 	else
 		addr->a6 = c->ip6.addr;
 }

@@ -30,6 +30,7 @@
 
 #include "../conf/log.h"
 #include "../tap/csum.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
@@ -197,8 +198,6 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		return;
 
 	for (i = 0; i < 16; i++) {
-		static const uint8_t bcast[ETH_ALEN_] = {
-			0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 		const struct conf *c = &ctx->c;
 		bool v4 = inany_v4(&pf->f.key.gaddr);
 		size_t l3 = v4 ? 20 : 40, len;
@@ -215,7 +214,7 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		l2 = tap_tx_frame(len);
 		if (!l2)
 			return;
-		eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+		eth_hdr_fill(l2, tap_guest_mac_dst(),
 			     c->mac_our, v4 ? 0x0800 : 0x86dd);
 		l3_hdr_fill(l2 + ETH_HLEN_, &pf->f.key.faddr, &pf->f.key.gaddr,
 			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
@@ -321,8 +320,6 @@ bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
 bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 			   int err, const uint8_t *quote, size_t qlen)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&k->gaddr);
 	union inany src = k->faddr;
@@ -338,7 +335,7 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 	l2 = tap_tx_frame(icmp_err_len(v4, qlen));
 	if (!l2)
 		return false;
-	icmp_err_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+	icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
 		      &src, &k->gaddr, type, code, quote, qlen);
 	return true;
 }

@@ -28,6 +28,7 @@
 #include "../conf/conf.h"
 #include "../conf/file.h"
 #include "../conf/log.h"
+#include "../tap/guest.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
 #include "devmem.h"
@@ -309,6 +310,7 @@ int main(int argc, char **argv)
 
 	signals_block_early();
 	conf_parse(c, argc, argv);
+	tap_guest_init(c);	/* run-time state from here on */
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 
 	if (c->debug)

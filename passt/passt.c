@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../tap/guest.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
 #include "../tap/vhost_user.h"
@@ -147,38 +148,6 @@ static void svc_send(size_t len)
 	l2 = tap_tx_frame(len);
 	if (l2)
 		memcpy(l2, svc_out, len);
-}
-
-/**
- * tap_learn() - Learn the guest's MAC and addresses from its frames
- * @ctx:	Context
- * @f:		Valid frame
- */
-static void tap_learn(struct ctx *ctx, const struct frame *f)
-{
-	struct conf *c = &ctx->c;
-	const uint8_t *smac = f->l2 + ETH_ALEN_;
-
-	if (!(smac[0] & 1) && memcmp(c->mac_guest, smac, ETH_ALEN_)) {
-		memcpy(c->mac_guest, smac, ETH_ALEN_);
-		c->mac_guest_set = true;
-	}
-
-	if (f->af == AF_INET) {
-		const struct in_addr *a4 = inany_v4(&f->src);
-
-		if (a4 && a4->s_addr)
-			c->ip4.addr_seen = *a4;
-	} else if (f->af == AF_INET6 &&
-		   !IN6_IS_ADDR_UNSPECIFIED(&f->src.a6)) {
-		if (IN6_IS_ADDR_LINKLOCAL(&f->src.a6))
-			c->ip6.addr_ll_seen = f->src.a6;
-		else
-			c->ip6.addr_seen = f->src.a6;
-	}
-	/* SLAAC-only guests: DAD probes and unsolicited NAs name the address */
-	if (f->af == AF_INET6 && f->proto == IPPROTO_ICMPV6)
-		ndp_guest_addr(f, &c->ip6.addr_seen);
 }
 
 /**
@@ -322,7 +291,7 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 		}
 		if (unlikely(log_trace_on))
 			frame_trace("from tap", frame[i], len[i], len[i]);
-		tap_learn(ctx, &tap_frames[good]);
+		tap_guest_learn(&tap_frames[good]);
 		good++;
 	}
 	tap_dispatch(ctx, tap_frames, good);

@@ -50,6 +50,7 @@
 
 #include "../conf/log.h"
 #include "../conf/netlink.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
 #include "fwd.h"
@@ -500,8 +501,9 @@ static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
 static int pasta_ns_setup(void *p)
 {
 	struct pasta_ns_arg *a = p;
-	struct conf *c = &a->ctx->c;
+	const struct conf *c = &a->ctx->c;
 	const char *name = c->ifname_ns;
+	uint8_t mac[ETH_ALEN_];
 	int fd, ifi, lo, ret;
 
 	if (!*name)
@@ -534,15 +536,18 @@ static int pasta_ns_setup(void *p)
 		return ifi < 0 ? ifi : -ENODEV;
 	}
 
-	if (c->mac_guest_set)
-		ret = netlink_link_set_mac(ifi, c->mac_guest);
-	else
-		ret = netlink_link_get_mac(ifi, c->mac_guest);
+	/* --ns-mac-addr, or the address the kernel gave the device */
+	if (c->mac_guest_set) {
+		memcpy(mac, c->mac_guest, sizeof(mac));
+		ret = netlink_link_set_mac(ifi, mac);
+	} else {
+		ret = netlink_link_get_mac(ifi, mac);
+	}
 	if (ret < 0) {
 		a->err = "MAC address of the tap device";
 		return ret;
 	}
-	c->mac_guest_set = true;
+	tap_guest_mac_set(mac);
 
 	if ((ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
 		a->err = "setting the MTU";
@@ -776,8 +781,8 @@ int pasta_setup(struct ctx *ctx)
 		return -1;
 	}
 	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
-	     a.ifname, c->mac_guest[0], c->mac_guest[1], c->mac_guest[2],
-	     c->mac_guest[3], c->mac_guest[4], c->mac_guest[5], c->mtu,
+	     a.ifname, tap_guest.mac[0], tap_guest.mac[1], tap_guest.mac[2],
+	     tap_guest.mac[3], tap_guest.mac[4], tap_guest.mac[5], c->mtu,
 	     c->config_net ? ", addresses and routes configured" : "");
 	return a.tap_fd;
 }

@@ -30,6 +30,7 @@
 
 #include "../conf/log.h"
 #include "../tap/csum.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "passt.h"
@@ -184,15 +185,13 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 			     const uint8_t *opt, size_t optlen, size_t plen,
 			     bool partial)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	size_t l3len, l4len = TCP_HLEN + optlen + plen;
 	uint8_t *th;
 	uint32_t wnd, sum;
 	uint16_t ck;
 
-	eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast, c->mac_our,
+	eth_hdr_fill(l2, tap_guest_mac_dst(), c->mac_our,
 		     conn_af(conn) == AF_INET ? 0x0800 : 0x86dd);
 	l3len = l3_hdr_fill(l2 + ETH_HLEN_, &conn->f.key.faddr,
 			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);
@@ -491,7 +490,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		size_t mss = tcp_snd_mss(conn);
 		int64_t wnd_left = (int64_t)tcp_snd_wnd_usable(conn, mss) -
 				   (int64_t)sent;
-		size_t avail, slot, want, got, need, min_read;
+		size_t avail, slot, want, got, need, min_read, seg;
 		struct iovec iov[IOV_MAX_DATA];
 		uint8_t *frames[IOV_MAX_DATA];
 		unsigned n, i;
@@ -513,9 +512,11 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		}
 
 		want = (size_t)wnd_left;
-		slot = ROUND_UP(TAP_HEADROOM + hlen + mss, 8);
-		need = slot;
 		min_read = rd(conn)->min_read;
+		/* payload per frame: several segments with tap GSO */
+		seg = min_read ? mss : tap_gso_seg(hlen, mss);
+		slot = ROUND_UP(TAP_HEADROOM + hlen + seg, 8);
+		need = slot;
 		if (min_read)	/* devmem: not less than a GRO chunk at once */
 			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
 				    (size_t)IOV_MAX_DATA);
@@ -539,13 +540,13 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				return 0;
 		}
 
-		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, mss), avail / slot),
+		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, seg), avail / slot),
 				  (size_t)IOV_MAX_DATA);
 		n = MIN(n, tap_tx_frames_free());
 		for (i = 0; i < n; i++) {
 			frames[i] = p + i * slot + TAP_HEADROOM;
 			iov[i].iov_base = frames[i] + hlen;
-			iov[i].iov_len = MIN(mss, want - i * mss);
+			iov[i].iov_len = MIN(seg, want - i * seg);
 		}
 
 		tcp_rd_ext.n = 0;
@@ -585,10 +586,12 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				len = tcp_frame_fill(ctx, conn, frames[i],
 						     conn->snd_nxt, flags, NULL,
 						     0, plen, partial);
-				if (partial)
+				if (partial) {
 					tap_tx_add(frames[i], len,
 						   hlen - TCP_HLEN, 16);
-				else
+					if (plen > mss)
+						tap_tx_gso(mss);
+				} else
 					tap_tx_add(frames[i], len,
 						   TAP_CSUM_DONE, 0);
 				tap_tx_tag(tcp_tag(conn, conn->snd_nxt));
@@ -612,7 +615,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		/* Less than asked for: the queue is drained for now, unless
 		 * the peer's FIN came with the data (read again for EOF)
 		 */
-		if ((size_t)r < want && (size_t)r < n * mss &&
+		if ((size_t)r < want && (size_t)r < n * seg &&
 		    !(conn->flags & TFL(SOCK_RDHUP))) {
 			conn->flags &= ~TFL(SOCK_DATA);
 			return 0;

@@ -54,17 +54,17 @@
  * same or mapped port on the host's loopback through a host socket
  * (UDP_SPLICE_OUT), bound to the peer's port if free, the same way.
  *
- * Sockets in the namespace.  Set-up opens UDP_POOL unbound sockets of each
- * family in the namespace; a new UDP_SPLICE_IN flow takes one, and binds
- * and connects it from here (bind() and connect() act in the namespace the
- * socket was created in); ns_call() fills the pool at set-up only.  Once
- * it is empty, a new flow takes a socket from the namespace socket helper
- * (passt/nsock.c, pool refilled from the timer), never one per datagram.
- * The socket of a closed spliced flow is disconnected and kept (up to
- * UDP_POOL per family) for the case that the helper has none (not
- * running, or failing): new flows then reuse them, with the port they are
- * bound to, and only when none is left do loopback peers take the tap
- * path.
+ * Sockets in the namespace (udp_pool.c).  Set-up opens UDP_POOL unbound
+ * sockets of each family in the namespace; a new UDP_SPLICE_IN flow takes
+ * one, and binds and connects it from here (bind() and connect() act in
+ * the namespace the socket was created in); ns_call() fills the pool at
+ * set-up only.  Once it is empty, a new flow takes a socket from the
+ * namespace socket helper (passt/nsock.c, pool refilled from the timer),
+ * never one per datagram.  The socket of a closed spliced flow is
+ * disconnected and kept (up to UDP_POOL per family) for the case that the
+ * helper has none (not running, or failing): new flows then reuse them,
+ * with the port they are bound to, and only when none is left do loopback
+ * peers take the tap path.  Frames and their size rules: udp_frame.c.
  *
  * Flow lookup.  Frames from the guest find their flow by guest-side tuple
  * in the flow hash table.  Datagrams on a forwarded-port socket build the
@@ -116,6 +116,7 @@
 #include "../conf/log.h"
 #include "nsock.h"
 #include "../tap/csum.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
@@ -129,9 +130,7 @@
 
 #define UDP_BATCH		32	/* datagrams per recvmmsg()/sendmmsg() */
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
-#define UDP_POOL		16	/* namespace sockets per family, spare */
 #define UDP_ROUNDS		8	/* batches per event before yielding */
-#define UDP_EVICT_IDLE_MS	1000	/* idle time before a flow may be evicted */
 
 static const char *const udp_kind_str[UDP_KIND_COUNT] = {
 	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
@@ -157,25 +156,6 @@ static struct iovec udp_iov_send[UDP_BATCH];
 static uint8_t udp_cmsg_send[CMSG_SPACE(sizeof(struct in6_pktinfo))]
 	__attribute__((aligned(8)));
 
-/**
- * struct udp_pool - Spare sockets created in the target namespace, per family
- * @fresh:	Unbound sockets from set-up or a refill
- * @n_fresh:	Entries in @fresh
- * @used:	Sockets of closed spliced flows: still bound to their old
- *		loopback port, disconnected; taken only when no fresh one
- *		can be had (privileges dropped), with the port they have
- * @n_used:	Entries in @used
- */
-struct udp_pool {
-	int fresh[UDP_POOL];
-	unsigned n_fresh;
-	int used[UDP_POOL];
-	unsigned n_used;
-};
-
-static struct udp_pool udp_pool[2];	/* [0]: IPv4, [1]: IPv6 */
-static bool udp_pool_failed;	/* ns_call() failed: don't try again */
-
 struct udp_stats udp_stats;
 
 /**
@@ -194,174 +174,6 @@ struct udp_stats udp_stats;
 			      (uf)->f.key.fport, ##__VA_ARGS__);	\
 		}							\
 	} while (0)
-
-/**
- * udp_payload_max() - Largest UDP payload that fits one frame to the guest
- * @mtu:	MTU of the guest link: bytes of IP packet
- * @v4:		IPv4 (20-byte header) rather than IPv6 (40 bytes)
- *
- * The IPv4 total length and the IPv6 payload length are 16-bit fields
- * (RFC 791, RFC 8200), so 65,507 and 65,527 bytes are the limits whatever
- * the MTU.
- *
- * Return: payload bytes, 0 if not even a header fits
- */
-size_t udp_payload_max(int mtu, bool v4)
-{
-	size_t l3 = v4 ? 20 : 40, lim = v4 ? 65535 - 20 - UDP_HLEN :
-					      65535 - UDP_HLEN;
-
-	if (mtu <= 0 || (size_t)mtu <= l3 + UDP_HLEN)
-		return 0;
-	return MIN((size_t)mtu - l3 - UDP_HLEN, lim);
-}
-
-/**
- * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
- * @uh:		Header start; @plen bytes of payload follow it
- * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
- * @sport:	Source port, host order
- * @dst:	Destination address, same family
- * @dport:	Destination port, host order
- * @plen:	Payload length, bytes (header + payload <= 65535)
- * @partial:	Leave only the pseudo-header sum in the checksum field, for
- *		the tap device to complete (VIRTIO_NET_HDR_F_NEEDS_CSUM)
- *
- * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
- * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
- */
-void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
-		  const union inany *dst, uint16_t dport, size_t plen,
-		  bool partial)
-{
-	size_t l4len = UDP_HLEN + plen;
-	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
-	uint16_t ck;
-
-	put_be16(uh, sport);
-	put_be16(uh + 2, dport);
-	put_be16(uh + 4, (uint16_t)l4len);
-	put_be16(uh + 6, 0);
-	if (partial) {
-		ck = (uint16_t)~csum_fold(sum);
-	} else {
-		ck = csum(uh, l4len, sum);
-		if (!ck)
-			ck = 0xffff;
-	}
-	memcpy(uh + 6, &ck, 2);
-}
-
-/**
- * udp_icmp_unreach_len() - Length of the frame udp_icmp_unreach_fill() builds
- * @v4:		IPv4 rather than IPv6
- *
- * Return: bytes: Ethernet, IP, 8 bytes of ICMP header, quoted IP and UDP
- *	   headers (70 for IPv4, 110 for IPv6)
- */
-size_t udp_icmp_unreach_len(bool v4)
-{
-	return icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
-}
-
-/**
- * udp_icmp_unreach_fill() - Build a port unreachable error about a datagram
- * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
- * @mac_dst:	Guest MAC
- * @mac_src:	Our MAC
- * @k:		Guest-side tuple of the datagram: the error goes from
- *		@k->faddr to @k->gaddr
- * @dlen:	Payload length of the datagram, bytes (for the quoted UDP
- *		length field)
- *
- * IPv4: ICMP type 3 (destination unreachable) code 3 (port unreachable),
- * four unused zero bytes, then the datagram's IP header and first 8 bytes
- * of its data, which is its UDP header (RFC 792).  IPv6: ICMPv6 type 1 code
- * 4 (port unreachable), likewise (RFC 4443 3.1), checksum over the
- * pseudo-header (RFC 4443 2.3).  The IP and UDP headers are rebuilt from
- * @k (icmp_err_fill() does the rest); the quoted UDP checksum is zero: the
- * payload isn't quoted, and receivers match the error by addresses and
- * ports only.
- *
- * Return: frame length
- */
-size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
-			     const uint8_t *mac_src, const struct flow_key *k,
-			     size_t dlen)
-{
-	bool v4 = inany_v4(&k->gaddr);
-
-	return udp_icmp_err_fill(l2, mac_dst, mac_src, k, dlen, &k->faddr,
-				 v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
-				 v4 ? ICMP_PORT_UNREACH :
-				      ICMP6_DST_UNREACH_NOPORT);
-}
-
-/**
- * udp_icmp_err_fill() - ICMP or ICMPv6 error about the guest's datagram
- * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
- * @mac_dst:	Guest MAC
- * @mac_src:	Our MAC
- * @k:		Guest-side key of the flow (the quoted datagram's tuple)
- * @dlen:	Payload length of the quoted datagram, bytes
- * @src:	Source of the error as the guest sees it (the router that
- *		sent it, or the destination)
- * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
- * @code:	Code
- *
- * Return: frame length
- */
-size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
-			 const uint8_t *mac_src, const struct flow_key *k,
-			 size_t dlen, const union inany *src, uint8_t type,
-			 uint8_t code)
-{
-	uint8_t q[40 + UDP_HLEN];
-	size_t l3;
-
-	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
-	put_be16(q + l3, k->gport);
-	put_be16(q + l3 + 2, k->fport);
-	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
-	put_be16(q + l3 + 6, 0);
-
-	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
-			     q, l3 + UDP_HLEN);
-}
-
-/**
- * udp_frame_fill() - Write Ethernet, IP and UDP headers of a frame to the guest
- * @c:		Configuration (MACs)
- * @l2:		Frame start; @plen bytes of payload are at l2 + 14 + 20 + 8
- *		(IPv4) or l2 + 14 + 40 + 8 (IPv6) already
- * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport;
- *		@k->gaddr may be a group or broadcast address (the Ethernet
- *		destination is then the matching one, udp_mcast_mac())
- * @plen:	Payload length, bytes
- * @partial:	Leave the UDP checksum to the tap device
- *
- * Return: frame length
- */
-size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
-		      const struct flow_key *k, size_t plen, bool partial)
-{
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	bool v4 = inany_v4(&k->gaddr);
-	uint8_t gmac[ETH_ALEN_];
-	size_t l3;
-
-	if (udp_mcast_mac(c, &k->gaddr, gmac))
-		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? 0x0800 : 0x86dd);
-	else
-		eth_hdr_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
-			     c->mac_our, v4 ? 0x0800 : 0x86dd);
-	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
-			 UDP_HLEN + plen);
-	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
-		     k->gport, plen, partial);
-	return ETH_HLEN_ + l3 + UDP_HLEN + plen;
-}
 
 /**
  * udp_expiry_want() - Make sure the timer pass runs by a flow's deadline
@@ -409,7 +221,6 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	return uf;
 }
 
-static bool udp_pool_put_used(struct udp_flow *uf);
 
 /**
  * udp_flow_close() - Close a flow's own socket and free it
@@ -565,113 +376,6 @@ static int udp_sock_new(struct ctx *ctx, int af)
 }
 
 /**
- * udp_pool_fill_ns() - In the namespace: top up the spare socket pools
- * @arg:	Unused
- *
- * Context: ns_call() child, sharing our memory and fd table
- * #syscalls socket
- * Return: 0, or -errno of the first socket() that failed
- */
-static int udp_pool_fill_ns(void *arg)
-{
-	struct udp_pool *p4 = &udp_pool[0], *p6 = &udp_pool[1];
-	int one = 1;
-
-	(void)arg;
-	while (p4->n_fresh < UDP_POOL) {
-		int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK |
-			       SOCK_CLOEXEC, IPPROTO_UDP);
-
-		if (s < 0)
-			return -errno;
-		p4->fresh[p4->n_fresh++] = s;
-	}
-	while (p6->n_fresh < UDP_POOL) {
-		int s = socket(AF_INET6, SOCK_DGRAM | SOCK_NONBLOCK |
-			       SOCK_CLOEXEC, IPPROTO_UDP);
-
-		if (s < 0)
-			return errno == EAFNOSUPPORT ? 0 : -errno;
-		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-		p6->fresh[p6->n_fresh++] = s;
-	}
-	return 0;
-}
-
-/**
- * udp_pool_refill() - Fill the namespace socket pools through ns_call()
- * @ctx:	Context
- *
- * Context: set-up only (ns_call() enters the namespace: not possible after
- *	    isolation; later sockets come from the namespace socket helper,
- *	    passt/nsock.c)
- */
-static void udp_pool_refill(struct ctx *ctx)
-{
-	int ret;
-
-	if (ctx->ns_fd < 0 || udp_pool_failed)
-		return;
-	ret = ns_call(ctx->ns_fd, udp_pool_fill_ns, NULL);
-	if (ret < 0) {
-		udp_pool_failed = true;
-		warn("UDP: can't open sockets in the namespace (%s): datagrams from host loopback to -u ports take the tap path",
-		     strerror(-ret));
-	}
-}
-
-/**
- * udp_pool_get() - Take a spare namespace socket
- * @ctx:	Context
- * @v4:		IPv4 rather than IPv6
- * @bound:	Set if the socket is a used one, already bound to a port
- *
- * Return: fd, or -1 if none can be had
- */
-static int udp_pool_get(struct ctx *ctx, bool v4, bool *bound)
-{
-	struct udp_pool *p = &udp_pool[v4 ? 0 : 1];
-
-	*bound = false;
-	if (p->n_fresh)
-		return p->fresh[--p->n_fresh];
-	if (nsock_ready()) {
-		int s = nsock_get_type(v4 ? AF_INET : AF_INET6, true);
-
-		timer_want(ctx, ctx->now);	/* nsock_refill() from the timer */
-		if (s >= 0)
-			return s;
-	}
-	if (!p->n_used)
-		return -1;
-	*bound = true;
-	return p->used[--p->n_used];
-}
-
-/**
- * udp_pool_put_used() - Keep the namespace socket of a closed spliced flow
- * @uf:		UDP_SPLICE_IN flow being closed, its socket out of epoll
- *
- * The socket is disconnected (connect() with AF_UNSPEC, udp(7)) and kept
- * for flows that find no fresh socket: once privileges are dropped, new
- * namespace sockets may not be had at all.
- *
- * #syscalls connect
- * Return: true if the pool took the socket, false if the caller closes it
- */
-static bool udp_pool_put_used(struct udp_flow *uf)
-{
-	struct udp_pool *p = &udp_pool[inany_v4(&uf->f.key.gaddr) ? 0 : 1];
-	struct sockaddr sa = { .sa_family = AF_UNSPEC };
-
-	if (p->n_used >= UDP_POOL ||
-	    connect(uf->sock, &sa, sizeof(sa)) < 0)
-		return false;
-	p->used[p->n_used++] = uf->sock;
-	return true;
-}
-
-/**
  * udp_pktinfo_get() - Local address of a received datagram
  * @mh:		Received message, with IP_PKTINFO or IPV6_PKTINFO control data
  * @local:	Result: the local address to answer from (unspecified if the
@@ -755,8 +459,6 @@ static socklen_t udp_pktinfo_set(const struct udp_flow *uf, uint8_t *buf)
  */
 static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr);
 	uint8_t *l2;
@@ -766,7 +468,7 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 	l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 	if (!l2)
 		return;
-	udp_icmp_unreach_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+	udp_icmp_unreach_fill(l2, tap_guest_mac_dst(),
 			      c->mac_our, &uf->f.key, uf->last_len);
 	udp_dbg(uf, "port unreachable, ICMP%s to guest", v4 ? "" : "v6");
 }
@@ -790,8 +492,6 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  */
 static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr);
 	unsigned n;
@@ -847,7 +547,7 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 		if (!l2)
 			break;
-		udp_icmp_err_fill(l2, c->mac_guest_set ? c->mac_guest : bcast,
+		udp_icmp_err_fill(l2, tap_guest_mac_dst(),
 				  c->mac_our, &uf->f.key, uf->last_len, &src,
 				  ee->ee_type, ee->ee_code);
 		udp_dbg(uf, "ICMP%s type %u code %u relayed to the guest",

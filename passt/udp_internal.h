@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* passt/udp_internal.h - Helpers of passt/udp.c reachable from unit tests
  *
- * Frame builders and size rules of the UDP path: pure functions on
- * buffers, no sockets, no context.
+ * Frame builders and size rules of the UDP path (udp_frame.c): pure
+ * functions on buffers, no sockets, no context; and the namespace socket
+ * pool (udp_pool.c).
  */
 #ifndef PASST_UDP_INTERNAL_H
 #define PASST_UDP_INTERNAL_H
@@ -38,5 +39,14 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 			 const uint8_t *mac_src, const struct flow_key *k,
 			 size_t dlen, const union inany *src, uint8_t type,
 			 uint8_t code);
+
+/* The namespace socket pool (udp_pool.c), for passt/udp.c */
+#define UDP_POOL		16	/* namespace sockets per family, spare */
+
+struct ctx;
+struct udp_flow;
+void udp_pool_refill(struct ctx *ctx);
+int udp_pool_get(struct ctx *ctx, bool v4, bool *bound);
+bool udp_pool_put_used(struct udp_flow *uf);
 
 #endif /* PASST_UDP_INTERNAL_H */

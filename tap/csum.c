@@ -9,36 +9,26 @@
 #include <string.h>
 
 #include "csum.h"
+#include "csum_impl.h"
 
 /**
- * csum_unfolded() - One's complement sum of a buffer, not folded
- * @buf:	Data
- * @len:	Length of @buf, bytes (odd lengths are padded with a zero byte,
- *		RFC 1071 section 4.1)
- * @init:	Sum to start from (e.g. a pseudo-header sum)
+ * csum_tail() - Add the last bytes of a buffer to a sum, fold it to 32 bits
+ * @p:		Bytes left
+ * @len:	How many, bytes (any)
+ * @s0:		Sum so far, 64 bits, deferred carries
  *
- * Return: 32-bit partial sum, to be passed to csum_fold() or to another call
+ * Shared by every variant of csum_unfolded(), so that they all add the same
+ * 32-bit words to the same 64-bit total and return the same value.
+ *
+ * Return: 32-bit partial sum
  */
-__attribute__((optimize("O3")))
-uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init)
+uint32_t csum_tail(const uint8_t *p, size_t len, uint64_t s0)
 {
-	const uint8_t *p = buf;
-	uint64_t s0 = init, s1 = 0, s2 = 0, s3 = 0;
-	uint32_t w[4];
+	uint32_t w;
 
-	while (len >= 16) {
-		memcpy(w, p, 16);
-		s0 += w[0];
-		s1 += w[1];
-		s2 += w[2];
-		s3 += w[3];
-		p += 16;
-		len -= 16;
-	}
-	s0 += s1 + s2 + s3;
 	while (len >= 4) {
-		memcpy(w, p, 4);
-		s0 += w[0];
+		memcpy(&w, p, 4);
+		s0 += w;
 		p += 4;
 		len -= 4;
 	}
@@ -61,6 +51,74 @@ uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init)
 	s0 = (s0 & 0xffffffff) + (s0 >> 32);
 	s0 = (s0 & 0xffffffff) + (s0 >> 32);
 	return (uint32_t)s0;
+}
+
+/**
+ * csum_unfolded_scalar() - csum_unfolded(), portable C, 16 bytes a step
+ * @buf:	Data
+ * @len:	Length of @buf, bytes
+ * @init:	Sum to start from
+ *
+ * Return: 32-bit partial sum
+ */
+__attribute__((optimize("O3")))
+uint32_t csum_unfolded_scalar(const void *buf, size_t len, uint32_t init)
+{
+	const uint8_t *p = buf;
+	uint64_t s0 = init, s1 = 0, s2 = 0, s3 = 0;
+	uint32_t w[4];
+
+	while (len >= 16) {
+		memcpy(w, p, 16);
+		s0 += w[0];
+		s1 += w[1];
+		s2 += w[2];
+		s3 += w[3];
+		p += 16;
+		len -= 16;
+	}
+	return csum_tail(p, len, s0 + s1 + s2 + s3);
+}
+
+/* Chosen at the first call: csum_unfolded_avx2() where the CPU has AVX2 */
+static uint32_t (*csum_impl)(const void *, size_t, uint32_t);
+
+/**
+ * csum_select() - The csum_unfolded() variant for this CPU
+ *
+ * Return: csum_unfolded_avx2 if built in and the CPU reports AVX2
+ *	   (CPUID, through __builtin_cpu_supports()), else the scalar one
+ */
+static uint32_t (*csum_select(void))(const void *, size_t, uint32_t)
+{
+#ifdef CSUM_HAVE_AVX2
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		return csum_unfolded_avx2;
+#endif
+	return csum_unfolded_scalar;
+}
+
+/**
+ * csum_unfolded() - One's complement sum of a buffer, not folded
+ * @buf:	Data
+ * @len:	Length of @buf, bytes (odd lengths are padded with a zero byte,
+ *		RFC 1071 section 4.1)
+ * @init:	Sum to start from (e.g. a pseudo-header sum)
+ *
+ * Buffers of CSUM_VEC_MIN bytes or more go to the variant chosen for this
+ * CPU at the first call (run-time dispatch: one binary); all variants
+ * return the same value.
+ *
+ * Return: 32-bit partial sum, to be passed to csum_fold() or to another call
+ */
+uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init)
+{
+	if (len < CSUM_VEC_MIN)
+		return csum_unfolded_scalar(buf, len, init);
+	if (!csum_impl)
+		csum_impl = csum_select();
+	return csum_impl(buf, len, init);
 }
 
 /**

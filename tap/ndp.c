@@ -38,6 +38,7 @@
 
 #include "csum.h"
 #include "dns_name.h"
+#include "guest.h"
 #include "services.h"
 
 /* ICMPv6 types, RFC 4861 section 4 */
@@ -390,12 +391,13 @@ static bool ndp_opts_valid(const uint8_t *o, size_t len, const uint8_t **slla)
  * @t:		NS target
  *
  * Return: true for c->ip6.addr and the addresses we saw the guest use
+ *	   (tap_guest)
  */
 static bool ndp_target_guest(const struct conf *c, const struct in6_addr *t)
 {
 	return IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr) ||
-	       IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr_seen) ||
-	       IN6_ARE_ADDR_EQUAL(t, &c->ip6.addr_ll_seen);
+	       IN6_ARE_ADDR_EQUAL(t, &tap_guest.addr6_seen) ||
+	       IN6_ARE_ADDR_EQUAL(t, &tap_guest.addr6_ll_seen);
 }
 
 /**

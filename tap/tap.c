@@ -17,6 +17,17 @@
  * a full batch need no read: tap_rx_buffered() tells the loop to come back
  * for them, since epoll won't.
  *
+ * Segmentation offload.  Where checksums may be left partial (a tap device
+ * with virtio_net_hdr, no capture), a TCP sender may queue a super-frame of
+ * up to FRAME_MAX bytes holding several segments' worth of payload
+ * (tap_gso_seg() says how much) and mark it with tap_tx_gso(): it goes
+ * out with VIRTIO_NET_HDR_GSO_TCPV4/TCPV6 and the segment size in
+ * gso_size, so one write() carries what would be dozens at a small MTU.
+ * The namespace's stack takes it like a GRO aggregate (local delivery
+ * needs no segmenting; the kernel segments only a packet it forwards out
+ * of a smaller-MTU link: Documentation/networking/segmentation-offloads.rst,
+ * include/linux/virtio_net.h virtio_net_hdr_to_skb()).
+ *
  * Transmit.  Callers lay frames out one after another in a 4 MiB arena
  * (tap_tx_space()), each with TAP_HEADROOM bytes in front, and register
  * them with tap_tx_add().  A frame may also be headers in the arena plus
@@ -64,6 +75,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/if_tun.h>
+#include <netinet/in.h>
 #include <linux/virtio_net.h>
 #include <net/if.h>
 #include <string.h>
@@ -106,6 +118,7 @@ static bool tap_tx_dropmap[TAP_TX_FRAMES];	/* stream_tx_keep_map() */
 static tap_tx_drop_fn tap_tx_drop_cb;
 static bool tap_dev_congested;	/* a write failed with EAGAIN/ENOBUFS */
 static uint32_t tap_tx_csum[TAP_TX_FRAMES];	/* csum_start << 16 | offset */
+static uint16_t tap_tx_gso_size[TAP_TX_FRAMES];	/* tap_tx_gso(), 0: none */
 static unsigned tap_tx_n;		/* frames queued */
 static unsigned tap_tx_iovn;		/* iovecs used */
 static uint8_t tap_tx_gather[FRAME_MAX];	/* pcap copy of a gathered frame */
@@ -472,6 +485,7 @@ void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 	tap_tx_niov[tap_tx_n] = 1;
 	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
 	tap_tx_tags[tap_tx_n] = 0;
+	tap_tx_gso_size[tap_tx_n] = 0;
 	tap_tx_n++;
 	tap_tx_iovn++;
 	tap_tx_used = ROUND_UP(end, 8);
@@ -535,6 +549,7 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
 	tap_tx_niov[tap_tx_n] = (uint8_t)(1 + npay);
 	tap_tx_csum[tap_tx_n] = (uint32_t)(csum_start << 16 | csum_offset);
 	tap_tx_tags[tap_tx_n] = 0;
+	tap_tx_gso_size[tap_tx_n] = 0;
 	tap_tx_n++;
 	tap_tx_iovn += 1 + npay;
 	tap_tx_used = ROUND_UP(end, 8);
@@ -563,6 +578,75 @@ uint8_t *tap_tx_frame(size_t len)
 	}
 	tap_tx_add(p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);
 	return p + TAP_HEADROOM;
+}
+
+/**
+ * tap_gso_seg() - Payload bytes for one TCP frame to the guest
+ * @hlen:	Bytes of headers in the frame, Ethernet to TCP (options
+ *		included)
+ * @mss:	Segment size the guest takes, bytes
+ *
+ * Return: @mss without segmentation offload (stream back-end, pcap
+ *	   capture running, no virtio_net_hdr); else the largest multiple
+ *	   of @mss that keeps the frame within FRAME_MAX (the IPv4 total
+ *	   length and the IPv6 payload length are 16-bit), at least @mss
+ */
+size_t tap_gso_seg(size_t hlen, size_t mss)
+{
+	size_t k;
+
+	if (!tap_csum_offload() || !mss || hlen + 2 * mss > FRAME_MAX)
+		return mss;
+	k = (FRAME_MAX - hlen) / mss;
+	return MIN(k, (size_t)TAP_GSO_SEGS_MAX) * mss;
+}
+
+/**
+ * tap_tx_gso() - Mark the frame queued last as a TCP super-frame
+ * @mss:	Segment size, bytes: gso_size for the namespace's stack
+ *
+ * The frame must have been queued with a partial checksum (@csum_start
+ * at its TCP header) and carry more than @mss bytes of payload; otherwise,
+ * or without segmentation offload, the mark is ignored and it goes out as
+ * one segment.
+ *
+ * Context: right after tap_tx_add(), like tap_tx_tag()
+ */
+void tap_tx_gso(size_t mss)
+{
+	if (tap_tx_n && tap_csum_offload() && mss && mss <= 0xffff)
+		tap_tx_gso_size[tap_tx_n - 1] = (uint16_t)mss;
+}
+
+/**
+ * tap_tx_gso_hdr() - Fill the GSO fields of a frame's virtio_net_hdr
+ * @vh:		Header, flags and csum_start already set
+ * @l2:		Frame, Ethernet header first
+ * @len:	Frame length, bytes
+ * @gso:	Segment size from tap_tx_gso()
+ *
+ * Leaves @vh without GSO if the frame is not TCP over IPv4/IPv6 with a
+ * partial checksum, or holds no more than one segment.
+ */
+static void tap_tx_gso_hdr(struct virtio_net_hdr *vh, const uint8_t *l2,
+			   size_t len, uint16_t gso)
+{
+	uint16_t ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
+	size_t th = vh->csum_start, hdr_len;
+
+	if (!(vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) || th + 20 > len)
+		return;
+	hdr_len = th + (size_t)(l2[th + 12] >> 4) * 4;
+	if (hdr_len + gso >= len)
+		return;
+	if (ethertype == 0x0800 && l2[ETH_HLEN_ + 9] == IPPROTO_TCP)
+		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+	else if (ethertype == 0x86dd && l2[ETH_HLEN_ + 6] == IPPROTO_TCP)
+		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+	else
+		return;
+	vh->hdr_len = (uint16_t)hdr_len;
+	vh->gso_size = gso;
 }
 
 /**
@@ -791,6 +875,9 @@ static int tap_flush_dev(void)
 				vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 				vh.csum_start = (uint16_t)(cs >> 16);
 				vh.csum_offset = (uint16_t)(cs & 0xffff);
+				if (tap_tx_gso_size[i])
+					tap_tx_gso_hdr(&vh, l2, len,
+						       tap_tx_gso_size[i]);
 			}
 			hlen = VNET_HLEN;
 			memcpy(l2 - hlen, &vh, hlen);

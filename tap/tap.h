@@ -25,6 +25,7 @@
 #define TAP_RX_FRAMES		32	/* frames per tap_rx() batch (tap fd) */
 #define TAP_TX_ARENA		(4 << 20)	/* bytes of frames per flush */
 #define TAP_TX_FRAMES		1024	/* frames per flush */
+#define TAP_GSO_SEGS_MAX	64	/* segments per super-frame, at most */
 #define TAP_TX_IOVS		8192	/* iovecs per flush (<= 65536) */
 #define TAP_FRAME_IOV_MAX	64	/* external payload pieces per frame */
 #define TAP_STREAM_RXBUF	(1 << 20)	/* passt stream receive buffer */
@@ -97,6 +98,8 @@ uint8_t *tap_tx_frame(size_t len);
 int tap_flush(void);
 bool tap_tx_pending(void);
 void tap_tx_tag(uint64_t tag);
+size_t tap_gso_seg(size_t hlen, size_t mss);
+void tap_tx_gso(size_t mss);
 void tap_tx_set_drop_cb(tap_tx_drop_fn fn);
 bool tap_tx_blocked(void);
 bool tap_tx_unblock(void);

@@ -25,10 +25,11 @@ import re
 import statistics
 import sys
 
-DAEMONS = ["ours", "pasta", "slirp4netns"]
+DAEMONS = ["ours", "base", "pasta", "slirp4netns"]
 KERNELS = ["veth", "loopback"]
 IMPL_TITLE = {
     "ours": "ours",
+    "base": "ours before (BASE_BIN)",
     "pasta": "Debian pasta",
     "slirp4netns": "slirp4netns",
     "veth": "kernel veth",
@@ -51,6 +52,12 @@ SCEN_TITLE = {
     "M2.100": "M2.100 remote->ns, 100 flows",
     "M2.1000": "M2.1000 remote->ns, 1000 flows",
 }
+WAN_RE = re.compile(r"^W([DU])([0-9]+)L([0-9.]+)$")
+for _d in (0, 10, 40):
+    for _l in ("0", "0.1", "1"):
+        for _k, _t in (("D", "download"), ("U", "upload")):
+            SCEN_TITLE["W%s%dL%s" % (_k, _d, _l)] = "%s, %d ms one way, %s %% loss" % (_t, _d, _l)
+WAN_TARGET = 0.95  # issue 20: ours/kernel in every long-RTT cell
 SLOW_FLOW_S = 1.0   # flows.py counts the flows slower than this (over_1s)
 STALL_FRAC = 0.25  # an interval below this fraction of the median is a stall
 
@@ -296,6 +303,7 @@ def cmd_report(tsv, meta_path):
 
     cols = [i for i in impls]
     has_pasta = "pasta" in impls
+    has_base = "base" in impls
 
     def table(title, unit, scen_list, field="value", note="", scale=1):
         if not scen_list:
@@ -307,12 +315,16 @@ def cmd_report(tsv, meta_path):
             o.append("")
         hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
         hdr += ["ours/kernel"] + (["ours/pasta"] if has_pasta else [])
+        hdr += ["before/kernel", "ours/before"] if has_base else []
         o.append("| " + " | ".join(hdr) + " |")
         o.append("|" + "---|" * len(hdr))
         for s in scen_list:
             line = [SCEN_TITLE.get(s, s)]
             line += [res.cell(s, i, field, scale=scale) or "-" for i in cols]
             line.append(spread(res.ratio(s, "ours", kernel_ref(s), field)) or "-")
+            if has_base:
+                line.append(spread(res.ratio(s, "base", kernel_ref(s), field)) or "-")
+                line.append(spread(res.ratio(s, "ours", "base", field)) or "-")
             if has_pasta:
                 line.append(spread(res.ratio(s, "ours", "pasta", field)) or "-")
             o.append("| " + " | ".join(line) + " |")
@@ -325,6 +337,40 @@ def cmd_report(tsv, meta_path):
     table("Latency, p99", "us", lat, "p99_us")
     table("Connection rate", "connections/s, wrk, Connection: close",
           [s for s in scens if s == "S5"])
+
+    wan = [s for s in scens if WAN_RE.match(s)]
+    if wan:
+        o.append("## Long-RTT paths (Gbit/s, iperf3 receiver)")
+        o.append("")
+        o.append("Through the delay line (test/bench/delayline.c in a router "
+                 "namespace between R and H, MTU %s, no GSO): the namespace "
+                 "downloads from (iperf3 -R) or uploads to a server in R; the "
+                 "kernel column is H itself as the client over the same "
+                 "line. Retr: segments the sender retransmitted (median; "
+                 "for downloads the remote sender)." % meta.get("mtu_wan", "?"))
+        o.append("")
+        hdr = ["Cell"] + [IMPL_TITLE[i] for i in cols if i != "slirp4netns" and i != "loopback"]
+        hdr += ["ours/kernel"] + (["pasta/kernel", "ours/pasta"] if has_pasta else [])
+        hdr += ["before/kernel"] if has_base else []
+        hdr += ["retr " + IMPL_TITLE[i] for i in cols if i in ("ours", "base", "pasta", "veth")]
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in wan:
+            line = [SCEN_TITLE.get(s, s)]
+            line += [res.cell(s, i) or "-" for i in cols
+                     if i != "slirp4netns" and i != "loopback"]
+            line.append(spread(res.ratio(s, "ours", "veth")) or "-")
+            if has_pasta:
+                line.append(spread(res.ratio(s, "pasta", "veth")) or "-")
+                line.append(spread(res.ratio(s, "ours", "pasta")) or "-")
+            if has_base:
+                line.append(spread(res.ratio(s, "base", "veth")) or "-")
+            for i in cols:
+                if i in ("ours", "base", "pasta", "veth"):
+                    rt = res.values(s, i, "retrans")
+                    line.append("%.0f" % statistics.median(rt) if rt else "-")
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
 
     many = [s for s in scens if s.startswith("M")]
     if many:
@@ -520,6 +566,12 @@ def targets(o, res, scens, impls):
     if rss:
         m = max(rss) / 1024
         add("peak RSS, all runs (MiB)", fmt(m), m <= 16, "<= 16")
+    issue[0] = "20"
+    for s in [s for s in scens if WAN_RE.match(s)]:
+        if "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth"))
+            add("%s ours/kernel" % s, fmt(r), r is not None and r >= WAN_TARGET,
+                ">= %.2f" % WAN_TARGET)
     issue[0] = "13"
     for s in [s for s in scens if s.startswith("M")]:
         runs = res.runs(s, "ours")

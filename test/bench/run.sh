@@ -39,24 +39,42 @@ Usage: $0 [OPTIONS]
       --smoke           1 repetition x 1 s of S1 and S2, and M2.10 (ours and
                         veth only); fails only if the suite itself breaks (no
                         numbers for ours or kernel)
-Scenario groups: M1, M2 (many flows, all three N), M (both)
+      --wan-check       check the delay line of the W scenarios (ping RTT
+                        = 2 x delay within 10 %, >= 1 Gbit/s at delay 0,
+                        kernel alone) and exit
+Scenario groups: M1, M2 (many flows, all three N), M (both);
+  WD, WU (long-RTT downloads, uploads: all delays and losses), W (both)
   -h, --help            this text
 Environment: PASST_BIN (our passt binary, pasta link beside it, required),
-  OURS_OPTS (extra options for ours, e.g. --stats),
+  OURS_OPTS (extra options for ours and base, e.g. --stats),
+  BASE_BIN (another build of our passt, run as implementation "base" exactly
+  like ours: before/after a change in one interleaved run),
   DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns)
 EOF
 }
 
-ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000"
-ALL_IMPLS="ours,pasta,slirp4netns,veth,loopback"
+# W<D|U><one-way delay, ms>L<loss, %>: long-RTT downloads and uploads
+WAN_DELAYS="0 10 40"
+WAN_LOSSES="0 0.1 1"
+wan_cells() {
+	for d in $WAN_DELAYS; do for l in $WAN_LOSSES; do
+		printf ',W%s%sL%s' "$1" "$d" "$l"
+	done; done
+}
+ALL_W="$(wan_cells D)$(wan_cells U)"
+ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000$ALL_W"
+ALL_IMPLS="ours,base,pasta,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
 SCEN=$ALL_SCEN
+# "base" only by default when there is one to run
 IMPLS=$ALL_IMPLS
+[ -n "${BASE_BIN:-}" ] || IMPLS=$(echo "$ALL_IMPLS" | sed 's/,base//')
 OUT=""
 NOTE=""
 SMOKE=0
 PERF=0
+WAN_CHECK=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -68,6 +86,7 @@ while [ $# -gt 0 ]; do
 	-n|--note) NOTE=$2; shift ;;
 	-p|--perf) PERF=1 ;;
 	--smoke) SMOKE=1 ;;
+	--wan-check) WAN_CHECK=1 ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
 	esac
@@ -81,7 +100,10 @@ fi
 # scenario groups: M1 and M2 stand for their three flow counts, M for both
 SCEN=$(echo "$SCEN" | sed 's/\(^\|,\)M\(,\|$\)/\1M1,M2\2/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g;
-	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g')
+	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g' |
+	sed "s/\(^\|,\)W\(,\|\$\)/\1WD,WU\2/g
+	s/\(^\|,\)WD\(,\|\$\)/\1$(wan_cells D | cut -c2-)\2/g
+	s/\(^\|,\)WU\(,\|\$\)/\1$(wan_cells U | cut -c2-)\2/g")
 
 case "$REPS$DUR" in *[!0-9]*) echo "reps and duration are integers" >&2; exit 2 ;; esac
 [ "$REPS" -ge 1 ] && [ "$DUR" -ge 1 ] || { echo "reps, duration >= 1" >&2; exit 2; }
@@ -129,12 +151,28 @@ R4=198.51.100.2
 SLIRP_CIDR=203.0.113.0/24
 SLIRP_GW=203.0.113.2
 SLIRP_SOCK="$OUT/slirp.sock"
+# Long-RTT (W) scenarios: R and H also meet through a router namespace X
+# where the delay line (delayline.c) joins xr (to R) and xh (to H) at
+# layer 2, holding every frame for the one-way delay and dropping a
+# fraction.  MTU 9000 without GSO (gso_max_segs 1) on both ends, so that
+# each frame is one segment and loss hits segments, as on a real path; at
+# 1500 the kernel alone gets 0.6 Gbit/s over a bare veth on this 2-core
+# machine, too little to tell anything from the delay line's own limit.
+X=bx-$ID
+W_H4=203.0.113.129
+W_R4=203.0.113.130
+WAN_MTU=${WAN_MTU:-9000}
+WAN_WMEM=${WAN_WMEM:-67108864}	# bytes, tcp_wmem maximum of R and H
+WAN_CC=${WAN_CC:-}	# iperf3 -C for W runs (default: the kernel's, bbr here)
+WAN_GSO=${WAN_GSO:-0}	# 1: leave GSO on (frames up to 64 KiB, lost whole)
+DL_PID=""
 
 # Ports: *_FWD are forwarded by the daemon (-t), *_HOST are host services
 # reached from the namespace through the gateway address, *_NS through -T
 IPERF_FWD=5201
 IPERF_HOST=5202
 IPERF_NS=5203
+IPERF_WAN=5204
 SOCKPERF_FWD=11111
 SOCKPERF_HOST=11112
 HTTP_FWD=8080
@@ -184,7 +222,7 @@ ns_del() {
 cleanup() {
 	rc=$?
 	set +e
-	for p in $BG_PIDS $DPID; do kill_wait "$p"; done
+	for p in $BG_PIDS $DPID $DL_PID; do kill_wait "$p"; done
 	for ns in $NAMESPACES; do ns_del "$ns"; done
 	rm -rf "/etc/netns/$H" "$SLIRP_SOCK"
 	exit $rc
@@ -220,6 +258,82 @@ setup_topology() {
 	wait_for 50 sh -c "ip -n $H link show h0 | grep -q LOWER_UP"
 }
 
+# setup_wan - X between R and H, see W_H4 above; the delay line is started
+# per run (delayline_start)
+setup_wan() {
+	ip netns add "$X" && NAMESPACES="$NAMESPACES $X" &&
+	ip link add w0 netns "$R" mtu $WAN_MTU type veth peer name xr netns "$X" mtu $WAN_MTU &&
+	ip link add w1 netns "$H" mtu $WAN_MTU type veth peer name xh netns "$X" mtu $WAN_MTU &&
+	if [ "$WAN_GSO" = 0 ]; then
+		ip -n "$R" link set w0 gso_max_segs 1 && ip -n "$H" link set w1 gso_max_segs 1
+	fi &&
+	ip -n "$R" addr add $W_R4/25 dev w0 && ip -n "$H" addr add $W_H4/25 dev w1 &&
+	ip -n "$X" link set lo up && ip -n "$X" link set xr up &&
+	ip -n "$X" link set xh up && ip -n "$R" link set w0 up &&
+	ip -n "$H" link set w1 up || return 1
+	[ -x "$OUT/delayline" ] || return 1
+	# senders not capped at 4 MiB in flight (tcp_wmem's default maximum,
+	# 0.4 Gbit/s at 80 ms): the receiver's window is what is measured
+	for ns in "$R" "$H"; do
+		ip netns exec "$ns" sysctl -q -w net.ipv4.tcp_wmem="4096 16384 $WAN_WMEM" || return 1
+	done
+	wait_for 50 sh -c "ip -n $H link show w1 | grep -q LOWER_UP"
+}
+
+# wan_delay SCEN, wan_loss SCEN - one-way delay (ms), loss (%) of a W cell
+wan_delay() { echo "$1" | sed 's/^W[DU]\([0-9]*\)L.*/\1/'; }
+wan_loss() { echo "$1" | sed 's/^W[DU][0-9]*L//'; }
+
+# delayline_start DELAY_MS LOSS_PCT LOG - the delay line in X, ARP warmed
+# through it (a first ping pays for resolution at twice the delay)
+delayline_start() {
+	ip netns exec "$X" "$OUT/delayline" -a xr -b xh -d "$1" -l "$2%" \
+		-t $((DUR + 120)) 2>"$3" &
+	DL_PID=$!
+	sleep 0.2
+	ip netns exec "$H" ping -c 1 -W 3 $W_R4 >/dev/null 2>&1
+	ip netns exec "$R" ping -c 1 -W 3 $W_H4 >/dev/null 2>&1
+	kill -0 "$DL_PID" 2>/dev/null
+}
+
+delayline_stop() {
+	[ -n "$DL_PID" ] && kill_wait "$DL_PID"
+	DL_PID=""
+}
+
+# wan_check - verify the delay line: RTT = 2 x delay within 10 % (ping,
+# the median of 10 after a warm-up), and >= 1 Gbit/s at delay 0 with the
+# kernel alone (iperf3 H -> R and R -> H).  Return: 0 if all hold
+wan_check() {
+	ok=0
+	for d in $WAN_DELAYS; do
+		delayline_start "$d" 0 "$OUT/logs/wan-check-$d.log" || { echo "delay line did not start"; return 1; }
+		rtt=$(ip netns exec "$H" ping -c 10 -i 0.2 $W_R4 | sed -n 's/.*time=\([0-9.]*\) ms/\1/p' |
+			sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		verdict=$(awk -v r="$rtt" -v d="$d" 'BEGIN {
+			if (d == 0) print (r < 1 ? "PASS" : "MISS"); else
+			print (r >= 1.8 * d && r <= 2.2 * d ? "PASS" : "MISS") }')
+		[ "$verdict" = PASS ] || ok=1
+		echo "delay $d ms: ping RTT median $rtt ms (want $((2 * d)) ms +- 10 %): $verdict"
+		if [ "$d" = 0 ]; then
+			for rev in "" -R; do
+				ip netns exec "$R" timeout 30 iperf3 -s -1 -B $W_R4 -p $IPERF_WAN >/dev/null 2>&1 &
+				sp=$!
+				wait_for 50 listening "$R" $IPERF_WAN
+				g=$(ip netns exec "$H" timeout 30 iperf3 -c $W_R4 -p $IPERF_WAN -t "$DUR" $rev -J 2>/dev/null |
+					"$PY" -c 'import json,sys; print("%.2f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e9))' 2>/dev/null)
+				kill_wait $sp
+				v=$(awk -v g="${g:-0}" 'BEGIN { print (g >= 1 ? "PASS" : "MISS") }')
+				[ "$v" = PASS ] || ok=1
+				echo "delay 0 ms, kernel alone, iperf3 ${rev:-H->R}${rev:+ R->H}: ${g:-fail} Gbit/s (want >= 1): $v"
+			done
+		fi
+		delayline_stop
+		sed 's/^/  /' "$OUT/logs/wan-check-$d.log"
+	done
+	return $ok
+}
+
 # cpu_ticks PID - utime + stime of the whole process, in clock ticks;
 # nothing if it is gone or a zombie (it died)
 cpu_ticks() {
@@ -238,6 +352,8 @@ scen_path() {
 	S2|S2R|S4.2|S5|S6|M2.*) echo in ;;
 	S3) echo splice_in ;;
 	S3T) echo splice_out ;;
+	WD*) echo wan_down ;;
+	WU*) echo wan_up ;;
 	esac
 }
 scen_tool() {
@@ -254,6 +370,7 @@ port_for() {
 	case "$1:$2" in
 	iperf3:out) echo $IPERF_HOST ;;
 	iperf3:splice_out) echo $IPERF_NS ;;
+	iperf3:wan_*) echo $IPERF_WAN ;;
 	iperf3:*) echo $IPERF_FWD ;;
 	sockperf:out) echo $SOCKPERF_HOST ;;
 	sockperf:*) echo $SOCKPERF_FWD ;;
@@ -267,9 +384,15 @@ port_for() {
 impl_unsupported() {
 	case "$1" in
 	pasta) [ -x "$DEBIAN_PASTA" ] || { echo "$DEBIAN_PASTA not installed"; return 0; } ;;
+	base) [ -n "${BASE_BIN:-}" ] && [ -x "$(dirname "$BASE_BIN")/pasta" ] ||
+		{ echo "BASE_BIN not set (or no pasta link beside it)"; return 0; } ;;
 	slirp4netns)
 		command -v "$SLIRP4NETNS" >/dev/null || { echo "slirp4netns not installed"; return 0; }
 		[ "$2" = S3T ] && { echo "slirp4netns has no namespace-to-host port forwarding"; return 0; } ;;
+	esac
+	case "$1:$(scen_path "$2")" in
+	slirp4netns:wan_*) echo "its own network 203.0.113.0/24 holds the WAN addresses"; return 0 ;;
+	loopback:wan_*) echo "no loopback path for a remote peer"; return 0 ;;
 	esac
 	case "$(scen_tool "$2")" in
 	sockperf) command -v sockperf >/dev/null || { echo "sockperf not installed"; return 0; } ;;
@@ -292,10 +415,11 @@ daemon_start() {
 	case "$path" in in|splice_in) t=$port ;; splice_out) T=$port ;; esac
 
 	case "$impl" in
-	ours|pasta)
-		if [ "$impl" = ours ]; then
+	ours|base|pasta)
+		if [ "$impl" = ours ] || [ "$impl" = base ]; then
 			# --stats: counters in the log at exit, read by ours_notes
 			bin=$OURS_BIN; extra="--stats ${OURS_OPTS:-}"
+			[ "$impl" = base ] && bin="$(dirname "$BASE_BIN")/pasta"
 			[ "$variant" = fallback ] && extra="$extra --no-peek-offset"
 		else
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
@@ -355,7 +479,12 @@ daemon_stop() {
 # placement IMPL PATH PORT - set SRV_NS SRV_ADDR CLI_NS CLI_DST
 placement() {
 	case "$1" in
-	veth) SRV_NS=$H; SRV_ADDR=$H4; CLI_NS=$R; CLI_DST=$H4; return ;;
+	veth)
+		case "$2" in
+		wan_*) SRV_NS=$R; SRV_ADDR=$W_R4; CLI_NS=$H; CLI_DST=$W_R4 ;;
+		*) SRV_NS=$H; SRV_ADDR=$H4; CLI_NS=$R; CLI_DST=$H4 ;;
+		esac
+		return ;;
 	loopback) SRV_NS=$H; SRV_ADDR=127.0.0.1; CLI_NS=$H; CLI_DST=127.0.0.1; return ;;
 	esac
 	case "$2" in
@@ -363,6 +492,7 @@ placement() {
 	in) SRV_NS=$N; SRV_ADDR=0.0.0.0; CLI_NS=$R; CLI_DST=$H4 ;;
 	splice_in) SRV_NS=$N; SRV_ADDR=0.0.0.0; CLI_NS=$H; CLI_DST=127.0.0.1 ;;
 	splice_out) SRV_NS=$H; SRV_ADDR=127.0.0.1; CLI_NS=$N; CLI_DST=127.0.0.1 ;;
+	wan_*) SRV_NS=$R; SRV_ADDR=$W_R4; CLI_NS=$N; CLI_DST=$W_R4 ;;
 	esac
 }
 
@@ -395,7 +525,9 @@ client_run() {
 	lim=$((DUR + 30))
 	case "$1" in
 	iperf3)
-		rev=""; [ "$2" = S2R ] && rev=-R
+		rev=""
+		case "$2" in S2R|WD*) rev=-R ;; esac
+		case "$2" in W*) [ -n "$WAN_CC" ] && rev="$rev -C $WAN_CC" ;; esac
 		ip netns exec "$CLI_NS" timeout -k 5 $lim iperf3 -c "$CLI_DST" -p "$3" \
 			-t "$DUR" -i 1 -J --connect-timeout 5000 $rev >"$4" 2>&1 & ;;
 	sockperf)
@@ -438,7 +570,7 @@ run_case() {
 	dlog="$OUT/logs/$tag.log"
 	NOTE_RUN=""; GW=""; DPID=""
 	daemon=0
-	case "$impl" in ours|pasta|slirp4netns) daemon=1 ;; esac
+	case "$impl" in ours|base|pasta|slirp4netns) daemon=1 ;; esac
 
 	if [ $daemon = 1 ] && ! daemon_start "$impl" "$scen" "$variant" "$dlog"; then
 		daemon_stop
@@ -447,8 +579,19 @@ run_case() {
 		return
 	fi
 	placement "$impl" "$path"
+	case "$path" in
+	wan_*)
+		if ! delayline_start "$(wan_delay "$scen")" "$(wan_loss "$scen")" "$OUT/logs/$tag-delayline.log"; then
+			delayline_stop
+			[ $daemon = 1 ] && daemon_stop
+			log "$tag: fail (delay line did not start)"
+			row "$rep" "$scen" "$impl" "$variant" fail - - - - - - - - - - - - "delay line did not start"
+			return
+		fi ;;
+	esac
 	if ! server_start "$tool" "$port"; then
 		server_stop
+		delayline_stop
 		[ $daemon = 1 ] && daemon_stop
 		log "$tag: fail (server did not start)"
 		row "$rep" "$scen" "$impl" "$variant" fail - - - - - - - - - - - - "server did not listen"
@@ -457,8 +600,10 @@ run_case() {
 
 	c0=""; [ $daemon = 1 ] && c0=$(cpu_ticks "$DPID")
 	perf_start "$tag"
+	wan_probe_start "$path"
 	client_run "$tool" "$scen" "$port" "$raw"
 	crc=$?
+	wan_probe_stop "$path"
 	perf_stop "$tag"
 	cpu=-; rss=-; alive=1; drops=-
 	if [ $daemon = 1 ]; then
@@ -473,6 +618,7 @@ run_case() {
 		[ -n "$rss" ] || rss=-
 	fi
 	server_stop
+	delayline_stop
 	[ $daemon = 1 ] && daemon_stop
 
 	# status value unit p99 bytes conns retrans stalls minfrac note
@@ -497,6 +643,40 @@ run_case() {
 		"$(echo "$res" | cut -f1-6)" "$cpu" "$per" "$rss" "$drops" \
 		"$(echo "$res" | cut -f7-)"
 	log "$tag: $(echo "$res" | cut -f1-3 | tr '\t' ' ') cpu=${cpu}s rss=${rss}KiB"
+}
+
+# wan_probe_start PATH - for W runs: TCP counters (nstat) of H and R from
+# here to wan_probe_stop, and ss -tin of H's TCP sockets towards R (and of
+# N's and R's ends) at one third and two thirds of the run, in OUT/logs/TAG-probe.txt: how the
+# host-side receiver's window (rcv_space, rcv_ssthresh, rcv_wnd) grows and
+# what the remote sender retransmits
+wan_probe_start() {
+	PROBE_PID=""
+	case "$1" in wan_*) ;; *) return 0 ;; esac
+	for ns in "$H" "$R"; do NSTAT_HISTORY="$OUT/logs/.nstat-$ns" ip netns exec "$ns" nstat -n >/dev/null 2>&1; done
+	(
+		for t in 1 2; do
+			sleep "$(awk -v d="$DUR" 'BEGIN { print d / 3 }')"
+			echo "== ss -tin in H at $t/3 of the run"
+			ip netns exec "$H" ss -tinm "dst $W_R4" 2>/dev/null
+			[ -n "$DPID" ] && echo "== ss -tin in N" &&
+				ip netns exec "$N" ss -tinm state established 2>/dev/null
+			echo "== ss -tin in R (the remote end: cwnd, snd_wnd)"
+			ip netns exec "$R" ss -tin "src $W_R4" 2>/dev/null
+		done
+	) >"$OUT/logs/$tag-probe.txt" 2>&1 &
+	PROBE_PID=$!
+	BG_PIDS="$BG_PIDS $PROBE_PID"
+}
+
+wan_probe_stop() {
+	case "$1" in wan_*) ;; *) return 0 ;; esac
+	kill_wait "$PROBE_PID"
+	BG_PIDS=$(echo "$BG_PIDS" | tr ' ' '\n' | grep -v -x "$PROBE_PID" | tr '\n' ' ')
+	for ns in "$H" "$R"; do
+		echo "== nstat in $( [ "$ns" = "$H" ] && echo H || echo R) over the run"
+		NSTAT_HISTORY="$OUT/logs/.nstat-$ns" ip netns exec "$ns" nstat 2>/dev/null | grep -E 'Retrans|TcpOutSegs|TcpInSegs|Prune|Collapse|RcvQDrop|OFO|Backlog|ZeroWindow|WinProbe|TCPRcvCoalesce|DSACK|SACKRecovery|LossProbes|Timeouts'
+	done >>"$OUT/logs/$tag-probe.txt"
 }
 
 # tap_drops - frames the namespace's tap dropped on transmit (its queue to
@@ -565,6 +745,17 @@ version_of() {
 
 setup_topology || { echo "bench: topology setup failed" >&2; exit 1; }
 
+case ",$SCEN," in *,W*) WAN=1 ;; *) WAN=$WAN_CHECK ;; esac
+if [ $WAN = 1 ]; then
+	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/delayline" "$here/delayline.c" 2>"$OUT/logs/delayline-build.log" ||
+		{ echo "bench: delayline.c did not build: $(cat "$OUT/logs/delayline-build.log")" >&2; exit 1; }
+	setup_wan || { echo "bench: WAN topology setup failed" >&2; exit 1; }
+fi
+if [ $WAN_CHECK = 1 ]; then
+	wan_check
+	exit $?
+fi
+
 if command -v wrk >/dev/null; then
 	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/httpd" "$here/httpd.c" 2>"$OUT/logs/httpd-build.log" ||
 		log "httpd.c did not build: S5 will be n/a"
@@ -586,6 +777,7 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'ours_version\t%s (source tree %s)\n' "$("$OURS_BIN" --version 2>&1 | head -n 1)" \
 		"$(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
 	printf 'pasta_version\t%s\n' "passt $(version_of passt)"
+	[ -n "${BASE_BIN:-}" ] && printf 'base_version\t%s\n' "$("$BASE_BIN" --version 2>&1 | head -n 1)"
 	printf 'slirp4netns_version\t%s\n' "slirp4netns $(version_of slirp4netns)"
 	printf 'iperf3_version\t%s\n' "$(version_of iperf3)"
 	printf 'sockperf_version\t%s\n' "$(version_of sockperf)"
@@ -595,6 +787,7 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'flow_size\t%s\n' "$FLOW_SIZE"
 	printf 'mtu_veth\t%s\n' "$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 	printf 'mtu_lo\t%s\n' "$(ip -n "$H" -o link show lo | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
+	[ $WAN = 1 ] && printf 'mtu_wan\t%s\n' "$WAN_MTU"
 } >"$META"
 
 impls=$(echo "$IMPLS" | tr ',' ' ')

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../tap/csum.h"
+#include "../../tap/csum_impl.h"
 #include "captured_frames.h"
 
 /**
@@ -223,6 +224,89 @@ START_TEST(test_csum_pseudo_inany_v4)
 END_TEST
 
 /**
+ * ref_fold() - Textbook RFC 1071 section 4.1 sum: 16-bit words in memory
+ *		order, a zero pad byte for an odd length, carries folded
+ * @p:		Data
+ * @len:	Bytes
+ * @init:	Unfolded start value
+ *
+ * Return: folded 16-bit sum, not complemented, in native word order
+ */
+static uint16_t ref_fold(const uint8_t *p, size_t len, uint32_t init)
+{
+	uint64_t sum = init;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2) {
+		uint16_t w;
+
+		memcpy(&w, p + i, 2);
+		sum += w;
+	}
+	if (len & 1) {
+		uint8_t last[2] = { p[len - 1], 0 };
+		uint16_t w;
+
+		memcpy(&w, last, 2);
+		sum += w;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* The vector variant returns what the scalar one does, and both fold to the
+ * RFC 1071 sum, on random data at every length up to 4 KiB plus large
+ * ones, every start offset modulo 64 and random initial sums
+ */
+START_TEST(test_csum_variants_random)
+{
+	static uint8_t buf[65536 + 128];
+	static const size_t big[] = { 8191, 9000, 16384, 65535, 65536 };
+	unsigned seed = 20;
+	size_t i, len, off;
+
+	srand(seed);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)rand();
+
+	for (len = 0; len <= 4096 + sizeof(big) / sizeof(big[0]); len++) {
+		size_t l = len <= 4096 ? len : big[len - 4097];
+
+		for (off = 0; off < 64; off += (l > 1024 ? 7 : 1)) {
+			uint32_t init = (uint32_t)rand(), sc, d;
+			const uint8_t *p = buf + off;
+
+			sc = csum_unfolded_scalar(p, l, init);
+			d = csum_unfolded(p, l, init);
+			ck_assert_uint_eq(d, sc);
+#ifdef CSUM_HAVE_AVX2
+			if (__builtin_cpu_supports("avx2"))
+				ck_assert_uint_eq(csum_unfolded_avx2(p, l, init), sc);
+#endif
+			ck_assert_uint_eq((uint16_t)~csum_fold(sc),
+					  ref_fold(p, l, init));
+		}
+	}
+}
+END_TEST
+
+/* All ones: each 64-bit lane gets its largest words, the sum of 65536
+ * bytes of 0xff folds to 0xffff (RFC 1071: -0 in one's complement)
+ */
+START_TEST(test_csum_variants_all_ones)
+{
+	static uint8_t buf[65536];
+
+	memset(buf, 0xff, sizeof(buf));
+	ck_assert_uint_eq(csum_unfolded(buf, sizeof(buf), 0),
+			  csum_unfolded_scalar(buf, sizeof(buf), 0));
+	ck_assert_uint_eq((uint16_t)~csum_fold(csum_unfolded(buf, sizeof(buf), 0)),
+			  0xffff);
+}
+END_TEST
+
+/**
  * csum_suite() - All checksum tests
  *
  * Return: the suite
@@ -247,6 +331,11 @@ static Suite *csum_suite(void)
 	tcase_add_test(tc, test_csum_captured_icmp6_pseudo);
 	tcase_add_test(tc, test_csum_captured_icmp6_echo_inany);
 	tcase_add_test(tc, test_csum_pseudo_inany_v4);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("variants");
+	tcase_add_test(tc, test_csum_variants_random);
+	tcase_add_test(tc, test_csum_variants_all_ones);
 	suite_add_tcase(s, tc);
 
 	return s;

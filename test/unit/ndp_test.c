@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tap/guest.h"
 #include "../../tap/services.h"
 #include "captured_frames.h"
 #include "fake_conf.h"
@@ -469,11 +470,11 @@ START_TEST(test_ndp_handle_ns_guest_address_silent)
 	inet_pton(AF_INET6, "2001:db8::15", b + ICMP + 8);
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 
-	inet_pton(AF_INET6, "2001:db8::99", &c.ip6.addr_seen);
+	inet_pton(AF_INET6, "2001:db8::99", &tap_guest.addr6_seen);
 	inet_pton(AF_INET6, "2001:db8::99", b + ICMP + 8);
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 
-	inet_pton(AF_INET6, "fe80::99", &c.ip6.addr_ll_seen);
+	inet_pton(AF_INET6, "fe80::99", &tap_guest.addr6_ll_seen);
 	inet_pton(AF_INET6, "fe80::99", b + ICMP + 8);
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 

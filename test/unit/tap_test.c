@@ -286,6 +286,109 @@ START_TEST(test_tap_runts_padded)
 END_TEST
 
 /**
+ * tcp_frame() - Ethernet + IP + TCP frame with a partial checksum layout
+ * @f:		Buffer, at least 54 + 40 + @plen bytes
+ * @v6:		IPv6 (next header 6 at byte 20) instead of IPv4 (protocol 6
+ *		at byte 23)
+ * @optlen:	TCP option bytes, multiple of 4 (data offset 5 + @optlen / 4)
+ * @plen:	Payload bytes
+ *
+ * Return: frame length
+ */
+static size_t tcp_frame(uint8_t *f, bool v6, size_t optlen, size_t plen)
+{
+	size_t l3 = v6 ? 40 : 20, th = 14 + l3;
+
+	memset(f, 0, th + 20 + optlen);
+	f[12] = v6 ? 0x86 : 0x08;
+	f[13] = v6 ? 0xdd : 0x00;
+	if (v6) {
+		f[14] = 0x60;
+		f[14 + 6] = 6;
+	} else {
+		f[14] = 0x45;
+		f[14 + 9] = 6;
+	}
+	f[th + 12] = (uint8_t)((5 + optlen / 4) << 4);
+	fill(f + th + 20 + optlen, plen, 9);
+	return th + 20 + optlen + plen;
+}
+
+/* A TCP super-frame marked with tap_tx_gso() goes out as one write() whose
+ * virtio_net_hdr says GSO: gso_type VIRTIO_NET_HDR_GSO_TCPV4 (1) or _TCPV6
+ * (4), hdr_len = Ethernet to the end of the TCP header, gso_size = MSS
+ * (virtio spec 1.2, 5.1.6.2; include/uapi/linux/virtio_net.h).  A frame
+ * with no more than one MSS of payload carries no GSO.
+ */
+START_TEST(test_tap_dev_gso)
+{
+	static uint8_t got[70000];
+	struct { bool v6; size_t opt, plen, mss; uint8_t type; size_t hdr; } t[] = {
+		{ false, 0, 14600, 1460, 1, 54 },	/* 10 segments */
+		{ true, 12, 14280, 1428, 4, 86 },	/* options: data offset 8 */
+		{ false, 0, 1460, 1460, 0, 0 },		/* one segment: no GSO */
+	};
+	size_t avail, len[3], i;
+	uint8_t *p, *f[3];
+	ssize_t n;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	tap_init(TAP_DEV, sv[0], true);
+	p = tap_tx_space(&avail);
+	ck_assert_uint_ge(avail, 3 * 20000);
+	for (i = 0; i < 3; i++) {
+		size_t th = t[i].v6 ? 54 : 34;
+
+		f[i] = p + TAP_HEADROOM + i * 20000;
+		len[i] = tcp_frame(f[i], t[i].v6, t[i].opt, t[i].plen);
+		tap_tx_add(f[i], len[i], th, 16);
+		tap_tx_gso(t[i].mss);
+	}
+	ck_assert_int_eq(tap_flush(), 0);
+
+	for (i = 0; i < 3; i++) {
+		n = recv(sv[1], got, sizeof(got), 0);
+		ck_assert_int_eq(n, (ssize_t)(10 + len[i]));
+		ck_assert_uint_eq(got[0], 1);			/* NEEDS_CSUM */
+		ck_assert_uint_eq(got[1], t[i].type);
+		ck_assert_uint_eq(got[2] | got[3] << 8, t[i].hdr);
+		ck_assert_uint_eq(got[4] | got[5] << 8, t[i].type ? t[i].mss : 0);
+		ck_assert_uint_eq(got[6] | got[7] << 8, t[i].v6 ? 54 : 34);
+		ck_assert_uint_eq(got[8] | got[9] << 8, 16);
+		ck_assert_mem_eq(got + 10, f[i], len[i]);
+	}
+}
+END_TEST
+
+/* tap_gso_seg(): a multiple of the MSS that keeps the frame within 65535
+ * bytes of IP datagram (IPv4 total length, RFC 791; IPv6 payload length,
+ * RFC 8200: both 16-bit) plus the Ethernet header; one MSS where segments
+ * can't be offloaded (stream back-end) or two wouldn't fit
+ */
+START_TEST(test_tap_gso_seg)
+{
+	size_t s;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	tap_init(TAP_DEV, sv[0], true);
+	s = tap_gso_seg(54, 1460);
+	ck_assert_uint_eq(s % 1460, 0);
+	ck_assert_uint_le(s + 54 - 14, 65535);
+	ck_assert_uint_gt(s + 54 - 14 + 1460, 65535);
+	s = tap_gso_seg(74, 1440);		/* IPv6: payload length */
+	ck_assert_uint_eq(s % 1440, 0);
+	ck_assert_uint_le(s + 74 - 54, 65535);
+	ck_assert_uint_eq(tap_gso_seg(54, 65480), 65480);
+	close(sv[0]);
+	close(sv[1]);
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	tap_init(TAP_STREAM, sv[0], false);
+	ck_assert_uint_eq(tap_gso_seg(54, 1460), 1460);
+}
+END_TEST
+
+/**
  * tap_suite() - Build the suite
  *
  * Return: suite
@@ -301,6 +404,8 @@ static Suite *tap_suite(void)
 	tcase_add_test(tc, test_tap_stream_ext_partial);
 	tcase_add_test(tc, test_tap_ext_limits);
 	tcase_add_test(tc, test_tap_runts_padded);
+	tcase_add_test(tc, test_tap_dev_gso);
+	tcase_add_test(tc, test_tap_gso_seg);
 	suite_add_tcase(s, tc);
 	return s;
 }

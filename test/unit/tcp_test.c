@@ -24,6 +24,7 @@
 #include "../../passt/tcp.h"
 #include "../../tap/csum.h"
 #include "../../tap/frame.h"
+#include "../../tap/guest.h"
 #include "../../tap/tap.h"
 
 #define F_FIN	0x01
@@ -67,6 +68,7 @@ static void setup_common(bool fallback, unsigned flow_max)
 	memcpy(c->mac_our, mac_our, 6);
 	memcpy(c->mac_guest, mac_guest, 6);
 	c->mac_guest_set = true;
+	tap_guest_init(c);
 	c->ip4.enabled = true;
 	inet_pton(AF_INET, "203.0.113.15", &c->ip4.addr);
 	c->ip4.prefix_len = 24;

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/udp_frame.c - UDP frames to the guest: size rules, headers, and the
+ *		       ICMP errors that quote a guest's datagram
+ *
+ * Pure functions on buffers, no sockets and no context: passt/udp.c and
+ * passt/udp_mcast.c build their frames with them, and the unit tests check
+ * them against the RFCs (test/unit/udp_test.c).  Declared in
+ * udp_internal.h.
+ */
+#include <errno.h>
+#include <netinet/icmp6.h>
+#include <netinet/in.h>
+#include <netinet/ip_icmp.h>
+#include <string.h>
+
+#include "../conf/conf.h"
+#include "../tap/csum.h"
+#include "../tap/frame.h"
+#include "../tap/guest.h"
+#include "../tap/tap.h"
+#include "udp_internal.h"
+#include "udp_mcast.h"
+
+/**
+ * udp_payload_max() - Largest UDP payload that fits one frame to the guest
+ * @mtu:	MTU of the guest link: bytes of IP packet
+ * @v4:		IPv4 (20-byte header) rather than IPv6 (40 bytes)
+ *
+ * The IPv4 total length and the IPv6 payload length are 16-bit fields
+ * (RFC 791, RFC 8200), so 65,507 and 65,527 bytes are the limits whatever
+ * the MTU.
+ *
+ * Return: payload bytes, 0 if not even a header fits
+ */
+size_t udp_payload_max(int mtu, bool v4)
+{
+	size_t l3 = v4 ? 20 : 40, lim = v4 ? 65535 - 20 - UDP_HLEN :
+					      65535 - UDP_HLEN;
+
+	if (mtu <= 0 || (size_t)mtu <= l3 + UDP_HLEN)
+		return 0;
+	return MIN((size_t)mtu - l3 - UDP_HLEN, lim);
+}
+
+/**
+ * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
+ * @uh:		Header start; @plen bytes of payload follow it
+ * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
+ * @sport:	Source port, host order
+ * @dst:	Destination address, same family
+ * @dport:	Destination port, host order
+ * @plen:	Payload length, bytes (header + payload <= 65535)
+ * @partial:	Leave only the pseudo-header sum in the checksum field, for
+ *		the tap device to complete (VIRTIO_NET_HDR_F_NEEDS_CSUM)
+ *
+ * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
+ * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
+ */
+void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		  const union inany *dst, uint16_t dport, size_t plen,
+		  bool partial)
+{
+	size_t l4len = UDP_HLEN + plen;
+	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
+	uint16_t ck;
+
+	put_be16(uh, sport);
+	put_be16(uh + 2, dport);
+	put_be16(uh + 4, (uint16_t)l4len);
+	put_be16(uh + 6, 0);
+	if (partial) {
+		ck = (uint16_t)~csum_fold(sum);
+	} else {
+		ck = csum(uh, l4len, sum);
+		if (!ck)
+			ck = 0xffff;
+	}
+	memcpy(uh + 6, &ck, 2);
+}
+
+/**
+ * udp_icmp_unreach_len() - Length of the frame udp_icmp_unreach_fill() builds
+ * @v4:		IPv4 rather than IPv6
+ *
+ * Return: bytes: Ethernet, IP, 8 bytes of ICMP header, quoted IP and UDP
+ *	   headers (70 for IPv4, 110 for IPv6)
+ */
+size_t udp_icmp_unreach_len(bool v4)
+{
+	return icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
+}
+
+/**
+ * udp_icmp_unreach_fill() - Build a port unreachable error about a datagram
+ * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
+ * @mac_dst:	Guest MAC
+ * @mac_src:	Our MAC
+ * @k:		Guest-side tuple of the datagram: the error goes from
+ *		@k->faddr to @k->gaddr
+ * @dlen:	Payload length of the datagram, bytes (for the quoted UDP
+ *		length field)
+ *
+ * IPv4: ICMP type 3 (destination unreachable) code 3 (port unreachable),
+ * four unused zero bytes, then the datagram's IP header and first 8 bytes
+ * of its data, which is its UDP header (RFC 792).  IPv6: ICMPv6 type 1 code
+ * 4 (port unreachable), likewise (RFC 4443 3.1), checksum over the
+ * pseudo-header (RFC 4443 2.3).  The IP and UDP headers are rebuilt from
+ * @k (icmp_err_fill() does the rest); the quoted UDP checksum is zero: the
+ * payload isn't quoted, and receivers match the error by addresses and
+ * ports only.
+ *
+ * Return: frame length
+ */
+size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
+			     const uint8_t *mac_src, const struct flow_key *k,
+			     size_t dlen)
+{
+	bool v4 = inany_v4(&k->gaddr);
+
+	return udp_icmp_err_fill(l2, mac_dst, mac_src, k, dlen, &k->faddr,
+				 v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
+				 v4 ? ICMP_PORT_UNREACH :
+				      ICMP6_DST_UNREACH_NOPORT);
+}
+
+/**
+ * udp_icmp_err_fill() - ICMP or ICMPv6 error about the guest's datagram
+ * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
+ * @mac_dst:	Guest MAC
+ * @mac_src:	Our MAC
+ * @k:		Guest-side key of the flow (the quoted datagram's tuple)
+ * @dlen:	Payload length of the quoted datagram, bytes
+ * @src:	Source of the error as the guest sees it (the router that
+ *		sent it, or the destination)
+ * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
+ * @code:	Code
+ *
+ * Return: frame length
+ */
+size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+			 const uint8_t *mac_src, const struct flow_key *k,
+			 size_t dlen, const union inany *src, uint8_t type,
+			 uint8_t code)
+{
+	uint8_t q[40 + UDP_HLEN];
+	size_t l3;
+
+	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
+	put_be16(q + l3, k->gport);
+	put_be16(q + l3 + 2, k->fport);
+	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
+	put_be16(q + l3 + 6, 0);
+
+	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
+			     q, l3 + UDP_HLEN);
+}
+
+/**
+ * udp_frame_fill() - Write Ethernet, IP and UDP headers of a frame to the guest
+ * @c:		Configuration (MACs)
+ * @l2:		Frame start; @plen bytes of payload are at l2 + 14 + 20 + 8
+ *		(IPv4) or l2 + 14 + 40 + 8 (IPv6) already
+ * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport;
+ *		@k->gaddr may be a group or broadcast address (the Ethernet
+ *		destination is then the matching one, udp_mcast_mac())
+ * @plen:	Payload length, bytes
+ * @partial:	Leave the UDP checksum to the tap device
+ *
+ * Return: frame length
+ */
+size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
+		      const struct flow_key *k, size_t plen, bool partial)
+{
+	bool v4 = inany_v4(&k->gaddr);
+	uint8_t gmac[ETH_ALEN_];
+	size_t l3;
+
+	if (udp_mcast_mac(c, &k->gaddr, gmac))
+		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? 0x0800 : 0x86dd);
+	else
+		eth_hdr_fill(l2, tap_guest_mac_dst(),
+			     c->mac_our, v4 ? 0x0800 : 0x86dd);
+	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
+			 UDP_HLEN + plen);
+	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
+		     k->gport, plen, partial);
+	return ETH_HLEN_ + l3 + UDP_HLEN + plen;
+}
