@@ -12,6 +12,8 @@
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
 #   make check-nspawn the units under systemd in a systemd-nspawn container
+#   make check-vhost  QEMU guests on passt --vhost-user (~90 s, VHOST_LONG=1:
+#                   64 MiB each way)
 #   make deps-graph   includes and symbols between folders, circles of files
 
 # Debian packages: the one place where their names live.  Build, tests,
@@ -75,7 +77,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
-	check-nspawn deps-nspawn deps-graph check-deps
+	check-nspawn deps-nspawn deps-graph check-deps check-vhost
 
 all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
@@ -194,6 +196,11 @@ check-nspawn: deps-nspawn all
 
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
+
+# Not part of make check: two QEMU guests (TCG) on passt --vhost-user
+check-vhost: all
+	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
+		test/integration/run.sh
 
 check: deps
 	$(MAKE) --no-print-directory all unit

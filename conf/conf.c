@@ -177,6 +177,11 @@ static const struct conf_opt conf_opts[] = {
 	  "use this connected socket (implies -1)" },
 	{ "one-off", '1', '1', no_argument, M_PASST, NULL, NULL,
 	  "quit after the first client disconnects" },
+	{ "vhost-user", 0, OPT_VHOST_USER, no_argument, M_PASST, NULL, NULL,
+	  "be a vhost-user back-end (virtio-net rings) on the socket" },
+	{ "print-capabilities", 0, OPT_PRINT_CAPABILITIES, no_argument,
+	  M_PASST, NULL, NULL,
+	  "print the vhost-user back-end capabilities (JSON) and exit" },
 
 	/* pasta only */
 	{ "tcp-ns", 'T', 'T', required_argument, M_PASTA, "SPEC", PORTS_FORM,

@@ -336,6 +336,7 @@ struct conf_ip6 {
  * @fd:			-F/--fd: already connected socket, or -1
  * @one_off:		-1/--one-off: exit after the first client goes (-F
  *			implies it)
+ * @vhost_user:		--vhost-user: the client is a vhost-user front-end
  *
  * @devmem_if:		--devmem interface, "" if off
  * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n,
@@ -413,6 +414,7 @@ struct conf {
 	char conf_path[108];
 	int fd;
 	bool one_off;
+	bool vhost_user;
 
 	char devmem_if[IFNAMSIZ];
 	uint64_t devmem_queues;

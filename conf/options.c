@@ -843,6 +843,14 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 	case '1':
 		c->one_off = true;
 		break;
+	case OPT_VHOST_USER:
+		c->vhost_user = true;
+		break;
+	case OPT_PRINT_CAPABILITIES:
+		/* vhost-user.rst, "Backend program conventions" */
+		printf("{\n  \"type\": \"net\"\n}\n");
+		fflush(stdout);
+		conf_exit(EXIT_SUCCESS);
 	case 'I':
 		if (conf_ifname(arg, c->ifname_ns))
 			conf_invalid(st, o, arg);

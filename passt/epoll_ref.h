@@ -25,6 +25,8 @@ enum epoll_type {
 	EPOLL_TYPE_CTL_LISTEN,	/* -c: listening configuration socket */
 	EPOLL_TYPE_CTL,		/* -c: connection of a pesto(1) client */
 	EPOLL_TYPE_NS_WATCH,	/* pasta: inotify on --netns, target's pidfd */
+	EPOLL_TYPE_VHOST_CMD,	/* --vhost-user: the front-end's socket */
+	EPOLL_TYPE_VHOST_KICK,	/* --vhost-user: kick eventfd, @data: queue */
 	EPOLL_TYPE_COUNT
 };
 

@@ -174,8 +174,12 @@ static int passt_sock_open(struct ctx *ctx)
 		die_perror("epoll_ctl");
 
 	info("UNIX domain socket bound at %s", sa.sun_path);
-	info("connect QEMU with: -netdev stream,id=n0,server=off,addr.type=unix,addr.path=%s -device virtio-net-pci,netdev=n0",
-	     sa.sun_path);
+	if (ctx->c.vhost_user)
+		info("connect QEMU with: -chardev socket,id=c,path=%s -netdev vhost-user,id=n0,chardev=c -device virtio-net-pci,netdev=n0 -object memory-backend-memfd,id=m,share=on,size=RAM -numa node,memdev=m",
+		     sa.sun_path);
+	else
+		info("connect QEMU with: -netdev stream,id=n0,server=off,addr.type=unix,addr.path=%s -device virtio-net-pci,netdev=n0",
+		     sa.sun_path);
 	return s;
 }
 
@@ -361,9 +365,14 @@ int main(int argc, char **argv)
 
 		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
 		fcntl(c->fd, F_SETFD, FD_CLOEXEC);
-		tap_init(TAP_STREAM, c->fd, false);
-		if (passt_tap_add(ctx, c->fd))
-			die_perror("epoll_ctl on -F %d", c->fd);
+		if (c->vhost_user) {
+			if (vhost_attach(ctx, c->fd))
+				die_perror("epoll_ctl on -F %d", c->fd);
+		} else {
+			tap_init(TAP_STREAM, c->fd, false);
+			if (passt_tap_add(ctx, c->fd))
+				die_perror("epoll_ctl on -F %d", c->fd);
+		}
 	}
 
 	tcp_init(ctx);

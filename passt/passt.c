@@ -46,6 +46,7 @@
 #include "../tap/guest.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
+#include "../tap/vhost_user.h"
 #include "ctl.h"
 #include "devmem.h"
 #include "tcp_devmem.h"
@@ -72,6 +73,7 @@ static struct tap_rx_batch tap_batch;
 static struct frame tap_frames[TAP_RX_MAX];
 static uint8_t svc_out[4096];
 static bool tap_epollout_armed;
+static int passt_epollfd = -1;	/* for vhost_watch() */
 
 /**
  * timer_want() - Ask for a wake-up at a given time
@@ -98,9 +100,15 @@ void stats_dump(void)
 	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
 		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
 		    tap_stats.tx_bytes, tap_stats.tx_dropped);
-	if (tap_backend() != TAP_DEV)
+	if (tap_backend() == TAP_STREAM)
 		info_always("stats: stream short writes %lu, bad lengths %lu",
 			    tap_stats.tx_short, tap_stats.rx_bad_len);
+	if (vu_stats.msgs)
+		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu, receive queue full %lu, bad guest frames %lu, kicks %lu, interrupts %lu",
+			    vu_stats.msgs, vu_stats.refused,
+			    vu_stats.frontends_dropped, vu_stats.rx_full,
+			    vu_stats.rx_bad_len, vu_stats.kicks,
+			    vu_stats.calls);
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);
 	for (i = 1; i < FD_COUNT; i++)
@@ -372,6 +380,8 @@ static void tap_client_gone(struct ctx *ctx)
 	if (fd >= 0) {
 		tap_flush();	/* replies to frames before a bad length */
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, fd, NULL);
+		if (tap_backend() == TAP_VHOST)
+			vu_detach();	/* kick fds, guest memory */
 		close(fd);
 	}
 	tap_detach();
@@ -406,6 +416,11 @@ static void tap_handler(struct ctx *ctx, uint32_t e)
 		return;
 
 	r = tap_input(ctx);
+	if (tap_backend() == TAP_VHOST) {
+		if (r < 0)
+			tap_client_gone(ctx);
+		return;
+	}
 	if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))) {
 		if (tap_backend() == TAP_STREAM) {
 			if (r == -EBADMSG)
@@ -416,6 +431,8 @@ static void tap_handler(struct ctx *ctx, uint32_t e)
 		}
 	}
 }
+
+static void guest_attached(struct ctx *ctx);
 
 /**
  * tap_listen_handler() - passt: a client connects to the UNIX socket
@@ -430,10 +447,15 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 
 	if (s < 0)
 		return;
-	if (tap_connected()) {
+	if (tap_fd() >= 0) {
 		/* One guest at a time, as with QEMU's -netdev stream */
 		info("refusing a second client");
 		close(s);
+		return;
+	}
+	if (ctx->c.vhost_user) {
+		if (vhost_attach(ctx, s) < 0)
+			close(s);
 		return;
 	}
 	tap_init(TAP_STREAM, s, false);
@@ -443,11 +465,103 @@ static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		return;
 	}
 	info("client connected");
+	guest_attached(ctx);
+}
+
+/**
+ * guest_attached() - Frames can reach the guest now: send what waited
+ * @ctx:	Context
+ */
+static void guest_attached(struct ctx *ctx)
+{
 	flow_guest_attached(ctx);
 	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
 		svc_send(ndp_ra_timer(&ctx->c, ctx->now, svc_out,
 				      sizeof(svc_out)));
+}
+
+/**
+ * vhost_watch() - Start or stop watching a vhost-user kick eventfd
+ * @fd:		Eventfd from the front-end
+ * @queue:	Its queue index
+ * @add:	Start (true) or stop watching
+ *
+ * #syscalls:passt epoll_ctl
+ * Return: 0, or -errno from epoll_ctl()
+ */
+static int vhost_watch(int fd, unsigned queue, bool add)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_KICK,
+				.fd = (uint32_t)fd, .data = queue };
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = ref.u64 };
+
+	if (epoll_ctl(passt_epollfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd,
+		      add ? &ev : NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * vhost_attach() - A vhost-user front-end connected (or was passed, -F)
+ * @ctx:	Context
+ * @s:		Its socket, non-blocking
+ *
+ * #syscalls:passt epoll_ctl
+ * Return: 0, or -errno (the caller closes @s)
+ */
+int vhost_attach(struct ctx *ctx, int s)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_CMD,
+				.fd = (uint32_t)s };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
+				  .data.u64 = ref.u64 };
+
+	passt_epollfd = ctx->epollfd;
+	vu_set_watch(vhost_watch);
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0)
+		return -errno;
+	tap_init(TAP_VHOST, s, false);
+	vu_attach(s);
+	info("vhost-user front-end connected");
+	return 0;
+}
+
+/**
+ * vhost_cmd_handler() - Messages (or hang-up) from the vhost-user front-end
+ * @ctx:	Context
+ * @e:		epoll events
+ */
+static void vhost_cmd_handler(struct ctx *ctx, uint32_t e)
+{
+	bool was = tap_connected();
+	int r = 0;
+
+	if (e & EPOLLIN)
+		r = vu_cmd_handler();
+	if (r == 0 && (e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))
+		r = -EPIPE;
+	if (r < 0 || vu_broken()) {
+		tap_client_gone(ctx);
+		return;
+	}
+	if (!was && tap_connected()) {
+		info("vhost-user: queues running");
+		guest_attached(ctx);
+	}
+}
+
+/**
+ * vhost_kick_handler() - The guest kicked a vhost-user queue
+ * @ctx:	Context
+ * @ref:	epoll reference: queue index in @data
+ */
+static void vhost_kick_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	if (tap_backend() != TAP_VHOST || vu_kick_handler(ref.data) < 0)
+		return;
+	if (ref.data == 1)	/* transmitq: frames from the guest */
+		tap_handler(ctx, EPOLLIN);
 }
 
 /**
@@ -747,6 +861,13 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_NS_WATCH:
 				ns_gone_check(ctx);
 				break;
+			case EPOLL_TYPE_VHOST_CMD:
+				if ((int)ref.fd == tap_fd())
+					vhost_cmd_handler(ctx, e);
+				break;
+			case EPOLL_TYPE_VHOST_KICK:
+				vhost_kick_handler(ctx, ref);
+				break;
 			default:	/* a flow's socket */
 				flow_sock_event(ctx, ref, e);
 				break;
@@ -775,6 +896,8 @@ int passt_loop(struct ctx *ctx)
 		if (tcp_tap_waiting() && !tap_tx_blocked())
 			tcp_tap_resume(ctx);
 		tap_flush();
+		if (tap_backend() == TAP_VHOST && vu_broken())
+			tap_client_gone(ctx);	/* a ring broke */
 		tap_epoll_update(ctx);
 		flow_free_flush();
 	}

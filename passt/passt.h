@@ -56,6 +56,7 @@ extern struct passt_stats stats;
 
 void timer_want(struct ctx *ctx, int64_t at);
 int passt_tap_add(struct ctx *ctx, int fd);
+int vhost_attach(struct ctx *ctx, int s);
 int signals_init(struct ctx *ctx);
 int passt_loop(struct ctx *ctx);
 void stats_dump(void);

@@ -42,6 +42,13 @@
  * EPOLLOUT); frames that arrive meanwhile and don't fit are dropped and
  * counted, never reordered, and a frame is never cut.
  *
+ * vhost-user (passt --vhost-user, tap/vhost_user.c).  The guest's virtio
+ * rings are in memory it shares with us: tap_rx() copies frames out of its
+ * transmit queue, tap_flush() copies the arena's frames into its receive
+ * buffers.  A receive queue without buffers is like a stream with a
+ * pending tail: the frames that don't fit are reported to their senders,
+ * and tap_tx_blocked() is true until the guest kicks the queue.
+ *
  * Back-pressure.  A frame may carry a tag (tap_tx_tag()): TCP tags each
  * data segment and FIN with its flow and sequence number.  Whenever a
  * tagged frame is not written (the tap device answers EAGAIN or ENOBUFS,
@@ -83,6 +90,7 @@
 #include "pcap.h"
 #include "stream.h"
 #include "tap.h"
+#include "vhost_user.h"
 
 #define VNET_HLEN	sizeof(struct virtio_net_hdr)
 #define RX_SLOT		(VNET_HLEN + FRAME_MAX)
@@ -239,20 +247,26 @@ enum tap_backend tap_backend(void)
 /**
  * tap_connected() - Is there a guest to talk to?
  *
- * Return: true if a tap fd or a stream client is attached
+ * Return: true if a tap fd or a stream client is attached, or the
+ *	   vhost-user front-end's queues are running
  */
 bool tap_connected(void)
 {
+	if (tap_be == TAP_VHOST)
+		return tap_dev_fd >= 0 && vu_ready();
 	return tap_dev_fd >= 0;
 }
 
 /**
  * tap_csum_offload() - May L4 checksums be left partial?
  *
- * Return: true for a tap device with virtio_net_hdr and no pcap capture
+ * Return: true for a tap device with virtio_net_hdr, or a vhost-user guest
+ *	   that negotiated VIRTIO_NET_F_GUEST_CSUM, and no pcap capture
  */
 bool tap_csum_offload(void)
 {
+	if (tap_be == TAP_VHOST)
+		return vu_guest_csum() && !tap_pcap_on;
 	return tap_vnet && !tap_pcap_on;
 }
 
@@ -350,13 +364,39 @@ static int tap_rx_stream(struct tap_rx_batch *b)
 }
 
 /**
+ * tap_rx_vhost() - Take frames from the vhost-user guest's transmit queue
+ * @b:		Batch to fill
+ *
+ * Return: frames in @b, or -EBADMSG if the ring is broken
+ */
+static int tap_rx_vhost(struct tap_rx_batch *b)
+{
+	int n = vu_frames_from_guest(b->frame, b->len, TAP_RX_MAX);
+	unsigned i;
+
+	if (n < 0)
+		return n;
+	b->n = (unsigned)n;
+	for (i = 0; i < b->n; i++) {
+		tap_stats.rx_frames++;
+		tap_stats.rx_bytes += b->len[i];
+		pcap_frame(b->frame[i], b->len[i]);
+	}
+	return n;
+}
+
+/**
  * tap_rx_buffered() - Are complete frames waiting that no epoll event will
- *		       announce (the socket was already drained into our buffer)?
+ *		       announce (the socket was already drained into our
+ *		       buffer, or a full batch left chains in the guest's
+ *		       transmit queue)?
  *
  * Return: true if tap_rx() would return frames without reading
  */
 bool tap_rx_buffered(void)
 {
+	if (tap_be == TAP_VHOST)
+		return tap_dev_fd >= 0 && vu_tx_more();
 	return tap_be == TAP_STREAM && tap_dev_fd >= 0 &&
 	       stream_rx_ready(&tap_stream_rx);
 }
@@ -377,6 +417,8 @@ int tap_rx(struct tap_rx_batch *b)
 		return 0;
 	if (tap_be == TAP_STREAM)
 		return tap_rx_stream(b);
+	if (tap_be == TAP_VHOST)
+		return tap_rx_vhost(b);
 	return tap_rx_dev(b);
 }
 
@@ -647,13 +689,16 @@ static void tap_tx_dropped(unsigned i)
 /**
  * tap_tx_blocked() - Should senders hold new data back for now?
  *
- * Return: true while a stream write waits for EPOLLOUT, or after the tap
- *	   device refused a write in this wake-up (see tap_tx_unblock())
+ * Return: true while a stream write waits for EPOLLOUT, after the tap
+ *	   device refused a write in this wake-up (see tap_tx_unblock()), or
+ *	   while the vhost-user guest has no receive buffers (until it kicks)
  */
 bool tap_tx_blocked(void)
 {
-	if (tap_dev_fd < 0)
+	if (!tap_connected())
 		return true;
+	if (tap_be == TAP_VHOST)
+		return vu_rx_full();
 	if (tap_be == TAP_STREAM)
 		return stream_tx_pending(&tap_tx_pend);
 	return tap_dev_congested;
@@ -862,6 +907,24 @@ static int tap_flush_dev(void)
 }
 
 /**
+ * tap_flush_vhost() - Copy queued frames into the guest's receive queue
+ *
+ * Frames that find no buffer are reported like any frame not written
+ * (tap_tx_dropped(): TCP moves SND.NXT back), and tap_tx_blocked() stays
+ * true until the guest adds buffers.
+ */
+static void tap_flush_vhost(void)
+{
+	unsigned i;
+
+	vu_frames_to_guest(tap_tx_iov, tap_tx_first, tap_tx_niov, tap_tx_csum,
+			   tap_tx_n, tap_tx_dropmap);
+	for (i = 0; i < tap_tx_n; i++)
+		if (tap_tx_dropmap[i])
+			tap_tx_dropped(i);
+}
+
+/**
  * tap_pcap_frame() - Capture one queued frame, gathering external payload
  * @i:		Frame index
  * @flen:	Its length, bytes
@@ -906,7 +969,7 @@ int tap_flush(void)
 		return 0;
 	}
 
-	if (tap_dev_fd < 0) {
+	if (!tap_connected()) {
 		for (i = 0; i < tap_tx_n; i++)
 			tap_tx_dropped(i);
 		goto out;
@@ -927,6 +990,8 @@ int tap_flush(void)
 
 	if (tap_be == TAP_STREAM)
 		ret = tap_flush_stream();
+	else if (tap_be == TAP_VHOST)
+		tap_flush_vhost();
 	else
 		ret = tap_flush_dev();
 out:

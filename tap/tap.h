@@ -35,6 +35,7 @@ enum tap_backend {
 	TAP_NONE = 0,
 	TAP_DEV,	/* pasta: tap device fd, IFF_TAP | IFF_NO_PI | IFF_VNET_HDR */
 	TAP_STREAM,	/* passt: connected UNIX stream, length-prefixed frames */
+	TAP_VHOST,	/* passt --vhost-user: virtio rings in guest memory */
 };
 
 /**

@@ -34,7 +34,7 @@ case $runs in
 esac
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
-all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf"
+all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf vhost"
 harnesses=${*:-$all}
 # PKG_LIBS of the Makefile
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp libcap-ng"
@@ -83,6 +83,7 @@ for h in $harnesses; do
 	mkdir -p "$work" "test/fuzz/corpus/$h"
 	case $h in
 	frame|stream|seq) maxlen=16384 ;;
+	vhost)		maxlen=32768 ;;
 	conf)		maxlen=1024 ;;
 	*)		maxlen=2048 ;;
 	esac

@@ -13,7 +13,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PASST_BIN:?PASST_BIN must point to the passt binary}"
-tests=${TESTS:-$(cd "$here" && ls [a-z]*.sh | grep -v -e '^lib' -e '^run.sh$')}
+# Scripts with an "# opt-in:" line (long ones, with their own make target)
+# run only when TESTS names them
+tests=${TESTS:-$(cd "$here" && ls [a-z]*.sh | grep -v -e '^lib' -e '^run.sh$' |
+	while read -r t; do grep -q '^# opt-in:' "$t" || echo "$t"; done)}
 logdir=${TEST_LOGDIR:-$(mktemp -d /tmp/passt-it.XXXXXX)}
 results=$logdir/results
 : >"$results"

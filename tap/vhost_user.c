@@ -1,0 +1,1231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/vhost_user.c - vhost-user protocol and virtio-net device side
+ *
+ * DOC: Theory of Operation
+ *
+ * Connection.  passt --vhost-user listens on the --socket path as in
+ * stream mode; one front-end at a time.  Its messages (12-byte header:
+ * u32 request, u32 flags, u32 payload size, then the payload; file
+ * descriptors as SCM_RIGHTS) are gathered in a buffer until complete, so
+ * a message split across reads parses the same, then checked
+ * (vu_msg_check(): payload size for the request, queue index, region
+ * count) and handled (vu_msg_handle()).  A malformed message, a request
+ * that breaks the protocol (features we never offered, a memory table we
+ * can't map, a ring outside guest memory) or a broken ring drop the
+ * front-end with a log line: tap_detach() and a new front-end may connect
+ * (--one-off: the daemon exits).  A well-formed request we don't support
+ * (dirty logging, polling mode) is refused, with a failure reply if the
+ * front-end asked for one (VHOST_USER_PROTOCOL_F_REPLY_ACK), and the
+ * connection goes on.
+ *
+ * Features offered: VIRTIO_F_VERSION_1, VIRTIO_NET_F_MRG_RXBUF,
+ * VIRTIO_RING_F_INDIRECT_DESC, VIRTIO_NET_F_CSUM (the guest may leave
+ * L4 checksums partial: tap/frame.c never verifies them, and nothing
+ * forwards guest frames as they are), VIRTIO_NET_F_GUEST_CSUM (our TCP
+ * and UDP frames to the guest carry VIRTIO_NET_HDR_F_NEEDS_CSUM instead of
+ * a computed checksum, as on a tap device, unless a pcap capture runs) and
+ * VHOST_USER_F_PROTOCOL_FEATURES; protocol features: REPLY_ACK.  No
+ * segmentation offloads (TSO, UFO, USO): our frames are at most the MTU
+ * (65520 by default), so a 64 KiB segment already crosses as one frame,
+ * and we don't segment guest super-frames.  No VIRTIO_F_EVENT_IDX, no
+ * multiqueue, no dirty logging (so no live migration), no IOMMU.
+ *
+ * Queues.  Queue 0 is the guest's receiveq: tap_flush() copies each frame,
+ * behind a 12-byte struct virtio_net_hdr_mrg_rxbuf, into as many
+ * available buffers as it needs (num_buffers, VIRTIO_NET_F_MRG_RXBUF;
+ * without it, one chain must hold it).  When the queue has no buffers
+ * left the frame and those after it are not written: tap/tap.c reports
+ * them to their senders (tap_tx_set_drop_cb()), vu_rx_full() makes
+ * tap_tx_blocked() true, and the guest's next kick on queue 0 (it kicks
+ * whenever it adds buffers: we never set VRING_USED_F_NO_NOTIFY) clears
+ * it: like a stream with a pending tail.  Queue 1 is the transmitq: on its
+ * kick, tap_rx() takes up to a batch of chains, copies each frame past its
+ * header into a static buffer, and returns the chains at once.  A queue
+ * runs once it has a size, addresses inside the memory table and a kick
+ * eventfd, and is enabled (SET_VRING_ENABLE, or at once without
+ * VHOST_USER_F_PROTOCOL_FEATURES); GET_VRING_BASE stops it.
+ *
+ * Memory: one 4 MiB receive buffer for guest frames, 128 translated chains
+ * for one frame to the guest, the message buffers; the guest's regions
+ * are mapped (mmap of the memfds) for as long as the front-end stays.
+ * A front-end that shrinks a region's file under us would make our next
+ * access fault (SIGBUS): QEMU's memory-backend-memfd seals it against
+ * that by default (seal=on); we warn when a region isn't sealed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/virtio_net.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "../conf/util.h"
+#include "tap.h"
+#include "vhost_user.h"
+#include "virtio.h"
+
+/* Feature bits: virtio 1.x 5.1.3 and 6, vhost-user.rst */
+#define VIRTIO_NET_F_CSUM_		0
+#define VIRTIO_NET_F_GUEST_CSUM_	1
+#define VIRTIO_NET_F_MRG_RXBUF_		15
+#define VIRTIO_RING_F_INDIRECT_DESC_	28
+#define VHOST_USER_F_PROTOCOL_FEATURES_	30
+#define VIRTIO_F_VERSION_1_		32
+
+#define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM_) |			\
+			 BIT(VIRTIO_NET_F_GUEST_CSUM_) |		\
+			 BIT(VIRTIO_NET_F_MRG_RXBUF_) |			\
+			 BIT(VIRTIO_RING_F_INDIRECT_DESC_) |		\
+			 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |		\
+			 BIT(VIRTIO_F_VERSION_1_))
+
+#define VU_PROTOCOL_F_REPLY_ACK		3
+#define VU_PROTOCOL_FEATURES		BIT(VU_PROTOCOL_F_REPLY_ACK)
+
+#define VU_VRING_IDX_MASK		0xff	/* SET_VRING_KICK/CALL/ERR u64 */
+#define VU_VRING_NOFD			BIT(8)
+
+#define VU_REGION_DESC_SIZE		32	/* gpa, size, uva, mmap offset */
+
+#define VU_RXBUF			(4 << 20)	/* guest frames, bytes */
+#define VU_RX_CHAINS			128	/* buffers for one frame */
+
+/**
+ * struct vu_queue - A virtqueue and its eventfds
+ * @vq:		Ring state (tap/virtio.c)
+ * @kick_fd:	Guest -> us notifications, -1 if none
+ * @call_fd:	Us -> guest interrupts, -1 if none
+ * @err_fd:	Error notifications (kept, never written), -1 if none
+ * @addr_set:	SET_VRING_ADDR received
+ * @enabled:	SET_VRING_ENABLE 1 (or no protocol features)
+ * @started:	Kick fd received and rings mapped, until GET_VRING_BASE
+ */
+struct vu_queue {
+	struct vq vq;
+	int kick_fd, call_fd, err_fd;
+	bool addr_set, enabled, started;
+};
+
+/**
+ * struct vu_map - Our mapping of one region's file
+ * @base:	mmap() result, NULL if none
+ * @len:	Mapped bytes
+ */
+struct vu_map {
+	void *base;
+	size_t len;
+};
+
+/**
+ * struct vu_dev - State of the vhost-user device for one front-end
+ * @fd:		Connected UNIX socket, -1 if none
+ * @features:	Negotiated virtio features (SET_FEATURES)
+ * @protocol:	Negotiated protocol features
+ * @hdr_len:	virtio-net header size: 12 (VERSION_1 or MRG_RXBUF) or 10
+ * @mem:	Memory table, translated
+ * @map:	Mappings behind @mem
+ * @q:		The two queues
+ * @rx_full:	Queue 0 had no buffer for a frame; cleared by its kick
+ * @tx_more:	Queue 1 still had chains when a batch was full
+ * @broken:	A ring broke: the caller drops the front-end
+ * @in:		Message being received
+ * @in_hdr:	Its header as received (little-endian)
+ * @in_len:	Bytes of it received so far (header, then payload)
+ */
+struct vu_dev {
+	int fd;
+	uint64_t features;
+	uint64_t protocol;
+	size_t hdr_len;
+	struct vu_mem mem;
+	struct vu_map map[VU_REGIONS_MAX];
+	struct vu_queue q[VU_QUEUES];
+	bool rx_full;
+	bool tx_more;
+	bool broken;
+	struct vu_msg in;
+	uint8_t in_hdr[VU_HDR_SIZE];
+	size_t in_len;
+};
+
+struct vu_stats vu_stats;
+
+static struct vu_dev vu = { .fd = -1 };
+static vu_watch_fn vu_watch;
+static uint8_t vu_rxbuf[VU_RXBUF] __attribute__((aligned(64)));
+static struct vq_chain vu_chains[VU_RX_CHAINS];
+
+/**
+ * vu_has() - Was a virtio feature negotiated?
+ * @bit:	Feature bit
+ *
+ * Return: true if set in SET_FEATURES
+ */
+static bool vu_has(unsigned bit)
+{
+	return vu.features & BIT(bit);
+}
+
+/**
+ * vu_set_watch() - Who registers kick eventfds with the main loop
+ * @fn:		Callback (passt/passt.c)
+ */
+void vu_set_watch(vu_watch_fn fn)
+{
+	vu_watch = fn;
+}
+
+/**
+ * vu_close_fd() - Close an fd we hold, if any, and forget it
+ * @fd:		Pointer to it
+ *
+ * #syscalls:passt close
+ */
+static void vu_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/**
+ * vu_queue_stop() - Stop a queue: stop watching and close its kick fd
+ * @i:		Queue index
+ */
+static void vu_queue_stop(unsigned i)
+{
+	struct vu_queue *q = &vu.q[i];
+
+	if (q->kick_fd >= 0 && vu_watch)
+		vu_watch(q->kick_fd, i, false);
+	vu_close_fd(&q->kick_fd);
+	q->started = false;
+}
+
+/**
+ * vu_queue_reset() - A queue back to its state before any message
+ * @i:		Queue index
+ */
+static void vu_queue_reset(unsigned i)
+{
+	struct vu_queue *q = &vu.q[i];
+
+	vu_queue_stop(i);
+	vu_close_fd(&q->call_fd);
+	vu_close_fd(&q->err_fd);
+	vq_reset(&q->vq);
+	q->addr_set = q->enabled = false;
+}
+
+/**
+ * vu_mem_unmap() - Unmap the guest's regions
+ *
+ * The queues' ring pointers go too (vq_ready() is false until vq_map()
+ * runs again over a new table), so that nothing can reach unmapped memory
+ * if the front-end is dropped afterwards (tap_flush() before vu_detach()).
+ *
+ * #syscalls:passt munmap
+ */
+static void vu_mem_unmap(void)
+{
+	unsigned i;
+
+	for (i = 0; i < VU_QUEUES; i++)
+		vu.q[i].vq.desc = vu.q[i].vq.avail = vu.q[i].vq.used = NULL;
+	for (i = 0; i < VU_REGIONS_MAX; i++) {
+		if (vu.map[i].base)
+			munmap(vu.map[i].base, vu.map[i].len);
+		vu.map[i].base = NULL;
+	}
+	vu.mem.n = 0;
+}
+
+/**
+ * vu_dev_reset() - Forget features, queues and memory (RESET_OWNER, detach)
+ */
+static void vu_dev_reset(void)
+{
+	unsigned i;
+
+	for (i = 0; i < VU_QUEUES; i++)
+		vu_queue_reset(i);
+	vu_mem_unmap();
+	vu.features = vu.protocol = 0;
+	vu.hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
+	vu.rx_full = vu.tx_more = vu.broken = false;
+}
+
+/**
+ * vu_attach() - A front-end connected
+ * @fd:		Its connected UNIX stream socket, non-blocking
+ */
+void vu_attach(int fd)
+{
+	unsigned i;
+
+	for (i = 0; i < VU_QUEUES; i++)
+		vu.q[i].kick_fd = vu.q[i].call_fd = vu.q[i].err_fd = -1;
+	vu_dev_reset();
+	vu.fd = fd;
+	vu.in_len = 0;
+	vu.in.nfds = 0;
+}
+
+/**
+ * vu_msg_close_fds() - Close the fds a message brought that nobody took
+ * @m:		Message
+ */
+static void vu_msg_close_fds(struct vu_msg *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nfds; i++)
+		vu_close_fd(&m->fds[i]);
+	m->nfds = 0;
+}
+
+/**
+ * vu_detach() - The front-end left or was dropped: free what it gave us
+ *
+ * The socket itself is closed by the caller (it owns its epoll entry).
+ */
+void vu_detach(void)
+{
+	if (vu.fd < 0)
+		return;
+	vu_dev_reset();
+	vu_msg_close_fds(&vu.in);
+	vu.in_len = 0;
+	vu.fd = -1;
+}
+
+/**
+ * vu_attached() - Is a front-end connected?
+ *
+ * Return: true between vu_attach() and vu_detach()
+ */
+bool vu_attached(void)
+{
+	return vu.fd >= 0;
+}
+
+/**
+ * vu_queue_live() - Can frames move on a queue?
+ * @i:		Queue index
+ *
+ * Return: true if started, enabled and not broken
+ */
+static bool vu_queue_live(unsigned i)
+{
+	return vu.q[i].started && vu.q[i].enabled && vq_ready(&vu.q[i].vq);
+}
+
+/**
+ * vu_ready() - Is the device running (both queues live)?
+ *
+ * Return: true if frames can go both ways
+ */
+bool vu_ready(void)
+{
+	return vu.fd >= 0 && vu_queue_live(0) && vu_queue_live(1);
+}
+
+/**
+ * vu_rx_full() - Did the receive queue run out of buffers?
+ *
+ * Return: true until the guest kicks queue 0 again
+ */
+bool vu_rx_full(void)
+{
+	return vu.rx_full;
+}
+
+/**
+ * vu_guest_csum() - May frames to the guest carry partial checksums?
+ *
+ * Return: true if VIRTIO_NET_F_GUEST_CSUM was negotiated
+ */
+bool vu_guest_csum(void)
+{
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM_);
+}
+
+/**
+ * vu_broken() - Did a ring break (the front-end must be dropped)?
+ *
+ * Return: true after a ring error, until vu_detach()
+ */
+bool vu_broken(void)
+{
+	return vu.broken;
+}
+
+/**
+ * vu_tx_more() - Chains left in the transmit queue after a full batch?
+ *
+ * Return: true if tap_rx() should be called again without a kick
+ */
+bool vu_tx_more(void)
+{
+	return vu.tx_more && vu_queue_live(1);
+}
+
+/**
+ * vu_msg_need() - How many more bytes complete a message?
+ * @buf:	Bytes received so far (header first)
+ * @len:	Their count
+ * @need:	Set to the bytes still missing (0: complete)
+ *
+ * Return: 0, or -EMSGSIZE if the header announces more than
+ *	   VU_PAYLOAD_MAX bytes of payload
+ */
+int vu_msg_need(const uint8_t *buf, size_t len, size_t *need)
+{
+	uint32_t size;
+
+	if (len < VU_HDR_SIZE) {
+		*need = VU_HDR_SIZE - len;
+		return 0;
+	}
+	memcpy(&size, buf + 8, 4);
+	size = le32toh(size);
+	if (size > VU_PAYLOAD_MAX)
+		return -EMSGSIZE;
+	*need = VU_HDR_SIZE + size > len ? VU_HDR_SIZE + size - len : 0;
+	return 0;
+}
+
+/**
+ * vu_get_u64() - Little-endian u64 from a payload
+ * @p:		Payload
+ *
+ * Return: value
+ */
+static uint64_t vu_get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
+
+/**
+ * vu_get_u32() - Little-endian u32 from a payload
+ * @p:		Payload
+ *
+ * Return: value
+ */
+static uint32_t vu_get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
+/**
+ * vu_put_u64() - Little-endian u64 into a payload
+ * @p:		Payload
+ * @v:		Value
+ */
+static void vu_put_u64(uint8_t *p, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p, &v, 8);
+}
+
+/**
+ * vu_msg_check() - Is a complete message well-formed for its request?
+ * @m:		Message
+ *
+ * Payload sizes from vhost-user.rst ("Message specification"): a u64 for
+ * features and the KICK/CALL/ERR index, an 8-byte vring state, a 40-byte
+ * vring address, a memory table of 8 + 32 * regions bytes.  Requests
+ * without payload may carry any (ignored).  Queue indices must be below
+ * VU_QUEUES; no request carries more fds than it uses.
+ *
+ * Return: 0, or -EBADMSG
+ */
+int vu_msg_check(const struct vu_msg *m)
+{
+	unsigned fds_max = 0;
+	uint32_t n;
+
+	if ((m->flags & 0x3) != VU_FLAG_VERSION || m->size > VU_PAYLOAD_MAX)
+		return -EBADMSG;
+
+	switch (m->req) {
+	case VU_SET_FEATURES:
+	case VU_SET_PROTOCOL_FEATURES:
+		if (m->size != 8)
+			return -EBADMSG;
+		break;
+	case VU_SET_LOG_BASE:
+		if (m->size < 8)
+			return -EBADMSG;
+		fds_max = 1;
+		break;
+	case VU_SET_LOG_FD:
+		fds_max = 1;
+		break;
+	case VU_SET_VRING_KICK:
+	case VU_SET_VRING_CALL:
+	case VU_SET_VRING_ERR:
+		if (m->size != 8)
+			return -EBADMSG;
+		n = (uint32_t)(vu_get_u64(m->payload) & VU_VRING_IDX_MASK);
+		if (n >= VU_QUEUES)
+			return -EBADMSG;
+		fds_max = 1;
+		break;
+	case VU_SET_VRING_NUM:
+	case VU_SET_VRING_BASE:
+	case VU_GET_VRING_BASE:
+	case VU_SET_VRING_ENABLE:
+		if (m->size != 8 || vu_get_u32(m->payload) >= VU_QUEUES)
+			return -EBADMSG;
+		break;
+	case VU_SET_VRING_ADDR:
+		if (m->size != 40 || vu_get_u32(m->payload) >= VU_QUEUES)
+			return -EBADMSG;
+		break;
+	case VU_SET_MEM_TABLE:
+		if (m->size < 8)
+			return -EBADMSG;
+		n = vu_get_u32(m->payload);
+		if (!n || n > VU_REGIONS_MAX ||
+		    m->size != 8 + VU_REGION_DESC_SIZE * n)
+			return -EBADMSG;
+		fds_max = n;
+		break;
+	default:
+		break;
+	}
+	if (m->nfds > fds_max)
+		return -EBADMSG;
+	return 0;
+}
+
+/**
+ * vu_queue_try_start() - Start a queue if it has all it needs
+ * @i:		Queue index
+ *
+ * Return: 0 (started, or still waiting for something), -EFAULT if its
+ *	   rings are not inside guest memory
+ */
+static int vu_queue_try_start(unsigned i)
+{
+	struct vu_queue *q = &vu.q[i];
+	int rc;
+
+	if (q->started || q->kick_fd < 0 || !q->vq.num || !vu.mem.n ||
+	    !q->addr_set)
+		return 0;
+	rc = vq_map(&q->vq, &vu.mem);
+	if (rc)
+		return rc;
+	q->vq.used_idx = q->vq.last_avail;
+	q->vq.broken = false;
+	q->started = true;
+	if (!(vu.features & BIT(VHOST_USER_F_PROTOCOL_FEATURES_)))
+		q->enabled = true;
+	if (vu_watch && vu_watch(q->kick_fd, i, true) < 0)
+		return -EIO;
+	if (i == 0)
+		vu.rx_full = false;
+	debug("vhost-user: queue %u started, size %u", i, q->vq.num);
+	return 0;
+}
+
+/**
+ * vu_set_mem_table() - Map the regions of a memory table
+ * @m:		SET_MEM_TABLE message, checked; its fds are taken (closed)
+ *
+ * Each region's file must be at least mmap offset + size bytes long
+ * (fstat()), so that no access of ours can fault beyond its end.
+ *
+ * mmap() is allowed by passt/isolation.c's seccomp_special[] rule (never
+ * executable), which covers it here too.
+ *
+ * #syscalls:passt munmap fstat newfstatat fcntl close
+ * Return: 0, or -errno (the old table, if any, is gone either way)
+ */
+static int vu_set_mem_table(struct vu_msg *m)
+{
+	struct vu_map map[VU_REGIONS_MAX] = { 0 };
+	struct vu_mem mem = { .n = vu_get_u32(m->payload) };
+	uint64_t off[VU_REGIONS_MAX];
+	unsigned i;
+	int rc = 0;
+
+	if (m->nfds != mem.n) {
+		rc = -EBADMSG;
+		goto close;
+	}
+	for (i = 0; i < mem.n; i++) {
+		const uint8_t *d = m->payload + 8 + VU_REGION_DESC_SIZE * i;
+
+		mem.r[i].gpa = vu_get_u64(d);
+		mem.r[i].size = vu_get_u64(d + 8);
+		mem.r[i].uva = vu_get_u64(d + 16);
+		off[i] = vu_get_u64(d + 24);
+		if (off[i] + mem.r[i].size < off[i] ||
+		    off[i] + mem.r[i].size > SIZE_MAX) {
+			rc = -EINVAL;
+			goto close;
+		}
+	}
+	if ((rc = vu_mem_check(&mem)))
+		goto close;
+
+	for (i = 0; i < mem.n; i++) {
+		size_t len = (size_t)(off[i] + mem.r[i].size);
+		struct stat st;
+		int seals;
+
+		if (fstat(m->fds[i], &st) < 0) {
+			rc = -errno;
+			goto unmap;
+		}
+		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < len) {
+			rc = -EINVAL;
+			goto unmap;
+		}
+		seals = fcntl(m->fds[i], F_GET_SEALS);
+		if (seals < 0 || !(seals & F_SEAL_SHRINK))
+			info("vhost-user: memory region %u can be shrunk by "
+			     "the front-end (no F_SEAL_SHRINK)", i);
+		map[i].base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_NORESERVE, m->fds[i], 0);
+		if (map[i].base == MAP_FAILED) {
+			map[i].base = NULL;
+			rc = -errno;
+			goto unmap;
+		}
+		map[i].len = len;
+		mem.r[i].host = (uint8_t *)map[i].base + off[i];
+	}
+
+	vu_mem_unmap();
+	memcpy(vu.map, map, sizeof(map));
+	vu.mem = mem;
+	vu_msg_close_fds(m);
+
+	/* Rings live at front-end addresses: translate them again */
+	for (i = 0; i < VU_QUEUES; i++) {
+		struct vu_queue *q = &vu.q[i];
+
+		if (q->started && vq_map(&q->vq, &vu.mem))
+			return -EFAULT;
+		if ((rc = vu_queue_try_start(i)))
+			return rc;
+	}
+	return 0;
+
+unmap:
+	for (i = 0; i < mem.n; i++)
+		if (map[i].base)
+			munmap(map[i].base, map[i].len);
+close:
+	vu_mem_unmap();
+	vu_msg_close_fds(m);
+	return rc;
+}
+
+/**
+ * vu_set_vring_fd() - SET_VRING_KICK, SET_VRING_CALL or SET_VRING_ERR
+ * @m:		Message, checked; its fd, if any, is taken
+ *
+ * #syscalls:passt fcntl
+ * Return: 0, 1 to refuse (polling mode: no kick fd), or -errno
+ */
+static int vu_set_vring_fd(struct vu_msg *m)
+{
+	uint64_t v = vu_get_u64(m->payload);
+	unsigned i = (unsigned)(v & VU_VRING_IDX_MASK);
+	struct vu_queue *q = &vu.q[i];
+	int fd = -1, *slot;
+
+	if (v & VU_VRING_NOFD) {
+		if (m->nfds)
+			return -EBADMSG;
+	} else {
+		if (m->nfds != 1)
+			return -EBADMSG;
+		fd = m->fds[0];
+		m->nfds = 0;
+	}
+
+	switch (m->req) {
+	case VU_SET_VRING_KICK:
+		vu_queue_stop(i);
+		if (fd < 0)
+			return 1;	/* polling mode: not supported */
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		q->kick_fd = fd;
+		return vu_queue_try_start(i);
+	case VU_SET_VRING_CALL:
+		slot = &q->call_fd;
+		break;
+	default:
+		slot = &q->err_fd;
+		break;
+	}
+	vu_close_fd(slot);
+	*slot = fd;
+	return 0;
+}
+
+/**
+ * vu_msg_handle() - Act on a checked message
+ * @m:		Message (vu_msg_check() passed); fds it brings are taken or
+ *		closed
+ * @reply:	Filled with the reply payload if the return value is 1
+ *
+ * Return: 1 if @reply is to be sent, 0 if nothing is (unless the
+ *	   front-end asked for an acknowledgement), 2 if the request was
+ *	   refused (acknowledged as a failure if asked), -errno to drop the
+ *	   front-end
+ */
+int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
+{
+	const uint8_t *p = m->payload;
+	struct vu_queue *q;
+	int rc = 0;
+	unsigned i;
+
+	reply->req = m->req;
+	reply->flags = VU_FLAG_VERSION | VU_FLAG_REPLY;
+	reply->size = 0;
+	reply->nfds = 0;
+
+	switch (m->req) {
+	case VU_GET_FEATURES:
+		vu_put_u64(reply->payload, VU_FEATURES);
+		reply->size = 8;
+		rc = 1;
+		break;
+	case VU_SET_FEATURES: {
+		uint64_t f = vu_get_u64(p);
+
+		if (f & ~(uint64_t)VU_FEATURES) {
+			rc = -EINVAL;
+			break;
+		}
+		vu.features = f;
+		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1_) ||
+			      vu_has(VIRTIO_NET_F_MRG_RXBUF_)) ?
+			     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
+			     sizeof(struct virtio_net_hdr);
+		break;
+	}
+	case VU_GET_PROTOCOL_FEATURES:
+		vu_put_u64(reply->payload, VU_PROTOCOL_FEATURES);
+		reply->size = 8;
+		rc = 1;
+		break;
+	case VU_SET_PROTOCOL_FEATURES: {
+		uint64_t f = vu_get_u64(p);
+
+		if (f & ~(uint64_t)VU_PROTOCOL_FEATURES) {
+			rc = -EINVAL;
+			break;
+		}
+		vu.protocol = f;
+		break;
+	}
+	case VU_GET_QUEUE_NUM:
+		vu_put_u64(reply->payload, VU_QUEUES / 2);
+		reply->size = 8;
+		rc = 1;
+		break;
+	case VU_SET_OWNER:
+		break;
+	case VU_RESET_OWNER:
+		for (i = 0; i < VU_QUEUES; i++)
+			vu_queue_reset(i);
+		vu.features = 0;
+		vu.rx_full = vu.tx_more = false;
+		break;
+	case VU_SET_MEM_TABLE:
+		rc = vu_set_mem_table(m);
+		break;
+	case VU_SET_VRING_NUM: {
+		uint32_t num = vu_get_u32(p + 4);
+
+		q = &vu.q[vu_get_u32(p)];
+		if (!num || num > VQ_SIZE_MAX || (num & (num - 1)) ||
+		    q->started) {
+			rc = -EINVAL;
+			break;
+		}
+		q->vq.num = num;
+		break;
+	}
+	case VU_SET_VRING_ADDR:
+		q = &vu.q[vu_get_u32(p)];
+		q->vq.desc_uva = vu_get_u64(p + 8);
+		q->vq.used_uva = vu_get_u64(p + 16);
+		q->vq.avail_uva = vu_get_u64(p + 24);
+		q->addr_set = true;
+		if (q->started)
+			rc = vq_map(&q->vq, &vu.mem);
+		else
+			rc = vu_queue_try_start(vu_get_u32(p));
+		break;
+	case VU_SET_VRING_BASE:
+		q = &vu.q[vu_get_u32(p)];
+		if (q->started || vu_get_u32(p + 4) > UINT16_MAX) {
+			rc = -EINVAL;
+			break;
+		}
+		q->vq.last_avail = (uint16_t)vu_get_u32(p + 4);
+		break;
+	case VU_GET_VRING_BASE:
+		i = vu_get_u32(p);
+		vu_queue_stop(i);
+		memcpy(reply->payload, p, 4);
+		{
+			uint32_t b = htole32(vu.q[i].vq.last_avail);
+
+			memcpy(reply->payload + 4, &b, 4);
+		}
+		reply->size = 8;
+		rc = 1;
+		break;
+	case VU_SET_VRING_KICK:
+	case VU_SET_VRING_CALL:
+	case VU_SET_VRING_ERR:
+		rc = vu_set_vring_fd(m);
+		if (rc == 1)
+			rc = 2;
+		break;
+	case VU_SET_VRING_ENABLE:
+		q = &vu.q[vu_get_u32(p)];
+		q->enabled = !!vu_get_u32(p + 4);
+		break;
+	default:
+		/* SET_LOG_BASE, SET_LOG_FD (no dirty logging offered) and
+		 * anything else: well-formed, not supported
+		 */
+		rc = 2;
+		break;
+	}
+	vu_msg_close_fds(m);
+	return rc;
+}
+
+/**
+ * vu_send() - Send a message to the front-end
+ * @m:		Message
+ *
+ * #syscalls:passt sendto
+ * Return: 0, or -errno (-EAGAIN counts as an error: replies are small
+ *	   and the front-end waits for them)
+ */
+static int vu_send(const struct vu_msg *m)
+{
+	uint8_t buf[VU_HDR_SIZE + VU_PAYLOAD_MAX];
+	uint32_t h[3] = { htole32(m->req), htole32(m->flags),
+			  htole32(m->size) };
+	size_t len = VU_HDR_SIZE + m->size;
+	ssize_t n;
+
+	memcpy(buf, h, VU_HDR_SIZE);
+	memcpy(buf + VU_HDR_SIZE, m->payload, m->size);
+	do
+		n = send(vu.fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/**
+ * vu_dispatch() - Check, handle and answer the message in vu.in
+ *
+ * Return: 0, or -errno to drop the front-end
+ */
+static int vu_dispatch(void)
+{
+	static struct vu_msg reply;
+	struct vu_msg *m = &vu.in;
+	bool ack = (vu.protocol & BIT(VU_PROTOCOL_F_REPLY_ACK)) &&
+		   (m->flags & VU_FLAG_NEED_REPLY);
+	uint32_t req = m->req;
+	int rc;
+
+	vu_stats.msgs++;
+	debug("vhost-user: request %u, flags 0x%x, %u bytes, %u fds", m->req,
+	      m->flags, m->size, m->nfds);
+	if (vu_msg_check(m)) {
+		warn("vhost-user: malformed message (request %u, %u bytes, "
+		     "%u fds), dropping the front-end", m->req, m->size,
+		     m->nfds);
+		vu_msg_close_fds(m);
+		vu_stats.frontends_dropped++;
+		return -EBADMSG;
+	}
+	rc = vu_msg_handle(m, &reply);
+	if (rc < 0) {
+		vu_stats.frontends_dropped++;
+		warn("vhost-user: request %u failed: %s, dropping the "
+		     "front-end", req, strerror(-rc));
+		return rc;
+	}
+	if (rc == 2) {
+		vu_stats.refused++;
+		info("vhost-user: request %u not supported, refused", req);
+	}
+	if (rc == 1)
+		return vu_send(&reply);
+	if (ack) {
+		reply.size = 8;
+		vu_put_u64(reply.payload, rc == 2 ? 1 : 0);
+		return vu_send(&reply);
+	}
+	return 0;
+}
+
+/**
+ * vu_cmd_handler() - Read and handle messages from the front-end
+ *
+ * Reads exactly what the message being received still needs (header
+ * first, then the payload it announces), with any SCM_RIGHTS fds; each
+ * complete message is handled at once, so a message split across reads,
+ * or many in one, come out the same.
+ *
+ * Context: main loop, on EPOLLIN of the front-end's socket
+ * #syscalls:passt recvmsg close
+ * Return: 0, or -errno to drop the front-end (-EPIPE: it left)
+ */
+int vu_cmd_handler(void)
+{
+	for (;;) {
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * VU_FDS_MAX)];
+			struct cmsghdr align;
+		} u;
+		struct msghdr mh = { .msg_control = u.buf,
+				     .msg_controllen = sizeof(u.buf) };
+		struct cmsghdr *cm;
+		struct iovec iov;
+		size_t need;
+		ssize_t n;
+		int rc;
+
+		if (vu_msg_need(vu.in_hdr, vu.in_len, &need) < 0)
+			return -EMSGSIZE;	/* not reached: checked below */
+		if (vu.in_len < VU_HDR_SIZE)
+			iov.iov_base = vu.in_hdr + vu.in_len;
+		else
+			iov.iov_base = vu.in.payload +
+				       (vu.in_len - VU_HDR_SIZE);
+		iov.iov_len = need;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+
+		n = recvmsg(vu.fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (n < 0)
+			return (errno == EAGAIN || errno == EINTR) ? 0 : -errno;
+		if (n == 0)
+			return -EPIPE;
+
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+			unsigned k, nf;
+
+			if (cm->cmsg_level != SOL_SOCKET ||
+			    cm->cmsg_type != SCM_RIGHTS)
+				continue;
+			nf = (unsigned)((cm->cmsg_len - CMSG_LEN(0)) /
+					sizeof(int));
+			for (k = 0; k < nf; k++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int),
+				       sizeof(int));
+				if (vu.in.nfds < VU_FDS_MAX)
+					vu.in.fds[vu.in.nfds++] = fd;
+				else
+					close(fd);
+			}
+		}
+		if (mh.msg_flags & MSG_CTRUNC) {
+			warn("vhost-user: too many fds in a message, "
+			     "dropping the front-end");
+			return -EBADMSG;
+		}
+
+		vu.in_len += (size_t)n;
+		if (vu.in_len == VU_HDR_SIZE) {
+			uint32_t h[3];
+
+			if (vu_msg_need(vu.in_hdr, vu.in_len, &need) < 0) {
+				warn("vhost-user: message of more than %u "
+				     "bytes, dropping the front-end",
+				     VU_PAYLOAD_MAX);
+				return -EMSGSIZE;
+			}
+			memcpy(h, vu.in_hdr, VU_HDR_SIZE);
+			vu.in.req = le32toh(h[0]);
+			vu.in.flags = le32toh(h[1]);
+			vu.in.size = le32toh(h[2]);
+		}
+		if (vu.in_len < VU_HDR_SIZE + vu.in.size ||
+		    vu.in_len < VU_HDR_SIZE)
+			continue;
+
+		rc = vu_dispatch();
+		vu_msg_close_fds(&vu.in);
+		vu.in_len = 0;
+		if (rc < 0)
+			return rc;
+	}
+}
+
+/**
+ * vu_signal() - Interrupt the guest for a queue, if it wants one
+ * @i:		Queue index
+ *
+ * #syscalls:passt write
+ */
+static void vu_signal(unsigned i)
+{
+	struct vu_queue *q = &vu.q[i];
+	uint64_t one = 1;
+
+	if (q->call_fd < 0 || !vq_want_interrupt(&q->vq))
+		return;
+	if (write(q->call_fd, &one, sizeof(one)) == sizeof(one))
+		vu_stats.calls++;
+}
+
+/**
+ * vu_kick_handler() - A queue's kick eventfd fired
+ * @queue:	Queue index
+ *
+ * Context: main loop.  For queue 1 the caller reads frames (tap_rx());
+ * for queue 0 new buffers let blocked senders go on.
+ * #syscalls:passt read
+ * Return: 0, or -EBADF if @queue isn't started
+ */
+int vu_kick_handler(unsigned queue)
+{
+	uint64_t v;
+
+	if (queue >= VU_QUEUES || vu.q[queue].kick_fd < 0)
+		return -EBADF;
+	while (read(vu.q[queue].kick_fd, &v, sizeof(v)) == sizeof(v))
+		;
+	vu_stats.kicks++;
+	if (queue == 0)
+		vu.rx_full = false;
+	return 0;
+}
+
+/**
+ * vu_ring_broken() - Log a broken ring; the caller drops the front-end
+ * @i:		Queue index
+ * @err:	Negative enum vq_err
+ *
+ * Return: -EBADMSG
+ */
+static int vu_ring_broken(unsigned i, int err)
+{
+	warn("vhost-user: queue %u: %s, dropping the front-end", i,
+	     vq_err_str[-err < VQ_E_COUNT ? -err : 0]);
+	vu.broken = true;
+	vu_stats.frontends_dropped++;
+	return -EBADMSG;
+}
+
+/**
+ * vu_frames_from_guest() - Take frames the guest queued on its transmitq
+ * @frame:	Filled with pointers to each frame (Ethernet header), valid
+ *		until the next call
+ * @len:	Filled with their lengths, bytes
+ * @max:	Room in @frame and @len
+ *
+ * Frames are copied out of guest memory (past the virtio-net header) and
+ * their chains returned to the guest at once, with one interrupt.
+ *
+ * Return: frames, or -EBADMSG if the ring is broken (drop the front-end)
+ */
+int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
+{
+	struct vq *q = &vu.q[1].vq;
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	struct vq_chain *ch = &vu_chains[0];
+	size_t used = 0;
+	unsigned n = 0;
+	int rc = 0;
+
+	vu.tx_more = false;
+	if (!vu_ready())
+		return 0;
+
+	while (n < max && VU_RXBUF - used >= ROUND_UP(FRAME_MAX, 64)) {
+		size_t flen;
+
+		rc = vq_pop(q, &vu.mem, indirect, ch);
+		if (rc <= 0)
+			break;
+		vq_used_add(q, ch->head, 0);
+		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN_ ||
+		    ch->len_out - vu.hdr_len > FRAME_MAX) {
+			vu_stats.rx_bad_len++;
+			continue;
+		}
+		flen = iov_copy_from(vu_rxbuf + used, ch->len_out - vu.hdr_len,
+				     ch->iov, ch->n_out, vu.hdr_len);
+		frame[n] = vu_rxbuf + used;
+		len[n] = flen;
+		used += ROUND_UP(flen, 64);
+		n++;
+	}
+	if (q->used_pend) {
+		vq_used_publish(q);
+		vu_signal(1);
+	}
+	if (rc < 0)
+		return vu_ring_broken(1, rc);
+	if (rc > 0)
+		vu.tx_more = vq_avail_count(q) > 0;
+	return (int)n;
+}
+
+/**
+ * vu_frame_to_guest() - Copy one frame into receive buffers
+ * @src:	Frame pieces, the first starting at the Ethernet header
+ * @nsrc:	Entries of @src
+ * @flen:	Frame length, bytes
+ * @csum:	csum_start << 16 | csum_offset, 0 if checksums are complete
+ *
+ * Return: 1 if written, 0 if the queue ran out of buffers (nothing taken),
+ *	   -1 if the frame can't fit (in one chain without MRG_RXBUF, or in
+ *	   VU_RX_CHAINS; nothing taken), -2 if the ring is broken (logged)
+ */
+static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
+			     size_t flen, uint32_t csum)
+{
+	struct virtio_net_hdr_mrg_rxbuf h = { 0 };
+	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF_);
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	size_t need = vu.hdr_len + flen, got = 0, done, sofs;
+	struct vq *q = &vu.q[0].vq;
+	unsigned nb = 0, j, s;
+	int rc;
+
+	while (got < need) {
+		if (nb == VU_RX_CHAINS) {
+			vq_unpop(q, nb);
+			return -1;
+		}
+		rc = vq_pop(q, &vu.mem, indirect, &vu_chains[nb]);
+		if (rc == 0) {
+			vq_unpop(q, nb);
+			return 0;
+		}
+		if (rc < 0) {
+			vu_ring_broken(0, rc);
+			return -2;
+		}
+		if (vu_chains[nb].n_out) {
+			q->broken = true;
+			vu_ring_broken(0, -VQ_E_ORDER);
+			return -2;
+		}
+		got += vu_chains[nb++].len_in;
+		if (!mrg && got < need) {
+			vq_unpop(q, nb);
+			return -1;
+		}
+	}
+
+	if (csum && vu_guest_csum()) {
+		h.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		h.hdr.csum_start = htole16((uint16_t)(csum >> 16));
+		h.hdr.csum_offset = htole16((uint16_t)(csum & 0xffff));
+	}
+	h.hdr.gso_type = VIRTIO_NET_HDR_GSO_NONE;
+	h.num_buffers = htole16((uint16_t)nb);
+
+	/* Header, then the frame's pieces, across the chains in order */
+	s = 0;
+	sofs = 0;
+	for (j = 0; j < nb; j++) {
+		struct vq_chain *c = &vu_chains[j];
+		size_t off = 0;
+
+		if (!j)
+			off = iov_copy_to(c->iov, c->n_in, 0, &h, vu.hdr_len);
+		while (s < nsrc && off < c->len_in) {
+			done = iov_copy_to(c->iov, c->n_in, off,
+					   (const uint8_t *)src[s].iov_base +
+					   sofs, src[s].iov_len - sofs);
+			off += done;
+			sofs += done;
+			if (sofs == src[s].iov_len) {
+				s++;
+				sofs = 0;
+			}
+		}
+		vq_used_add(q, c->head, (uint32_t)off);
+	}
+	return 1;
+}
+
+/**
+ * vu_frames_to_guest() - Write queued frames into the guest's receiveq
+ * @iov:	Frame pieces of the whole flush (tap/tap.c's arena iovecs)
+ * @first:	First iovec of each frame
+ * @niov:	iovecs of each frame
+ * @csum:	Checksum offload per frame (csum_start << 16 | offset)
+ * @n:		Frames
+ * @dropped:	Set true for each frame not written (the caller tells its
+ *		sender), false for the others
+ *
+ * Frames go in order; at the first one that finds no buffer, it and the
+ * rest are not written, and vu_rx_full() is true until the guest kicks.
+ * A frame larger than one buffer without MRG_RXBUF is dropped alone.  A
+ * broken ring drops everything (vu_ready() is false from then on).
+ */
+void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
+			const uint8_t *niov, const uint32_t *csum, unsigned n,
+			bool *dropped)
+{
+	struct vq *q = &vu.q[0].vq;
+	unsigned i, written = 0;
+	bool stop = !vu_ready();
+
+	for (i = 0; i < n; i++) {
+		const struct iovec *v = &iov[first[i]];
+		size_t flen = 0;
+		unsigned k;
+		int rc;
+
+		dropped[i] = true;
+		if (stop)
+			continue;
+		for (k = 0; k < niov[i]; k++)
+			flen += v[k].iov_len;
+		rc = vu_frame_to_guest(v, niov[i], flen, csum[i]);
+		if (rc == 1) {
+			dropped[i] = false;
+			written++;
+		} else if (rc == 0) {
+			vu.rx_full = true;
+			vu_stats.rx_full++;
+			stop = true;
+		} else if (rc == -2) {
+			stop = true;
+		}
+	}
+	if (written && vq_ready(q)) {
+		vq_used_publish(q);
+		vu_signal(0);
+	}
+}

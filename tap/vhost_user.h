@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tap/vhost_user.h - vhost-user back-end for virtio-net (passt --vhost-user)
+ *
+ * QEMU (the front-end) connects to the --socket path and sends vhost-user
+ * messages (QEMU docs/interop/vhost-user.rst): features, the guest memory
+ * table as memfd regions, and for each of the two virtqueues its size,
+ * addresses and eventfds.  Frames then move through the guest's rings:
+ * tap/tap.c calls vu_frames_from_guest() for tap_rx() and
+ * vu_frames_to_guest() for tap_flush(), so everything above tap/ sees the
+ * same batches as with a tap device or a stream.
+ */
+#ifndef TAP_VHOST_USER_H
+#define TAP_VHOST_USER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "../conf/util.h"
+#include "virtio.h"
+
+/* Requests (vhost-user.rst, "Front-end message types") */
+enum vu_request {
+	VU_GET_FEATURES = 1,
+	VU_SET_FEATURES = 2,
+	VU_SET_OWNER = 3,
+	VU_RESET_OWNER = 4,
+	VU_SET_MEM_TABLE = 5,
+	VU_SET_LOG_BASE = 6,
+	VU_SET_LOG_FD = 7,
+	VU_SET_VRING_NUM = 8,
+	VU_SET_VRING_ADDR = 9,
+	VU_SET_VRING_BASE = 10,
+	VU_GET_VRING_BASE = 11,
+	VU_SET_VRING_KICK = 12,
+	VU_SET_VRING_CALL = 13,
+	VU_SET_VRING_ERR = 14,
+	VU_GET_PROTOCOL_FEATURES = 15,
+	VU_SET_PROTOCOL_FEATURES = 16,
+	VU_GET_QUEUE_NUM = 17,
+	VU_SET_VRING_ENABLE = 18,
+	VU_REQUEST_MAX = 64,
+};
+
+#define VU_HDR_SIZE		12	/* request, flags, size: u32 each */
+#define VU_PAYLOAD_MAX		512	/* more than any message we take */
+#define VU_FDS_MAX		VU_REGIONS_MAX
+#define VU_QUEUES		2	/* 0: receiveq, 1: transmitq (5.1.2) */
+
+#define VU_FLAG_VERSION		0x1	/* bits 0-1: protocol version 1 */
+#define VU_FLAG_REPLY		BIT(2)
+#define VU_FLAG_NEED_REPLY	BIT(3)
+
+/**
+ * struct vu_msg - One message, header fields in host order
+ * @req:	enum vu_request
+ * @flags:	VU_FLAG_*
+ * @size:	Payload bytes, at most VU_PAYLOAD_MAX
+ * @payload:	Payload, little-endian fields as on the wire
+ * @fds:	File descriptors that came with it (SCM_RIGHTS)
+ * @nfds:	Entries of @fds
+ */
+struct vu_msg {
+	uint32_t req;
+	uint32_t flags;
+	uint32_t size;
+	uint8_t payload[VU_PAYLOAD_MAX];
+	int fds[VU_FDS_MAX];
+	unsigned nfds;
+};
+
+/**
+ * struct vu_stats - Counters of the vhost-user back-end
+ * @msgs:		Messages handled
+ * @refused:		Well-formed requests we don't support (answered
+ *			with a failure if the front-end asked for one)
+ * @frontends_dropped:	Front-ends dropped for a bad message or ring
+ * @rx_full:		Flushes that found the receive queue out of buffers
+ * @rx_bad_len:		Guest frames too short or too long, dropped
+ * @kicks:		Kick eventfd wake-ups
+ * @calls:		Interrupts we signalled
+ */
+struct vu_stats {
+	uint64_t msgs, refused, frontends_dropped;
+	uint64_t rx_full, rx_bad_len;
+	uint64_t kicks, calls;
+};
+
+extern struct vu_stats vu_stats;
+
+/* Called to start (@add) or stop watching a queue's kick eventfd */
+typedef int (*vu_watch_fn)(int fd, unsigned queue, bool add);
+
+void vu_set_watch(vu_watch_fn fn);
+void vu_attach(int fd);
+void vu_detach(void);
+bool vu_attached(void);
+bool vu_ready(void);
+bool vu_rx_full(void);
+bool vu_guest_csum(void);
+bool vu_tx_more(void);
+bool vu_broken(void);
+int vu_cmd_handler(void);
+int vu_kick_handler(unsigned queue);
+
+int vu_msg_need(const uint8_t *buf, size_t len, size_t *need);
+int vu_msg_check(const struct vu_msg *m);
+int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply);
+
+int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max);
+void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
+			const uint8_t *niov, const uint32_t *csum, unsigned n,
+			bool *dropped);
+
+#endif /* TAP_VHOST_USER_H */

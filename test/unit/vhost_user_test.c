@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test/unit/vhost_user_test.c - Tests for tap/vhost_user.c
+ *
+ * The test plays the front-end (QEMU) on a socketpair: messages are laid
+ * out by hand from QEMU's docs/interop/vhost-user.rst (header: u32
+ * request, u32 flags with version 1 in bits 0-1, reply bit 2, need-reply
+ * bit 3, u32 payload size; payloads: u64, vring state {u32 index, u32
+ * num}, vring address {u32 index, u32 flags, u64 descriptor, u64 used,
+ * u64 available, u64 log}, memory table {u32 nregions, u32 padding, then
+ * {u64 guest address, u64 size, u64 user address, u64 mmap offset}}),
+ * guest memory is a memfd mapped on both sides, and the guest driver's
+ * side of the rings is written by hand from the virtio 1.x specification
+ * (2.7, and 5.1.6 for the 12-byte virtio-net header with num_buffers).
+ * Feature bits: VIRTIO_NET_F_MRG_RXBUF 15, VIRTIO_F_VERSION_1 32,
+ * VIRTIO_NET_F_MQ 22 (virtio 1.x 5.1.3, 6).
+ */
+#include <check.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../../tap/vhost_user.h"
+#include "../../tap/virtio.h"
+
+#define GPA	0x40000000ULL
+#define UVA	0x7f1200000000ULL
+#define MEMSZ	(256 * 1024)
+#define QSZ	8
+/* Per queue q: descriptors at RING(q), available +0x1000, used +0x2000 */
+#define RING(q)	((size_t)(q) * 0x4000)
+#define BUF	0x10000			/* data buffers from here */
+
+static int sp[2];			/* [0]: back-end, [1]: "QEMU" */
+static int memfd = -1;
+static uint8_t *gmem;			/* the "guest's" view */
+static int kick[2], call[2];
+
+/**
+ * le32_at() - Read a little-endian u32
+ * @p:		Bytes
+ *
+ * Return: value
+ */
+static uint32_t le32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
+/**
+ * send_msg() - Send one message as the front-end would
+ * @req:	Request
+ * @flags:	Flags (version 1 is added)
+ * @pl:		Payload
+ * @size:	Payload bytes
+ * @fd:		fd to pass, -1 for none
+ */
+static void send_msg(uint32_t req, uint32_t flags, const void *pl,
+		     uint32_t size, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	uint8_t b[12 + 512];
+	uint32_t h[3] = { htole32(req), htole32(flags | 1), htole32(size) };
+	struct iovec iov = { b, 12 + size };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	memcpy(b, h, 12);
+	memcpy(b + 12, pl, size);
+	if (fd >= 0) {
+		struct cmsghdr *cm;
+
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	}
+	ck_assert_int_eq(sendmsg(sp[1], &mh, 0), (ssize_t)(12 + size));
+}
+
+/**
+ * u64_msg() - Send a message with a u64 payload
+ * @req:	Request
+ * @v:		Value
+ * @fd:		fd to pass, or -1
+ */
+static void u64_msg(uint32_t req, uint64_t v, int fd)
+{
+	v = htole64(v);
+	send_msg(req, 0, &v, 8, fd);
+}
+
+/**
+ * state_msg() - Send a vring state message {index, num}
+ * @req:	Request
+ * @idx:	Queue index
+ * @num:	Value
+ */
+static void state_msg(uint32_t req, uint32_t idx, uint32_t num)
+{
+	uint32_t s[2] = { htole32(idx), htole32(num) };
+
+	send_msg(req, 0, s, 8, -1);
+}
+
+/**
+ * read_reply() - Read one reply from the back-end
+ * @req:	Expected request
+ * @pl:		Filled with the payload (at most 64 bytes)
+ *
+ * Return: payload size
+ */
+static uint32_t read_reply(uint32_t req, uint8_t *pl)
+{
+	uint8_t b[12 + 64];
+	ssize_t n = recv(sp[1], b, sizeof(b), MSG_DONTWAIT);
+
+	ck_assert_int_ge(n, 12);
+	ck_assert_uint_eq(le32_at(b), req);
+	ck_assert_uint_eq(le32_at(b + 4), 0x5);	/* version 1, reply */
+	ck_assert_uint_eq(le32_at(b + 8), (uint32_t)n - 12);
+	memcpy(pl, b + 12, (size_t)n - 12);
+	return (uint32_t)n - 12;
+}
+
+/**
+ * no_reply() - Check that the back-end sent nothing
+ */
+static void no_reply(void)
+{
+	uint8_t b[16];
+
+	ck_assert_int_lt(recv(sp[1], b, sizeof(b), MSG_DONTWAIT), 0);
+}
+
+/**
+ * setup() - A front-end connected on a socketpair, guest memory in a memfd
+ */
+static void setup(void)
+{
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
+				    sp), 0);
+	memfd = memfd_create("guest", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	ck_assert_int_ge(memfd, 0);
+	ck_assert_int_eq(ftruncate(memfd, MEMSZ), 0);
+	gmem = mmap(NULL, MEMSZ, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	ck_assert_ptr_ne(gmem, MAP_FAILED);
+	vu_attach(sp[0]);
+}
+
+/**
+ * mem_table() - Send SET_MEM_TABLE: one region of @size bytes of the memfd
+ * @size:	Region size
+ */
+static void mem_table(uint64_t size)
+{
+	uint64_t p[5] = { htole64(1), htole64(GPA), htole64(size),
+			  htole64(UVA), 0 };
+
+	send_msg(VU_SET_MEM_TABLE, 0, p, sizeof(p), memfd);
+}
+
+/**
+ * start_queues() - Features, memory table, both queues with eventfds
+ */
+static void start_queues(void)
+{
+	unsigned q;
+
+	u64_msg(VU_SET_FEATURES, BIT(32) | BIT(15), -1);
+	mem_table(MEMSZ);
+	for (q = 0; q < 2; q++) {
+		uint64_t a[5] = { htole64(q), htole64(UVA + RING(q)),
+				  htole64(UVA + RING(q) + 0x2000),
+				  htole64(UVA + RING(q) + 0x1000), 0 };
+
+		kick[q] = eventfd(0, EFD_NONBLOCK);
+		call[q] = eventfd(0, EFD_NONBLOCK);
+		state_msg(VU_SET_VRING_NUM, q, QSZ);
+		state_msg(VU_SET_VRING_BASE, q, 0);
+		send_msg(VU_SET_VRING_ADDR, 0, a, 40, -1);
+		u64_msg(VU_SET_VRING_KICK, q, kick[q]);
+		u64_msg(VU_SET_VRING_CALL, q, call[q]);
+	}
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	no_reply();
+	ck_assert(vu_ready());
+}
+
+/**
+ * post() - Driver side: put a buffer on queue @q's available ring
+ * @q:		Queue
+ * @d:		Descriptor index (also its buffer: BUF + d * 0x1000)
+ * @len:	Buffer length
+ * @write:	Device-writable (receive buffers)
+ */
+static void post(unsigned q, unsigned d, uint32_t len, bool write)
+{
+	uint8_t *desc = gmem + RING(q) + 16 * d, *av = gmem + RING(q) + 0x1000;
+	uint64_t a = htole64(GPA + BUF + d * 0x1000);
+	uint32_t l = htole32(len);
+	uint16_t f = htole16(write ? 2 : 0), idx;
+
+	memcpy(desc, &a, 8);
+	memcpy(desc + 8, &l, 4);
+	memcpy(desc + 12, &f, 2);
+	memcpy(&idx, av + 2, 2);
+	idx = le16toh(idx);
+	memcpy(av + 4 + 2 * (idx % QSZ), &(uint16_t){ htole16((uint16_t)d) },
+	       2);
+	idx = htole16((uint16_t)(idx + 1));
+	memcpy(av + 2, &idx, 2);
+}
+
+/**
+ * used_at() - Driver side: used ring entry @i of queue @q
+ * @q:		Queue
+ * @i:		Entry
+ * @len:	Set to its len
+ *
+ * Return: its id
+ */
+static uint32_t used_at(unsigned q, unsigned i, uint32_t *len)
+{
+	uint8_t *e = gmem + RING(q) + 0x2000 + 4 + 8 * i;
+
+	*len = le32_at(e + 4);
+	return le32_at(e);
+}
+
+/**
+ * used_idx() - Driver side: used->idx of queue @q
+ * @q:		Queue
+ *
+ * Return: index
+ */
+static uint16_t used_idx(unsigned q)
+{
+	uint16_t v;
+
+	memcpy(&v, gmem + RING(q) + 0x2000 + 2, 2);
+	return le16toh(v);
+}
+
+START_TEST(test_vu_msg_need_short_header)
+{
+	uint8_t b[12] = { 0 };
+	size_t need;
+
+	ck_assert_int_eq(vu_msg_need(b, 5, &need), 0);
+	ck_assert_uint_eq(need, 7);
+}
+END_TEST
+
+START_TEST(test_vu_msg_need_payload)
+{
+	uint8_t b[12] = { 9, 0, 0, 0, 1, 0, 0, 0, 40, 0, 0, 0 };
+	size_t need;
+
+	ck_assert_int_eq(vu_msg_need(b, 12, &need), 0);
+	ck_assert_uint_eq(need, 40);
+	ck_assert_int_eq(vu_msg_need(b, 52, &need), 0);
+	ck_assert_uint_eq(need, 0);
+}
+END_TEST
+
+START_TEST(test_vu_msg_need_oversized)
+{
+	uint8_t b[12] = { 5, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0 };	/* 64 KiB */
+	size_t need;
+
+	ck_assert_int_eq(vu_msg_need(b, 12, &need), -EMSGSIZE);
+}
+END_TEST
+
+START_TEST(test_vu_msg_check_sizes)
+{
+	struct vu_msg m = { .flags = 1 };
+
+	m.req = VU_SET_FEATURES;
+	m.size = 4;				/* u64 cut short */
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.size = 8;
+	ck_assert_int_eq(vu_msg_check(&m), 0);
+	m.size = 16;
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.req = VU_SET_VRING_ADDR;
+	m.size = 32;				/* 40 bytes needed */
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.req = VU_SET_VRING_NUM;
+	m.size = 8;
+	m.payload[0] = 2;			/* queue 2 of 2 */
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.payload[0] = 1;
+	ck_assert_int_eq(vu_msg_check(&m), 0);
+}
+END_TEST
+
+START_TEST(test_vu_msg_check_mem_table)
+{
+	struct vu_msg m = { .flags = 1, .req = VU_SET_MEM_TABLE };
+
+	m.size = 8 + 32;
+	m.payload[0] = 1;
+	m.nfds = 1;
+	ck_assert_int_eq(vu_msg_check(&m), 0);
+	m.payload[0] = 2;			/* two regions, one described */
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.payload[0] = 9;			/* more than 8 regions */
+	m.size = 8 + 9 * 32;
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+	m.payload[0] = 0;
+	m.size = 8;
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_vu_msg_check_version_and_fds)
+{
+	struct vu_msg m = { .flags = 0, .req = VU_GET_FEATURES };
+
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);	/* version 0 */
+	m.flags = 1;
+	ck_assert_int_eq(vu_msg_check(&m), 0);
+	m.nfds = 1;					/* no fd expected */
+	ck_assert_int_eq(vu_msg_check(&m), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_vu_get_features_offers_v1_mrg)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	f = le64toh(f);
+	ck_assert(f & BIT(32));			/* VIRTIO_F_VERSION_1 */
+	ck_assert(f & BIT(15));			/* VIRTIO_NET_F_MRG_RXBUF */
+	ck_assert(f & BIT(30));			/* PROTOCOL_FEATURES */
+	ck_assert(!(f & BIT(22)));		/* no VIRTIO_NET_F_MQ */
+}
+END_TEST
+
+START_TEST(test_vu_message_in_pieces)
+{
+	uint32_t h[3] = { htole32(VU_GET_QUEUE_NUM), htole32(1), 0 };
+	uint8_t pl[64];
+	uint64_t n;
+
+	ck_assert_int_eq(send(sp[1], h, 5, 0), 5);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	no_reply();
+	ck_assert_int_eq(send(sp[1], (uint8_t *)h + 5, 7, 0), 7);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_QUEUE_NUM, pl), 8);
+	memcpy(&n, pl, 8);
+	ck_assert_uint_eq(le64toh(n), 1);
+}
+END_TEST
+
+START_TEST(test_vu_oversized_message_drops)
+{
+	uint32_t h[3] = { htole32(VU_SET_MEM_TABLE), htole32(1),
+			  htole32(1 << 20) };
+
+	ck_assert_int_eq(send(sp[1], h, 12, 0), 12);
+	ck_assert_int_eq(vu_cmd_handler(), -EMSGSIZE);
+}
+END_TEST
+
+START_TEST(test_vu_short_payload_drops)
+{
+	uint32_t v = 0;
+
+	send_msg(VU_SET_FEATURES, 0, &v, 4, -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_vu_set_features_unoffered_drops)
+{
+	u64_msg(VU_SET_FEATURES, BIT(32) | BIT(22), -1);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+}
+END_TEST
+
+START_TEST(test_vu_vring_num_not_power_of_two_drops)
+{
+	state_msg(VU_SET_VRING_NUM, 0, 3);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+}
+END_TEST
+
+START_TEST(test_vu_vring_num_too_big_drops)
+{
+	state_msg(VU_SET_VRING_NUM, 0, 65536);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+}
+END_TEST
+
+START_TEST(test_vu_mem_table_without_fd_drops)
+{
+	uint64_t p[5] = { htole64(1), htole64(GPA), htole64(MEMSZ),
+			  htole64(UVA), 0 };
+
+	send_msg(VU_SET_MEM_TABLE, 0, p, sizeof(p), -1);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+}
+END_TEST
+
+START_TEST(test_vu_mem_table_beyond_file_drops)
+{
+	mem_table(MEMSZ * 2);		/* the memfd has MEMSZ bytes */
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_vu_bad_mem_table_after_start_stops_rings)
+{
+	static uint8_t frame[60];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0;
+	uint8_t niov = 1;
+	uint32_t cs = 0;
+	bool dropped;
+
+	start_queues();
+	post(0, 0, 2048, true);
+	mem_table(MEMSZ * 2);		/* refused: the old table is gone */
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+	ck_assert(!vu_ready());
+	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	ck_assert(dropped);		/* and nothing touched guest memory */
+	ck_assert_uint_eq(used_idx(0), 0);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_refused_with_ack)
+{
+	uint64_t v = htole64(BIT(3)), r;	/* REPLY_ACK */
+	uint8_t pl[64];
+
+	u64_msg(VU_SET_PROTOCOL_FEATURES, BIT(3), -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	no_reply();
+	send_msg(VU_SET_LOG_BASE, BIT(3), &v, 8, -1);	/* need reply */
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_SET_LOG_BASE, pl), 8);
+	memcpy(&r, pl, 8);
+	ck_assert_uint_ne(le64toh(r), 0);		/* failure */
+	ck_assert(vu_attached());
+}
+END_TEST
+
+START_TEST(test_vu_ring_outside_memory_drops)
+{
+	uint64_t a[5] = { 0, htole64(UVA + MEMSZ), htole64(UVA + 0x2000),
+			  htole64(UVA + 0x1000), 0 };
+
+	u64_msg(VU_SET_FEATURES, BIT(32), -1);
+	mem_table(MEMSZ);
+	state_msg(VU_SET_VRING_NUM, 0, QSZ);
+	send_msg(VU_SET_VRING_ADDR, 0, a, 40, -1);
+	u64_msg(VU_SET_VRING_KICK, 0, eventfd(0, 0));
+	ck_assert_int_eq(vu_cmd_handler(), -EFAULT);
+}
+END_TEST
+
+START_TEST(test_vu_get_vring_base_stops)
+{
+	uint8_t pl[64];
+
+	start_queues();
+	state_msg(VU_GET_VRING_BASE, 1, 0);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_VRING_BASE, pl), 8);
+	ck_assert_uint_eq(le32_at(pl), 1);
+	ck_assert_uint_eq(le32_at(pl + 4), 0);
+	ck_assert(!vu_ready());
+}
+END_TEST
+
+START_TEST(test_vu_to_guest_one_buffer)
+{
+	static const uint8_t frame[100] = { [0] = 0xaa, [99] = 0x55 };
+	struct iovec v = { (void *)frame, sizeof(frame) };
+	uint16_t first = 0, nb;
+	uint8_t niov = 1;
+	uint32_t cs = 0, len;
+	bool dropped;
+	uint64_t ev;
+
+	start_queues();
+	post(0, 3, 2048, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	ck_assert(!dropped);
+	ck_assert_uint_eq(used_idx(0), 1);
+	ck_assert_uint_eq(used_at(0, 0, &len), 3);
+	ck_assert_uint_eq(len, 12 + 100);	/* 5.1.6: 12-byte header */
+	memcpy(&nb, gmem + BUF + 3 * 0x1000 + 10, 2);
+	ck_assert_uint_eq(le16toh(nb), 1);	/* num_buffers */
+	ck_assert_mem_eq(gmem + BUF + 3 * 0x1000 + 12, frame, 100);
+	ck_assert_int_eq(read(call[0], &ev, 8), 8);	/* interrupt */
+}
+END_TEST
+
+START_TEST(test_vu_to_guest_merged_buffers)
+{
+	static uint8_t frame[100];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0, nb;
+	uint32_t cs = 0, len;
+	uint8_t niov = 1;
+	bool dropped;
+
+	memset(frame, 0x42, sizeof(frame));
+	start_queues();
+	post(0, 1, 64, true);
+	post(0, 2, 64, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	ck_assert(!dropped);
+	ck_assert_uint_eq(used_idx(0), 2);
+	ck_assert_uint_eq(used_at(0, 0, &len), 1);
+	ck_assert_uint_eq(len, 64);
+	ck_assert_uint_eq(used_at(0, 1, &len), 2);
+	ck_assert_uint_eq(len, 112 - 64);
+	memcpy(&nb, gmem + BUF + 0x1000 + 10, 2);
+	ck_assert_uint_eq(le16toh(nb), 2);
+	ck_assert_mem_eq(gmem + BUF + 2 * 0x1000, frame + 52, 48);
+}
+END_TEST
+
+START_TEST(test_vu_to_guest_full_blocks_until_kick)
+{
+	static uint8_t frame[60];
+	struct iovec v[2] = { { frame, 60 }, { frame, 60 } };
+	uint16_t first[2] = { 0, 1 };
+	uint8_t niov[2] = { 1, 1 };
+	uint32_t cs[2] = { 0, 0 };
+	bool dropped[2];
+	uint64_t one = 1;
+
+	start_queues();
+	post(0, 0, 2048, true);
+	vu_frames_to_guest(v, first, niov, cs, 2, dropped);
+	ck_assert(!dropped[0]);
+	ck_assert(dropped[1]);			/* no second buffer */
+	ck_assert(vu_rx_full());
+	post(0, 1, 2048, true);
+	ck_assert_int_eq(write(kick[0], &one, 8), 8);
+	ck_assert_int_eq(vu_kick_handler(0), 0);
+	ck_assert(!vu_rx_full());
+	vu_frames_to_guest(v, first, niov, cs, 1, dropped);
+	ck_assert(!dropped[0]);
+	ck_assert_uint_eq(used_idx(0), 2);
+}
+END_TEST
+
+START_TEST(test_vu_from_guest_frame)
+{
+	const uint8_t *f[4];
+	size_t l[4];
+	uint32_t len;
+
+	start_queues();
+	memset(gmem + BUF, 0, 12);			/* virtio-net header */
+	memset(gmem + BUF + 12, 0x77, 60);
+	post(1, 0, 12 + 60, false);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 1);
+	ck_assert_uint_eq(l[0], 60);
+	ck_assert_mem_eq(f[0], gmem + BUF + 12, 60);
+	ck_assert_uint_eq(used_idx(1), 1);
+	ck_assert_uint_eq(used_at(1, 0, &len), 0);
+	ck_assert_uint_eq(len, 0);
+}
+END_TEST
+
+START_TEST(test_vu_from_guest_runt_dropped)
+{
+	const uint8_t *f[4];
+	size_t l[4];
+
+	start_queues();
+	post(1, 0, 12 + 13, false);	/* less than an Ethernet header */
+	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 0);
+	ck_assert_uint_eq(used_idx(1), 1);	/* buffer still returned */
+	ck_assert(vu_ready());
+}
+END_TEST
+
+START_TEST(test_vu_from_guest_bad_descriptor_breaks)
+{
+	uint8_t *desc = gmem + RING(1);
+	const uint8_t *f[4];
+	uint64_t a = htole64(GPA + MEMSZ);	/* just past guest memory */
+	size_t l[4];
+
+	start_queues();
+	post(1, 0, 100, false);
+	memcpy(desc, &a, 8);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), -EBADMSG);
+	ck_assert(vu_broken());
+	ck_assert(!vu_ready());
+	vu_detach();
+	ck_assert(!vu_broken());
+}
+END_TEST
+
+static Suite *vhost_user_suite(void)
+{
+	Suite *s = suite_create("vhost_user");
+	TCase *tc;
+
+	tc = tcase_create("parse");
+	tcase_add_test(tc, test_vu_msg_need_short_header);
+	tcase_add_test(tc, test_vu_msg_need_payload);
+	tcase_add_test(tc, test_vu_msg_need_oversized);
+	tcase_add_test(tc, test_vu_msg_check_sizes);
+	tcase_add_test(tc, test_vu_msg_check_mem_table);
+	tcase_add_test(tc, test_vu_msg_check_version_and_fds);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("messages");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_vu_get_features_offers_v1_mrg);
+	tcase_add_test(tc, test_vu_message_in_pieces);
+	tcase_add_test(tc, test_vu_oversized_message_drops);
+	tcase_add_test(tc, test_vu_short_payload_drops);
+	tcase_add_test(tc, test_vu_set_features_unoffered_drops);
+	tcase_add_test(tc, test_vu_vring_num_not_power_of_two_drops);
+	tcase_add_test(tc, test_vu_vring_num_too_big_drops);
+	tcase_add_test(tc, test_vu_mem_table_without_fd_drops);
+	tcase_add_test(tc, test_vu_mem_table_beyond_file_drops);
+	tcase_add_test(tc, test_vu_bad_mem_table_after_start_stops_rings);
+	tcase_add_test(tc, test_vu_log_base_refused_with_ack);
+	tcase_add_test(tc, test_vu_ring_outside_memory_drops);
+	tcase_add_test(tc, test_vu_get_vring_base_stops);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rings");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_vu_to_guest_one_buffer);
+	tcase_add_test(tc, test_vu_to_guest_merged_buffers);
+	tcase_add_test(tc, test_vu_to_guest_full_blocks_until_kick);
+	tcase_add_test(tc, test_vu_from_guest_frame);
+	tcase_add_test(tc, test_vu_from_guest_runt_dropped);
+	tcase_add_test(tc, test_vu_from_guest_bad_descriptor_breaks);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(vhost_user_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
