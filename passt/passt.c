@@ -165,12 +165,13 @@ static bool same_tuple(const struct frame *a, const struct frame *b)
 }
 
 /**
- * tap_dispatch() - Handle a batch of parsed frames
+ * passt_frames_dispatch() - Handle a batch of parsed frames
  * @ctx:	Context
  * @f:		Frames (valid ones only)
  * @n:		Count
  */
-static void tap_dispatch(struct ctx *ctx, const struct frame *f, unsigned n)
+static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
+				  unsigned n)
 {
 	const struct conf *c = &ctx->c;
 	unsigned i = 0;
@@ -294,16 +295,16 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 		tap_guest_learn(&tap_frames[good]);
 		good++;
 	}
-	tap_dispatch(ctx, tap_frames, good);
+	passt_frames_dispatch(ctx, tap_frames, good);
 }
 
 /**
- * tap_input() - Read and handle everything the guest sent
+ * passt_tap_read() - Read and handle everything the guest sent
  * @ctx:	Context
  *
  * Return: 0, or -errno if the back-end failed (stream client gone)
  */
-static int tap_input(struct ctx *ctx)
+static int passt_tap_read(struct ctx *ctx)
 {
 	int rounds;
 
@@ -326,12 +327,12 @@ static int tap_input(struct ctx *ctx)
 }
 
 /**
- * tap_epoll_update() - Watch EPOLLOUT on the stream while a write is pending
+ * passt_tap_epoll_update() - Watch EPOLLOUT on the stream while a write is pending
  * @ctx:	Context
  *
  * #syscalls epoll_ctl
  */
-static void tap_epoll_update(struct ctx *ctx)
+static void passt_tap_epoll_update(struct ctx *ctx)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_TAP };
 	bool want = tap_tx_pending();
@@ -367,12 +368,12 @@ int passt_tap_add(struct ctx *ctx, int fd)
 }
 
 /**
- * tap_client_gone() - passt: the stream client disconnected
+ * passt_client_gone() - passt: the stream client disconnected
  * @ctx:	Context
  *
  * #syscalls:passt epoll_ctl close
  */
-static void tap_client_gone(struct ctx *ctx)
+static void passt_client_gone(struct ctx *ctx)
 {
 	int fd = tap_fd();
 
@@ -399,14 +400,14 @@ static void tap_client_gone(struct ctx *ctx)
 }
 
 /**
- * tap_handler() - Events on the tap fd or the stream client
+ * passt_tap_handler() - Events on the tap fd or the stream client
  * @ctx:	Context
  * @e:		epoll events (EPOLLIN alone for frames already buffered)
  *
  * A stream client that hangs up, or sends a bad length, is dropped; a tap
  * device that fails is fatal.
  */
-static void tap_handler(struct ctx *ctx, uint32_t e)
+static void passt_tap_handler(struct ctx *ctx, uint32_t e)
 {
 	int r = 0;
 
@@ -415,17 +416,17 @@ static void tap_handler(struct ctx *ctx, uint32_t e)
 	if (!(e & (EPOLLIN | EPOLLHUP | EPOLLRDHUP | EPOLLERR)))
 		return;
 
-	r = tap_input(ctx);
+	r = passt_tap_read(ctx);
 	if (tap_backend() == TAP_VHOST) {
 		if (r < 0)
-			tap_client_gone(ctx);
+			passt_client_gone(ctx);
 		return;
 	}
 	if (r < 0 || ((e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))) {
 		if (tap_backend() == TAP_STREAM) {
 			if (r == -EBADMSG)
 				warn("bad frame length from the client, dropping it");
-			tap_client_gone(ctx);
+			passt_client_gone(ctx);
 		} else {
 			die("tap device: %s", strerror(-r));
 		}
@@ -435,13 +436,13 @@ static void tap_handler(struct ctx *ctx, uint32_t e)
 static void guest_attached(struct ctx *ctx);
 
 /**
- * tap_listen_handler() - passt: a client connects to the UNIX socket
+ * passt_listen_handler() - passt: a client connects to the UNIX socket
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
  *
  * #syscalls:passt accept4 close
  */
-static void tap_listen_handler(struct ctx *ctx, union epoll_ref ref)
+static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {
 	int s = accept4((int)ref.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -542,7 +543,7 @@ static void vhost_cmd_handler(struct ctx *ctx, uint32_t e)
 	if (r == 0 && (e & (EPOLLHUP | EPOLLERR)) && !(e & EPOLLIN))
 		r = -EPIPE;
 	if (r < 0 || vu_broken()) {
-		tap_client_gone(ctx);
+		passt_client_gone(ctx);
 		return;
 	}
 	if (!was && tap_connected()) {
@@ -561,7 +562,7 @@ static void vhost_kick_handler(struct ctx *ctx, union epoll_ref ref)
 	if (tap_backend() != TAP_VHOST || vu_kick_handler(ref.data) < 0)
 		return;
 	if (ref.data == 1)	/* transmitq: frames from the guest */
-		tap_handler(ctx, EPOLLIN);
+		passt_tap_handler(ctx, EPOLLIN);
 }
 
 /**
@@ -835,10 +836,10 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_TAP:
 				/* Not for a client that went earlier in this batch */
 				if ((int)ref.fd == tap_fd())
-					tap_handler(ctx, e);
+					passt_tap_handler(ctx, e);
 				break;
 			case EPOLL_TYPE_TAP_LISTEN:
-				tap_listen_handler(ctx, ref);
+				passt_listen_handler(ctx, ref);
 				break;
 			case EPOLL_TYPE_TCP_LISTEN:
 				tcp_listen_handler(ctx, ref);
@@ -881,7 +882,7 @@ int passt_loop(struct ctx *ctx)
 
 		/* Frames left in the stream buffer after a full batch */
 		if (tap_rx_buffered())
-			tap_handler(ctx, EPOLLIN);
+			passt_tap_handler(ctx, EPOLLIN);
 
 		if (ctx->now >= ctx->timer_next) {
 			ctx->timer_next = INT64_MAX;
@@ -897,8 +898,8 @@ int passt_loop(struct ctx *ctx)
 			tcp_tap_resume(ctx);
 		tap_flush();
 		if (tap_backend() == TAP_VHOST && vu_broken())
-			tap_client_gone(ctx);	/* a ring broke */
-		tap_epoll_update(ctx);
+			passt_client_gone(ctx);	/* a ring broke */
+		passt_tap_epoll_update(ctx);
 		flow_free_flush();
 	}
 

@@ -1025,7 +1025,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
  *		checked the UDP length against the IP length)
  * @n:		Number of frames, >= 1
  *
- * Context: main loop, from tap_dispatch()
+ * Context: main loop, from passt_frames_dispatch()
  * Return: frames consumed: always @n (datagrams that can't be delivered are
  *	   dropped, as UDP allows)
  */

@@ -33,8 +33,8 @@
  *   9 host events (epoll, handlers)  10 clock [ms/10]        11 UDP out [len]
  *   12 UDP echo from the host        13 host connects to the forwarded port
  *   14 guest stops / starts reading the stream
- *   15 guest disconnects / connects again (tap_client_gone(), then
- *      tap_listen_handler() as passt.c runs them, flow_guest_gone() and
+ *   15 guest disconnects / connects again (passt_client_gone(), then
+ *      passt_listen_handler() as passt.c runs them, flow_guest_gone() and
  *      flow_guest_attached(): connections wait for their host peers' ACKs,
  *      SYNs that waited go out again)
  * For a connection the host opened (13), op 0 is the guest's SYN-ACK, unless
@@ -371,7 +371,7 @@ static void seq_tail(void)
 {
 	tap_flush();
 	seq_parse_out();
-	if (tap_tx_pending()) {		/* EPOLLOUT, tap_handler() */
+	if (tap_tx_pending()) {		/* EPOLLOUT, passt_tap_handler() */
 		tap_flush();
 		seq_parse_out();
 	}
@@ -383,7 +383,7 @@ static void seq_tail(void)
 }
 
 /**
- * seq_flush() - Hand the batch to the daemon, as tap_handler() does
+ * seq_flush() - Hand the batch to the daemon, as passt_tap_handler() does
  */
 static void seq_flush(void)
 {
@@ -501,7 +501,7 @@ static void seq_accept(void)
 /**
  * seq_guest_toggle() - The guest disconnects, or connects again
  *
- * As passt.c's tap_client_gone() and tap_listen_handler(), without the
+ * As passt.c's passt_client_gone() and passt_listen_handler(), without the
  * epoll registration (the harness reads the stream itself).
  */
 static void seq_guest_toggle(void)
