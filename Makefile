@@ -37,7 +37,7 @@ DEB_NSPAWN_PKGS := systemd-container
 DEB_CLIENTS_HOST_PKGS := debootstrap
 DEB_CLIENTS_PKGS := podman runc uidmap netavark catatonit conmon rootlesskit \
 	libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 \
-	bats jq socat iproute2 procps busybox-static libc-bin curl passt kmod \
+	bats jq socat iproute2 procps busybox-static libc-bin curl passt kmod nftables \
 	gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev libnl-3-dev \
 	libnl-route-3-dev libnl-genl-3-dev libnl-idiag-3-dev
 DEB_PKGS := $(DEB_BUILD_PKGS) $(DEB_TEST_PKGS) $(DEB_QEMU_PKGS)

@@ -80,6 +80,10 @@ fi
 
 if [ $lv_done = 0 ]; then
 	dom=clients-$ID
+	# <ip>, <source dev>, a <portForward> with an address and a UDP one:
+	# libvirt turns them into --address/--netmask, --interface, -t ADDR/...
+	# and -u
+	LV4=203.0.113.50
 	rm -f "$lw/console.log" "$lw/passt.log"
 	cat > "$lw/domain.xml" <<XML
 <domain type='qemu'>
@@ -103,8 +107,16 @@ if [ $lv_done = 0 ]; then
     <interface type='user'>
       <backend type='passt' logFile='$OUT/libvirt/passt.log'/>
       <model type='virtio'/>
+      <source dev='h0'/>
+      <ip family='ipv4' address='$LV4' prefix='24'/>
       <portForward proto='tcp'>
         <range start='8022' to='80'/>
+      </portForward>
+      <portForward proto='tcp' address='$H4'>
+        <range start='8023' to='80'/>
+      </portForward>
+      <portForward proto='udp'>
+        <range start='8053' to='53'/>
       </portForward>
     </interface>
     <memballoon model='none'/>
@@ -117,10 +129,10 @@ XML
 		result libvirt "domain starts (passt backend)" PASS
 		in_chroot virsh -c qemu:///system dumpxml "$dom" >> "$LOGDIR/libvirt.log" 2>&1
 		in_chroot ps -eo pid,user,args | grep '[p]asst' >> "$LOGDIR/libvirt.log"
-		if guest_says lease 180; then
-			result libvirt "DHCP lease" PASS "$(gline lease | cut -d' ' -f1-3)"
+		if guest_says lease 180 && gline lease | grep -q "^ip=$LV4 mask=24 "; then
+			result libvirt "DHCP lease (<ip address=$LV4>)" PASS
 		else
-			result libvirt "DHCP lease" FAIL "see $lw/console.log"
+			result libvirt "DHCP lease (<ip address=$LV4>)" FAIL "$(gline lease | cut -c1-40)"
 		fi
 		guest_says 'fetch' 180
 		got=$(gline fetched | cut -d' ' -f2)
@@ -131,6 +143,9 @@ XML
 			got=$(timeout 120 ip netns exec $R curl -s --max-time 100 "http://$H4:8022/file" | sha256sum | cut -d' ' -f1)
 			if [ "$got" = "$want" ]; then result libvirt "portForward 8022->80, 4 MiB" PASS
 			else result libvirt "portForward 8022->80, 4 MiB" FAIL "got $got want $want"; fi
+			got=$(timeout 120 ip netns exec $R curl -s --max-time 100 "http://$H4:8023/file" | sha256sum | cut -d' ' -f1)
+			if [ "$got" = "$want" ]; then result libvirt "portForward address=$H4 8023->80" PASS
+			else result libvirt "portForward address=$H4 8023->80" FAIL "got $got want $want"; fi
 		else
 			result libvirt "portForward 8022->80, 4 MiB" FAIL "guest httpd not ready"
 		fi
@@ -142,6 +157,7 @@ XML
 		result libvirt "DHCP lease" SKIP "no domain"
 		result libvirt "fetch from remote, 4 MiB" SKIP "no domain"
 		result libvirt "portForward 8022->80, 4 MiB" SKIP "no domain"
+		result libvirt "portForward address=$H4 8023->80" SKIP "no domain"
 	fi
 
 	# vhost-user: <interface type='vhostuser'> with <backend type='passt'/>

@@ -26,7 +26,7 @@ rk_implicit() {
 	4loopback) a=127.0.0.1 ;; 6loopback) a="[::1]" ;;
 	esac
 	if [ "$from" = remote ]; then run="ip netns exec $R"; else run="nsenter -t $HOLDER -m -n -r -w --"; fi
-	got=$(timeout 60 $run socat -u "TCP$fam:$a:$port" - | sha256sum | cut -d' ' -f1)
+	got=$(timeout 20 $run socat -u "TCP$fam:$a:$port" - | sha256sum | cut -d' ' -f1)
 	kill $rk 2>/dev/null
 	for p in $(in_chroot sh -c "cat $st/child_pid 2>/dev/null"); do in_chroot kill $p 2>/dev/null; done
 	wait $rk 2>/dev/null

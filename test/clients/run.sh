@@ -56,6 +56,7 @@ result() {
 
 cleanup() {
 	set +e
+	exec 2>/dev/null	# no "Killed" notes for what is stopped here
 	if [ -n "$HOLDER" ]; then
 		# Whatever a client left running in the scratch namespaces
 		for p in $(ip netns pids "$H" 2>/dev/null) $(ip netns pids "$R" 2>/dev/null); do
