@@ -49,7 +49,10 @@ create)
 		r=$1; shift
 		mount -t proc proc "$r/proc"
 		mount --rbind /dev "$r/dev"
-		cp /etc/resolv.conf "$r/etc/resolv.conf"
+		# apt needs the mirror: the resolver of this machine, for apt only
+		# (bound over the file of the chroot, which names the test one)
+		touch "$r/etc/resolv.conf"
+		mount --bind /etc/resolv.conf "$r/etc/resolv.conf"
 		DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get -q update &&
 		DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get -y -q \
 			--no-install-recommends install "$@"
