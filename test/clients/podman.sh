@@ -161,3 +161,21 @@ p_exit() {
 	wait_for 3 sh -c "! kill -0 $pid"
 }
 pcase "pasta exits after podman stop" p_exit
+
+# A rootless bridge network: podman 5 runs pasta for its rootless network
+# namespace (netavark inside, rootlessport for -p)
+p_bridge() {
+	net=clients-net-$ID
+	port=$((21000 + RANDOM % 3000))
+	P network create "$net" || return 1
+	cid=$(P run -d --network="$net" -p "$port:$port/tcp" -v "$OUT:/data" "$IMAGE" \
+		socat -u OPEN:/data/16M TCP4-LISTEN:$port,reuseaddr) || { P network rm -f "$net"; return 1; }
+	wait_for 10 P exec "$cid" sh -c "ss -Hltn | grep -q :$port"
+	got=$(timeout 60 ip netns exec $R socat -u "TCP4:$H4:$port" - | sha256sum | cut -d' ' -f1)
+	out=$(P run --rm --network="$net" "$IMAGE" sh -c "getent hosts host.containers.internal")
+	echo "bridge: got $got want $SUM16; host.containers.internal: $out"
+	P rm -f "$cid" >/dev/null
+	P network rm -f "$net" >/dev/null
+	[ "$got" = "$SUM16" ] && [ -n "$out" ]
+}
+pcase "bridge network (pasta rootless netns), -p 16 MiB" p_bridge
