@@ -35,7 +35,7 @@ DEB_NSPAWN_PKGS := systemd-container
 # packages of its chroot (the clients, their test tools, our build
 # dependencies; passt is trixie's own pasta, for comparisons)
 DEB_CLIENTS_HOST_PKGS := debootstrap
-DEB_CLIENTS_PKGS := podman runc uidmap netavark catatonit conmon rootlesskit \
+DEB_CLIENTS_PKGS := podman runc uidmap netavark aardvark-dns catatonit conmon rootlesskit \
 	libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 \
 	bats jq socat iproute2 procps busybox-static libc-bin curl passt kmod nftables \
 	gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev libnl-3-dev \

@@ -48,7 +48,7 @@ else
 	bats_run ours
 	ours="$b_pass passed, $b_fail failed, $b_skip skipped"
 	grep -E '^(not )?ok ' "$LOGDIR/bats-ours.tap" | while read -r line; do
-		name=$(echo "$line" | sed -E 's/^(not )?ok [0-9]+ (\[505\] )?//; s/ # skip.*//' | cut -c1-44)
+		name=$(echo "$line" | sed -E 's/^(not )?ok [0-9]+ (\[505\] )?//; s/ # skip.*//' | cut -c1-52)
 		case $line in
 		"not ok"*)	known=
 				if [ -n "$known" ]; then result bats "$name" ENV "$known"

@@ -137,6 +137,16 @@ p_dns() {
 }
 pcase "DNS via --dns-forward (podman default)" p_dns
 
+# --dns-forward equal to the host's (so the container's) address: podman's
+# "Custom DNS forward address, IPv4" gives 198.51.100.1 whatever the host
+# has; upstream's pasta starts with it, so must ours
+p_dns_own() {
+	out=$(P run --rm --network=pasta:--dns-forward,$H4 "$IMAGE" grep nameserver /etc/resolv.conf) || return 1
+	echo "$out"
+	echo "$out" | head -n 1 | grep -q "^nameserver $H4\$"
+}
+pcase "--dns-forward = the host's own address" p_dns_own
+
 p_fam() {
 	out=$(P run --rm --network=pasta:-$1 "$IMAGE" ip -j addr show) || return 1
 	echo "$out"

@@ -50,7 +50,7 @@ log() { echo "[$(date +%T)] $*"; }
 
 # result CLIENT CASE RESULT [NOTE] - one row of the summary table
 result() {
-	printf '%-12s %-44s %-5s %s\n' "$1" "$2" "$3" "${4:-}" >> "$RESULTS"
+	printf '%-12s %-52s %-5s %s\n' "$1" "$2" "$3" "${4:-}" >> "$RESULTS"
 	log "$1: $2: $3 ${4:-}"
 }
 
@@ -201,8 +201,8 @@ for c in $CLIENTS; do
 done
 
 echo
-printf '%-12s %-44s %-5s %s\n' CLIENT CASE RESULT NOTE
-printf '%-12s %-44s %-5s %s\n' ------ ---- ------ ----
+printf '%-12s %-52s %-5s %s\n' CLIENT CASE RESULT NOTE
+printf '%-12s %-52s %-5s %s\n' ------ ---- ------ ----
 cat "$RESULTS"
 n_pass=$(grep -c ' PASS ' "$RESULTS")
 n_fail=$(grep -c ' FAIL ' "$RESULTS")
