@@ -17,7 +17,7 @@
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
-#                   (root; first run ~10 minutes and 1.6 GB, then ~10 min)
+#                   (root; first run +10 minutes and 1.6 GB, then 5-12 min)
 
 # Debian packages: the one place where their names live.  Build, tests,
 # demo and benchmarks all take what they need from here.
