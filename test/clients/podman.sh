@@ -38,7 +38,10 @@ p_tcp_pub() {
 	if [ "$dir" = in ]; then
 		srv="socat -u TCP$fam-LISTEN:$port,reuseaddr - > /data/got"
 	else
-		srv="socat -u OPEN:/data/16M TCP$fam-LISTEN:$port,reuseaddr"
+		# the container stays up after sending: its namespace going
+		# away with data still in flight would truncate it (both
+		# pastas)
+		srv="socat -u OPEN:/data/16M TCP$fam-LISTEN:$port,reuseaddr; sleep 60"
 	fi
 	cid=$(P run -d --network=pasta -p "$port:$port/tcp" -v "$OUT:/data" "$IMAGE" sh -c "$srv") || return 1
 	wait_for 10 P exec "$cid" sh -c "ss -Hltn | grep -q :$port" || { P rm -f "$cid"; return 1; }
@@ -93,7 +96,7 @@ done; done
 p_auto() {
 	port=$((30000 + RANDOM % 5000))
 	cid=$(P run -d --network=pasta:-t,auto -v "$OUT:/data" "$IMAGE" \
-		sh -c "sleep 2; socat -u OPEN:/data/16M TCP4-LISTEN:$port,reuseaddr") || return 1
+		sh -c "sleep 2; socat -u OPEN:/data/16M TCP4-LISTEN:$port,reuseaddr; sleep 60") || return 1
 	wait_for 10 P exec "$cid" sh -c "ss -Hltn | grep -q :$port" || { P rm -f "$cid"; return 1; }
 	sleep 1.5
 	got=$(timeout 60 ip netns exec $R socat -u "TCP4:$H4:$port" - | sha256sum | cut -d' ' -f1)
@@ -179,7 +182,7 @@ p_bridge() {
 	port=$((21000 + RANDOM % 3000))
 	P network create "$net" || return 1
 	cid=$(P run -d --network="$net" -p "$port:$port/tcp" -v "$OUT:/data" "$IMAGE" \
-		socat -u OPEN:/data/16M TCP4-LISTEN:$port,reuseaddr) || { P network rm -f "$net"; return 1; }
+		sh -c "socat -u OPEN:/data/16M TCP4-LISTEN:$port,reuseaddr; sleep 60") || { P network rm -f "$net"; return 1; }
 	wait_for 10 P exec "$cid" sh -c "ss -Hltn | grep -q :$port"
 	got=$(timeout 60 ip netns exec $R socat -u "TCP4:$H4:$port" - | sha256sum | cut -d' ' -f1)
 	out=$(P run --rm --network="$net" "$IMAGE" sh -c "getent hosts host.containers.internal")
