@@ -123,8 +123,9 @@ void conf_family_ignore(struct conf_state *st)
  * @st:		Parsing state, after conf_derived() and conf_dns()
  * @af:		AF_INET or AF_INET6
  *
- * The guest never sends its own address out, so none of --map-guest-addr,
- * --map-host-loopback and --dns-forward can be it.  --map-guest-addr and
+ * The guest never sends its own address out, so neither --map-guest-addr
+ * nor --map-host-loopback can be it; --dns-forward can, with a warning
+ * (upstream accepts it, and podman's tests give one that may be).  --map-guest-addr and
  * --map-host-loopback (by default the gateway) can't share an address:
  * traffic to it could go to one place only.  --dns-forward may share one
  * with either: port 53 goes to the name server, the rest follows the map
@@ -171,11 +172,13 @@ void conf_check_special(const struct conf_state *st, int af)
 			 "%s is the guest's own address, which never leaves "
 			 "the guest (give another address)",
 			 inany_ntop(&mhl, buf));
+	/* Accepted, as upstream does: podman's own tests pass
+	 * --dns-forward 198.51.100.1 whatever the host's address is
+	 */
 	if (inany_equals(&dns, &self))
-		conf_die(st, conf_opt_by_id(OPT_DNS_FORWARD),
-			 "%s is the guest's own address, which never leaves "
-			 "the guest (give another address)",
-			 inany_ntop(&dns, buf));
+		warn("--dns-forward: %s is the guest's own address, which "
+		     "never leaves the guest: its DNS queries to it won't "
+		     "reach the name server", inany_ntop(&dns, buf));
 }
 
 /**

@@ -928,8 +928,6 @@ START_TEST(test_conf_parse_conflicts_rejected)
 			"--map-host-loopback", "198.51.100.1");
 	EXPECT_REJECTED("pasta", "--map-guest-addr", "--map-guest-addr",
 			"2001:db8:1::1");
-	EXPECT_REJECTED("passt", "--dns-forward", "--dns-forward",
-			"198.51.100.1");
 	EXPECT_REJECTED("passt", "-t/--tcp-ports", "--no-tcp", "-t", "22");
 	EXPECT_REJECTED("pasta", "-U/--udp-ns", "--no-udp", "-U", "53");
 	EXPECT_REJECTED("pasta", "--netns", "--netns", "x", "1234");
@@ -939,6 +937,18 @@ START_TEST(test_conf_parse_conflicts_rejected)
 	EXPECT_REJECTED("pasta", "PID", "0");
 	EXPECT_REJECTED("pasta", "PID", "99999999999");
 	EXPECT_REJECTED("passt", "unexpected argument", "1234");
+}
+END_TEST
+
+/* podman's own test "Custom DNS forward address, IPv4" (505-networking-
+ * pasta.bats, v5.4.2) passes --dns-forward 198.51.100.1, which is the host's
+ * (so the guest's) address here: upstream's pasta starts, so must we
+ */
+START_TEST(test_conf_parse_dns_forward_own_address)
+{
+	parse("pasta", "--dns-forward", "198.51.100.1", NULL);
+	ck_assert_uint_eq(ntohl(c.ip4.dns_fwd.s_addr), 0xc6336401);
+	ck_assert_uint_eq(ntohl(c.ip4.addr.s_addr), 0xc6336401);
 }
 END_TEST
 
@@ -1069,6 +1079,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_conflicts_rejected);
 	tcase_add_test(tc, test_conf_parse_special_overlaps_accepted);
 	tcase_add_test(tc, test_conf_parse_disabled_family_ignored);
+	tcase_add_test(tc, test_conf_parse_dns_forward_own_address);
 	tcase_add_test(tc, test_conf_parse_getopt_errors_rejected);
 	suite_add_tcase(s, tc);
 
