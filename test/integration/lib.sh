@@ -91,6 +91,11 @@ setup_topology() {
 	ip -n "$R" link set r0 up
 	ip -n "$H" route add default via $R4
 	ip -n "$H" -6 route add default via $R6
+	# IPv6 on the veth works once the carrier is seen (linkwatch may take
+	# a while on a loaded machine): multicast needs the ff00::/8 route
+	wait_for sh -c "ip -n $H -6 route show table local | grep -q 'ff00::/8 dev h0' &&
+			ip -n $R -6 route show table local | grep -q 'ff00::/8 dev r0'" ||
+		fail "IPv6 not up on the veth"
 	mkdir -p "/etc/netns/$H"
 	echo "nameserver 127.0.0.1" > "/etc/netns/$H/resolv.conf"
 	in_host sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
