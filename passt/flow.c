@@ -653,3 +653,25 @@ uint64_t flow_stats_sum(void)
 	}
 	return sum;
 }
+
+/**
+ * flow_sock_rqueue_empty() - Is a socket's receive queue empty?
+ * @s:		Socket
+ *
+ * sk_rmem_alloc (SO_MEMINFO, include/uapi/linux/sock_diag.h) is 0 when
+ * nothing waits to be read: close() then ends a TCP socket with a FIN
+ * after what it still has to send, instead of a reset (tcp_close()).
+ *
+ * #syscalls getsockopt
+ * Return: true if empty, false if not or if we can't tell
+ */
+bool flow_sock_rqueue_empty(int s)
+{
+	uint32_t mi[SK_MEMINFO_VARS];
+	socklen_t sl = sizeof(mi);
+
+	if (getsockopt(s, SOL_SOCKET, SO_MEMINFO, mi, &sl) < 0 ||
+	    sl < sizeof(uint32_t) * (SK_MEMINFO_RMEM_ALLOC + 1))
+		return false;
+	return !mi[SK_MEMINFO_RMEM_ALLOC];
+}

@@ -202,5 +202,6 @@ void flow_key_fill(struct flow_key *k, uint8_t proto, const union inany *g,
 		   uint16_t gport, const union inany *f, uint16_t fport);
 
 int flow_sock_meminfo(int s, uint32_t *sndbuf, uint32_t *queued);
+bool flow_sock_rqueue_empty(int s);
 
 #endif /* PASST_FLOW_H */

@@ -107,6 +107,7 @@ static enum tcp_reader_kind tcp_reader_v4, tcp_reader_v6;
 struct tcp_stats tcp_stats;
 
 static bool tcp_sock_unacked(const struct tcp_conn *conn);
+static bool tcp_sock_handover(const struct tcp_conn *conn);
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout);
 
@@ -982,7 +983,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 	conn->timer_at_ms = 0;
 
 	if (conn->flags & TFL(ORPHAN)) {
-		if (!tcp_sock_unacked(conn)) {
+		if (!tcp_sock_unacked(conn) || tcp_sock_handover(conn)) {
 			tcp_orphan_end(ctx, conn, false);
 		} else if (ctx->now >= conn->orphan_until_ms) {
 			tcp_orphan_end(ctx, conn, true);
@@ -1065,12 +1066,20 @@ static int64_t tcp_flow_timer(struct ctx *ctx, union flow *flow)
 }
 
 /**
- * tcp_flow_abort() - Exit: reset a tap-side connection (flow_abort_all())
+ * tcp_flow_abort() - Exit: end a tap-side connection (flow_abort_all())
  * @ctx:	Context
  * @flow:	Flow of type FLOW_TCP
+ *
+ * One whose guest finished its stream is closed, and the kernel delivers
+ * what is still queued (tcp_sock_handover()); any other is reset.
  */
 static void tcp_flow_abort(struct ctx *ctx, union flow *flow)
 {
+	if (tcp_sock_handover(&flow->tcp)) {
+		tcp_stats.drained++;
+		tcp_conn_free(ctx, &flow->tcp, false, "drained at exit");
+		return;
+	}
 	tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
 }
 
@@ -1094,6 +1103,24 @@ static bool tcp_sock_unacked(const struct tcp_conn *conn)
 }
 
 /**
+ * tcp_sock_handover() - Can the kernel finish the connection without us?
+ * @conn:	Connection
+ *
+ * Once the guest's FIN is passed on (shutdown(SHUT_WR)), everything the
+ * guest sent is in the host socket: a plain close() leaves the kernel to
+ * deliver what is still queued and then the FIN, as for any program that
+ * writes and exits.  Only if nothing waits to be read, or close() would
+ * reset the connection and discard the queue (tcp_close()).
+ *
+ * Return: true if a close() now loses nothing we acknowledged
+ */
+static bool tcp_sock_handover(const struct tcp_conn *conn)
+{
+	return (conn->events & TEV(TAP_FIN_RCVD)) &&
+	       flow_sock_rqueue_empty(conn->sock);
+}
+
+/**
  * tcp_orphan_end() - Close a connection we are giving up, now that its host
  *		      peer has what we acknowledged (or time is up)
  * @ctx:	Context
@@ -1107,13 +1134,14 @@ static bool tcp_sock_unacked(const struct tcp_conn *conn)
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout)
 {
-	if (timeout)
-		tcp_stats.orphan_timeout++;
-	if (!timeout && (conn->events & TEV(TAP_FIN_RCVD))) {
+	if ((!timeout && (conn->events & TEV(TAP_FIN_RCVD))) ||
+	    tcp_sock_handover(conn)) {
 		tcp_stats.drained++;
 		tcp_conn_free(ctx, conn, false, "drained");
 		return;
 	}
+	if (timeout)
+		tcp_stats.orphan_timeout++;
 	if (!timeout)
 		tcp_stats.orphan_rst++;
 	if (tap_connected())
@@ -1210,7 +1238,7 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 
 	if (!(conn->flags & TFL(ORPHAN))) {
 		if ((conn->events & TEV(TAP_FIN_RCVD)) &&
-		    !tcp_sock_unacked(conn)) {
+		    (!tcp_sock_unacked(conn) || tcp_sock_handover(conn))) {
 			tcp_stats.drained++;
 			tcp_conn_free(ctx, conn, false, "drained");
 			return false;

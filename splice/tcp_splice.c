@@ -392,6 +392,26 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 }
 
 /**
+ * splice_handover() - Can the kernel finish the connection without us?
+ * @conn:	Connection
+ *
+ * Once the stream out of the namespace has ended (its FIN passed on, its
+ * pipe empty), all of it is in the host-side socket: a plain close() of
+ * that socket leaves the kernel to deliver the rest, then the FIN, unless
+ * something waits to be read there (tcp_close() would reset).
+ *
+ * Return: true if closing now loses nothing we acknowledged
+ */
+static bool splice_handover(const struct tcp_splice_conn *conn)
+{
+	/* s[0] is in the namespace for -T, s[1] for -t */
+	unsigned d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
+
+	return (conn->events & SEV_FIN_SENT(d_ns)) && !conn->pipe_used[d_ns] &&
+	       conn->s[!d_ns] >= 0 && flow_sock_rqueue_empty(conn->s[!d_ns]);
+}
+
+/**
  * splice_flow_abort() - Reset a spliced connection: we are exiting
  * @ctx:	Context
  * @flow:	Flow of type FLOW_TCP_SPLICE
@@ -404,7 +424,13 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
  */
 static void splice_flow_abort(struct ctx *ctx, union flow *flow)
 {
-	splice_conn_close(ctx, splice_conn_of(flow), true, "exiting");
+	struct tcp_splice_conn *conn = splice_conn_of(flow);
+
+	if (splice_handover(conn)) {
+		splice_conn_close(ctx, conn, false, "drained at exit");
+		return;
+	}
+	splice_conn_close(ctx, conn, true, "exiting");
 }
 
 /**
@@ -453,7 +479,7 @@ static bool splice_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 	if (abort)
 		splice_no_reads = true;
 	if ((conn->events & SEV_FIN_SENT(d_ns)) && !conn->pipe_used[d_ns] &&
-	    !splice_sock_unacked(conn->s[!d_ns])) {
+	    (!splice_sock_unacked(conn->s[!d_ns]) || splice_handover(conn))) {
 		splice_conn_close(ctx, conn, false, "drained");
 		return false;
 	}
