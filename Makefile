@@ -128,7 +128,7 @@ $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
 
 # pesto(1): the client of -c/--conf-path, nothing but libc
-$(BUILD)/pesto: pesto/pesto.c passt/ctl.h
+$(BUILD)/pesto: pesto/pesto.c passt/ctl.h $(VERSION_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
 		$(ALL_LDFLAGS)

@@ -159,9 +159,9 @@ static const struct conf_opt conf_opts[] = {
 	  "domain name, at most 253 characters",
 	  "FQDN for the guest (DHCP option 81, DHCPv6 option 39)" },
 	{ "tcp-ports", 't', 't', required_argument, M_BOTH, "SPEC",
-	  PORTS_FORM, "forward host TCP ports to the guest, default none" },
+	  PORTS_FORM, "forward host TCP ports to the guest, default none (passt), auto (pasta)" },
 	{ "udp-ports", 'u', 'u', required_argument, M_BOTH, "SPEC",
-	  PORTS_FORM, "forward host UDP ports to the guest, default none" },
+	  PORTS_FORM, "forward host UDP ports to the guest, default none (passt), auto (pasta)" },
 
 	/* passt only */
 	{ "conf-path", 'c', 'c', required_argument, M_BOTH, "PATH",
@@ -185,9 +185,9 @@ static const struct conf_opt conf_opts[] = {
 
 	/* pasta only */
 	{ "tcp-ns", 'T', 'T', required_argument, M_PASTA, "SPEC", PORTS_FORM,
-	  "forward namespace TCP ports to the host, default none" },
+	  "forward namespace TCP ports to the host, default auto" },
 	{ "udp-ns", 'U', 'U', required_argument, M_PASTA, "SPEC", PORTS_FORM,
-	  "forward namespace UDP ports to the host, default none" },
+	  "forward namespace UDP ports to the host, default auto" },
 	{ "ns-ifname", 'I', 'I', required_argument, M_PASTA, "NAME",
 	  IFNAME_FORM, "tap name in the namespace, default: the host's" },
 	{ "ns-mac-addr", 0, OPT_NS_MAC_ADDR, required_argument, M_PASTA,

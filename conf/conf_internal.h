@@ -101,7 +101,7 @@ struct conf_opt {
 
 #define ADDR4OR6	"IPv4 or IPv6 address"
 #define IFNAME_FORM	"interface name, 1-15 characters"
-#define PORTS_FORM	"none, all, or ports like 22,80-90,2222:22,~25, " \
+#define PORTS_FORM	"none, all, auto (pasta), or ports like 22,80-90,2222:22,~25, " \
 			"optionally after ADDR/, ADDR%IF/ or %IF/"
 #define MAC_FORM	"unicast MAC address like 9a:55:9a:55:9a:55"
 
