@@ -376,41 +376,6 @@ static int udp_sock_new(struct ctx *ctx, int af)
 }
 
 /**
- * udp_pktinfo_get() - Local address of a received datagram
- * @mh:		Received message, with IP_PKTINFO or IPV6_PKTINFO control data
- * @local:	Result: the local address to answer from (unspecified if the
- *		control data is missing)
- * @ifindex:	Result: interface the datagram came in on, 0 if unknown
- */
-static void udp_pktinfo_get(struct msghdr *mh, union inany *local,
-			    unsigned *ifindex)
-{
-	struct cmsghdr *cm;
-
-	memset(local, 0, sizeof(*local));
-	*ifindex = 0;
-	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
-		if (cm->cmsg_level == IPPROTO_IP &&
-		    cm->cmsg_type == IP_PKTINFO &&
-		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
-			struct in_pktinfo pi;
-
-			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
-			inany_from_v4(local, pi.ipi_spec_dst);
-			*ifindex = (unsigned)pi.ipi_ifindex;
-		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
-			   cm->cmsg_type == IPV6_PKTINFO &&
-			   cm->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
-			struct in6_pktinfo pi6;
-
-			memcpy(&pi6, CMSG_DATA(cm), sizeof(pi6));
-			local->a6 = pi6.ipi6_addr;
-			*ifindex = pi6.ipi6_ifindex;
-		}
-	}
-}
-
-/**
  * udp_pktinfo_set() - Control data choosing the source of replies to a peer
  * @uf:		Flow with @uf->local
  * @buf:	udp_cmsg_send-sized buffer to fill
@@ -1210,7 +1175,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	int af;
 
 	inany_from_sockaddr(&peer, &pport, &udp_name_recv[i]);
-	udp_pktinfo_get(&udp_mh_recv[i].msg_hdr, &local, &ifindex);
+	udp_pktinfo_parse(&udp_mh_recv[i].msg_hdr, &local, NULL, &ifindex);
 
 	/* -U listens on 0.0.0.0 bound to lo, for all of 127.0.0.0/8: the
 	 * namespace's own addresses, which lo carries too, aren't forwarded

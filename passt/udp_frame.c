@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "../conf/conf.h"
 #include "../tap/csum.h"
@@ -185,4 +186,57 @@ size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
 		     k->gport, plen, partial);
 	return ETH_HLEN_ + l3 + UDP_HLEN + plen;
+}
+
+/**
+ * udp_pktinfo_parse() - Addresses of a received datagram, from its control
+ *			 data (IP_PKTINFO, IPV6_PKTINFO)
+ * @mh:		Received message
+ * @local:	Result, or NULL: the local address to answer from (IPv4:
+ *		ipi_spec_dst, ip(7); IPv6: ipi6_addr, ipv6(7))
+ * @hdr_dst:	Result, or NULL: the header's destination address (IPv4:
+ *		ipi_addr, which differs from ipi_spec_dst for a group or a
+ *		broadcast; IPv6: ipi6_addr)
+ * @ifindex:	Result, or NULL: interface it came in on, 0 if unknown
+ *
+ * Addresses are left unspecified if the control data is missing.
+ */
+void udp_pktinfo_parse(struct msghdr *mh, union inany *local,
+		       union inany *hdr_dst, unsigned *ifindex)
+{
+	struct cmsghdr *cm;
+
+	if (local)
+		memset(local, 0, sizeof(*local));
+	if (hdr_dst)
+		memset(hdr_dst, 0, sizeof(*hdr_dst));
+	if (ifindex)
+		*ifindex = 0;
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == IPPROTO_IP &&
+		    cm->cmsg_type == IP_PKTINFO &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
+			struct in_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+			if (local)
+				inany_from_v4(local, pi.ipi_spec_dst);
+			if (hdr_dst)
+				inany_from_v4(hdr_dst, pi.ipi_addr);
+			if (ifindex)
+				*ifindex = (unsigned)pi.ipi_ifindex;
+		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
+			   cm->cmsg_type == IPV6_PKTINFO &&
+			   cm->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
+			struct in6_pktinfo pi6;
+
+			memcpy(&pi6, CMSG_DATA(cm), sizeof(pi6));
+			if (local)
+				local->a6 = pi6.ipi6_addr;
+			if (hdr_dst)
+				hdr_dst->a6 = pi6.ipi6_addr;
+			if (ifindex)
+				*ifindex = pi6.ipi6_ifindex;
+		}
+	}
 }

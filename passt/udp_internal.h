@@ -40,6 +40,10 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 			 size_t dlen, const union inany *src, uint8_t type,
 			 uint8_t code);
 
+struct msghdr;
+void udp_pktinfo_parse(struct msghdr *mh, union inany *local,
+		       union inany *hdr_dst, unsigned *ifindex);
+
 /* The namespace socket pool (udp_pool.c), for passt/udp.c */
 #define UDP_POOL		16	/* namespace sockets per family, spare */
 

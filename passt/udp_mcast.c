@@ -342,39 +342,6 @@ static bool udp_mcast_from_self(const struct conf *c, const union inany *src)
 }
 
 /**
- * udp_mcast_hdr_dst() - Header destination of a received datagram
- * @mh:		Message with IP_PKTINFO or IPV6_PKTINFO control data
- * @dst:	Result, unspecified if there's none
- *
- * ipi_addr is the IPv4 header destination (ipi_spec_dst, which udp.c
- * uses as the source of replies, is a local address: ip(7)); ipi6_addr
- * the IPv6 one (ipv6(7)).
- */
-static void udp_mcast_hdr_dst(struct msghdr *mh, union inany *dst)
-{
-	struct cmsghdr *cm;
-
-	memset(dst, 0, sizeof(*dst));
-	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
-		if (cm->cmsg_level == IPPROTO_IP &&
-		    cm->cmsg_type == IP_PKTINFO &&
-		    cm->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
-			struct in_pktinfo pi;
-
-			memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
-			inany_from_v4(dst, pi.ipi_addr);
-		} else if (cm->cmsg_level == IPPROTO_IPV6 &&
-			   cm->cmsg_type == IPV6_PKTINFO &&
-			   cm->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
-			struct in6_pktinfo pi6;
-
-			memcpy(&pi6, CMSG_DATA(cm), sizeof(pi6));
-			dst->a6 = pi6.ipi6_addr;
-		}
-	}
-}
-
-/**
  * udp_mcast_rx_dst() - Datagram on a -u socket: to a group, or our own?
  * @ctx:	Context
  * @mh:		Received message, with its IP_PKTINFO/IPV6_PKTINFO data
@@ -396,7 +363,7 @@ int udp_mcast_rx_dst(struct ctx *ctx, struct msghdr *mh,
 	union flow *flow;
 	uint16_t sport;
 
-	udp_mcast_hdr_dst(mh, dst);
+	udp_pktinfo_parse(mh, NULL, dst, NULL);
 	if (inany_is_unspecified(dst) || !udp_mcast_is_group(c, dst))
 		return 0;
 	inany_from_sockaddr(&src, &sport, name);
@@ -512,7 +479,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				continue;
 			}
 			inany_from_sockaddr(&src, &sport, &udp_mcast_name[i]);
-			udp_mcast_hdr_dst(mh, &dst);
+			udp_pktinfo_parse(mh, NULL, &dst, NULL);
 			if (inany_v4(&dst) &&
 			    udp_mcast_is_bcast4(c, *inany_v4(&dst)) &&
 			    sport == uf->mcast_port &&
