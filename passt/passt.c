@@ -104,10 +104,11 @@ void stats_dump(void)
 		info_always("stats: stream short writes %lu, bad lengths %lu",
 			    tap_stats.tx_short, tap_stats.rx_bad_len);
 	if (vu_stats.msgs)
-		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu, receive queue full %lu, bad guest frames %lu, kicks %lu, interrupts %lu",
+		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu (memory shrunk %lu), receive queue full %lu, bad guest frames %lu, bad guest virtio-net headers %lu, kicks %lu, interrupts %lu",
 			    vu_stats.msgs, vu_stats.refused,
-			    vu_stats.frontends_dropped, vu_stats.rx_full,
-			    vu_stats.rx_bad_len, vu_stats.kicks,
+			    vu_stats.frontends_dropped, vu_stats.shrunk,
+			    vu_stats.rx_full, vu_stats.rx_bad_len,
+			    vu_stats.rx_bad_gso, vu_stats.kicks,
 			    vu_stats.calls);
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);

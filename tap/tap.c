@@ -17,15 +17,18 @@
  * a full batch need no read: tap_rx_buffered() tells the loop to come back
  * for them, since epoll won't.
  *
- * Segmentation offload.  Where checksums may be left partial (a tap device
- * with virtio_net_hdr, no capture), a TCP sender may queue a super-frame of
- * up to FRAME_MAX bytes holding several segments' worth of payload
- * (tap_gso_seg() says how much) and mark it with tap_tx_gso(): it goes
- * out with VIRTIO_NET_HDR_GSO_TCPV4/TCPV6 and the segment size in
- * gso_size, so one write() carries what would be dozens at a small MTU.
- * The namespace's stack takes it like a GRO aggregate (local delivery
- * needs no segmenting; the kernel segments only a packet it forwards out
- * of a smaller-MTU link: Documentation/networking/segmentation-offloads.rst,
+ * Segmentation offload.  Where the receiver takes them (tap_gso_offload():
+ * a tap device with virtio_net_hdr, or a vhost-user guest that negotiated
+ * VIRTIO_NET_F_GUEST_TSO4 and _TSO6; no capture), a TCP sender may queue a
+ * super-frame of up to FRAME_MAX bytes holding several segments' worth of
+ * payload (tap_gso_seg() says how much) and mark it with tap_tx_gso(): it
+ * goes out with VIRTIO_NET_HDR_GSO_TCPV4/TCPV6 and the segment size in
+ * gso_size (tap/vnet.c fills the header for both back-ends), so one write()
+ * or one receive-queue copy carries what would be dozens at a small MTU.
+ * The namespace's stack, or the guest's virtio-net driver, takes it like a
+ * GRO aggregate (local delivery needs no segmenting; the kernel segments
+ * only a packet it forwards out of a smaller-MTU link:
+ * Documentation/networking/segmentation-offloads.rst,
  * include/linux/virtio_net.h virtio_net_hdr_to_skb()).
  *
  * Transmit.  Callers lay frames out one after another in a 4 MiB arena
@@ -91,6 +94,7 @@
 #include "stream.h"
 #include "tap.h"
 #include "vhost_user.h"
+#include "vnet.h"
 
 #define VNET_HLEN	sizeof(struct virtio_net_hdr)
 #define RX_SLOT		(VNET_HLEN + FRAME_MAX)
@@ -267,6 +271,21 @@ bool tap_csum_offload(void)
 {
 	if (tap_be == TAP_VHOST)
 		return vu_guest_csum() && !tap_pcap_on;
+	return tap_vnet && !tap_pcap_on;
+}
+
+/**
+ * tap_gso_offload() - May TCP frames to the guest be super-frames?
+ *
+ * Return: true for a tap device with virtio_net_hdr (TUN_F_TSO4 and
+ *	   TUN_F_TSO6 are always set), or a vhost-user guest that
+ *	   negotiated VIRTIO_NET_F_GUEST_TSO4, _TSO6 and _CSUM; and no pcap
+ *	   capture (a capture shows frames as the guest gets them)
+ */
+bool tap_gso_offload(void)
+{
+	if (tap_be == TAP_VHOST)
+		return vu_guest_tso() && !tap_pcap_on;
 	return tap_vnet && !tap_pcap_on;
 }
 
@@ -586,7 +605,8 @@ uint8_t *tap_tx_frame(size_t len)
  *		included)
  * @mss:	Segment size the guest takes, bytes
  *
- * Return: @mss without segmentation offload (stream back-end, pcap
+ * Return: @mss without segmentation offload (tap_gso_offload() false:
+ *	   stream back-end, vhost-user guest without GUEST_TSO4/6, pcap
  *	   capture running, no virtio_net_hdr); else the largest multiple
  *	   of @mss that keeps the frame within FRAME_MAX (the IPv4 total
  *	   length and the IPv6 payload length are 16-bit), at least @mss
@@ -595,7 +615,7 @@ size_t tap_gso_seg(size_t hlen, size_t mss)
 {
 	size_t k;
 
-	if (!tap_csum_offload() || !mss || hlen + 2 * mss > FRAME_MAX)
+	if (!tap_gso_offload() || !mss || hlen + 2 * mss > FRAME_MAX)
 		return mss;
 	k = (FRAME_MAX - hlen) / mss;
 	return MIN(k, (size_t)TAP_GSO_SEGS_MAX) * mss;
@@ -614,39 +634,8 @@ size_t tap_gso_seg(size_t hlen, size_t mss)
  */
 void tap_tx_gso(size_t mss)
 {
-	if (tap_tx_n && tap_csum_offload() && mss && mss <= 0xffff)
+	if (tap_tx_n && tap_gso_offload() && mss && mss <= 0xffff)
 		tap_tx_gso_size[tap_tx_n - 1] = (uint16_t)mss;
-}
-
-/**
- * tap_tx_gso_hdr() - Fill the GSO fields of a frame's virtio_net_hdr
- * @vh:		Header, flags and csum_start already set
- * @l2:		Frame, Ethernet header first
- * @len:	Frame length, bytes
- * @gso:	Segment size from tap_tx_gso()
- *
- * Leaves @vh without GSO if the frame is not TCP over IPv4/IPv6 with a
- * partial checksum, or holds no more than one segment.
- */
-static void tap_tx_gso_hdr(struct virtio_net_hdr *vh, const uint8_t *l2,
-			   size_t len, uint16_t gso)
-{
-	uint16_t ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
-	size_t th = vh->csum_start, hdr_len;
-
-	if (!(vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) || th + 20 > len)
-		return;
-	hdr_len = th + (size_t)(l2[th + 12] >> 4) * 4;
-	if (hdr_len + gso >= len)
-		return;
-	if (ethertype == 0x0800 && l2[ETH_HLEN_ + 9] == IPPROTO_TCP)
-		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
-	else if (ethertype == 0x86dd && l2[ETH_HLEN_ + 6] == IPPROTO_TCP)
-		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
-	else
-		return;
-	vh->hdr_len = (uint16_t)hdr_len;
-	vh->gso_size = gso;
 }
 
 /**
@@ -868,17 +857,11 @@ static int tap_flush_dev(void)
 		ssize_t n;
 
 		if (tap_vnet) {
-			struct virtio_net_hdr vh = { 0 };
+			struct virtio_net_hdr vh;
 			uint32_t cs = tap_tx_csum[i];
 
-			if (cs) {
-				vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-				vh.csum_start = (uint16_t)(cs >> 16);
-				vh.csum_offset = (uint16_t)(cs & 0xffff);
-				if (tap_tx_gso_size[i])
-					tap_tx_gso_hdr(&vh, l2, len,
-						       tap_tx_gso_size[i]);
-			}
+			vnet_hdr_out(&vh, l2, len, tap_frame_len(i), cs,
+				     tap_tx_gso_size[i]);
 			hlen = VNET_HLEN;
 			memcpy(l2 - hlen, &vh, hlen);
 		}
@@ -918,7 +901,7 @@ static void tap_flush_vhost(void)
 	unsigned i;
 
 	vu_frames_to_guest(tap_tx_iov, tap_tx_first, tap_tx_niov, tap_tx_csum,
-			   tap_tx_n, tap_tx_dropmap);
+			   tap_tx_gso_size, tap_tx_n, tap_tx_dropmap);
 	for (i = 0; i < tap_tx_n; i++)
 		if (tap_tx_dropmap[i])
 			tap_tx_dropped(i);

@@ -82,6 +82,7 @@ int tap_fd(void);
 enum tap_backend tap_backend(void);
 bool tap_connected(void);
 bool tap_csum_offload(void);
+bool tap_gso_offload(void);
 void tap_set_pcap(bool on);
 
 int tap_rx(struct tap_rx_batch *b);

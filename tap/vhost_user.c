@@ -55,6 +55,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/virtio_net.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -66,10 +68,15 @@
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
+#include "vnet.h"
 
 /* Feature bits: virtio 1.x 5.1.3 and 6, vhost-user.rst */
 #define VIRTIO_NET_F_CSUM_		0
 #define VIRTIO_NET_F_GUEST_CSUM_	1
+#define VIRTIO_NET_F_GUEST_TSO4_	7
+#define VIRTIO_NET_F_GUEST_TSO6_	8
+#define VIRTIO_NET_F_HOST_TSO4_		11
+#define VIRTIO_NET_F_HOST_TSO6_		12
 #define VIRTIO_NET_F_MRG_RXBUF_		15
 #define VIRTIO_RING_F_INDIRECT_DESC_	28
 #define VHOST_USER_F_PROTOCOL_FEATURES_	30
@@ -77,6 +84,10 @@
 
 #define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM_) |			\
 			 BIT(VIRTIO_NET_F_GUEST_CSUM_) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO4_) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO6_) |		\
+			 BIT(VIRTIO_NET_F_HOST_TSO4_) |			\
+			 BIT(VIRTIO_NET_F_HOST_TSO6_) |			\
 			 BIT(VIRTIO_NET_F_MRG_RXBUF_) |			\
 			 BIT(VIRTIO_RING_F_INDIRECT_DESC_) |		\
 			 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |		\
@@ -157,6 +168,8 @@ static struct vu_dev vu = { .fd = -1 };
 static vu_watch_fn vu_watch;
 static uint8_t vu_rxbuf[VU_RXBUF] __attribute__((aligned(64)));
 static struct vq_chain vu_chains[VU_RX_CHAINS];
+static volatile sig_atomic_t vu_sigbus_hit;	/* vu_sigbus() caught one */
+static bool vu_sigbus_on;			/* vu_sigbus() installed */
 
 /**
  * vu_has() - Was a virtio feature negotiated?
@@ -167,6 +180,29 @@ static struct vq_chain vu_chains[VU_RX_CHAINS];
 static bool vu_has(unsigned bit)
 {
 	return vu.features & BIT(bit);
+}
+
+/**
+ * vu_features_consistent() - Does a feature set keep the dependencies?
+ * @f:		Features the front-end accepted
+ *
+ * virtio 1.x 5.1.3.1: VIRTIO_NET_F_GUEST_TSO4/6 require
+ * VIRTIO_NET_F_GUEST_CSUM, VIRTIO_NET_F_HOST_TSO4/6 require
+ * VIRTIO_NET_F_CSUM ("the driver MUST NOT accept a feature which the
+ * device did not offer, and ... which requires another feature which was
+ * not accepted").
+ *
+ * Return: true if they do
+ */
+static bool vu_features_consistent(uint64_t f)
+{
+	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4_) | BIT(VIRTIO_NET_F_GUEST_TSO6_))) &&
+	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM_)))
+		return false;
+	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4_) | BIT(VIRTIO_NET_F_HOST_TSO6_))) &&
+	    !(f & BIT(VIRTIO_NET_F_CSUM_)))
+		return false;
+	return true;
 }
 
 /**
@@ -241,6 +277,7 @@ static void vu_mem_unmap(void)
 		vu.map[i].base = NULL;
 	}
 	vu.mem.n = 0;
+	vu_sigbus_hit = 0;
 }
 
 /**
@@ -354,12 +391,34 @@ bool vu_guest_csum(void)
 }
 
 /**
+ * vu_guest_tso() - May TCP frames to the guest be super-frames?
+ *
+ * Only with both families: tap_gso_seg() sizes frames before it knows
+ * which one a frame is for.  Linux's virtio-net driver and QEMU accept
+ * both or neither unless told otherwise.
+ *
+ * Return: true if VIRTIO_NET_F_GUEST_TSO4, _TSO6 and _CSUM were negotiated
+ */
+bool vu_guest_tso(void)
+{
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM_) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO4_) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO6_);
+}
+
+/**
  * vu_broken() - Did a ring break (the front-end must be dropped)?
  *
  * Return: true after a ring error, until vu_detach()
  */
 bool vu_broken(void)
 {
+	if (vu_sigbus_hit && !vu.broken) {
+		warn("vhost-user: front-end shrank its memory, dropping it");
+		vu.broken = true;
+		vu_stats.frontends_dropped++;
+		vu_stats.shrunk++;
+	}
 	return vu.broken;
 }
 
@@ -541,11 +600,81 @@ static int vu_queue_try_start(unsigned i)
 }
 
 /**
+ * vu_sigbus() - SIGBUS handler: a guest region's file shrank under us
+ * @sig:	SIGBUS
+ * @si:		Its siginfo: si_addr is the address we touched
+ * @uc:	Unused
+ *
+ * A front-end may ftruncate() a memory file it didn't seal against
+ * shrinking (F_SEAL_SHRINK) after giving it to us: our next access to a
+ * page past the new end faults with SIGBUS (mmap(2)).  If the address is
+ * in one of our guest mappings, that whole mapping is replaced by
+ * anonymous zero pages (MAP_FIXED: the faulting instruction then goes on,
+ * reading zeroes, and no later access faults), vu_sigbus_hit is set and
+ * we return: vu_broken() drops the front-end from the main loop, with a
+ * log line, and the daemon serves the next one.  Any other SIGBUS is not
+ * ours: the default action is restored and the signal taken again (a
+ * fault repeats when we return; a signal sent with kill() is sent again).
+ *
+ * Context: signal handler: only async-signal-safe calls (mmap, sigaction,
+ * kill, getpid are system calls)
+ * #syscalls:passt rt_sigreturn rt_sigaction getpid kill
+ */
+static void vu_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	uintptr_t a = (uintptr_t)si->si_addr;
+	unsigned i;
+
+	(void)uc;
+	for (i = 0; si->si_code > 0 && i < VU_REGIONS_MAX; i++) {
+		uintptr_t b = (uintptr_t)vu.map[i].base;
+
+		if (!b || a < b || a - b >= vu.map[i].len)
+			continue;
+		if (mmap(vu.map[i].base, vu.map[i].len, PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS |
+			 MAP_NORESERVE, -1, 0) == MAP_FAILED)
+			break;
+		vu_sigbus_hit = 1;
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	if (si->si_code <= 0)
+		kill(getpid(), sig);
+}
+
+/**
+ * vu_sigbus_guard() - Install vu_sigbus(), once
+ *
+ * Context: SET_MEM_TABLE with a region its front-end may shrink
+ * #syscalls:passt rt_sigaction
+ * Return: 0, or -errno from sigaction()
+ */
+static int vu_sigbus_guard(void)
+{
+	struct sigaction sa = { .sa_sigaction = vu_sigbus,
+				.sa_flags = SA_SIGINFO };
+
+	if (vu_sigbus_on)
+		return 0;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL) < 0)
+		return -errno;
+	vu_sigbus_on = true;
+	return 0;
+}
+
+/**
  * vu_set_mem_table() - Map the regions of a memory table
  * @m:		SET_MEM_TABLE message, checked; its fds are taken (closed)
  *
  * Each region's file must be at least mmap offset + size bytes long
- * (fstat()), so that no access of ours can fault beyond its end.
+ * (fstat()), so that no access of ours can fault beyond its end.  A file
+ * sealed with F_SEAL_SHRINK (QEMU's memory-backend-memfd, seal=on, the
+ * default) stays that long; for any other, vu_sigbus() guards against the
+ * front-end shrinking it later.
  *
  * mmap() is allowed by passt/isolation.c's seccomp_special[] rule (never
  * executable), which covers it here too.
@@ -595,9 +724,13 @@ static int vu_set_mem_table(struct vu_msg *m)
 			goto unmap;
 		}
 		seals = fcntl(m->fds[i], F_GET_SEALS);
-		if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
 			info("vhost-user: memory region %u can be shrunk by "
-			     "the front-end (no F_SEAL_SHRINK)", i);
+			     "the front-end (no F_SEAL_SHRINK): SIGBUS guard",
+			     i);
+			if ((rc = vu_sigbus_guard()))
+				goto unmap;
+		}
 		map[i].base = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED | MAP_NORESERVE, m->fds[i], 0);
 		if (map[i].base == MAP_FAILED) {
@@ -711,7 +844,7 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 	case VU_SET_FEATURES: {
 		uint64_t f = vu_get_u64(p);
 
-		if (f & ~(uint64_t)VU_FEATURES) {
+		if ((f & ~(uint64_t)VU_FEATURES) || !vu_features_consistent(f)) {
 			rc = -EINVAL;
 			break;
 		}
@@ -1035,6 +1168,8 @@ int vu_kick_handler(unsigned queue)
  */
 static int vu_ring_broken(unsigned i, int err)
 {
+	if (vu_broken())	/* memory gone (SIGBUS): logged as such */
+		return -EBADMSG;
 	warn("vhost-user: queue %u: %s, dropping the front-end", i,
 	     vq_err_str[-err < VQ_E_COUNT ? -err : 0]);
 	vu.broken = true;
@@ -1068,6 +1203,7 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		return 0;
 
 	while (n < max && VU_RXBUF - used >= ROUND_UP(FRAME_MAX, 64)) {
+		struct virtio_net_hdr h;
 		size_t flen;
 
 		rc = vq_pop(q, &vu.mem, indirect, ch);
@@ -1079,8 +1215,20 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 			vu_stats.rx_bad_len++;
 			continue;
 		}
+		/* Header and frame copied once: the guest may change both */
+		iov_copy_from(&h, sizeof(h), ch->iov, ch->n_out, 0);
 		flen = iov_copy_from(vu_rxbuf + used, ch->len_out - vu.hdr_len,
 				     ch->iov, ch->n_out, vu.hdr_len);
+		h.hdr_len = le16toh(h.hdr_len);
+		h.gso_size = le16toh(h.gso_size);
+		h.csum_start = le16toh(h.csum_start);
+		h.csum_offset = le16toh(h.csum_offset);
+		if (vnet_hdr_in_check(&h, vu_rxbuf + used, flen,
+				      vu_has(VIRTIO_NET_F_HOST_TSO4_),
+				      vu_has(VIRTIO_NET_F_HOST_TSO6_))) {
+			vu_stats.rx_bad_gso++;
+			continue;
+		}
 		frame[n] = vu_rxbuf + used;
 		len[n] = flen;
 		used += ROUND_UP(flen, 64);
@@ -1103,13 +1251,14 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
  * @nsrc:	Entries of @src
  * @flen:	Frame length, bytes
  * @csum:	csum_start << 16 | csum_offset, 0 if checksums are complete
+ * @gso:	Segment size of a TCP super-frame (tap_tx_gso()), 0 if none
  *
  * Return: 1 if written, 0 if the queue ran out of buffers (nothing taken),
  *	   -1 if the frame can't fit (in one chain without MRG_RXBUF, or in
  *	   VU_RX_CHAINS; nothing taken), -2 if the ring is broken (logged)
  */
 static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
-			     size_t flen, uint32_t csum)
+			     size_t flen, uint32_t csum, uint16_t gso)
 {
 	struct virtio_net_hdr_mrg_rxbuf h = { 0 };
 	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF_);
@@ -1145,12 +1294,15 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 		}
 	}
 
-	if (csum && vu_guest_csum()) {
-		h.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-		h.hdr.csum_start = htole16((uint16_t)(csum >> 16));
-		h.hdr.csum_offset = htole16((uint16_t)(csum & 0xffff));
-	}
-	h.hdr.gso_type = VIRTIO_NET_HDR_GSO_NONE;
+	/* 5.1.6.4.1: flags zero without GUEST_CSUM, no GSO type without
+	 * GUEST_TSO4/6 (tap_tx_gso() marks nothing then)
+	 */
+	vnet_hdr_out(&h.hdr, src[0].iov_base, src[0].iov_len, flen,
+		     vu_guest_csum() ? csum : 0, vu_guest_tso() ? gso : 0);
+	h.hdr.hdr_len = htole16(h.hdr.hdr_len);
+	h.hdr.gso_size = htole16(h.hdr.gso_size);
+	h.hdr.csum_start = htole16(h.hdr.csum_start);
+	h.hdr.csum_offset = htole16(h.hdr.csum_offset);
 	h.num_buffers = htole16((uint16_t)nb);
 
 	/* Header, then the frame's pieces, across the chains in order */
@@ -1184,6 +1336,7 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
  * @first:	First iovec of each frame
  * @niov:	iovecs of each frame
  * @csum:	Checksum offload per frame (csum_start << 16 | offset)
+ * @gso:	Segment size per frame, 0 if it's not a super-frame
  * @n:		Frames
  * @dropped:	Set true for each frame not written (the caller tells its
  *		sender), false for the others
@@ -1194,8 +1347,8 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
  * broken ring drops everything (vu_ready() is false from then on).
  */
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
-			const uint8_t *niov, const uint32_t *csum, unsigned n,
-			bool *dropped)
+			const uint8_t *niov, const uint32_t *csum,
+			const uint16_t *gso, unsigned n, bool *dropped)
 {
 	struct vq *q = &vu.q[0].vq;
 	unsigned i, written = 0;
@@ -1212,7 +1365,7 @@ void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 			continue;
 		for (k = 0; k < niov[i]; k++)
 			flen += v[k].iov_len;
-		rc = vu_frame_to_guest(v, niov[i], flen, csum[i]);
+		rc = vu_frame_to_guest(v, niov[i], flen, csum[i], gso[i]);
 		if (rc == 1) {
 			dropped[i] = false;
 			written++;

@@ -78,12 +78,18 @@ struct vu_msg {
  * @frontends_dropped:	Front-ends dropped for a bad message or ring
  * @rx_full:		Flushes that found the receive queue out of buffers
  * @rx_bad_len:		Guest frames too short or too long, dropped
+ * @rx_bad_gso:		Guest frames with a virtio-net header we refuse
+ *			(tap/vnet.c: GSO type not negotiated or not
+ *			matching the frame, no NEEDS_CSUM, gso_size 0,
+ *			checksum field beyond the frame), dropped
+ * @shrunk:		Front-ends dropped for shrinking a memory region's
+ *			file under us (SIGBUS caught, of @frontends_dropped)
  * @kicks:		Kick eventfd wake-ups
  * @calls:		Interrupts we signalled
  */
 struct vu_stats {
 	uint64_t msgs, refused, frontends_dropped;
-	uint64_t rx_full, rx_bad_len;
+	uint64_t rx_full, rx_bad_len, rx_bad_gso, shrunk;
 	uint64_t kicks, calls;
 };
 
@@ -99,6 +105,7 @@ bool vu_attached(void);
 bool vu_ready(void);
 bool vu_rx_full(void);
 bool vu_guest_csum(void);
+bool vu_guest_tso(void);
 bool vu_tx_more(void);
 bool vu_broken(void);
 int vu_cmd_handler(void);
@@ -110,7 +117,7 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply);
 
 int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max);
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
-			const uint8_t *niov, const uint32_t *csum, unsigned n,
-			bool *dropped);
+			const uint8_t *niov, const uint32_t *csum,
+			const uint16_t *gso, unsigned n, bool *dropped);
 
 #endif /* TAP_VHOST_USER_H */

@@ -8,6 +8,10 @@
 #   short      SET_FEATURES with a 4-byte payload
 #   badring    a full set-up over a memfd, then a transmit descriptor
 #              pointing past guest memory, and a kick
+#   shrink     a full set-up over a memfd without seals, a transmit
+#              descriptor posted, then the memfd truncated to 0 bytes
+#              (ftruncate) and a kick: the back-end's access faults
+#              (SIGBUS); it must drop us (connection closed), not die
 #   frames     a full set-up, a receive buffer posted, an ARP request
 #              (RFC 826) for GW sent from GUEST (argv 3, 4), waits for the
 #              frame the back-end writes and prints used id, used length,
@@ -62,7 +66,7 @@ def setup(s):
         socket.send_fds(s, [msg(13, struct.pack('<Q', q))], [c])
         kicks.append(k)
         calls.append(c)
-    return mem, kicks, calls
+    return mem, kicks, calls, fd
 
 def post(mem, q, d, addr, length, flags):
     base = q * 0x4000
@@ -86,9 +90,19 @@ def main():
     if case == 'short':
         s.sendall(msg(2, b'\0\0\0\0'))
         return 0 if closed(s) else 1
-    mem, kicks, calls = setup(s)
+    mem, kicks, calls, fd = setup(s)
     if case == 'badring':
         post(mem, 1, 0, GPA + MEMSZ, 64, 0)     # past the end of memory
+        os.eventfd_write(kicks[1], 1)
+        return 0 if closed(s) else 1
+    if case == 'shrink':
+        mem[0x20000:0x20000 + 12 + 60] = b'\0' * 72
+        post(mem, 1, 0, GPA + 0x20000, 12 + 60, 0)
+        s.sendall(msg(1))       # its reply: the memory table is mapped
+        if not reply(s):
+            return 1
+        mem.close()
+        os.ftruncate(fd, 0)     # no F_SEAL_SHRINK: allowed
         os.eventfd_write(kicks[1], 1)
         return 0 if closed(s) else 1
     if case == 'frames':

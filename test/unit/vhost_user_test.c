@@ -17,6 +17,8 @@
 #include <check.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,8 @@
 
 #define GPA	0x40000000ULL
 #define UVA	0x7f1200000000ULL
-#define MEMSZ	(256 * 1024)
-#define QSZ	8
+#define MEMSZ	(512 * 1024)
+#define QSZ	64
 /* Per queue q: descriptors at RING(q), available +0x1000, used +0x2000 */
 #define RING(q)	((size_t)(q) * 0x4000)
 #define BUF	0x10000			/* data buffers from here */
@@ -40,6 +42,7 @@ static int sp[2];			/* [0]: back-end, [1]: "QEMU" */
 static int memfd = -1;
 static uint8_t *gmem;			/* the "guest's" view */
 static int kick[2], call[2];
+static const uint16_t gso0[2];		/* no super-frames */
 
 /**
  * le32_at() - Read a little-endian u32
@@ -174,13 +177,14 @@ static void mem_table(uint64_t size)
 }
 
 /**
- * start_queues() - Features, memory table, both queues with eventfds
+ * start_queues_f() - Features, memory table, both queues with eventfds
+ * @features:	Feature bits for SET_FEATURES
  */
-static void start_queues(void)
+static void start_queues_f(uint64_t features)
 {
 	unsigned q;
 
-	u64_msg(VU_SET_FEATURES, BIT(32) | BIT(15), -1);
+	u64_msg(VU_SET_FEATURES, features, -1);
 	mem_table(MEMSZ);
 	for (q = 0; q < 2; q++) {
 		uint64_t a[5] = { htole64(q), htole64(UVA + RING(q)),
@@ -198,6 +202,14 @@ static void start_queues(void)
 	ck_assert_int_eq(vu_cmd_handler(), 0);
 	no_reply();
 	ck_assert(vu_ready());
+}
+
+/**
+ * start_queues() - start_queues_f() with VERSION_1 and MRG_RXBUF
+ */
+static void start_queues(void)
+{
+	start_queues_f(BIT(32) | BIT(15));
 }
 
 /**
@@ -445,7 +457,7 @@ START_TEST(test_vu_bad_mem_table_after_start_stops_rings)
 	mem_table(MEMSZ * 2);		/* refused: the old table is gone */
 	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
 	ck_assert(!vu_ready());
-	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
 	ck_assert(dropped);		/* and nothing touched guest memory */
 	ck_assert_uint_eq(used_idx(0), 0);
 }
@@ -508,7 +520,7 @@ START_TEST(test_vu_to_guest_one_buffer)
 
 	start_queues();
 	post(0, 3, 2048, true);
-	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
 	ck_assert(!dropped);
 	ck_assert_uint_eq(used_idx(0), 1);
 	ck_assert_uint_eq(used_at(0, 0, &len), 3);
@@ -533,7 +545,7 @@ START_TEST(test_vu_to_guest_merged_buffers)
 	start_queues();
 	post(0, 1, 64, true);
 	post(0, 2, 64, true);
-	vu_frames_to_guest(&v, &first, &niov, &cs, 1, &dropped);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
 	ck_assert(!dropped);
 	ck_assert_uint_eq(used_idx(0), 2);
 	ck_assert_uint_eq(used_at(0, 0, &len), 1);
@@ -558,7 +570,7 @@ START_TEST(test_vu_to_guest_full_blocks_until_kick)
 
 	start_queues();
 	post(0, 0, 2048, true);
-	vu_frames_to_guest(v, first, niov, cs, 2, dropped);
+	vu_frames_to_guest(v, first, niov, cs, gso0, 2, dropped);
 	ck_assert(!dropped[0]);
 	ck_assert(dropped[1]);			/* no second buffer */
 	ck_assert(vu_rx_full());
@@ -566,7 +578,7 @@ START_TEST(test_vu_to_guest_full_blocks_until_kick)
 	ck_assert_int_eq(write(kick[0], &one, 8), 8);
 	ck_assert_int_eq(vu_kick_handler(0), 0);
 	ck_assert(!vu_rx_full());
-	vu_frames_to_guest(v, first, niov, cs, 1, dropped);
+	vu_frames_to_guest(v, first, niov, cs, gso0, 1, dropped);
 	ck_assert(!dropped[0]);
 	ck_assert_uint_eq(used_idx(0), 2);
 }
@@ -622,6 +634,435 @@ START_TEST(test_vu_from_guest_bad_descriptor_breaks)
 }
 END_TEST
 
+/* Feature bits, virtio 1.x 5.1.3: CSUM 0, GUEST_CSUM 1, GUEST_TSO4 7,
+ * GUEST_TSO6 8, HOST_TSO4 11, HOST_TSO6 12
+ */
+#define F_BASE	(BIT(32) | BIT(15))
+#define F_TSO	(F_BASE | BIT(0) | BIT(1) | BIT(7) | BIT(8) | BIT(11) | BIT(12))
+
+/**
+ * tcp_frame() - Lay out an Ethernet + IPv4/IPv6 + TCP frame
+ * @f:		Buffer
+ * @v6:		IPv6 (else IPv4)
+ * @optlen:	TCP option bytes (multiple of 4)
+ * @plen:	Payload bytes (filled with a counting pattern)
+ *
+ * Return: frame length
+ */
+static size_t tcp_frame(uint8_t *f, bool v6, size_t optlen, size_t plen)
+{
+	size_t l3 = v6 ? 40 : 20, th = 14 + l3, i, iplen;
+
+	memset(f, 0, th + 20 + optlen);
+	f[12] = v6 ? 0x86 : 0x08;
+	f[13] = v6 ? 0xdd : 0x00;
+	iplen = (v6 ? 0 : l3) + 20 + optlen + plen;
+	if (v6) {
+		f[14] = 0x60;
+		f[14 + 4] = (uint8_t)(iplen >> 8);
+		f[14 + 5] = (uint8_t)iplen;
+		f[14 + 6] = 6;			/* next header: TCP */
+	} else {
+		f[14] = 0x45;
+		f[14 + 2] = (uint8_t)(iplen >> 8);
+		f[14 + 3] = (uint8_t)iplen;
+		f[14 + 9] = 6;			/* protocol: TCP */
+	}
+	f[th + 12] = (uint8_t)((5 + optlen / 4) << 4);
+	for (i = 0; i < plen; i++)
+		f[th + 20 + optlen + i] = (uint8_t)(i * 7 + 1);
+	return th + 20 + optlen + plen;
+}
+
+/**
+ * post_chain() - Driver side: one chain of @n descriptors on queue @q
+ * @q:		Queue
+ * @d0:		First descriptor (then d0 + 1...): buffers BUF + d * 0x1000
+ * @n:		Descriptors
+ * @len:	Bytes of the chain: 0x1000 per descriptor, the last one less
+ * @write:	Device-writable
+ *
+ * The buffers are contiguous, so the chain's bytes are at BUF + d0 * 0x1000.
+ */
+static void post_chain(unsigned q, unsigned d0, unsigned n, size_t len,
+		       bool write)
+{
+	uint8_t *av = gmem + RING(q) + 0x1000;
+	uint16_t idx;
+	unsigned k;
+
+	for (k = 0; k < n; k++) {
+		uint8_t *desc = gmem + RING(q) + 16 * (d0 + k);
+		uint64_t a = htole64(GPA + BUF + (d0 + k) * 0x1000);
+		uint32_t l = htole32(k + 1 < n ? 0x1000 :
+				     (uint32_t)(len - k * 0x1000));
+		uint16_t f = htole16((uint16_t)((write ? 2 : 0) |
+						(k + 1 < n ? 1 : 0)));
+		uint16_t next = htole16((uint16_t)(d0 + k + 1));
+
+		memcpy(desc, &a, 8);
+		memcpy(desc + 8, &l, 4);
+		memcpy(desc + 12, &f, 2);
+		memcpy(desc + 14, &next, 2);
+	}
+	memcpy(&idx, av + 2, 2);
+	idx = le16toh(idx);
+	memcpy(av + 4 + 2 * (idx % QSZ), &(uint16_t){ htole16((uint16_t)d0) },
+	       2);
+	idx = htole16((uint16_t)(idx + 1));
+	memcpy(av + 2, &idx, 2);
+}
+
+/**
+ * le16_at() - Read a little-endian u16
+ * @p:		Bytes
+ *
+ * Return: value
+ */
+static uint16_t le16_at(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return le16toh(v);
+}
+
+START_TEST(test_vu_get_features_offers_tso)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	f = le64toh(f);
+	ck_assert((f & F_TSO) == F_TSO);
+	ck_assert(!(f & BIT(9)));	/* no GUEST_ECN */
+	ck_assert(!(f & BIT(13)));	/* no HOST_ECN */
+	ck_assert(!(f & BIT(10)));	/* no GUEST_UFO */
+	ck_assert(!(f & BIT(14)));	/* no HOST_UFO */
+}
+END_TEST
+
+/* 5.1.3.1: GUEST_TSO4 needs GUEST_CSUM, HOST_TSO4 needs CSUM */
+START_TEST(test_vu_tso_without_csum_drops)
+{
+	u64_msg(VU_SET_FEATURES, F_BASE | BIT(7) | BIT(8), -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+	vu_detach();
+	vu_attach(sp[0]);
+	u64_msg(VU_SET_FEATURES, F_BASE | BIT(11), -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+}
+END_TEST
+
+/**
+ * to_guest_gso() - A TCP super-frame through vu_frames_to_guest()
+ * @features:	Negotiated features
+ * @v6:		IPv6 (else IPv4)
+ * @optlen:	TCP option bytes
+ * @mss:	Segment size: 44 segments of payload
+ * @bufs:	Receive buffers posted, of 1600 bytes each
+ * @h:		Filled with the 12-byte virtio-net header written
+ *
+ * Also checks the frame's bytes in the buffers, the used lengths and
+ * num_buffers (5.1.6.4: all buffers but the last used up completely).
+ */
+static void to_guest_gso(uint64_t features, bool v6, size_t optlen,
+			 size_t mss, unsigned bufs, uint8_t *h)
+{
+	static uint8_t frame[65600], got[65600];
+	struct iovec v = { frame, 0 };
+	size_t th = v6 ? 54 : 34, flen, off = 0, want;
+	uint32_t cs = (uint32_t)(th << 16 | 16), len;
+	uint16_t first = 0, gso = (uint16_t)mss;
+	uint8_t niov = 1;
+	bool dropped;
+	unsigned d;
+
+	flen = tcp_frame(frame, v6, optlen, 44 * mss);
+	ck_assert_uint_le(flen, 65535 + 14);
+	v.iov_len = flen;
+	start_queues_f(features);
+	for (d = 0; d < bufs; d++)
+		post(0, d, 1600, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, &gso, 1, &dropped);
+	ck_assert(!dropped);
+	want = DIV_ROUND_UP(12 + flen, 1600);
+	ck_assert_uint_eq(used_idx(0), want);
+	for (d = 0; d < want; d++) {
+		ck_assert_uint_eq(used_at(0, d, &len), d);
+		ck_assert_uint_eq(len, d + 1 < want ? 1600 :
+				  12 + flen - (want - 1) * 1600);
+		memcpy(got + off, gmem + BUF + d * 0x1000, len);
+		off += len;
+	}
+	ck_assert_uint_eq(off, 12 + flen);
+	ck_assert_uint_eq(le16_at(got + 10), want);	/* num_buffers */
+	ck_assert_mem_eq(got + 12, frame, flen);
+	memcpy(h, got, 12);
+}
+
+/* 5.1.6.4.1 and include/uapi/linux/virtio_net.h: NEEDS_CSUM (1) with a
+ * GSO type, VIRTIO_NET_HDR_GSO_TCPV4 = 1, gso_size = MSS, hdr_len =
+ * Ethernet + IPv4 + TCP = 14 + 20 + 20, csum_start = 34, csum_offset = 16
+ * (TCP checksum field, RFC 9293 3.1), all little-endian (virtio 1.x)
+ */
+START_TEST(test_vu_to_guest_gso_v4)
+{
+	uint8_t h[12];
+
+	to_guest_gso(F_TSO, false, 0, 1460, 41, h);
+	ck_assert_uint_eq(h[0], 1);			/* NEEDS_CSUM */
+	ck_assert_uint_eq(h[1], 1);			/* GSO_TCPV4 */
+	ck_assert_uint_eq(le16_at(h + 2), 54);		/* hdr_len */
+	ck_assert_uint_eq(le16_at(h + 4), 1460);	/* gso_size */
+	ck_assert_uint_eq(le16_at(h + 6), 34);		/* csum_start */
+	ck_assert_uint_eq(le16_at(h + 8), 16);		/* csum_offset */
+}
+END_TEST
+
+/* IPv6 with 12 bytes of TCP options: VIRTIO_NET_HDR_GSO_TCPV6 = 4,
+ * hdr_len = 14 + 40 + 32 = 86, csum_start = 54
+ */
+START_TEST(test_vu_to_guest_gso_v6)
+{
+	uint8_t h[12];
+
+	to_guest_gso(F_TSO, true, 12, 1428, 41, h);
+	ck_assert_uint_eq(h[0], 1);
+	ck_assert_uint_eq(h[1], 4);			/* GSO_TCPV6 */
+	ck_assert_uint_eq(le16_at(h + 2), 86);
+	ck_assert_uint_eq(le16_at(h + 4), 1428);
+	ck_assert_uint_eq(le16_at(h + 6), 54);
+	ck_assert_uint_eq(le16_at(h + 8), 16);
+}
+END_TEST
+
+/* Without GUEST_TSO4/6 the device MUST NOT set a GSO type (5.1.6.4.1);
+ * with GUEST_CSUM only, the partial checksum stays
+ */
+START_TEST(test_vu_to_guest_gso_not_negotiated)
+{
+	uint8_t h[12];
+
+	to_guest_gso(F_BASE | BIT(1), false, 0, 1460, 41, h);
+	ck_assert(!vu_guest_tso());
+	ck_assert_uint_eq(h[0], 1);
+	ck_assert_uint_eq(h[1], 0);			/* GSO_NONE */
+	ck_assert_uint_eq(le16_at(h + 2), 0);
+	ck_assert_uint_eq(le16_at(h + 4), 0);
+}
+END_TEST
+
+/* Not enough buffers for a 64 KiB frame: nothing taken, it's dropped and
+ * the queue counts as full
+ */
+START_TEST(test_vu_to_guest_gso_short_of_buffers)
+{
+	static uint8_t frame[65600];
+	struct iovec v = { frame, 0 };
+	uint32_t cs = 34 << 16 | 16;
+	uint16_t first = 0, gso = 1460;
+	uint8_t niov = 1;
+	bool dropped;
+	unsigned d;
+
+	v.iov_len = tcp_frame(frame, false, 0, 44 * 1460);
+	start_queues_f(F_TSO);
+	for (d = 0; d < 20; d++)
+		post(0, d, 1600, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, &gso, 1, &dropped);
+	ck_assert(dropped);
+	ck_assert(vu_rx_full());
+	ck_assert_uint_eq(used_idx(0), 0);
+	ck_assert(vu_ready());
+}
+END_TEST
+
+/**
+ * from_guest() - The guest sends one frame in a chain of 4 KiB descriptors
+ * @features:	Negotiated features
+ * @hdr:	Its 12-byte virtio-net header (little-endian fields)
+ * @frame:	Frame
+ * @flen:	Frame length
+ * @l:		Filled with the length vu_frames_from_guest() returned
+ *
+ * Return: frames vu_frames_from_guest() returned (0 or 1)
+ */
+static int from_guest(uint64_t features, const uint8_t *hdr,
+		      const uint8_t *frame, size_t flen, size_t *l)
+{
+	const uint8_t *f[4];
+	size_t ls[4], total = 12 + flen;
+	int n;
+
+	memset(gmem, 0, RING(2));	/* rings of an earlier round */
+	start_queues_f(features);
+	memcpy(gmem + BUF, hdr, 12);
+	memcpy(gmem + BUF + 12, frame, flen);
+	post_chain(1, 0, (unsigned)DIV_ROUND_UP(total, 0x1000), total, false);
+	n = vu_frames_from_guest(f, ls, 4);
+	ck_assert_uint_eq(used_idx(1), 1);	/* chain returned either way */
+	ck_assert(vu_ready());
+	if (n == 1) {
+		ck_assert_mem_eq(f[0], frame, flen);
+		*l = ls[0];
+	}
+	return n;
+}
+
+/**
+ * gso_hdr() - A 12-byte virtio-net header, little-endian
+ * @h:		Filled
+ * @flags:	flags
+ * @type:	gso_type
+ * @gso_size:	gso_size
+ * @cstart:	csum_start
+ * @coff:	csum_offset
+ */
+static void gso_hdr(uint8_t *h, uint8_t flags, uint8_t type,
+		    uint16_t gso_size, uint16_t cstart, uint16_t coff)
+{
+	uint16_t v;
+
+	memset(h, 0, 12);
+	h[0] = flags;
+	h[1] = type;
+	v = htole16(54);
+	memcpy(h + 2, &v, 2);
+	v = htole16(gso_size);
+	memcpy(h + 4, &v, 2);
+	v = htole16(cstart);
+	memcpy(h + 6, &v, 2);
+	v = htole16(coff);
+	memcpy(h + 8, &v, 2);
+}
+
+/* HOST_TSO4: a 64 KiB IPv4 TCP segment (IP total length 64280, beyond any
+ * MTU) with GSO_TCPV4 comes through whole, across 16 descriptors
+ */
+START_TEST(test_vu_from_guest_gso_accepted)
+{
+	static uint8_t frame[65600];
+	uint8_t h[12];
+	size_t flen = tcp_frame(frame, false, 0, 44 * 1460), l = 0;
+
+	gso_hdr(h, 1, 1, 1460, 34, 16);
+	ck_assert_int_eq(from_guest(F_TSO, h, frame, flen, &l), 1);
+	ck_assert_uint_eq(l, flen);
+	ck_assert_uint_eq(vu_stats.rx_bad_gso, 0);
+}
+END_TEST
+
+START_TEST(test_vu_from_guest_gso_v6_accepted)
+{
+	static uint8_t frame[65600];
+	uint8_t h[12];
+	size_t flen = tcp_frame(frame, true, 0, 45 * 1440), l = 0;
+
+	gso_hdr(h, 1, 4, 1440, 54, 16);
+	ck_assert_int_eq(from_guest(F_TSO, h, frame, flen, &l), 1);
+	ck_assert_uint_eq(l, flen);
+}
+END_TEST
+
+/* Headers that break 5.1.6.2.1 (driver requirements) or use what we never
+ * offered: the frame is dropped and counted, the ring goes on
+ */
+START_TEST(test_vu_from_guest_bad_gso_dropped)
+{
+	static uint8_t v4[65600], v6[2000];
+	struct {
+		uint64_t features;
+		const uint8_t *frame;
+		uint8_t flags, type;
+		uint16_t gso_size, cstart, coff;
+	} t[] = {
+		{ F_BASE | BIT(0), v4, 1, 1, 1460, 34, 16 },	/* no HOST_TSO4 */
+		{ F_TSO & ~BIT(12), v6, 1, 4, 1440, 54, 16 },	/* no HOST_TSO6 */
+		{ F_TSO, v4, 1, 4, 1460, 34, 16 },	/* TCPV6 on IPv4 */
+		{ F_TSO, v6, 1, 1, 1440, 54, 16 },	/* TCPV4 on IPv6 */
+		{ F_TSO, v4, 1, 3, 1460, 34, 6 },	/* UDP (UFO) */
+		{ F_TSO, v4, 1, 5, 1460, 34, 6 },	/* UDP_L4 (USO) */
+		{ F_TSO, v4, 1, 0x81, 1460, 34, 16 },	/* ECN: not offered */
+		{ F_TSO, v4, 0, 1, 1460, 34, 16 },	/* GSO w/o NEEDS_CSUM */
+		{ F_TSO, v4, 1, 1, 0, 34, 16 },		/* gso_size 0 */
+		{ F_TSO, v4, 1, 0, 0, 65000, 16 },	/* csum beyond frame */
+	};
+	size_t l4 = tcp_frame(v4, false, 0, 44 * 1460);
+	size_t l6 = tcp_frame(v6, true, 0, 1440);
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		uint8_t h[12];
+		size_t l;
+
+		vu_stats.rx_bad_gso = 0;
+		gso_hdr(h, t[i].flags, t[i].type, t[i].gso_size, t[i].cstart,
+			t[i].coff);
+		ck_assert_msg(from_guest(t[i].features, h, t[i].frame,
+					 t[i].frame == v4 ? l4 : l6, &l) == 0,
+			      "case %u accepted", i);
+		ck_assert_uint_eq(vu_stats.rx_bad_gso, 1);
+		vu_detach();
+		vu_attach(sp[0]);
+	}
+}
+END_TEST
+
+/* A front-end that ftruncate()s its unsealed memory file after
+ * SET_MEM_TABLE: our next access faults (SIGBUS, mmap(2)); the guard maps
+ * zeroes there, and vu_broken() drops the front-end
+ */
+START_TEST(test_vu_shrunk_memory_drops)
+{
+	const uint8_t *f[4];
+	size_t l[4];
+
+	start_queues();
+	memset(gmem + BUF, 0, 12 + 60);
+	post(1, 0, 12 + 60, false);
+	ck_assert_int_eq(ftruncate(memfd, 0), 0);	/* gmem is gone too */
+	ck_assert_int_le(vu_frames_from_guest(f, l, 4), 0);
+	ck_assert(vu_broken());
+	ck_assert_uint_eq(vu_stats.shrunk, 1);
+	vu_detach();
+	ck_assert(!vu_broken());
+}
+END_TEST
+
+/* A sealed file (F_SEAL_SHRINK) can't shrink: ftruncate() fails */
+START_TEST(test_vu_sealed_memory_kept)
+{
+	const uint8_t *f[4];
+	size_t l[4];
+
+	ck_assert_int_eq(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	start_queues();
+	memset(gmem + BUF, 0, 12 + 60);
+	post(1, 0, 12 + 60, false);
+	ck_assert_int_lt(ftruncate(memfd, 0), 0);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 1);
+	ck_assert(!vu_broken());
+}
+END_TEST
+
+/* A SIGBUS that isn't in guest memory is not ours: default action */
+START_TEST(test_vu_sigbus_elsewhere_kills)
+{
+	int fd = memfd_create("other", MFD_CLOEXEC);
+	volatile uint8_t *p;
+
+	start_queues();			/* unsealed: the guard is installed */
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 0), 0);
+	(void)p[0];			/* SIGBUS, not in a guest region */
+}
+END_TEST
+
 static Suite *vhost_user_suite(void)
 {
 	Suite *s = suite_create("vhost_user");
@@ -661,6 +1102,18 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_from_guest_frame);
 	tcase_add_test(tc, test_vu_from_guest_runt_dropped);
 	tcase_add_test(tc, test_vu_from_guest_bad_descriptor_breaks);
+	tcase_add_test(tc, test_vu_get_features_offers_tso);
+	tcase_add_test(tc, test_vu_tso_without_csum_drops);
+	tcase_add_test(tc, test_vu_to_guest_gso_v4);
+	tcase_add_test(tc, test_vu_to_guest_gso_v6);
+	tcase_add_test(tc, test_vu_to_guest_gso_not_negotiated);
+	tcase_add_test(tc, test_vu_to_guest_gso_short_of_buffers);
+	tcase_add_test(tc, test_vu_from_guest_gso_accepted);
+	tcase_add_test(tc, test_vu_from_guest_gso_v6_accepted);
+	tcase_add_test(tc, test_vu_from_guest_bad_gso_dropped);
+	tcase_add_test(tc, test_vu_shrunk_memory_drops);
+	tcase_add_test(tc, test_vu_sealed_memory_kept);
+	tcase_add_test_raise_signal(tc, test_vu_sigbus_elsewhere_kills, SIGBUS);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tap/vnet.c - The virtio-net header of a frame: ours out, the guest's in
+ *
+ * Out (to a tap device or a vhost-user receive queue): a frame queued with
+ * a partial checksum carries VIRTIO_NET_HDR_F_NEEDS_CSUM with csum_start
+ * and csum_offset; a TCP super-frame marked with tap_tx_gso() carries
+ * VIRTIO_NET_HDR_GSO_TCPV4/TCPV6, the segment size in gso_size and the
+ * length of its headers (Ethernet, IP, TCP with options) in hdr_len.  The
+ * rules are virtio 1.x 5.1.6.4.1 ("Processing of Incoming Packets", device
+ * requirements): a GSO type only with NEEDS_CSUM and gso_size set, hdr_len
+ * not less than the headers; whether the receiver negotiated GSO is the
+ * caller's business (tap_gso_seg() makes super-frames only then).
+ *
+ * In (from a vhost-user transmit queue, VIRTIO_NET_F_HOST_TSO4/6): the
+ * guest may hand us TCP segments of up to 64 KiB with a GSO type set.  We
+ * never segment them (frames are not forwarded as they are: TCP takes the
+ * whole payload into a socket), but a header that breaks the rules of
+ * 5.1.6.2.1 (driver requirements) marks a frame we don't trust: a GSO type
+ * not negotiated or unknown, the ECN bit (VIRTIO_NET_F_HOST_ECN is never
+ * offered), GSO without NEEDS_CSUM or with gso_size 0, a TCPV4 type on a
+ * frame that isn't IPv4 TCP (or TCPV6 on a non-IPv6 one), a checksum
+ * field beyond the frame.  hdr_len is never relied on (5.1.6.2.2: the
+ * device MUST NOT, without VIRTIO_NET_F_GUEST_HDRLEN).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include "../conf/util.h"
+#include "vnet.h"
+
+#define ETHERTYPE_IPV4_	0x0800
+#define ETHERTYPE_IPV6_	0x86dd
+
+/**
+ * vnet_hdr_out() - Fill the virtio-net header of a frame we send
+ * @vh:		Header to fill (all of it: flags, gso_type, hdr_len,
+ *		gso_size, csum_start, csum_offset), host order
+ * @l2:		Frame, Ethernet header first
+ * @hlen:	Bytes readable at @l2 (the first piece of a frame whose
+ *		payload lives elsewhere: its headers, at least)
+ * @len:	Frame length, bytes (all pieces)
+ * @csum:	csum_start << 16 | csum_offset, 0 if checksums are complete
+ * @gso:	Segment size (tap_tx_gso()), bytes; 0: one segment
+ *
+ * With @csum 0 the header is all zeroes (VIRTIO_NET_HDR_GSO_NONE).  A
+ * @gso is ignored (the frame goes with NEEDS_CSUM only) unless the frame
+ * is TCP over IPv4 or IPv6 with its checksum field at csum_start + 16,
+ * its whole TCP header within @hlen, and more than @gso bytes of payload.
+ */
+void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
+		  size_t len, uint32_t csum, uint16_t gso)
+{
+	size_t th = csum >> 16, hdr_len;
+	uint16_t ethertype;
+
+	memset(vh, 0, sizeof(*vh));
+	if (!csum)
+		return;
+	vh->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	vh->csum_start = (uint16_t)th;
+	vh->csum_offset = (uint16_t)(csum & 0xffff);
+
+	if (!gso || vh->csum_offset != 16 || hlen < ETH_HLEN_ + 20 ||
+	    th + 20 > hlen)
+		return;
+	hdr_len = th + (size_t)(l2[th + 12] >> 4) * 4;
+	if (hdr_len < th + 20 || hdr_len > hlen || hdr_len + gso >= len)
+		return;
+	ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
+	if (ethertype == ETHERTYPE_IPV4_ && l2[ETH_HLEN_ + 9] == IPPROTO_TCP)
+		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+	else if (ethertype == ETHERTYPE_IPV6_ && hlen >= ETH_HLEN_ + 40 &&
+		 l2[ETH_HLEN_ + 6] == IPPROTO_TCP)
+		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+	else
+		return;
+	vh->hdr_len = (uint16_t)hdr_len;
+	vh->gso_size = gso;
+}
+
+/**
+ * vnet_hdr_in_check() - Is the virtio-net header of a guest frame valid?
+ * @vh:		Header, host order (read once from guest memory)
+ * @l2:		Frame after the header, Ethernet header first
+ * @len:	Frame length, bytes
+ * @tso4:	VIRTIO_NET_F_HOST_TSO4 negotiated
+ * @tso6:	VIRTIO_NET_F_HOST_TSO6 negotiated
+ *
+ * Flags the device doesn't know are ignored (5.1.6.2.2).
+ *
+ * Return: 0, or -enum vnet_in_err: drop the frame
+ */
+int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
+		      size_t len, bool tso4, bool tso6)
+{
+	bool csum = vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	uint16_t ethertype;
+
+	if (csum && (size_t)vh->csum_start + vh->csum_offset + 2 > len)
+		return -VNET_IN_CSUM;
+
+	switch (vh->gso_type) {
+	case VIRTIO_NET_HDR_GSO_NONE:
+		return 0;
+	case VIRTIO_NET_HDR_GSO_TCPV4:
+		if (!tso4)
+			return -VNET_IN_TYPE;
+		break;
+	case VIRTIO_NET_HDR_GSO_TCPV6:
+		if (!tso6)
+			return -VNET_IN_TYPE;
+		break;
+	default:	/* UDP (UFO), UDP_L4 (USO), ECN, tunnels: not offered */
+		return -VNET_IN_TYPE;
+	}
+
+	if (!csum)
+		return -VNET_IN_NOCSUM;
+	if (!vh->gso_size)
+		return -VNET_IN_SIZE;
+	if (len < ETH_HLEN_ + 40)
+		return -VNET_IN_PROTO;
+	ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
+	if (vh->gso_type == VIRTIO_NET_HDR_GSO_TCPV4) {
+		if (ethertype != ETHERTYPE_IPV4_ ||
+		    l2[ETH_HLEN_ + 9] != IPPROTO_TCP)
+			return -VNET_IN_PROTO;
+	} else if (ethertype != ETHERTYPE_IPV6_) {
+		return -VNET_IN_PROTO;	/* extension headers may come first */
+	}
+	return 0;
+}
