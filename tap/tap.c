@@ -463,11 +463,22 @@ uint8_t *tap_tx_space(size_t *avail)
 /**
  * tap_tx_frames_free() - How many more frames fit in this flush
  *
+ * With vhost-user, no more than the guest has receive buffers for (each
+ * frame takes one at least): what is queued beyond that would only be
+ * dropped at the flush.
+ *
  * Return: frames that tap_tx_add() can still take (bytes permitting)
  */
 unsigned tap_tx_frames_free(void)
 {
-	return MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
+	unsigned n = MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
+
+	if (tap_be == TAP_VHOST) {
+		unsigned b = vu_rx_bufs();
+
+		n = MIN(n, b > tap_tx_n ? b - tap_tx_n : 0);
+	}
+	return n;
 }
 
 /**
@@ -680,14 +691,16 @@ static void tap_tx_dropped(unsigned i)
  *
  * Return: true while a stream write waits for EPOLLOUT, after the tap
  *	   device refused a write in this wake-up (see tap_tx_unblock()), or
- *	   while the vhost-user guest has no receive buffers (until it kicks)
+ *	   while the vhost-user guest has no receive buffers for more frames
+ *	   than are queued (its kick on queue 0, when it adds some, wakes
+ *	   the loop)
  */
 bool tap_tx_blocked(void)
 {
 	if (!tap_connected())
 		return true;
 	if (tap_be == TAP_VHOST)
-		return vu_rx_full();
+		return vu_rx_full() || vu_rx_bufs() <= tap_tx_n;
 	if (tap_be == TAP_STREAM)
 		return stream_tx_pending(&tap_tx_pend);
 	return tap_dev_congested;

@@ -23,11 +23,19 @@
  * L4 checksums partial: tap/frame.c never verifies them, and nothing
  * forwards guest frames as they are), VIRTIO_NET_F_GUEST_CSUM (our TCP
  * and UDP frames to the guest carry VIRTIO_NET_HDR_F_NEEDS_CSUM instead of
- * a computed checksum, as on a tap device, unless a pcap capture runs) and
- * VHOST_USER_F_PROTOCOL_FEATURES; protocol features: REPLY_ACK.  No
- * segmentation offloads (TSO, UFO, USO): our frames are at most the MTU
- * (65520 by default), so a 64 KiB segment already crosses as one frame,
- * and we don't segment guest super-frames.  No VIRTIO_F_EVENT_IDX, no
+ * a computed checksum, as on a tap device, unless a pcap capture runs),
+ * VIRTIO_NET_F_GUEST_TSO4 and _TSO6 (with both and GUEST_CSUM, TCP data
+ * to the guest goes in super-frames of up to 64 KiB at any MTU, with
+ * GSO_TCPV4/TCPV6 and gso_size in the header: tap_gso_offload(),
+ * tap/vnet.c), VIRTIO_NET_F_HOST_TSO4 and _TSO6 (the guest may send TCP
+ * segments of up to 64 KiB, IP total length up to 65535: frames of up to
+ * FRAME_MAX are taken, TCP passes the whole payload to its socket, we
+ * never segment; a header that asks for what wasn't negotiated, or whose
+ * GSO or checksum fields don't fit the frame, drops the frame:
+ * vu_stats.rx_bad_gso) and VHOST_USER_F_PROTOCOL_FEATURES; protocol
+ * features: REPLY_ACK.  SET_FEATURES with a TSO feature but not the
+ * checksum feature it depends on (5.1.3.1) drops the front-end.  No UDP
+ * offloads (UFO, USO), no ECN with TSO, no VIRTIO_F_EVENT_IDX, no
  * multiqueue, no dirty logging (so no live migration), no IOMMU.
  *
  * Queues.  Queue 0 is the guest's receiveq: tap_flush() copies each frame,
@@ -45,12 +53,19 @@
  * eventfd, and is enabled (SET_VRING_ENABLE, or at once without
  * VHOST_USER_F_PROTOCOL_FEATURES); GET_VRING_BASE stops it.
  *
- * Memory: one 4 MiB receive buffer for guest frames, 128 translated chains
- * for one frame to the guest, the message buffers; the guest's regions
- * are mapped (mmap of the memfds) for as long as the front-end stays.
- * A front-end that shrinks a region's file under us would make our next
- * access fault (SIGBUS): QEMU's memory-backend-memfd seals it against
- * that by default (seal=on); we warn when a region isn't sealed.
+ * Memory: one 4 MiB receive buffer for guest frames (at least 64 frames
+ * of FRAME_MAX bytes), 128 translated chains for one frame to the guest
+ * (a 64 KiB super-frame needs 17 merged buffers of 4 KiB, 44 of 1518
+ * bytes: a guest whose buffers are smaller has it dropped), the message
+ * buffers; the guest's regions are mapped (mmap of the memfds) for as
+ * long as the front-end stays.  Nothing is allocated per frame.
+ *
+ * Shrinking memory.  A front-end that shrinks a region's file under us
+ * makes our next access past its new end fault (SIGBUS, mmap(2)).  QEMU's
+ * memory-backend-memfd seals it against that by default (seal=on,
+ * F_SEAL_SHRINK); for a region that isn't sealed, vu_sigbus() is
+ * installed: it maps zero pages over the faulting region and flags it,
+ * and the main loop drops the front-end (vu_broken()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -168,6 +183,7 @@ static struct vu_dev vu = { .fd = -1 };
 static vu_watch_fn vu_watch;
 static uint8_t vu_rxbuf[VU_RXBUF] __attribute__((aligned(64)));
 static struct vq_chain vu_chains[VU_RX_CHAINS];
+static int vu_ring_broken(unsigned i, int err);
 static volatile sig_atomic_t vu_sigbus_hit;	/* vu_sigbus() caught one */
 static bool vu_sigbus_on;			/* vu_sigbus() installed */
 
@@ -378,6 +394,31 @@ bool vu_ready(void)
 bool vu_rx_full(void)
 {
 	return vu.rx_full;
+}
+
+/**
+ * vu_rx_bufs() - Receive buffers the guest has made available
+ *
+ * Each frame to the guest takes at least one, so no more frames than this
+ * can be written by the next flush: tap_tx_frames_free() and
+ * tap_tx_blocked() hold senders back instead of letting them build frames
+ * that would be dropped.  A guest that adds buffers kicks queue 0.
+ *
+ * Return: available ring entries of queue 0 we haven't taken, 0 if the
+ *	   device isn't running or the ring is broken (then vu_broken())
+ */
+unsigned vu_rx_bufs(void)
+{
+	int n;
+
+	if (!vu_ready())
+		return 0;
+	n = vq_avail_count(&vu.q[0].vq);
+	if (n < 0) {
+		vu_ring_broken(0, -VQ_E_HEAD);
+		return 0;
+	}
+	return (unsigned)n;
 }
 
 /**
@@ -848,6 +889,12 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 			rc = -EINVAL;
 			break;
 		}
+		if (f != vu.features)
+			info("vhost-user: features 0x%llx%s%s", (unsigned long long)f,
+			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4_)) ?
+			     ", TSO to the guest" : "",
+			     (f & BIT(VIRTIO_NET_F_HOST_TSO4_)) ?
+			     ", TSO from the guest" : "");
 		vu.features = f;
 		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1_) ||
 			      vu_has(VIRTIO_NET_F_MRG_RXBUF_)) ?

@@ -104,6 +104,7 @@ void vu_detach(void);
 bool vu_attached(void);
 bool vu_ready(void);
 bool vu_rx_full(void);
+unsigned vu_rx_bufs(void);
 bool vu_guest_csum(void);
 bool vu_guest_tso(void);
 bool vu_tx_more(void);

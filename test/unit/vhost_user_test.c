@@ -1012,6 +1012,31 @@ START_TEST(test_vu_from_guest_bad_gso_dropped)
 }
 END_TEST
 
+/* vu_rx_bufs(): the available ring entries of the receive queue that we
+ * haven't taken, what senders may queue frames for
+ */
+START_TEST(test_vu_rx_bufs_counts)
+{
+	static uint8_t frame[60];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0;
+	uint8_t niov = 1;
+	uint32_t cs = 0;
+	bool dropped;
+
+	ck_assert_uint_eq(vu_rx_bufs(), 0);		/* not running */
+	start_queues();
+	ck_assert_uint_eq(vu_rx_bufs(), 0);
+	post(0, 0, 2048, true);
+	post(0, 1, 2048, true);
+	post(0, 2, 2048, true);
+	ck_assert_uint_eq(vu_rx_bufs(), 3);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert(!dropped);
+	ck_assert_uint_eq(vu_rx_bufs(), 2);
+}
+END_TEST
+
 /* A front-end that ftruncate()s its unsealed memory file after
  * SET_MEM_TABLE: our next access faults (SIGBUS, mmap(2)); the guard maps
  * zeroes there, and vu_broken() drops the front-end
@@ -1111,6 +1136,7 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_from_guest_gso_accepted);
 	tcase_add_test(tc, test_vu_from_guest_gso_v6_accepted);
 	tcase_add_test(tc, test_vu_from_guest_bad_gso_dropped);
+	tcase_add_test(tc, test_vu_rx_bufs_counts);
 	tcase_add_test(tc, test_vu_shrunk_memory_drops);
 	tcase_add_test(tc, test_vu_sealed_memory_kept);
 	tcase_add_test_raise_signal(tc, test_vu_sigbus_elsewhere_kills, SIGBUS);
