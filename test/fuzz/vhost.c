@@ -11,12 +11,16 @@
  * the second byte (a power of 2 from 1 to 256); every available chain is
  * walked (with indirect descriptors allowed) and its pieces copied out and
  * written to, so that ASan sees any piece that strays outside the buffer.
+ * What a chain holds is also taken as a guest frame behind its 10-byte
+ * virtio-net header: checked (vnet_hdr_in_check(), with HOST_TSO4/6) and,
+ * if accepted, given a header of ours (vnet_hdr_out()) from its fields.
  */
 #include <endian.h>
 
 #include "fuzz.h"
 #include "../../tap/vhost_user.h"
 #include "../../tap/virtio.h"
+#include "../../tap/vnet.h"
 
 #define VHOST_FUZZ_MEM		65536
 #define VHOST_FUZZ_GPA		0x1000000ULL
@@ -99,11 +103,23 @@ static void vhost_fuzz_rings(const uint8_t *data, size_t size,
 	for (i = 0; i < 2 * VQ_SIZE_MAX; i++) {
 		int rc = vq_pop(&q, &m, true, &vhost_fuzz_ch);
 		struct vq_chain *c = &vhost_fuzz_ch;
+		size_t got;
 
 		if (rc <= 0)
 			break;
-		iov_copy_from(vhost_fuzz_scratch, sizeof(vhost_fuzz_scratch),
-			      c->iov, c->n_out, 0);
+		got = iov_copy_from(vhost_fuzz_scratch,
+				    sizeof(vhost_fuzz_scratch), c->iov,
+				    c->n_out, 0);
+		if (got >= sizeof(struct virtio_net_hdr)) {
+			const uint8_t *l2 = vhost_fuzz_scratch + 10;
+			struct virtio_net_hdr h, o;
+
+			memcpy(&h, vhost_fuzz_scratch, sizeof(h));
+			if (!vnet_hdr_in_check(&h, l2, got - 10, true, true))
+				vnet_hdr_out(&o, l2, got - 10, got - 10,
+					     (uint32_t)h.csum_start << 16 |
+					     h.csum_offset, h.gso_size);
+		}
 		iov_copy_to(c->iov + c->n_out, c->n_in, 0, vhost_fuzz_scratch,
 			    MIN(c->len_in, sizeof(vhost_fuzz_scratch)));
 		vq_used_add(&q, c->head, (uint32_t)c->len_in);
