@@ -155,6 +155,8 @@ struct vu_map {
  * @map:	Mappings behind @mem
  * @q:		The two queues
  * @rx_full:	Queue 0 had no buffer for a frame; cleared by its kick
+ * @tso_off:	The guest's receive queue can't hold a super-frame: no
+ *		more of them, though it negotiated GUEST_TSO4/6
  * @tx_more:	Queue 1 still had chains when a batch was full
  * @broken:	A ring broke: the caller drops the front-end
  * @in:		Message being received
@@ -170,6 +172,7 @@ struct vu_dev {
 	struct vu_map map[VU_REGIONS_MAX];
 	struct vu_queue q[VU_QUEUES];
 	bool rx_full;
+	bool tso_off;
 	bool tx_more;
 	bool broken;
 	struct vu_msg in;
@@ -308,7 +311,7 @@ static void vu_dev_reset(void)
 	vu_mem_unmap();
 	vu.features = vu.protocol = 0;
 	vu.hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
-	vu.rx_full = vu.tx_more = vu.broken = false;
+	vu.rx_full = vu.tx_more = vu.broken = vu.tso_off = false;
 }
 
 /**
@@ -432,19 +435,32 @@ bool vu_guest_csum(void)
 }
 
 /**
- * vu_guest_tso() - May TCP frames to the guest be super-frames?
- *
- * Only with both families: tap_gso_seg() sizes frames before it knows
- * which one a frame is for.  Linux's virtio-net driver and QEMU accept
- * both or neither unless told otherwise.
+ * vu_tso_negotiated() - Did the guest accept TSO of both families?
  *
  * Return: true if VIRTIO_NET_F_GUEST_TSO4, _TSO6 and _CSUM were negotiated
  */
-bool vu_guest_tso(void)
+static bool vu_tso_negotiated(void)
 {
 	return vu_has(VIRTIO_NET_F_GUEST_CSUM_) &&
 	       vu_has(VIRTIO_NET_F_GUEST_TSO4_) &&
 	       vu_has(VIRTIO_NET_F_GUEST_TSO6_);
+}
+
+/**
+ * vu_guest_tso() - May TCP frames to the guest be super-frames?
+ *
+ * Only with both families: tap_gso_seg() sizes frames before it knows
+ * which one a frame is for.  Linux's virtio-net driver and QEMU accept
+ * both or neither unless told otherwise.  Not after a super-frame found
+ * the receive queue too small for it (vu_frames_to_guest()): the sender
+ * then goes back to one segment per frame.
+ *
+ * Return: true if TSO was negotiated (vu_tso_negotiated()) and the
+ *	   guest's receive buffers can hold a super-frame
+ */
+bool vu_guest_tso(void)
+{
+	return vu_tso_negotiated() && !vu.tso_off;
 }
 
 /**
@@ -1301,8 +1317,9 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
  * @gso:	Segment size of a TCP super-frame (tap_tx_gso()), 0 if none
  *
  * Return: 1 if written, 0 if the queue ran out of buffers (nothing taken),
- *	   -1 if the frame can't fit (in one chain without MRG_RXBUF, or in
- *	   VU_RX_CHAINS; nothing taken), -2 if the ring is broken (logged)
+ *	   -1 if the frame can't fit (in one chain without MRG_RXBUF, in
+ *	   VU_RX_CHAINS, or in every buffer the ring can hold; nothing
+ *	   taken), -2 if the ring is broken (logged)
  */
 static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 			     size_t flen, uint32_t csum, uint16_t gso)
@@ -1323,7 +1340,8 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 		rc = vq_pop(q, &vu.mem, indirect, &vu_chains[nb]);
 		if (rc == 0) {
 			vq_unpop(q, nb);
-			return 0;
+			/* All the ring holds is too little: it never fits */
+			return nb >= q->num ? -1 : 0;
 		}
 		if (rc < 0) {
 			vu_ring_broken(0, rc);
@@ -1345,7 +1363,8 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 	 * GUEST_TSO4/6 (tap_tx_gso() marks nothing then)
 	 */
 	vnet_hdr_out(&h.hdr, src[0].iov_base, src[0].iov_len, flen,
-		     vu_guest_csum() ? csum : 0, vu_guest_tso() ? gso : 0);
+		     vu_guest_csum() ? csum : 0,
+		     vu_tso_negotiated() ? gso : 0);
 	h.hdr.hdr_len = htole16(h.hdr.hdr_len);
 	h.hdr.gso_size = htole16(h.hdr.gso_size);
 	h.hdr.csum_start = htole16(h.hdr.csum_start);
@@ -1390,8 +1409,11 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
  *
  * Frames go in order; at the first one that finds no buffer, it and the
  * rest are not written, and vu_rx_full() is true until the guest kicks.
- * A frame larger than one buffer without MRG_RXBUF is dropped alone.  A
- * broken ring drops everything (vu_ready() is false from then on).
+ * A frame larger than one buffer without MRG_RXBUF, or than the whole
+ * ring, is dropped alone; if it was a super-frame, TSO to the guest stops
+ * (vu_guest_tso()), so that its sender's retransmission comes in frames
+ * of one segment instead of failing again.  A broken ring drops
+ * everything (vu_ready() is false from then on).
  */
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 			const uint8_t *niov, const uint32_t *csum,
@@ -1422,6 +1444,10 @@ void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 			stop = true;
 		} else if (rc == -2) {
 			stop = true;
+		} else if (gso[i] && !vu.tso_off) {
+			info("vhost-user: the guest's receive buffers can't hold "
+			     "a %zu-byte frame: no more TSO to it", flen);
+			vu.tso_off = true;
 		}
 	}
 	if (written && vq_ready(q)) {

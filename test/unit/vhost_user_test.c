@@ -881,6 +881,59 @@ START_TEST(test_vu_to_guest_gso_short_of_buffers)
 }
 END_TEST
 
+/* Without MRG_RXBUF a super-frame must fit one chain (5.1.6.3.1 asks
+ * the driver for 65601 bytes with GUEST_TSO): one of 4 KiB can't hold it,
+ * it's dropped alone, and TSO stops, so that the retransmission comes in
+ * frames of one segment; a small frame after it goes through
+ */
+START_TEST(test_vu_to_guest_gso_one_small_chain_stops_tso)
+{
+	static uint8_t frame[65600], small[60];
+	struct iovec v[2] = { { frame, 0 }, { small, sizeof(small) } };
+	uint32_t cs[2] = { 34 << 16 | 16, 0 };
+	uint16_t first[2] = { 0, 1 }, gso[2] = { 1460, 0 };
+	uint8_t niov[2] = { 1, 1 };
+	bool dropped[2];
+
+	v[0].iov_len = tcp_frame(frame, false, 0, 44 * 1460);
+	start_queues_f((F_TSO & ~BIT(15)));		/* no MRG_RXBUF */
+	ck_assert(vu_guest_tso());
+	post(0, 0, 4096, true);
+	vu_frames_to_guest(v, first, niov, cs, gso, 2, dropped);
+	ck_assert(dropped[0]);
+	ck_assert(!dropped[1]);
+	ck_assert(!vu_rx_full());
+	ck_assert(!vu_guest_tso());
+	ck_assert_uint_eq(used_idx(0), 1);
+}
+END_TEST
+
+/* Every buffer of the ring together can't hold the super-frame (64 of
+ * 512 bytes): waiting for more would wait forever (the guest has nothing
+ * left to post), so it's dropped and TSO stops
+ */
+START_TEST(test_vu_to_guest_gso_whole_ring_too_small)
+{
+	static uint8_t frame[65600];
+	struct iovec v = { frame, 0 };
+	uint32_t cs = 34 << 16 | 16;
+	uint16_t first = 0, gso = 1460;
+	uint8_t niov = 1;
+	bool dropped;
+	unsigned d;
+
+	v.iov_len = tcp_frame(frame, false, 0, 44 * 1460);
+	start_queues_f(F_TSO);
+	for (d = 0; d < QSZ; d++)
+		post(0, d, 512, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, &gso, 1, &dropped);
+	ck_assert(dropped);
+	ck_assert(!vu_rx_full());
+	ck_assert(!vu_guest_tso());
+	ck_assert_uint_eq(vu_rx_bufs(), QSZ);		/* nothing taken */
+}
+END_TEST
+
 /**
  * from_guest() - The guest sends one frame in a chain of 4 KiB descriptors
  * @features:	Negotiated features
@@ -1133,6 +1186,8 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_to_guest_gso_v6);
 	tcase_add_test(tc, test_vu_to_guest_gso_not_negotiated);
 	tcase_add_test(tc, test_vu_to_guest_gso_short_of_buffers);
+	tcase_add_test(tc, test_vu_to_guest_gso_one_small_chain_stops_tso);
+	tcase_add_test(tc, test_vu_to_guest_gso_whole_ring_too_small);
 	tcase_add_test(tc, test_vu_from_guest_gso_accepted);
 	tcase_add_test(tc, test_vu_from_guest_gso_v6_accepted);
 	tcase_add_test(tc, test_vu_from_guest_bad_gso_dropped);
