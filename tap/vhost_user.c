@@ -670,12 +670,13 @@ static int vu_queue_try_start(unsigned i)
  * reading zeroes, and no later access faults), vu_sigbus_hit is set and
  * we return: vu_broken() drops the front-end from the main loop, with a
  * log line, and the daemon serves the next one.  Any other SIGBUS is not
- * ours: the default action is restored and the signal taken again (a
- * fault repeats when we return; a signal sent with kill() is sent again).
+ * ours: the default action is restored, and the fault repeats when we
+ * return, this time fatal (a SIGBUS sent with kill() isn't sent again:
+ * kill() stays out of passt's seccomp filter; the next one is fatal).
  *
- * Context: signal handler: only async-signal-safe calls (mmap, sigaction,
- * kill, getpid are system calls)
- * #syscalls:passt rt_sigreturn rt_sigaction getpid kill
+ * Context: signal handler: only async-signal-safe calls (mmap and
+ * sigaction are system calls)
+ * #syscalls:passt rt_sigreturn rt_sigaction
  */
 static void vu_sigbus(int sig, siginfo_t *si, void *uc)
 {
@@ -698,8 +699,6 @@ static void vu_sigbus(int sig, siginfo_t *si, void *uc)
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
-	if (si->si_code <= 0)
-		kill(getpid(), sig);
 }
 
 /**
