@@ -398,16 +398,20 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
  * which was rounded up: RFC 7323 2.4 foresees it, senders handle it.  So the socket is read again only once the
  * guest has sent a quarter of the window read last, TCP_WND_READ_MS after
  * that reading, or while a write is pending (partial send, socket full).
- * A request/response flow then makes one getsockopt() per few hundred
- * round trips instead of one per ACK; a bulk flow reads on every batch, as
- * a batch carries more than a quarter of its window.
+ * Once the guest has sent its FIN, nothing more comes: the window isn't
+ * read again.  A request/response flow then makes one getsockopt() per
+ * few dozen round trips instead of one per ACK; a bulk flow reads on most
+ * batches, as a batch carries a good part of its window.
  */
 static void tcp_rcv_wnd_ack(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t sent = conn->seq_from_tap - conn->seq_wnd_meas;
 
-	if (conn->wnd_meas && sent < conn->wnd_meas / 4 &&
-	    (uint32_t)ctx->now - conn->wnd_meas_ms < TCP_WND_READ_MS &&
+	bool fin = conn->events & TEV(TAP_FIN_RCVD);	/* nothing more comes */
+
+	if (conn->wnd_meas &&
+	    (sent < conn->wnd_meas / 4 || (fin && sent < conn->wnd_meas)) &&
+	    ((uint32_t)ctx->now - conn->wnd_meas_ms < TCP_WND_READ_MS || fin) &&
 	    !(conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
 		uint32_t max = conn->ws_to_tap ? TCP_WND_MAX : 65535;
 		uint32_t unit = (1U << conn->ws_to_tap) - 1;
@@ -448,7 +452,7 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 			 strerror(-ret));
 	}
 	conn_dbg(conn, "established");
-	tcp_rcv_wnd_update(ctx, conn);
+	tcp_rcv_wnd_ack(ctx, conn);	/* read at the SYN, unless it's old */
 	tcp_rto_restart(ctx, conn);
 	conn->flags |= TFL(SOCK_DATA);	/* events before now were ignored */
 	return tcp_data_from_sock(ctx, conn);
