@@ -35,6 +35,7 @@
 #define CONF_STATS_DELAY_MAX	86400		/* --stats DELAY, seconds */
 #define CONF_DRAIN_TIMEOUT_MAX	60		/* --drain-timeout, seconds */
 #define CONF_DRAIN_TIMEOUT_DEFAULT 3		/* --drain-timeout, seconds */
+#define CONF_BUSY_POLL_MAX	1000		/* --busy-poll, microseconds */
 #define CONF_IFNAME_NS_DEFAULT	"tap0"	/* -I default without a template */
 #define CONF_TPL_ADDRS_MAX	16	/* per family, --config-net copies */
 #define CONF_TPL_ROUTES_MAX	64	/* per family, --config-net copies */
@@ -304,6 +305,8 @@ struct conf_ip6 {
  * @flow_max:		Flow table capacity (--flow-max)
  * @udp_timeout_s:	UDP flow idle timeout, seconds (--udp-timeout)
  * @stats:		--stats: dump counters on exit and on SIGUSR1
+ * @busy_poll_us:	--busy-poll: after events, keep polling (epoll_wait()
+ *			with a zero timeout) this long before sleeping, us
  * @drain_timeout_s:	--drain-timeout: at exit, connections get this long to
  *			finish, and as long again for the host peers to ACK
  *			what we ACKed before they are reset, seconds
@@ -397,6 +400,7 @@ struct conf {
 	bool stats;
 	unsigned stats_delay_s;
 	unsigned drain_timeout_s;
+	unsigned busy_poll_us;
 	bool seccomp_selftest;
 
 	char ifname_ns[IFNAMSIZ];

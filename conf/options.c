@@ -913,6 +913,11 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 			conf_invalid(st, o, arg);
 		c->drain_timeout_s = (unsigned)v;
 		break;
+	case OPT_BUSY_POLL:
+		if (conf_uint(arg, 0, CONF_BUSY_POLL_MAX, &v))
+			conf_invalid(st, o, arg);
+		c->busy_poll_us = (unsigned)v;
+		break;
 	case OPT_STATS:
 		c->stats = true;
 		if (arg && conf_uint(arg, 1, CONF_STATS_DELAY_MAX, &v))

@@ -165,6 +165,19 @@ static inline int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/**
+ * now_us() - CLOCK_MONOTONIC in microseconds
+ *
+ * Return: microseconds since an arbitrary point (vDSO: no system call)
+ */
+static inline int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* Unaligned big-endian loads and stores for wire formats */
 static inline uint16_t get_be16(const void *p)
 {

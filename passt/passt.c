@@ -796,7 +796,7 @@ static bool passt_drain_step(struct ctx *ctx)
 int passt_loop(struct ctx *ctx)
 {
 	struct epoll_event ev[EPOLL_EVENTS];
-	int64_t next_hk = 0;
+	int64_t next_hk = 0, spin_until_us = 0;
 
 	ctx->timer_next = INT64_MAX;
 	while (!ctx->quit_now) {
@@ -822,10 +822,17 @@ int passt_loop(struct ctx *ctx)
 
 		if (tap_rx_buffered())
 			wait = 0;
+		/* --busy-poll: no sleep (and no wake-up) while events came
+		 * in the last busy_poll_us
+		 */
+		if (wait && spin_until_us && now_us() < spin_until_us)
+			wait = 0;
 
 		n = epoll_wait(ctx->epollfd, ev, EPOLL_EVENTS, (int)wait);
 		if (n < 0 && errno != EINTR)
 			die_perror("epoll_wait");
+		if (n > 0 && ctx->c.busy_poll_us)
+			spin_until_us = now_us() + ctx->c.busy_poll_us;
 		ctx->now = now_ms();
 		tap_tx_unblock();
 

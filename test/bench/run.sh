@@ -48,7 +48,8 @@ Scenario groups: M1, M2 (many flows, all three N), M (both);
 Environment: PASST_BIN (our passt binary, pasta link beside it, required),
   OURS_OPTS (extra options for ours and base, e.g. --stats),
   BASE_BIN (another build of our passt, run as implementation "base" exactly
-  like ours: before/after a change in one interleaved run),
+  like ours: before/after a change in one interleaved run), BASE_OPTS
+  (options for base instead of OURS_OPTS: one binary with and without one),
   DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns),
   UPSTREAM_PASTA (default test/bench/pasta_chroot.sh: Debian 13's pasta from
   the check-clients chroot CHROOT, default /var/cache/passt-clients/trixie)
@@ -425,7 +426,8 @@ daemon_start() {
 		if [ "$impl" = ours ] || [ "$impl" = base ]; then
 			# --stats: counters in the log at exit, read by ours_notes
 			bin=$OURS_BIN; extra="--stats ${OURS_OPTS:-}"
-			[ "$impl" = base ] && bin="$(dirname "$BASE_BIN")/pasta"
+			[ "$impl" = base ] && bin="$(dirname "$BASE_BIN")/pasta" &&
+				extra="--stats ${BASE_OPTS-${OURS_OPTS:-}}"
 			[ "$variant" = fallback ] && extra="$extra --no-peek-offset"
 		elif [ "$impl" = upstream ]; then
 			bin=$UPSTREAM_PASTA; extra="-q --runas 0"
