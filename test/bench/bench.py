@@ -25,12 +25,13 @@ import re
 import statistics
 import sys
 
-DAEMONS = ["ours", "base", "pasta", "slirp4netns"]
+DAEMONS = ["ours", "base", "pasta", "upstream", "slirp4netns"]
 KERNELS = ["veth", "loopback"]
 IMPL_TITLE = {
     "ours": "ours",
     "base": "ours before (BASE_BIN)",
     "pasta": "Debian pasta",
+    "upstream": "Debian 13 pasta",
     "slirp4netns": "slirp4netns",
     "veth": "kernel veth",
     "loopback": "kernel lo",
@@ -289,8 +290,10 @@ def cmd_report(tsv, meta_path):
     o.append("MTUs: R-H veth %s, loopback %s%s." % (
         meta.get("mtu_veth"), meta.get("mtu_lo"),
         ("; namespace side: " + mtus) if mtus else ""))
-    o.append("Versions: ours %s; Debian %s; %s; iperf3 %s, sockperf %s, "
-             "wrk %s." % (meta.get("ours_version"), meta.get("pasta_version"),
+    o.append("Versions: ours %s; Debian %s; Debian 13 %s; %s; iperf3 %s, "
+             "sockperf %s, wrk %s." % (meta.get("ours_version"),
+                          meta.get("pasta_version"),
+                          meta.get("upstream_version"),
                           meta.get("slirp4netns_version"),
                           meta.get("iperf3_version"),
                           meta.get("sockperf_version"),
@@ -304,6 +307,7 @@ def cmd_report(tsv, meta_path):
     cols = [i for i in impls]
     has_pasta = "pasta" in impls
     has_base = "base" in impls
+    has_up = "upstream" in impls
 
     def table(title, unit, scen_list, field="value", note="", scale=1):
         if not scen_list:
@@ -314,8 +318,10 @@ def cmd_report(tsv, meta_path):
             o.append(note)
             o.append("")
         hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
-        hdr += ["ours/kernel"] + (["ours/pasta"] if has_pasta else [])
+        hdr += ["ours/kernel"]
         hdr += ["before/kernel", "ours/before"] if has_base else []
+        hdr += ["ours/pasta"] if has_pasta else []
+        hdr += ["upstream/kernel", "ours/upstream"] if has_up else []
         o.append("| " + " | ".join(hdr) + " |")
         o.append("|" + "---|" * len(hdr))
         for s in scen_list:
@@ -327,6 +333,9 @@ def cmd_report(tsv, meta_path):
                 line.append(spread(res.ratio(s, "ours", "base", field)) or "-")
             if has_pasta:
                 line.append(spread(res.ratio(s, "ours", "pasta", field)) or "-")
+            if has_up:
+                line.append(spread(res.ratio(s, "upstream", kernel_ref(s), field)) or "-")
+                line.append(spread(res.ratio(s, "ours", "upstream", field)) or "-")
             o.append("| " + " | ".join(line) + " |")
         o.append("")
 
@@ -352,7 +361,8 @@ def cmd_report(tsv, meta_path):
         hdr = ["Cell"] + [IMPL_TITLE[i] for i in cols if i != "slirp4netns" and i != "loopback"]
         hdr += ["ours/kernel"] + (["pasta/kernel", "ours/pasta"] if has_pasta else [])
         hdr += ["before/kernel"] if has_base else []
-        hdr += ["retr " + IMPL_TITLE[i] for i in cols if i in ("ours", "base", "pasta", "veth")]
+        hdr += ["upstream/kernel"] if has_up else []
+        hdr += ["retr " + IMPL_TITLE[i] for i in cols if i in ("ours", "base", "pasta", "upstream", "veth")]
         o.append("| " + " | ".join(hdr) + " |")
         o.append("|" + "---|" * len(hdr))
         for s in wan:
@@ -365,8 +375,10 @@ def cmd_report(tsv, meta_path):
                 line.append(spread(res.ratio(s, "ours", "pasta")) or "-")
             if has_base:
                 line.append(spread(res.ratio(s, "base", "veth")) or "-")
+            if has_up:
+                line.append(spread(res.ratio(s, "upstream", "veth")) or "-")
             for i in cols:
-                if i in ("ours", "base", "pasta", "veth"):
+                if i in ("ours", "base", "pasta", "upstream", "veth"):
                     rt = res.values(s, i, "retrans")
                     line.append("%.0f" % statistics.median(rt) if rt else "-")
             o.append("| " + " | ".join(line) + " |")
@@ -567,6 +579,27 @@ def targets(o, res, scens, impls):
         m = max(rss) / 1024
         add("peak RSS, all runs (MiB)", fmt(m), m <= 16, "<= 16")
     issue[0] = "20"
+    for s in ("S1", "S2", "S2R", "S3", "S3T", "S5"):
+        ref = kernel_ref(s) if s != "S5" else "veth"
+        if s in scens and ref in impls:
+            r = med(res.ratio(s, "ours", ref))
+            add("%s ours/kernel" % s, fmt(r), r is not None and r >= 0.8,
+                ">= 0.8")
+    for s in ("S4.1", "S4.2"):
+        if s in scens and "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth"))
+            add("%s average latency ours/kernel" % s, fmt(r),
+                r is not None and r <= 1.5, "<= 1.5")
+    if "S3" in scens and "upstream" in impls:
+        r = med(res.ratio("S3", "ours", "upstream"))
+        add("S3 ours/Debian 13 pasta", fmt(r), r is not None and r >= 1.0,
+            ">= 1.0")
+    if "S2" in scens:
+        c = med(res.values("S2", "ours", "cpu_per_unit"))
+        add("S2 daemon CPU per GB (s)", fmt(c), c is not None and c <= 0.2,
+            "<= 0.2")
+    if rss:
+        add("peak RSS, all runs (MiB)", fmt(m), m <= 8, "<= 8")
     for s in [s for s in scens if WAN_RE.match(s)]:
         if "veth" in impls:
             r = med(res.ratio(s, "ours", "veth"))

@@ -49,7 +49,9 @@ Environment: PASST_BIN (our passt binary, pasta link beside it, required),
   OURS_OPTS (extra options for ours and base, e.g. --stats),
   BASE_BIN (another build of our passt, run as implementation "base" exactly
   like ours: before/after a change in one interleaved run),
-  DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns)
+  DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns),
+  UPSTREAM_PASTA (default test/bench/pasta_chroot.sh: Debian 13's pasta from
+  the check-clients chroot CHROOT, default /var/cache/passt-clients/trixie)
 EOF
 }
 
@@ -63,13 +65,16 @@ wan_cells() {
 }
 ALL_W="$(wan_cells D)$(wan_cells U)"
 ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000$ALL_W"
-ALL_IMPLS="ours,base,pasta,slirp4netns,veth,loopback"
+ALL_IMPLS="ours,base,pasta,upstream,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
 SCEN=$ALL_SCEN
 # "base" only by default when there is one to run
 IMPLS=$ALL_IMPLS
-[ -n "${BASE_BIN:-}" ] || IMPLS=$(echo "$ALL_IMPLS" | sed 's/,base//')
+[ -n "${BASE_BIN:-}" ] || IMPLS=$(echo "$IMPLS" | sed 's/,base//')
+UPSTREAM_PASTA=${UPSTREAM_PASTA:-$(dirname "$0")/pasta_chroot.sh}
+CHROOT=${CHROOT:-/var/cache/passt-clients/trixie}
+[ -x "$CHROOT/usr/bin/pasta" ] || IMPLS=$(echo "$IMPLS" | sed 's/,upstream//')
 OUT=""
 NOTE=""
 SMOKE=0
@@ -384,6 +389,7 @@ port_for() {
 impl_unsupported() {
 	case "$1" in
 	pasta) [ -x "$DEBIAN_PASTA" ] || { echo "$DEBIAN_PASTA not installed"; return 0; } ;;
+	upstream) [ -x "$CHROOT/usr/bin/pasta" ] || { echo "no $CHROOT/usr/bin/pasta (make check-clients)"; return 0; } ;;
 	base) [ -n "${BASE_BIN:-}" ] && [ -x "$(dirname "$BASE_BIN")/pasta" ] ||
 		{ echo "BASE_BIN not set (or no pasta link beside it)"; return 0; } ;;
 	slirp4netns)
@@ -415,12 +421,14 @@ daemon_start() {
 	case "$path" in in|splice_in) t=$port ;; splice_out) T=$port ;; esac
 
 	case "$impl" in
-	ours|base|pasta)
+	ours|base|pasta|upstream)
 		if [ "$impl" = ours ] || [ "$impl" = base ]; then
 			# --stats: counters in the log at exit, read by ours_notes
 			bin=$OURS_BIN; extra="--stats ${OURS_OPTS:-}"
 			[ "$impl" = base ] && bin="$(dirname "$BASE_BIN")/pasta"
 			[ "$variant" = fallback ] && extra="$extra --no-peek-offset"
+		elif [ "$impl" = upstream ]; then
+			bin=$UPSTREAM_PASTA; extra="-q --runas 0"
 		else
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
 		fi
@@ -570,7 +578,7 @@ run_case() {
 	dlog="$OUT/logs/$tag.log"
 	NOTE_RUN=""; GW=""; DPID=""
 	daemon=0
-	case "$impl" in ours|base|pasta|slirp4netns) daemon=1 ;; esac
+	case "$impl" in ours|base|pasta|upstream|slirp4netns) daemon=1 ;; esac
 
 	if [ $daemon = 1 ] && ! daemon_start "$impl" "$scen" "$variant" "$dlog"; then
 		daemon_stop
@@ -777,6 +785,7 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'ours_version\t%s (source tree %s)\n' "$("$OURS_BIN" --version 2>&1 | head -n 1)" \
 		"$(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
 	printf 'pasta_version\t%s\n' "passt $(version_of passt)"
+	printf 'upstream_version\t%s\n' "passt $(grep -A8 '^Package: passt$' "$CHROOT/var/lib/dpkg/status" 2>/dev/null | sed -n 's/^Version: //p')"
 	[ -n "${BASE_BIN:-}" ] && printf 'base_version\t%s\n' "$("$BASE_BIN" --version 2>&1 | head -n 1)"
 	printf 'slirp4netns_version\t%s\n' "slirp4netns $(version_of slirp4netns)"
 	printf 'iperf3_version\t%s\n' "$(version_of iperf3)"
