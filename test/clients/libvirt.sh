@@ -39,7 +39,10 @@ if [ $lv_done = 0 ]; then
 	# gateway (the gateway address means "the host" to passt)
 	ip -n "$R" addr add $RSRV4/32 dev lo
 	ip -n "$H" route add $RSRV4/32 via $R4 2>/dev/null
-	in_remote socat -u "OPEN:$lw/www/file" TCP4-LISTEN:8080,bind=$RSRV4,reuseaddr,fork &
+	# (-U, the listener first: each child opens the file; with -u and
+	# OPEN first, the children share one file offset, and the second
+	# guest's fetch got 0 bytes)
+	in_remote socat -U TCP4-LISTEN:8080,bind=$RSRV4,reuseaddr,fork "OPEN:$lw/www/file" &
 	disown
 
 	cat > "$lw/run/run.sh" <<GUEST

@@ -76,8 +76,11 @@ echo "=== vhost-user domain" >> "$LOGDIR/libvirt.log"
 if in_chroot virsh -c qemu:///system create "$OUT/libvirt/domain-vu.xml" >> "$LOGDIR/libvirt.log" 2>&1; then
 	vu_result "domain starts" PASS
 	in_chroot virsh -c qemu:///system dumpxml "$vu_dom" >> "$LOGDIR/libvirt.log" 2>&1
-	# The command lines of passt and QEMU, as libvirt built them
-	vu_passt=$(in_chroot ps -eo args | grep '^[^ ]*passt .*--vhost-user' | head -n 1)
+	# The command lines of passt and QEMU, as libvirt built them.  passt
+	# by the PID file libvirt gave it (--pid): there is no PID namespace
+	# here, and other passt processes of this machine show in ps
+	vu_pid=$(in_chroot sh -c "cat /run/libvirt/qemu/passt/*-$vu_dom-net0-passt.pid" 2>/dev/null)
+	vu_passt=$(tr '\0' ' ' < "/proc/${vu_pid:-0}/cmdline" 2>/dev/null | sed 's/ $//')
 	echo "vhost-user passt command line: $vu_passt" >> "$LOGDIR/libvirt.log"
 	in_chroot ps -eo args | grep '[q]emu-system' >> "$LOGDIR/libvirt.log"
 	log "libvirt vhost-user: passt command line: $vu_passt"
@@ -109,10 +112,12 @@ if in_chroot virsh -c qemu:///system create "$OUT/libvirt/domain-vu.xml" >> "$LO
 	in_chroot virsh -c qemu:///system domstate "$vu_dom" >> "$LOGDIR/libvirt.log" 2>&1
 	in_chroot virsh -c qemu:///system destroy "$vu_dom" >> "$LOGDIR/libvirt.log" 2>&1
 	# --one-off: passt leaves with QEMU (libvirt also stops it)
-	if wait_for 10 sh -c "! nsenter -t $HOLDER -m -n -- ps -eo args | grep -q '^[^ ]*passt .*--vhost-user'"; then
+	if [ -z "$vu_pid" ]; then
+		vu_result "passt gone with the domain" FAIL "no PID file of passt"
+	elif wait_for 10 sh -c "! grep -qa -- --vhost-user /proc/$vu_pid/cmdline"; then
 		vu_result "passt gone with the domain" PASS
 	else
-		vu_result "passt gone with the domain" FAIL "still running"
+		vu_result "passt gone with the domain" FAIL "PID $vu_pid still running"
 	fi
 else
 	vu_result "domain starts" FAIL "see $LOGDIR/libvirt.log"
