@@ -42,7 +42,8 @@ if [ $lv_done = 0 ]; then
 	# (-U, the listener first: each child opens the file; with -u and
 	# OPEN first, the children share one file offset, and the second
 	# guest's fetch got 0 bytes)
-	in_remote socat -U TCP4-LISTEN:8080,bind=$RSRV4,reuseaddr,fork "OPEN:$lw/www/file" &
+	# (not through in_remote: see dnsmasq in run.sh)
+	ip netns exec "$R" socat -U TCP4-LISTEN:8080,bind=$RSRV4,reuseaddr,fork "OPEN:$lw/www/file" &
 	disown
 
 	cat > "$lw/run/run.sh" <<GUEST
