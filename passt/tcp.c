@@ -348,12 +348,15 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
  * @ctx:	Context
  * @conn:	Connection
  *
- * The window follows the socket's free send space, less 1/8 for per-skb
- * overhead (queued memory counts skb truesize), but its right edge never
- * moves left (RFC 9293 3.8.6).  If the socket isn't writable any more
- * (free space below half the queued memory: sk_stream_min_wspace(),
- * include/net/sock.h), re-arm epoll: the poll sets SOCK_NOSPACE, and the
- * kernel wakes us with EPOLLOUT once it's writable again.
+ * The window follows the socket's free send space (SO_MEMINFO), less 1/8
+ * for per-skb overhead (queued memory counts skb truesize), but its right
+ * edge never moves left (RFC 9293 3.8.6).  If the socket isn't writable
+ * any more (free space below half the queued memory:
+ * sk_stream_min_wspace(), include/net/sock.h), re-arm epoll: the poll sets
+ * SOCK_NOSPACE, and the kernel wakes us with EPOLLOUT once it's writable
+ * again.
+ *
+ * #syscalls getsockopt
  */
 void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 {
@@ -369,11 +372,56 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 		wnd = MIN(wnd, max);
 	}
 	conn->wnd_to_tap = wnd;
+	conn->seq_wnd_meas = conn->seq_from_tap;
+	conn->wnd_meas = conn->wnd_to_tap;
+	conn->wnd_meas_ms = (uint32_t)ctx->now;
+	tcp_stats.wnd_read++;
 
 	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT))) {
 		conn->flags |= TFL(SNDBUF_WAIT);
 		tcp_epoll_ctl(ctx, conn, EPOLL_CTL_MOD);
 	}
+}
+
+/**
+ * tcp_rcv_wnd_ack() - The window for an ACK: read again, or keep the edge
+ * @ctx:	Context
+ * @conn:	Connection
+ *
+ * Between two readings of the socket's free space, the guest can only send
+ * up to the right edge we advertised, and the space the socket had then is
+ * still there for it (sk_sndbuf doesn't shrink, ACKs from the host peer only
+ * free memory): keeping the edge read last is always safe, it only lets
+ * the window close as data arrives, as a receiver's does while its
+ * application doesn't read (RFC 9293 3.8.6.2.2).  With window scaling the
+ * edge of one ACK can be up to 2^shift - 1 bytes left of the previous one's,
+ * which was rounded up: RFC 7323 2.4 foresees it, senders handle it.  So the socket is read again only once the
+ * guest has sent a quarter of the window read last, TCP_WND_READ_MS after
+ * that reading, or while a write is pending (partial send, socket full).
+ * A request/response flow then makes one getsockopt() per few hundred
+ * round trips instead of one per ACK; a bulk flow reads on every batch, as
+ * a batch carries more than a quarter of its window.
+ */
+static void tcp_rcv_wnd_ack(struct ctx *ctx, struct tcp_conn *conn)
+{
+	uint32_t sent = conn->seq_from_tap - conn->seq_wnd_meas;
+
+	if (conn->wnd_meas && sent < conn->wnd_meas / 4 &&
+	    (uint32_t)ctx->now - conn->wnd_meas_ms < TCP_WND_READ_MS &&
+	    !(conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
+		uint32_t max = conn->ws_to_tap ? TCP_WND_MAX : 65535;
+		uint32_t unit = (1U << conn->ws_to_tap) - 1;
+
+		/* The edge read last, rounded up to the scale's unit: the
+		 * edge of the previous ACK may have been rounded further
+		 * (RFC 7323 2.4), but it doesn't creep right ACK after ACK
+		 */
+		conn->wnd_to_tap = MIN((conn->wnd_meas - sent + unit) & ~unit,
+				       max);
+		tcp_stats.wnd_kept++;
+		return;
+	}
+	tcp_rcv_wnd_update(ctx, conn);
 }
 
 /**
@@ -631,7 +679,7 @@ static bool tcp_check_done(struct ctx *ctx, struct tcp_conn *conn)
  */
 static void tcp_send_ack(struct ctx *ctx, struct tcp_conn *conn)
 {
-	tcp_rcv_wnd_update(ctx, conn);
+	tcp_rcv_wnd_ack(ctx, conn);
 	tcp_send_flags(ctx, conn, F_ACK);
 	if (conn->flags & TFL(DUP_ACK)) {
 		/* Three duplicates with an unchanged window make the guest
@@ -1267,6 +1315,9 @@ static void tcp_stats_print(void)
 		    tcp_stats.tap_waits, tcp_stats.synack_rexmit,
 		    tcp_stats.drained, tcp_stats.orphan_rst,
 		    tcp_stats.orphan_timeout);
+	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu",
+		    tcp_stats.wnd_read, tcp_stats.wnd_kept,
+		    tcp_stats.peeked_again);
 }
 
 static const struct flow_ops tcp_flow_ops = {

@@ -26,6 +26,11 @@ struct tcp_stats {
 	uint64_t drained;		/* closed cleanly while exiting */
 	uint64_t orphan_rst;		/* reset at exit, host peer had all */
 	uint64_t orphan_timeout;	/* reset at exit, host peer hadn't */
+	uint64_t wnd_read;		/* windows from SO_MEMINFO */
+	uint64_t wnd_kept;		/* ACKs that kept the right edge */
+	uint64_t peeked_again;		/* bytes in flight copied again by
+					 * the discard reader (no SO_PEEK_OFF)
+					 */
 };
 
 extern struct tcp_stats tcp_stats;

@@ -93,6 +93,10 @@ _Static_assert(TFL_COUNT <= 32, "tcp_conn.flags too narrow");
  *			peer hasn't ACKed everything, ms
  * @last_active_ms:	Last time anything happened, ms
  * @sock_sndbuf:	Host socket's sk_sndbuf at the last reading, bytes
+ * @seq_wnd_meas:	RCV.NXT when the window was last computed from the host
+ *			socket's free send space (tcp_rcv_wnd_update())
+ * @wnd_meas:		RCV.WND computed then, bytes
+ * @wnd_meas_ms:	When, ms (low 32 bits of CLOCK_MONOTONIC)
  */
 struct tcp_conn {
 	struct flow_common f;
@@ -127,6 +131,9 @@ struct tcp_conn {
 	int64_t orphan_until_ms;
 	int64_t last_active_ms;
 	uint32_t sock_sndbuf;
+	uint32_t seq_wnd_meas;
+	uint32_t wnd_meas;
+	uint32_t wnd_meas_ms;
 };
 
 #endif /* PASST_TCP_CONN_H */

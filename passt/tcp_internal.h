@@ -31,6 +31,7 @@ struct frame;
 #define TCP_HLEN		20
 #define TCP_WS_OUR		8	/* our window shift: up to 16 MiB */
 #define TCP_WND_MAX		(65535U << TCP_WS_OUR)
+#define TCP_WND_READ_MS		10	/* tcp_rcv_wnd_ack(): read again after, ms */
 #define TCP_WND_INIT		65535U	/* in our SYN / SYN-ACK (unscaled) */
 #define TCP_MSS_DEFAULT4	536	/* RFC 9293 3.7.1 */
 #define TCP_MSS_DEFAULT6	1220	/* RFC 8200 5: 1280 - 60 */

@@ -36,6 +36,7 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "tcp.h"
 #include "tcp_conn.h"
 #include "tcp_devmem.h"
 #include "tcp_reader.h"
@@ -197,6 +198,7 @@ static ssize_t tcp_discard_read(struct tcp_conn *conn, const struct iovec *iov,
 
 	if (r < 0)
 		return -errno;
+	tcp_stats.peeked_again += MIN((size_t)r, sent);
 	if ((size_t)r <= sent)
 		return rdhup ? 0 : -EAGAIN;
 	return r - (ssize_t)sent;

@@ -22,6 +22,7 @@
 #include "../../passt/flow.h"
 #include "../../passt/passt.h"
 #include "../../passt/tcp.h"
+#include "../../passt/tcp_seq.h"
 #include "../../tap/csum.h"
 #include "../../tap/frame.h"
 #include "../../tap/guest.h"
@@ -598,6 +599,88 @@ START_TEST(test_tcp_keepalive_answered)
 }
 END_TEST
 
+/* A guest sending many segments (1000 bytes) to a host peer that reads a
+ * little now and then, and everything once our window is closed: every ACK covers exactly the bytes the host socket
+ * took, the right edge
+ * of the window never moves left by a unit of our window scale or more
+ * (RFC 9293 3.8.6; RFC 7323 2.4 for the rounding), the window closes once
+ * the socket is full and opens again as the peer reads, and the host peer
+ * gets every byte, in order.
+ */
+START_TEST(test_tcp_window_follows_socket)
+{
+	static uint8_t want[8 << 20], got[sizeof(want)];
+	uint32_t iss, seq = 7001, edge = 0;
+	int a = handshake(40100, 7000, &iss), rb = 65536;
+	size_t off = 0, rd = 0;
+	unsigned rounds = 0, closed = 0, partial = 0;
+	struct seg s;
+
+	for (off = 0; off < sizeof(want); off++)
+		want[off] = (uint8_t)(off * 13 + off / 1000);
+	setsockopt(a, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
+	fcntl(a, F_SETFL, O_NONBLOCK);
+
+	for (off = 0; off < sizeof(want) && rounds < 200000; rounds++) {
+		size_t len = MIN(1000, sizeof(want) - off);
+		uint32_t e;
+		ssize_t n;
+
+		if (!edge || seq_ge(edge, seq + (uint32_t)len)) {
+			send_seg(40100, lport, F_ACK, seq, iss + 1, 1024,
+				 NULL, 0, want + off, len);
+			ck_assert(recv_seg(&s, 1000));
+			/* all of it, or (socket full: the window can't
+			 * shrink, RFC 9293 3.8.6) what it took, and the guest
+			 * sends the rest again
+			 */
+			ck_assert(seq_ge(s.ack, seq) && seq_le(s.ack, seq + len));
+			if (s.ack != seq + len)
+				partial++;
+			off += s.ack - seq;
+			seq = s.ack;
+			while (partial && recv_seg(&s, 0))
+				;	/* the duplicate ACKs */
+		} else {
+			/* window closed: the host peer reads, the socket
+			 * sends EPOLLOUT, we send a window update
+			 */
+			closed++;
+			while ((n = read(a, got + rd, sizeof(got) - rd)) > 0)
+				rd += (size_t)n;
+			pump(1);
+			if (!recv_seg(&s, 5))
+				continue;
+			ck_assert_uint_eq(s.ack, seq);
+		}
+		e = s.ack + ((uint32_t)s.wnd << 8);	/* we shift by 8 */
+		if (edge)
+			ck_assert_msg(!seq_lt(e + 255, edge),
+				      "right edge moved left: %u -> %u", edge, e);
+		edge = e;
+		if (!(rounds % 64)) {
+			n = read(a, got + rd, MIN(sizeof(got) - rd, 1000));
+			if (n > 0)
+				rd += (size_t)n;
+		}
+	}
+	ck_assert_uint_eq(off, sizeof(want));
+	ck_assert_uint_gt(closed, 0);
+	while (rd < sizeof(got)) {
+		ssize_t n;
+
+		pump(2);
+		n = read(a, got + rd, sizeof(got) - rd);
+		if (n > 0)
+			rd += (size_t)n;
+		else
+			ck_assert(rounds++ < 400000);
+	}
+	ck_assert_mem_eq(got, want, sizeof(want));
+	close(a);
+}
+END_TEST
+
 /* Engine -> guest over a SOCK_SEQPACKET "tap device": one frame per read */
 static bool recv_dev_seg(int fd, struct seg *s, int ms)
 {
@@ -787,6 +870,7 @@ static Suite *tcp_suite(void)
 	tcase_add_test(d, test_tcp_out_of_order_not_delivered);
 	tcase_add_test(d, test_tcp_zero_window_probe_and_resume);
 	tcase_add_test(d, test_tcp_keepalive_answered);
+	tcase_add_test(d, test_tcp_window_follows_socket);
 	tcase_add_test(d, test_tcp_tap_drop_reverts_peek_offset);
 	tcase_add_test(d, test_tcp_fast_retransmit_whole_hole);
 	tcase_add_test(d, test_tcp_unknown_flow_batch_flat_stack);
