@@ -12,8 +12,8 @@
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
 #   make check-nspawn the units under systemd in a systemd-nspawn container
-#   make check-vhost  QEMU guests on passt --vhost-user (~90 s, VHOST_LONG=1:
-#                   64 MiB each way)
+#   make check-vhost  only the QEMU guests on passt --vhost-user, also in make
+#                   check (~20 s; VHOST_LONG=1: 64 MiB each way, ~30 s)
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
@@ -222,7 +222,8 @@ check-clients: deps-clients guest
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
-# Not part of make check: two QEMU guests (TCG) on passt --vhost-user
+# Only the two QEMU guests (TCG) on passt --vhost-user of make check;
+# VHOST_LONG=1 for 64 MiB each way
 check-vhost: all
 	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
 		test/integration/run.sh

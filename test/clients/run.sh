@@ -155,8 +155,11 @@ mkdir -p "/etc/netns/$H"; echo "nameserver $R4" > "/etc/netns/$H/resolv.conf"
 ip netns exec "$H" sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
 
 # The resolver the chroot names, in the remote namespace: it knows one name
-# (podman's tests look up l.root-servers.net) and forwards nothing
-in_remote dnsmasq --keep-in-foreground --no-resolv --no-hosts --bind-interfaces \
+# (podman's tests look up l.root-servers.net) and forwards nothing.
+# Not through in_remote: a function in the background is a shell of its
+# own, which outlives what it runs and reports "Killed" when the clean-up
+# stops it; ip netns exec execs dnsmasq, so $! is dnsmasq
+ip netns exec "$R" dnsmasq --keep-in-foreground --no-resolv --no-hosts --bind-interfaces \
 	--listen-address=$R4 --listen-address=$R6 --port=53 --user=root \
 	--address=/l.root-servers.net/203.0.113.53 \
 	--address=/l.root-servers.net/2001:db8:53::53 \

@@ -14,7 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PASST_BIN:?PASST_BIN must point to the passt binary}"
 # Scripts with an "# opt-in:" line (long ones, with their own make target)
-# run only when TESTS names them
+# run only when TESTS names them; the summary lists those left out
 tests=${TESTS:-$(cd "$here" && ls [a-z]*.sh | grep -v -e '^lib' -e '^run.sh$' |
 	while read -r t; do grep -q '^# opt-in:' "$t" || echo "$t"; done)}
 logdir=${TEST_LOGDIR:-$(mktemp -d /tmp/passt-it.XXXXXX)}
@@ -73,5 +73,11 @@ fail=$(grep -c '^FAIL' "$results")
 skip=$(grep -c '^SKIP' "$results")
 failed=$(sed -n 's/^FAIL / /p' "$results" | tr -d '\n')
 skipped=$(sed -n 's/^SKIP / /p' "$results" | tr -d '\n')
-echo "integration: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}${skipped:+ (skipped:$skipped)}; logs in $logdir"
+# Opt-in scripts this run left out, with what their "# opt-in:" line says
+# (the make target that runs them)
+optin=$(cd "$here" && for t in $(grep -l '^# opt-in:' [a-z]*.sh 2>/dev/null); do
+	case " $(echo $tests) " in *" $t "*) continue ;; esac
+	printf ' %s (%s)' "$t" "$(sed -n 's/^# opt-in: *//p' "$t" | head -n 1)"
+done)
+echo "integration: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}${skipped:+ (skipped:$skipped)}${optin:+ (opt-in, not run:$optin)}; logs in $logdir"
 [ "$fail" -eq 0 ]
