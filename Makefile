@@ -13,7 +13,7 @@
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
 #   make check-nspawn the units under systemd in a systemd-nspawn container
 #   make check-vhost  only the QEMU guests on passt --vhost-user, also in make
-#                   check (~20 s; VHOST_LONG=1: 64 MiB each way, ~30 s)
+#                   check (~30 s, 64 MiB each way; VHOST_SHORT=1: 8 MiB)
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
@@ -223,7 +223,7 @@ check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
 # Only the two QEMU guests (TCG) on passt --vhost-user of make check;
-# VHOST_LONG=1 for 64 MiB each way
+# VHOST_SHORT=1 for 8 MiB each way instead of 64
 check-vhost: all
 	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
 		test/integration/run.sh
