@@ -394,19 +394,19 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
  * free memory): keeping the edge read last is always safe, it only lets
  * the window close as data arrives, as a receiver's does while its
  * application doesn't read (RFC 9293 3.8.6.2.2).  With window scaling the
- * edge of one ACK can be up to 2^shift - 1 bytes left of the previous one's,
- * which was rounded up: RFC 7323 2.4 foresees it, senders handle it.  So the socket is read again only once the
- * guest has sent a quarter of the window read last, TCP_WND_READ_MS after
- * that reading, or while a write is pending (partial send, socket full).
- * Once the guest has sent its FIN, nothing more comes: the window isn't
- * read again.  A request/response flow then makes one getsockopt() per
+ * edge of one ACK can be up to 2^shift - 1 bytes left of the previous
+ * one's, which was rounded up: RFC 7323 2.4 foresees it, senders handle it.
+ *
+ * So the socket is read again only once the guest has sent a quarter of
+ * the window read last, TCP_WND_READ_MS after that reading, or while a
+ * write is pending (partial send, socket full).  Once the guest has sent
+ * its FIN, nothing more comes: the window isn't read again.  A request/response flow then makes one getsockopt() per
  * few dozen round trips instead of one per ACK; a bulk flow reads on most
  * batches, as a batch carries a good part of its window.
  */
 static void tcp_rcv_wnd_ack(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t sent = conn->seq_from_tap - conn->seq_wnd_meas;
-
 	bool fin = conn->events & TEV(TAP_FIN_RCVD);	/* nothing more comes */
 
 	if (conn->wnd_meas &&
