@@ -112,6 +112,9 @@ void stats_dump(void)
 			    vu_stats.calls);
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);
+	if (stats.clients || stats.clients_refused)
+		info_always("stats: clients accepted %lu, refused (one at a time) %lu",
+			    stats.clients, stats.clients_refused);
 	for (i = 1; i < FD_COUNT; i++)
 		if (stats.frames_dropped[i])
 			info_always("stats:   %s: %lu", frame_drop_str[i],
@@ -378,7 +381,10 @@ static void passt_client_gone(struct ctx *ctx)
 {
 	int fd = tap_fd();
 
-	info("client disconnected");
+	/* A front-end that connects and leaves in a loop (QEMU retrying a
+	 * setting we refuse) must not flood the log
+	 */
+	info_ratelimit(ctx->now, "client disconnected");
 	if (fd >= 0) {
 		tap_flush();	/* replies to frames before a bad length */
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, fd, NULL);
@@ -450,8 +456,12 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 	if (s < 0)
 		return;
 	if (tap_fd() >= 0) {
-		/* One guest at a time, as with QEMU's -netdev stream */
-		info("refusing a second client");
+		/* One guest at a time, as with QEMU's -netdev stream.  QEMU
+		 * retries at once, in a loop: few lines, all counted
+		 */
+		stats.clients_refused++;
+		info_ratelimit(ctx->now, "refusing a second client (%lu so far)",
+			       stats.clients_refused);
 		close(s);
 		return;
 	}
@@ -466,7 +476,8 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		close(s);
 		return;
 	}
-	info("client connected");
+	stats.clients++;
+	info_ratelimit(ctx->now, "client connected");
 	guest_attached(ctx);
 }
 
@@ -525,7 +536,8 @@ int vhost_attach(struct ctx *ctx, int s)
 		return -errno;
 	tap_init(TAP_VHOST, s, false);
 	vu_attach(s);
-	info("vhost-user front-end connected");
+	stats.clients++;
+	info_ratelimit(ctx->now, "vhost-user front-end connected");
 	return 0;
 }
 
@@ -831,8 +843,6 @@ int passt_loop(struct ctx *ctx)
 		n = epoll_wait(ctx->epollfd, ev, EPOLL_EVENTS, (int)wait);
 		if (n < 0 && errno != EINTR)
 			die_perror("epoll_wait");
-		if (n > 0 && ctx->c.busy_poll_us)
-			spin_until_us = now_us() + ctx->c.busy_poll_us;
 		ctx->now = now_ms();
 		tap_tx_unblock();
 
@@ -909,6 +919,9 @@ int passt_loop(struct ctx *ctx)
 			passt_client_gone(ctx);	/* a ring broke */
 		passt_tap_epoll_update(ctx);
 		flow_free_flush();
+		/* --busy-poll: from the end of the handling, as passt.1 says */
+		if (n > 0 && ctx->c.busy_poll_us)
+			spin_until_us = now_us() + ctx->c.busy_poll_us;
 	}
 
 	/* What is still open is aborted, not complete: the host peers see a

@@ -50,6 +50,8 @@ struct ctx {
 struct passt_stats {
 	uint64_t frames_dropped[FD_COUNT];
 	uint64_t frames_unhandled;
+	uint64_t clients_refused;	/* a second client on the socket */
+	uint64_t clients;		/* clients (front-ends) accepted */
 };
 
 extern struct passt_stats stats;

@@ -159,6 +159,8 @@ struct vu_map {
  *		more of them, though it negotiated GUEST_TSO4/6
  * @tx_more:	Queue 1 still had chains when a batch was full
  * @broken:	A ring broke: the caller drops the front-end
+ * @empty_kicks: Kicks that showed no buffer, before any buffer was seen
+ * @had_buffers: A kick showed buffers: the rings are shared
  * @in:		Message being received
  * @in_hdr:	Its header as received (little-endian)
  * @in_len:	Bytes of it received so far (header, then payload)
@@ -175,6 +177,8 @@ struct vu_dev {
 	bool tso_off;
 	bool tx_more;
 	bool broken;
+	unsigned empty_kicks;
+	bool had_buffers;
 	struct vu_msg in;
 	uint8_t in_hdr[VU_HDR_SIZE];
 	size_t in_len;
@@ -312,6 +316,8 @@ static void vu_dev_reset(void)
 	vu.features = vu.protocol = 0;
 	vu.hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
 	vu.rx_full = vu.tx_more = vu.broken = vu.tso_off = false;
+	vu.empty_kicks = 0;
+	vu.had_buffers = false;
 }
 
 /**
@@ -471,7 +477,7 @@ bool vu_guest_tso(void)
 bool vu_broken(void)
 {
 	if (vu_sigbus_hit && !vu.broken) {
-		warn("vhost-user: front-end shrank its memory, dropping it");
+		warn_ratelimit(now_ms(), "vhost-user: front-end shrank its memory, dropping it");
 		vu.broken = true;
 		vu_stats.frontends_dropped++;
 		vu_stats.shrunk++;
@@ -781,7 +787,7 @@ static int vu_set_mem_table(struct vu_msg *m)
 		}
 		seals = fcntl(m->fds[i], F_GET_SEALS);
 		if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
-			info("vhost-user: memory region %u can be shrunk by "
+			info_ratelimit(now_ms(), "vhost-user: memory region %u can be shrunk by "
 			     "the front-end (no F_SEAL_SHRINK): SIGBUS guard",
 			     i);
 			if ((rc = vu_sigbus_guard()))
@@ -905,7 +911,7 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 			break;
 		}
 		if (f != vu.features)
-			info("vhost-user: features 0x%llx%s%s", (unsigned long long)f,
+			info_ratelimit(now_ms(), "vhost-user: features 0x%llx%s%s", (unsigned long long)f,
 			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4_)) ?
 			     ", TSO to the guest" : "",
 			     (f & BIT(VIRTIO_NET_F_HOST_TSO4_)) ?
@@ -1057,7 +1063,7 @@ static int vu_dispatch(void)
 	debug("vhost-user: request %u, flags 0x%x, %u bytes, %u fds", m->req,
 	      m->flags, m->size, m->nfds);
 	if (vu_msg_check(m)) {
-		warn("vhost-user: malformed message (request %u, %u bytes, "
+		warn_ratelimit(now_ms(), "vhost-user: malformed message (request %u, %u bytes, "
 		     "%u fds), dropping the front-end", m->req, m->size,
 		     m->nfds);
 		vu_msg_close_fds(m);
@@ -1067,13 +1073,13 @@ static int vu_dispatch(void)
 	rc = vu_msg_handle(m, &reply);
 	if (rc < 0) {
 		vu_stats.frontends_dropped++;
-		warn("vhost-user: request %u failed: %s, dropping the "
+		warn_ratelimit(now_ms(), "vhost-user: request %u failed: %s, dropping the "
 		     "front-end", req, strerror(-rc));
 		return rc;
 	}
 	if (rc == 2) {
 		vu_stats.refused++;
-		info("vhost-user: request %u not supported, refused", req);
+		info_ratelimit(now_ms(), "vhost-user: request %u not supported, refused", req);
 	}
 	if (rc == 1)
 		return vu_send(&reply);
@@ -1149,7 +1155,7 @@ int vu_cmd_handler(void)
 			}
 		}
 		if (mh.msg_flags & MSG_CTRUNC) {
-			warn("vhost-user: too many fds in a message, "
+			warn_ratelimit(now_ms(), "vhost-user: too many fds in a message, "
 			     "dropping the front-end");
 			return -EBADMSG;
 		}
@@ -1159,7 +1165,7 @@ int vu_cmd_handler(void)
 			uint32_t h[3];
 
 			if (vu_msg_need(vu.in_hdr, vu.in_len, &need) < 0) {
-				warn("vhost-user: message of more than %u "
+				warn_ratelimit(now_ms(), "vhost-user: message of more than %u "
 				     "bytes, dropping the front-end",
 				     VU_PAYLOAD_MAX);
 				return -EMSGSIZE;
@@ -1218,6 +1224,22 @@ int vu_kick_handler(unsigned queue)
 	vu_stats.kicks++;
 	if (queue == 0)
 		vu.rx_full = false;
+
+	/* A driver kicks after adding buffers.  A ring that still shows
+	 * none, and never did, is one whose memory we don't share: the
+	 * guest's RAM isn't a shared mapping (QEMU's memory-backend-memfd
+	 * without share=on), which nothing else would tell the user
+	 */
+	if (!vu.had_buffers && vu.q[queue].vq.avail) {
+		if (vq_avail_count(&vu.q[queue].vq) > 0 ||
+		    vu.q[queue].vq.last_avail)
+			vu.had_buffers = true;
+		else if (++vu.empty_kicks == 2)
+			warn("vhost-user: the guest kicks its queues but we "
+			     "see no buffers in them: is its RAM shared with "
+			     "us (memory-backend-memfd,share=on; libvirt: "
+			     "<memoryBacking><access mode='shared'/>)?");
+	}
 	return 0;
 }
 
@@ -1232,7 +1254,7 @@ static int vu_ring_broken(unsigned i, int err)
 {
 	if (vu_broken())	/* memory gone (SIGBUS): logged as such */
 		return -EBADMSG;
-	warn("vhost-user: queue %u: %s, dropping the front-end", i,
+	warn_ratelimit(now_ms(), "vhost-user: queue %u: %s, dropping the front-end", i,
 	     vq_err_str[-err < VQ_E_COUNT ? -err : 0]);
 	vu.broken = true;
 	vu_stats.frontends_dropped++;

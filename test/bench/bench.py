@@ -290,6 +290,11 @@ def cmd_report(tsv, meta_path):
     o.append("MTUs: R-H veth %s, loopback %s%s." % (
         meta.get("mtu_veth"), meta.get("mtu_lo"),
         ("; namespace side: " + mtus) if mtus else ""))
+    if meta.get("ours_opts") or meta.get("base_opts"):
+        o.append("Extra options: ours '%s'%s." % (
+            meta.get("ours_opts", ""),
+            ("; ours before (BASE_BIN) '%s'" % meta.get("base_opts", ""))
+            if "base" in impls else ""))
     o.append("Versions: ours %s; Debian %s; Debian 13 %s; %s; iperf3 %s, "
              "sockperf %s, wrk %s." % (meta.get("ours_version"),
                           meta.get("pasta_version"),

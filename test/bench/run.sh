@@ -782,6 +782,8 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'duration_s\t%s\n' "$DUR"
 	printf 'scenarios\t%s\n' "$SCEN"
 	printf 'impls\t%s\n' "$IMPLS"
+	printf 'ours_opts\t%s\n' "${OURS_OPTS:-}"
+	printf 'base_opts\t%s\n' "${BASE_OPTS-${OURS_OPTS:-}}"
 	printf 'smoke\t%s\n' "$SMOKE"
 	printf 'note\t%s\n' "$NOTE"
 	printf 'ours_version\t%s (source tree %s)\n' "$("$OURS_BIN" --version 2>&1 | head -n 1)" \
