@@ -110,6 +110,7 @@
 
 #define VU_PROTOCOL_F_REPLY_ACK		3
 #define VU_PROTOCOL_FEATURES		BIT(VU_PROTOCOL_F_REPLY_ACK)
+#define VU_EMPTY_KICKS_WARN	8	/* empty kicks before the RAM warning */
 
 #define VU_VRING_IDX_MASK		0xff	/* SET_VRING_KICK/CALL/ERR u64 */
 #define VU_VRING_NOFD			BIT(8)
@@ -1225,16 +1226,18 @@ int vu_kick_handler(unsigned queue)
 	if (queue == 0)
 		vu.rx_full = false;
 
-	/* A driver kicks after adding buffers.  A ring that still shows
-	 * none, and never did, is one whose memory we don't share: the
-	 * guest's RAM isn't a shared mapping (QEMU's memory-backend-memfd
-	 * without share=on), which nothing else would tell the user
+	/* A driver kicks after adding buffers.  Rings that still show
+	 * none after several kicks, and never did, are ones whose memory we
+	 * don't share: the guest's RAM isn't a shared mapping (QEMU's
+	 * memory-backend-memfd without share=on), which nothing else would
+	 * tell the user.  QEMU kicks each queue once as it starts it, before
+	 * the guest's driver has added anything: those don't count
 	 */
 	if (!vu.had_buffers && vu.q[queue].vq.avail) {
 		if (vq_avail_count(&vu.q[queue].vq) > 0 ||
 		    vu.q[queue].vq.last_avail)
 			vu.had_buffers = true;
-		else if (++vu.empty_kicks == 2)
+		else if (++vu.empty_kicks == VU_EMPTY_KICKS_WARN)
 			warn("vhost-user: the guest kicks its queues but we "
 			     "see no buffers in them: is its RAM shared with "
 			     "us (memory-backend-memfd,share=on; libvirt: "
