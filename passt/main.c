@@ -174,10 +174,11 @@ static int passt_sock_open(struct ctx *ctx)
 		die_perror("epoll_ctl");
 
 	info("UNIX domain socket bound at %s", sa.sun_path);
-	if (ctx->c.vhost_user)
+	if (ctx->c.vhost_user) {
 		info("connect QEMU with: -chardev socket,id=c,path=%s -netdev vhost-user,id=n0,chardev=c -device virtio-net-pci,netdev=n0 -object memory-backend-memfd,id=m,share=on,size=RAM -numa node,memdev=m",
 		     sa.sun_path);
-	else
+		info("  (RAM: the guest's -m size; QEMU 7.2 without KVM also needs vectors=0 on -device virtio-net-pci)");
+	} else
 		info("connect QEMU with: -netdev stream,id=n0,server=off,addr.type=unix,addr.path=%s -device virtio-net-pci,netdev=n0",
 		     sa.sun_path);
 	return s;
