@@ -893,7 +893,9 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @n:		Number of frames (at most TCP_MAX_BATCH are used)
  *
  * Context: main loop, after tap_rx()
- * Return: frames consumed (always @n, or TCP_MAX_BATCH)
+ * Return: frames consumed: @n (at most TCP_MAX_BATCH), or fewer, up to and
+ *	   including an RST for an existing flow (the caller passes the rest
+ *	   again)
  */
 unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 {
@@ -928,9 +930,19 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 	if (flow->f.type != FLOW_TCP || (flow->tcp.flags & TFL(ORPHAN)))
 		return n;
 
+	/* An RST may free the flow: the batch ends with it, and what follows
+	 * (a SYN reusing the 4-tuple at once, as after SO_LINGER 0) comes
+	 * back in the next call and is looked up again.  Before, such a SYN
+	 * went to the freed flow, unanswered: the guest resent it after 1 s.
+	 */
 	f += done;
-	for (i = 0; i < n - done; i++)
+	for (i = 0; i < n - done; i++) {
 		tcp_seg_get(&f[i], &segs[i]);
+		if (segs[i].flags & F_RST) {
+			n = done + i + 1;
+			break;
+		}
+	}
 	if (!(flow->tcp.events & TEV(ESTABLISHED)))
 		tcp_handshake_segs(ctx, &flow->tcp, f, segs, n - done);
 	else

@@ -30,6 +30,10 @@ with a name), so both ends can check integrity without sharing files.
   expect-rst HOST PORT               connect, send a line, expect ECONNRESET
   serve-expect-rst PORT [--bind A]   accept, expect ECONNRESET from the client
   send-rst HOST PORT                 connect, send, then reset the connection
+  reuse-rst HOST PORT N SPORT        N connections from source port SPORT,
+                                     one after the other: echo 1000 bytes
+                                     (serve-echo), reset, reconnect at once
+                                     with the same 4-tuple; each in 0.5 s
   expect-refused HOST PORT           connect must fail with ECONNREFUSED
   hold HOST PORT N OK [FILE]         open N connections one after the other:
                                      the first OK must connect, the others
@@ -345,6 +349,45 @@ def send_rst(host, port):
     c.close()
 
 
+def reuse_rst(host, port, n, sport):
+    """n connections one after the other, all from source port sport: send
+    1000 bytes, read their echo (serve-echo), reset (SO_LINGER 0), and
+    connect again at once, with the same 4-tuple.  Each must be done in
+    0.5 s: a SYN left unanswered is resent after 1 s (RFC 6298 2.1)."""
+    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    slow = []
+    t0 = time.time()
+    for i in range(n):
+        c = socket.socket(fam, socket.SOCK_STREAM)
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        c.settimeout(10)
+        c.bind(("::" if fam == socket.AF_INET6 else "0.0.0.0", sport))
+        t = time.time()
+        try:
+            c.connect((host, port))
+            data = os.urandom(1000)
+            c.sendall(data)
+            got = b""
+            while len(got) < len(data):
+                b = c.recv(65536)
+                if not b:
+                    break
+                got += b
+        except OSError as e:
+            fail("connection %d from port %d: %s" % (i, sport, e))
+        if got != data:
+            fail("connection %d: echo of %d bytes differs" % (i, len(got)))
+        linger0(c)
+        c.close()
+        if time.time() - t > 0.5:
+            slow.append("%d: %.2f s" % (i, time.time() - t))
+    if slow:
+        fail("%d of %d connections slow (SYN resent?): %s" %
+             (len(slow), n, ", ".join(slow[:5])))
+    print("%d connections from port %d, each reset and reused at once, "
+          "in %.2f s" % (n, sport, time.time() - t0))
+
+
 def expect_refused(host, port):
     try:
         c = connect(host, port, timeout=10)
@@ -518,6 +561,8 @@ def main():
         serve_expect_rst(int(a[1]), bind)
     elif cmd == "send-rst":
         send_rst(a[1], int(a[2]))
+    elif cmd == "reuse-rst":
+        reuse_rst(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif cmd == "expect-refused":
         expect_refused(a[1], int(a[2]))
     elif cmd == "serve-echo":
