@@ -274,15 +274,13 @@ static const char *tcp_state_str(uint16_t events)
 
 /**
  * tcp_conn_free() - Close the host socket and release the flow
- * @ctx:	Context
  * @conn:	Connection
  * @rst:	Make the host peer see an RST (SO_LINGER with zero timeout)
  * @why:	Reason, for the debug log
  *
- * #syscalls setsockopt epoll_ctl close
+ * #syscalls setsockopt close
  */
-void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
-		   const char *why)
+void tcp_conn_free(struct tcp_conn *conn, bool rst, const char *why)
 {
 	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str(conn->events));
 	tcp_wait_clear(conn);
@@ -296,7 +294,10 @@ void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 				   sizeof(l));
 			tcp_stats.rst_to_sock++;
 		}
-		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, conn->sock, NULL);
+		/* No EPOLL_CTL_DEL: nothing else holds the socket (it is
+		 * ours from socket() or accept4()), and close() of its last
+		 * reference takes it off the epoll set (epoll(7), Q6)
+		 */
 		close(conn->sock);
 		conn->sock = -1;
 	}
@@ -317,7 +318,7 @@ void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
 	 */
 	tcp_send_flags(ctx, conn, F_RST | F_ACK);
 	tcp_stats.rst_to_tap++;
-	tcp_conn_free(ctx, conn, true, why);
+	tcp_conn_free(conn, true, why);
 }
 
 /**
@@ -660,16 +661,15 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 
 /**
  * tcp_check_done() - Free the connection once both directions are closed
- * @ctx:	Context
  * @conn:	Connection
  *
  * Return: true if freed
  */
-static bool tcp_check_done(struct ctx *ctx, struct tcp_conn *conn)
+static bool tcp_check_done(struct tcp_conn *conn)
 {
 	if ((conn->events & TEV(TAP_FIN_RCVD)) &&
 	    (conn->events & TEV(TAP_FIN_ACKED))) {
-		tcp_conn_free(ctx, conn, false, "both FINs done");
+		tcp_conn_free(conn, false, "both FINs done");
 		return true;
 	}
 	return false;
@@ -720,7 +720,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			if (seq_in(s->seq, conn->seq_from_tap,
 				   conn->seq_from_tap +
 				   MAX(conn->wnd_to_tap, 1U))) {
-				tcp_conn_free(ctx, conn, true, "RST from guest");
+				tcp_conn_free(conn, true, "RST from guest");
 				return;
 			}
 			continue;
@@ -754,7 +754,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (conn->flags & TFL(ACK_DUE))
 		tcp_send_ack(ctx, conn);
 
-	if (tcp_check_done(ctx, conn))
+	if (tcp_check_done(conn))
 		return;
 
 	if (conn->flags & TFL(RETRANS_ALL)) {
@@ -788,7 +788,7 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
 		if (tcp_syn_unreach(ctx, conn, err))
-			tcp_conn_free(ctx, conn, false, "unreachable");
+			tcp_conn_free(conn, false, "unreachable");
 		else
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
@@ -820,7 +820,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 	const struct tcp_seg *s = &segs[0];
 
 	if (s->flags & F_RST) {
-		tcp_conn_free(ctx, conn, true, "RST from guest in handshake");
+		tcp_conn_free(conn, true, "RST from guest in handshake");
 		return;
 	}
 
@@ -1127,12 +1127,13 @@ static int64_t tcp_flow_timer(struct ctx *ctx, union flow *flow)
  */
 static void tcp_flow_abort(struct ctx *ctx, union flow *flow)
 {
+	(void)ctx;
 	if (tcp_sock_handover(&flow->tcp)) {
 		tcp_stats.drained++;
-		tcp_conn_free(ctx, &flow->tcp, false, "drained at exit");
+		tcp_conn_free(&flow->tcp, false, "drained at exit");
 		return;
 	}
-	tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
+	tcp_conn_free(&flow->tcp, true, "guest gone");
 }
 
 /**
@@ -1189,7 +1190,7 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 	if ((!timeout && (conn->events & TEV(TAP_FIN_RCVD))) ||
 	    tcp_sock_handover(conn)) {
 		tcp_stats.drained++;
-		tcp_conn_free(ctx, conn, false, "drained");
+		tcp_conn_free(conn, false, "drained");
 		return;
 	}
 	if (timeout)
@@ -1200,7 +1201,7 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 		tcp_rst(ctx, conn, timeout ? "abort, host peer hasn't ACKed all"
 					   : "abort");
 	else
-		tcp_conn_free(ctx, conn, true, "abort, guest gone");
+		tcp_conn_free(conn, true, "abort, guest gone");
 }
 
 /**
@@ -1292,7 +1293,7 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 		if ((conn->events & TEV(TAP_FIN_RCVD)) &&
 		    (!tcp_sock_unacked(conn) || tcp_sock_handover(conn))) {
 			tcp_stats.drained++;
-			tcp_conn_free(ctx, conn, false, "drained");
+			tcp_conn_free(conn, false, "drained");
 			return false;
 		}
 		if (abort || !tap_connected())
