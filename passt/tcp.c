@@ -98,6 +98,7 @@
 #include "passt.h"
 #include "tcp.h"
 #include "tcp_opt.h"
+#include "tcp_rcvbuf.h"
 #include "tcp_reader.h"
 #include "tcp_internal.h"
 #include "tcp_seq.h"
@@ -500,6 +501,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 				tcp_rst(ctx, conn, "can't drop ACKed data");
 				return -1;
 			}
+			tcp_rcvbuf_taken(ctx, conn, data);
 		}
 		if (seq_lt(conn->seq_to_tap, s->ack)) {
 			/* ACK beyond what we resent after a rewind: the guest
@@ -1320,9 +1322,9 @@ static void tcp_stats_print(void)
 		    tcp_stats.tap_waits, tcp_stats.synack_rexmit,
 		    tcp_stats.drained, tcp_stats.orphan_rst,
 		    tcp_stats.orphan_timeout);
-	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu",
+	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu; receive buffers raised %lu",
 		    tcp_stats.wnd_read, tcp_stats.wnd_kept,
-		    tcp_stats.peeked_again);
+		    tcp_stats.peeked_again, tcp_stats.rcvbuf_raised);
 }
 
 static const struct flow_ops tcp_flow_ops = {
