@@ -583,6 +583,15 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 	if (proto == IPPROTO_UDP && r->af != AF_UNSPEC &&
 	    (ret = udp_mcast_join(s, &r->addr, r->ifname)) < 0)
 		goto close_s;
+	if (proto == IPPROTO_TCP) {
+		/* Every connection we accept wants both: set here once, not
+		 * twice per connection (an accepted socket is a copy of its
+		 * listener, sk_clone_lock(); tcp_create_openreq_child() arms
+		 * the keepalive timer of a copy with SOCK_KEEPOPEN)
+		 */
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	}
 	if (proto == IPPROTO_TCP && listen(s, 128) < 0) {
 		ret = -errno;
 		goto close_s;

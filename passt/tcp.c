@@ -98,6 +98,7 @@
 #include "passt.h"
 #include "tcp.h"
 #include "tcp_opt.h"
+#include "tcp_rcvbuf.h"
 #include "tcp_reader.h"
 #include "tcp_internal.h"
 #include "tcp_seq.h"
@@ -274,15 +275,13 @@ static const char *tcp_state_str(uint16_t events)
 
 /**
  * tcp_conn_free() - Close the host socket and release the flow
- * @ctx:	Context
  * @conn:	Connection
  * @rst:	Make the host peer see an RST (SO_LINGER with zero timeout)
  * @why:	Reason, for the debug log
  *
- * #syscalls setsockopt epoll_ctl close
+ * #syscalls setsockopt close
  */
-void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
-		   const char *why)
+void tcp_conn_free(struct tcp_conn *conn, bool rst, const char *why)
 {
 	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str(conn->events));
 	tcp_wait_clear(conn);
@@ -296,7 +295,10 @@ void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
 				   sizeof(l));
 			tcp_stats.rst_to_sock++;
 		}
-		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, conn->sock, NULL);
+		/* No EPOLL_CTL_DEL: nothing else holds the socket (it is
+		 * ours from socket() or accept4()), and close() of its last
+		 * reference takes it off the epoll set (epoll(7), Q6)
+		 */
 		close(conn->sock);
 		conn->sock = -1;
 	}
@@ -317,7 +319,7 @@ void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why)
 	 */
 	tcp_send_flags(ctx, conn, F_RST | F_ACK);
 	tcp_stats.rst_to_tap++;
-	tcp_conn_free(ctx, conn, true, why);
+	tcp_conn_free(conn, true, why);
 }
 
 /**
@@ -499,6 +501,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 				tcp_rst(ctx, conn, "can't drop ACKed data");
 				return -1;
 			}
+			tcp_rcvbuf_taken(ctx, conn, data);
 		}
 		if (seq_lt(conn->seq_to_tap, s->ack)) {
 			/* ACK beyond what we resent after a rewind: the guest
@@ -660,16 +663,15 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 
 /**
  * tcp_check_done() - Free the connection once both directions are closed
- * @ctx:	Context
  * @conn:	Connection
  *
  * Return: true if freed
  */
-static bool tcp_check_done(struct ctx *ctx, struct tcp_conn *conn)
+static bool tcp_check_done(struct tcp_conn *conn)
 {
 	if ((conn->events & TEV(TAP_FIN_RCVD)) &&
 	    (conn->events & TEV(TAP_FIN_ACKED))) {
-		tcp_conn_free(ctx, conn, false, "both FINs done");
+		tcp_conn_free(conn, false, "both FINs done");
 		return true;
 	}
 	return false;
@@ -720,7 +722,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			if (seq_in(s->seq, conn->seq_from_tap,
 				   conn->seq_from_tap +
 				   MAX(conn->wnd_to_tap, 1U))) {
-				tcp_conn_free(ctx, conn, true, "RST from guest");
+				tcp_conn_free(conn, true, "RST from guest");
 				return;
 			}
 			continue;
@@ -754,7 +756,7 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (conn->flags & TFL(ACK_DUE))
 		tcp_send_ack(ctx, conn);
 
-	if (tcp_check_done(ctx, conn))
+	if (tcp_check_done(conn))
 		return;
 
 	if (conn->flags & TFL(RETRANS_ALL)) {
@@ -788,7 +790,7 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
 		if (tcp_syn_unreach(ctx, conn, err))
-			tcp_conn_free(ctx, conn, false, "unreachable");
+			tcp_conn_free(conn, false, "unreachable");
 		else
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
@@ -820,7 +822,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 	const struct tcp_seg *s = &segs[0];
 
 	if (s->flags & F_RST) {
-		tcp_conn_free(ctx, conn, true, "RST from guest in handshake");
+		tcp_conn_free(conn, true, "RST from guest in handshake");
 		return;
 	}
 
@@ -1139,12 +1141,13 @@ static int64_t tcp_flow_timer(struct ctx *ctx, union flow *flow)
  */
 static void tcp_flow_abort(struct ctx *ctx, union flow *flow)
 {
+	(void)ctx;
 	if (tcp_sock_handover(&flow->tcp)) {
 		tcp_stats.drained++;
-		tcp_conn_free(ctx, &flow->tcp, false, "drained at exit");
+		tcp_conn_free(&flow->tcp, false, "drained at exit");
 		return;
 	}
-	tcp_conn_free(ctx, &flow->tcp, true, "guest gone");
+	tcp_conn_free(&flow->tcp, true, "guest gone");
 }
 
 /**
@@ -1201,7 +1204,7 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 	if ((!timeout && (conn->events & TEV(TAP_FIN_RCVD))) ||
 	    tcp_sock_handover(conn)) {
 		tcp_stats.drained++;
-		tcp_conn_free(ctx, conn, false, "drained");
+		tcp_conn_free(conn, false, "drained");
 		return;
 	}
 	if (timeout)
@@ -1212,7 +1215,7 @@ static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 		tcp_rst(ctx, conn, timeout ? "abort, host peer hasn't ACKed all"
 					   : "abort");
 	else
-		tcp_conn_free(ctx, conn, true, "abort, guest gone");
+		tcp_conn_free(conn, true, "abort, guest gone");
 }
 
 /**
@@ -1304,7 +1307,7 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 		if ((conn->events & TEV(TAP_FIN_RCVD)) &&
 		    (!tcp_sock_unacked(conn) || tcp_sock_handover(conn))) {
 			tcp_stats.drained++;
-			tcp_conn_free(ctx, conn, false, "drained");
+			tcp_conn_free(conn, false, "drained");
 			return false;
 		}
 		if (abort || !tap_connected())
@@ -1331,9 +1334,9 @@ static void tcp_stats_print(void)
 		    tcp_stats.tap_waits, tcp_stats.synack_rexmit,
 		    tcp_stats.drained, tcp_stats.orphan_rst,
 		    tcp_stats.orphan_timeout);
-	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu",
+	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu; receive buffers raised %lu",
 		    tcp_stats.wnd_read, tcp_stats.wnd_kept,
-		    tcp_stats.peeked_again);
+		    tcp_stats.peeked_again, tcp_stats.rcvbuf_raised);
 }
 
 static const struct flow_ops tcp_flow_ops = {

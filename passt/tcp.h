@@ -31,6 +31,9 @@ struct tcp_stats {
 	uint64_t peeked_again;		/* bytes in flight copied again by
 					 * the discard reader (no SO_PEEK_OFF)
 					 */
+	uint64_t rcvbuf_raised;		/* host receive buffers raised,
+					 * passt/tcp_rcvbuf.c
+					 */
 };
 
 extern struct tcp_stats tcp_stats;

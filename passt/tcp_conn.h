@@ -97,6 +97,11 @@ _Static_assert(TFL_COUNT <= 32, "tcp_conn.flags too narrow");
  *			socket's free send space (tcp_rcv_wnd_update())
  * @wnd_meas:		RCV.WND computed then, bytes
  * @wnd_meas_ms:	When, ms (low 32 bits of CLOCK_MONOTONIC)
+ * @rcvbuf_taken:	Bytes the guest took from the host socket in this period
+ *			(passt/tcp_rcvbuf.c)
+ * @rcvbuf_prev:	Bytes it took in the period before
+ * @rcvbuf_ms:		When this period started, ms (low 32 bits)
+ * @rcvbuf_period_ms:	Its length, ms (the host socket's receiver RTT)
  */
 struct tcp_conn {
 	struct flow_common f;
@@ -134,6 +139,10 @@ struct tcp_conn {
 	uint32_t seq_wnd_meas;
 	uint32_t wnd_meas;
 	uint32_t wnd_meas_ms;
+	uint32_t rcvbuf_taken;
+	uint32_t rcvbuf_prev;
+	uint32_t rcvbuf_ms;
+	uint32_t rcvbuf_period_ms;
 };
 
 #endif /* PASST_TCP_CONN_H */

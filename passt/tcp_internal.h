@@ -125,8 +125,7 @@ static inline void tcp_seg_get(const struct frame *f, struct tcp_seg *s)
 enum tcp_reader_kind tcp_reader_of(int af);
 void tcp_snd_wnd_set(struct tcp_conn *conn, uint32_t wnd);
 int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op);
-void tcp_conn_free(struct ctx *ctx, struct tcp_conn *conn, bool rst,
-		   const char *why);
+void tcp_conn_free(struct tcp_conn *conn, bool rst, const char *why);
 void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn);
 void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn);
 void tcp_rst(struct ctx *ctx, struct tcp_conn *conn, const char *why);

@@ -180,7 +180,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		limits_refused(ctx->now, LIMIT_FDS,
 			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "socket() failed");
+		tcp_conn_free(conn, false, "socket() failed");
 		return;
 	}
 	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -195,13 +195,13 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
 			 strerror(-ret));
 		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "bind() failed");
+		tcp_conn_free(conn, false, "bind() failed");
 		return;
 	}
 
 	if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
 		tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "epoll_ctl() failed");
+		tcp_conn_free(conn, false, "epoll_ctl() failed");
 		return;
 	}
 
@@ -212,7 +212,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		conn_dbg(conn, "connect(): %s", strerror(err));
 		if (!tcp_syn_unreach(ctx, conn, err))
 			tcp_rst_reply(ctx, f);
-		tcp_conn_free(ctx, conn, false, "connect() failed");
+		tcp_conn_free(conn, false, "connect() failed");
 		return;
 	}
 	/* Completion (immediate or not) comes as EPOLLOUT */
@@ -240,7 +240,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		struct tcp_conn *conn;
 		union flow *flow;
 		uint16_t pport, gport;
-		int one = 1, af;
+		int af;
 
 		sl = sizeof(sa);
 		s = accept4((int)ref.fd, (struct sockaddr *)&sa, &sl,
@@ -319,9 +319,9 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 		if (af == AF_INET)
 			conn->flags |= TFL(IPV4);
-		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-
+		/* TCP_NODELAY, SO_KEEPALIVE: from the listener, see
+		 * fwd_listen_sock()
+		 */
 		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
 		conn->reader = tcp_reader_of(sa.ss_family);
 		conn->ws_to_tap = TCP_WS_OUR;
@@ -337,7 +337,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << TCP_WS_OUR);
 
 		if (tcp_epoll_ctl(ctx, conn, EPOLL_CTL_ADD) < 0) {
-			tcp_conn_free(ctx, conn, true, "epoll_ctl() failed");
+			tcp_conn_free(conn, true, "epoll_ctl() failed");
 			continue;
 		}
 		tcp_stats.flows_opened++;

@@ -824,8 +824,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		why = "no socket for the other side";
 		goto reset;
 	}
-	conn->s[1] = t;
-	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	conn->s[1] = t;		/* s has TCP_NODELAY from its listener */
 
 	if (splice_pipe_take(conn->pipe[0]) || splice_pipe_take(conn->pipe[1])) {
 		flow_stats.refused_nofile++;

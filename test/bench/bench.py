@@ -361,7 +361,11 @@ def cmd_report(tsv, meta_path):
                  "downloads from (iperf3 -R) or uploads to a server in R; the "
                  "kernel column is H itself as the client over the same "
                  "line. Retr: segments the sender retransmitted (median; "
-                 "for downloads the remote sender)." % meta.get("mtu_wan", "?"))
+                 "for downloads the remote sender)." % meta.get("mtu_wan", "?")
+                 + (" Bottleneck in the delay line: %s Mbit/s, buffer %s ms "
+                    "(WAN_RATE, WAN_QUEUE_MS)." % (meta["rate_wan"],
+                                                  meta.get("queue_wan", "?"))
+                    if meta.get("rate_wan") else ""))
         o.append("")
         hdr = ["Cell"] + [IMPL_TITLE[i] for i in cols if i != "slirp4netns" and i != "loopback"]
         hdr += ["ours/kernel"] + (["pasta/kernel", "ours/pasta"] if has_pasta else [])

@@ -22,11 +22,18 @@
  * TCP sender on a veth has only a partial checksum, completed by whoever
  * finally transmits it, and would be dropped as corrupt without it.
  *
+ * With -r, each direction also has a bottleneck of RATE Mbit/s in front of
+ * the delay, like the slowest link of a real path: a frame starts to leave
+ * once the frames before it have (len * 8 / RATE), and is dropped at the
+ * tail (counted as qdrop) if it would wait there longer than -Q QUEUE_MS
+ * (the bottleneck's buffer; default one round trip, 2 * DELAY_MS, at
+ * least 5 ms).  Random loss hits frames before they reach the bottleneck.
+ *
  * On SIGTERM/SIGINT it prints its counters on stderr and exits 0; with
  * -t it exits by itself after LIFETIME_S, so it can't outlive a benchmark.
  *
  * Usage: delayline -a IF_A -b IF_B [-d DELAY_MS] [-l LOSS] [-q RING_BYTES]
- *                  [-s SEED] [-t LIFETIME_S]
+ *                  [-r RATE_MBIT [-Q QUEUE_MS]] [-s SEED] [-t LIFETIME_S]
  *   LOSS is a fraction (0.01) or a percentage with a % sign (1%).
  */
 
@@ -77,6 +84,8 @@ struct slot_hdr {
  * @lost:	frames dropped on purpose (LOSS)
  * @overflow:	frames dropped because the ring was full
  * @tx_err:	frames the kernel refused to send
+ * @qdrop:	frames dropped at the bottleneck's tail (-r, -Q)
+ * @link_free_ns: when the bottleneck has sent every frame queued, ns
  * @name:	"a->b" or "b->a", for the counters
  */
 struct dir {
@@ -87,13 +96,16 @@ struct dir {
 	size_t head;
 	size_t tail;
 	size_t used;
-	unsigned long long rx, tx, lost, overflow, tx_err;
+	unsigned long long rx, tx, lost, overflow, tx_err, qdrop;
+	uint64_t link_free_ns;
 	const char *name;
 };
 
 static volatile sig_atomic_t stop;
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static uint8_t rxbuf[BATCH][FRAME_MAX];
+static double rate_bps;		/* bits per second of the bottleneck, 0: none */
+static uint64_t qlim_ns;	/* longest wait at the bottleneck, ns */
 
 /**
  * on_signal() - SIGTERM, SIGINT, SIGALRM: leave the main loop
@@ -341,7 +353,7 @@ static int dir_read(struct dir *d, uint64_t delay_ns, double loss)
 	int n, i, total = 0;
 
 	do {
-		uint64_t due;
+		uint64_t due, now;
 
 		for (i = 0; i < BATCH; i++) {
 			iov[i].iov_base = rxbuf[i];
@@ -353,17 +365,30 @@ static int dir_read(struct dir *d, uint64_t delay_ns, double loss)
 		n = recvmmsg(d->in_fd, mm, BATCH, MSG_DONTWAIT, NULL);
 		if (n <= 0)
 			break;
-		due = now_ns() + delay_ns;
+		now = now_ns();
+		due = now + delay_ns;
 		for (i = 0; i < n; i++) {
 			d->rx++;
 			if (loss > 0 && rnd01() < loss) {
 				d->lost++;
 				continue;
 			}
+			if (rate_bps > 0) {
+				uint64_t start = d->link_free_ns > now ?
+						 d->link_free_ns : now;
+
+				if (start - now > qlim_ns) {
+					d->qdrop++;
+					continue;
+				}
+				d->link_free_ns = start + (uint64_t)
+					(mm[i].msg_len * 8 * 1e9 / rate_bps);
+				due = d->link_free_ns + delay_ns;
+			}
 			ring_put(d, rxbuf[i], mm[i].msg_len, due);
 		}
 		total += n;
-		if (!delay_ns)
+		if (!delay_ns && rate_bps <= 0)
 			dir_flush(d, due);
 	} while (n == BATCH && total < 16 * BATCH);
 	return total;
@@ -395,7 +420,8 @@ static double parse_loss(const char *s)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: delayline -a IF_A -b IF_B [-d DELAY_MS] "
-		"[-l LOSS] [-q RING_BYTES] [-s SEED] [-t LIFETIME_S]\n");
+		"[-l LOSS] [-q RING_BYTES] [-r RATE_MBIT [-Q QUEUE_MS]] "
+		"[-s SEED] [-t LIFETIME_S]\n");
 	exit(1);
 }
 
@@ -409,14 +435,14 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *ifa = NULL, *ifb = NULL;
-	double delay_ms = 0, loss = 0;
+	double delay_ms = 0, loss = 0, rate_mbit = 0, q_ms = -1;
 	size_t ring = RING_DEFAULT;
 	struct dir d[2];
 	unsigned life = 0;
 	struct sigaction sa;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "a:b:d:l:q:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:d:l:q:r:Q:s:t:")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -441,6 +467,24 @@ int main(int argc, char **argv)
 			}
 			ring &= ~(size_t)7;
 			break;
+		case 'r':
+			rate_mbit = strtod(optarg, &end);
+			if (end == optarg || *end || rate_mbit <= 0 ||
+			    rate_mbit > 1000000) {
+				fprintf(stderr, "delayline: -r: Mbit/s, more "
+					"than 0, up to 1000000, not '%s'\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'Q':
+			q_ms = strtod(optarg, &end);
+			if (end == optarg || *end || q_ms < 0 || q_ms > 10000) {
+				fprintf(stderr, "delayline: -Q: milliseconds, "
+					"0 to 10000, not '%s'\n", optarg);
+				return 1;
+			}
+			break;
 		case 's': rng_state = strtoull(optarg, NULL, 0) | 1; break;
 		case 't': life = strtoul(optarg, NULL, 0); break;
 		default: usage();
@@ -448,6 +492,10 @@ int main(int argc, char **argv)
 	}
 	if (!ifa || !ifb || optind != argc)
 		usage();
+	rate_bps = rate_mbit * 1e6;
+	if (q_ms < 0)
+		q_ms = 2 * delay_ms < 5 ? 5 : 2 * delay_ms;
+	qlim_ns = (uint64_t)(q_ms * 1e6);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -509,9 +557,9 @@ int main(int argc, char **argv)
 		/* frames the kernel dropped before we read them: rcvbuf full */
 		getsockopt(d[i].in_fd, SOL_PACKET, PACKET_STATISTICS, &st, &sl);
 		fprintf(stderr, "delayline %s: rx %llu tx %llu lost %llu "
-			"overflow %llu tx_err %llu sock_drops %u\n", d[i].name,
-			d[i].rx, d[i].tx, d[i].lost, d[i].overflow, d[i].tx_err,
-			st.tp_drops);
+			"overflow %llu tx_err %llu qdrop %llu sock_drops %u\n",
+			d[i].name, d[i].rx, d[i].tx, d[i].lost, d[i].overflow,
+			d[i].tx_err, d[i].qdrop, st.tp_drops);
 	}
 	return 0;
 }

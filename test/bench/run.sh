@@ -171,6 +171,8 @@ WAN_MTU=${WAN_MTU:-9000}
 WAN_WMEM=${WAN_WMEM:-67108864}	# bytes, tcp_wmem maximum of R and H
 WAN_CC=${WAN_CC:-}	# iperf3 -C for W runs (default: the kernel's, bbr here)
 WAN_GSO=${WAN_GSO:-0}	# 1: leave GSO on (frames up to 64 KiB, lost whole)
+WAN_RATE=${WAN_RATE:-}	# Mbit/s: a bottleneck in the delay line (-r), buffer WAN_QUEUE_MS
+WAN_QUEUE_MS=${WAN_QUEUE_MS:-}	# ms of the bottleneck's buffer (default 2 x delay, >= 5)
 DL_PID=""
 
 # Ports: *_FWD are forwarded by the daemon (-t), *_HOST are host services
@@ -294,6 +296,7 @@ wan_loss() { echo "$1" | sed 's/^W[DU][0-9]*L//'; }
 # through it (a first ping pays for resolution at twice the delay)
 delayline_start() {
 	ip netns exec "$X" "$OUT/delayline" -a xr -b xh -d "$1" -l "$2%" \
+		${WAN_RATE:+-r "$WAN_RATE"} ${WAN_RATE:+${WAN_QUEUE_MS:+-Q "$WAN_QUEUE_MS"}} \
 		-t $((DUR + 120)) 2>"$3" &
 	DL_PID=$!
 	sleep 0.2
@@ -801,6 +804,8 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'mtu_veth\t%s\n' "$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 	printf 'mtu_lo\t%s\n' "$(ip -n "$H" -o link show lo | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 	[ $WAN = 1 ] && printf 'mtu_wan\t%s\n' "$WAN_MTU"
+	[ $WAN = 1 ] && [ -n "$WAN_RATE" ] && printf 'rate_wan\t%s\n' "$WAN_RATE"
+	[ $WAN = 1 ] && [ -n "$WAN_RATE" ] && printf 'queue_wan\t%s\n' "${WAN_QUEUE_MS:-2 x delay, >= 5}"
 } >"$META"
 
 impls=$(echo "$IMPLS" | tr ',' ' ')

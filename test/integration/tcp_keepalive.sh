@@ -67,8 +67,13 @@ while True:
 PY
 bg in_ns python3 "$WORK/ka_srv.py"
 wait_for in_ns sh -c "ss -ltn | grep -q ':6400 '" || fail "namespace server"
-out=$(in_remote timeout 20 python3 "$WORK/ka.py" $H4 6400 2>&1) ||
-	{ echo "$out"; fail "remote -> namespace: the namespace's keepalives unanswered"; }
-log "remote -> namespace: $out"
+in_remote timeout 20 python3 "$WORK/ka.py" $H4 6400 > "$WORK/ka_in.out" 2>&1 &
+kp=$!
+# The socket pasta accepted has keepalives of its own (the host peer may
+# vanish), set on the listener and inherited (ss -o: the kernel's timer)
+wait_for in_host sh -c "ss -Htno state established '( sport = :6400 )' | grep -q 'timer:(keepalive'" ||
+	{ in_host ss -Htno state established; fail "accepted host socket: no keepalive timer"; }
+wait $kp || { cat "$WORK/ka_in.out"; fail "remote -> namespace: the namespace's keepalives unanswered"; }
+log "remote -> namespace: $(cat "$WORK/ka_in.out")"
 pasta_alive
-pass "keepalives answered both ways, idle connections stay up"
+pass "keepalives answered both ways, idle connections stay up, accepted socket keeps alive"
