@@ -14,6 +14,8 @@
 #   make check-nspawn the units under systemd in a systemd-nspawn container
 #   make check-vhost  only the QEMU guests on passt --vhost-user, also in make
 #                   check (~30 s, 64 MiB each way; VHOST_SHORT=1: 8 MiB)
+#   make check-stress many TCP connections of mixed sizes and behaviours,
+#                   tap and splice paths, with loss (~2.5 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
@@ -87,7 +89,7 @@ UNIT_SRCS := $(sort $(wildcard test/unit/*_test.c))
 UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
 UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
-.PHONY: FORCE all deps check check-unit check-integration check-man demo bench \
+.PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
 	deps-clients
@@ -221,6 +223,12 @@ check-clients: deps-clients guest
 
 check-integration: all
 	@PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
+
+# Stress, not in make check: 400 connections per run, mixed sizes and
+# behaviours, every byte checked at both ends (test/integration/tcp_stress_mix.sh)
+check-stress: all
+	@TESTS=tcp_stress_mix.sh PASST_BIN=$(abspath $(BUILD))/passt \
+		test/integration/run.sh
 
 # Only the two QEMU guests (TCG) on passt --vhost-user of make check;
 # VHOST_SHORT=1 for 8 MiB each way instead of 64

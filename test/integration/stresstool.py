@@ -20,7 +20,8 @@ every byte accounted for at both ends
                                    saw: refused connections); waits up to
                                    T s for the server to finish
 
-Mixes (--mix): default (sizes 0 to 4 MiB, all the behaviours below), big
+Mixes (--mix): default (sizes 0 to 4 MiB, all the behaviours below), norst
+(the same without resets, for runs with loss: a lost RST is not resent), big
 (100 MiB one way), finpause (uploads of 3.6 to 5.6 MB, then FIN, to a
 reader that pauses), or one case "UP,DOWN,CREAD,CEND,SREAD,SEND".
 
@@ -181,6 +182,9 @@ MIXES = {
         (1, SIZES, SIZES, ["fast"], ["rst"], ["fast"], ["fin"]),
         (1, SIZES, SIZES, ["fast"], ["fin"], ["fast"], ["rst"]),
     ],
+    # Under loss: a reset that is lost is never sent again (RFC 9293
+    # 3.10.7), and the peer waiting for data then waits forever
+    "norst": [],
     "finpause": [
         (1, [0], [0], ["fast"], ["fin"], ["pause"], ["close"]),
     ],
@@ -189,6 +193,10 @@ MIXES = {
         (1, [0], [100 << 20], ["fast"], ["fin"], ["fast"], ["close"]),
     ],
 }
+
+
+MIXES["norst"] = [c for c in MIXES["default"]
+                  if "rst" not in c[4] and "rst" not in c[6]]
 
 
 def run(host, port, path, n, par, seed, mix, tmax):
