@@ -22,7 +22,7 @@
 # every byte both ways (count and sha256 at both ends), the flows opened
 # were all closed, pasta holds no more descriptors than before the run,
 # and it is idle (at most 5 ticks in 2 s).
-# opt-in: about 2 minutes (TESTS=tcp_stress_mix.sh make check-integration)
+# opt-in: make check-stress (about 2.5 minutes)
 # asan: no (minutes of traffic)
 . "$(dirname "$0")/lib.sh"
 
