@@ -356,7 +356,7 @@ static uint32_t tcp_sndbuf_free(struct tcp_conn *conn, uint32_t *queued)
  * any more (free space below half the queued memory:
  * sk_stream_min_wspace(), include/net/sock.h), re-arm epoll: the poll sets
  * SOCK_NOSPACE, and the kernel wakes us with EPOLLOUT once it's writable
- * again.
+ * again; not after the guest's FIN (shut down for writing).
  *
  * #syscalls getsockopt
  */
@@ -379,7 +379,13 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 	conn->wnd_meas_ms = (uint32_t)ctx->now;
 	tcp_stats.wnd_read++;
 
-	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT))) {
+	/* Once the guest's FIN is in, the socket is shut down for writing:
+	 * nothing more to write, and tcp_poll() reports a socket with
+	 * SEND_SHUTDOWN writable at all times, so EPOLLOUT would wake us
+	 * again at once, for as long as the host peer doesn't read
+	 */
+	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT)) &&
+	    !(conn->events & TEV(TAP_FIN_RCVD))) {
 		conn->flags |= TFL(SNDBUF_WAIT);
 		tcp_epoll_ctl(ctx, conn, EPOLL_CTL_MOD);
 	}
