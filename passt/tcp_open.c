@@ -180,7 +180,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		limits_refused(ctx->now, LIMIT_FDS,
 			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
-		tcp_conn_free(conn, false, "socket() failed");
+		flow_free((union flow *)conn);	/* never opened: not closed */
 		return;
 	}
 	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
