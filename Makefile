@@ -50,6 +50,8 @@ DEB_GUEST_PKGS := linux-image-amd64 busybox-static
 BUILD ?= build
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+# Compile jobs of make check's two builds (release, sanitizers): one per CPU
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CC ?= gcc
 
 PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp \
@@ -237,8 +239,8 @@ check-vhost: all
 		test/integration/run.sh
 
 check: deps
-	$(MAKE) --no-print-directory all unit
-	$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
+	$(MAKE) --no-print-directory -j$(JOBS) all unit
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-deps
