@@ -408,8 +408,9 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
  * So the socket is read again only once the guest has sent a quarter of
  * the window read last, TCP_WND_READ_MS after that reading, or while a
  * write is pending (partial send, socket full).  Once the guest has sent
- * its FIN, nothing more comes: the window isn't read again.  A request/response flow then makes one getsockopt() per
- * few dozen round trips instead of one per ACK; a bulk flow reads on most
+ * its FIN, nothing more comes: the window isn't read again.  A
+ * request/response flow then makes one getsockopt() per few dozen round
+ * trips instead of one per ACK; a bulk flow reads on most
  * batches, as a batch carries a good part of its window.
  */
 static void tcp_rcv_wnd_ack(struct ctx *ctx, struct tcp_conn *conn)

@@ -46,6 +46,8 @@ import sys
 import threading
 import time
 
+from tcptool import listener  # same directory: the script's, on sys.path
+
 lock = threading.Lock()
 CHUNK = 65536
 IDLE = float(os.environ.get("STRESS_IDLE", "60"))  # seconds without progress: a stall
@@ -119,13 +121,7 @@ def readline(c):
 
 
 def serve(port, path, bind):
-    fam = socket.AF_INET6 if ":" in bind else socket.AF_INET
-    s = socket.socket(fam, socket.SOCK_STREAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if fam == socket.AF_INET6 and bind == "::":
-        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-    s.bind((bind, port))
-    s.listen(4096)
+    s = listener(port, bind, 4096)
     f = open(path, "a")
 
     def one(c):
