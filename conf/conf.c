@@ -83,7 +83,7 @@ static const struct conf_opt conf_opts[] = {
 
 	/* network */
 	{ "mtu", 'm', 'm', required_argument, M_BOTH, "MTU",
-	  "integer 68-65520", "MTU to advertise, default 65520" },
+	  "integer 68-65520, or 0", "MTU to advertise (0: none), default 65520" },
 	{ "address", 'a', 'a', required_argument, M_BOTH, "ADDR[/LEN]",
 	  "IPv4 or IPv6 unicast address, optionally /prefix length, "
 	  "once per family", "guest address, default: the host's" },

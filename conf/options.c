@@ -689,9 +689,18 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 			conf_invalid(st, o, arg);
 		break;
 	case 'm':
+		/* 0, as upstream: advertise none, leave the tap's as it is;
+		 * frames stay within the largest MTU we could have given
+		 */
+		if (!strcmp(arg, "0")) {
+			c->no_mtu = true;
+			c->mtu = CONF_MTU_DEFAULT;
+			break;
+		}
 		if (conf_uint(arg, CONF_MTU_MIN, CONF_MTU_MAX, &v))
 			conf_invalid(st, o, arg);
 		c->mtu = (int)v;
+		c->no_mtu = false;
 		break;
 	case 'a':
 		conf_opt_address(st, o, arg);

@@ -549,7 +549,8 @@ static int pasta_ns_setup(void *p)
 	}
 	tap_guest_mac_set(mac);
 
-	if ((ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
+	/* -m 0: the tap keeps the kernel's default (ether_setup(): 1500) */
+	if (!c->no_mtu && (ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
 		a->err = "setting the MTU";
 		return ret;
 	}
@@ -780,9 +781,10 @@ int pasta_setup(struct ctx *ctx)
 		info("--splice-only: no tap device, loopback connections only");
 		return -1;
 	}
-	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
+	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s%s",
 	     a.ifname, tap_guest.mac[0], tap_guest.mac[1], tap_guest.mac[2],
 	     tap_guest.mac[3], tap_guest.mac[4], tap_guest.mac[5], c->mtu,
+	     c->no_mtu ? " (-m 0: not set on the device)" : "",
 	     c->config_net ? ", addresses and routes configured" : "");
 	return a.tap_fd;
 }

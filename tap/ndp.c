@@ -166,8 +166,8 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 	memcpy(o + 2, c->mac_our, ETH_ALEN_);
 	len += 8;
 
-	/* MTU, section 4.6.4 */
-	if (c->mtu >= IP6_MIN_MTU) {
+	/* MTU, section 4.6.4; none with -m 0 */
+	if (!c->no_mtu && c->mtu >= IP6_MIN_MTU) {
 		o = ra + len;
 		o[0] = ND_OPT_MTU;
 		o[1] = 1;

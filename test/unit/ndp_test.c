@@ -354,6 +354,21 @@ START_TEST(test_ndp_ra_small_mtu_and_non64_prefix)
 }
 END_TEST
 
+/* -m 0 (upstream passt.1: "A zero value disables assignment"): no MTU
+ * option (RFC 4861 4.6.4, type 5), the prefix still there
+ */
+START_TEST(test_ndp_ra_no_mtu_option)
+{
+	size_t n;
+
+	c.no_mtu = true;
+	n = ndp_ra(&c, out, sizeof(out));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_ptr_null(nd_opt(n, ICMP + 16, 5));
+	ck_assert_ptr_nonnull(nd_opt(n, ICMP + 16, 3));
+}
+END_TEST
+
 START_TEST(test_ndp_ra_dns_switched_off)
 {
 	size_t n;
@@ -698,6 +713,7 @@ static Suite *ndp_suite(void)
 	tcase_add_test(tc, test_ndp_ra_disabled_none);
 	tcase_add_test(tc, test_ndp_ra_small_mtu_and_non64_prefix);
 	tcase_add_test(tc, test_ndp_ra_dns_switched_off);
+	tcase_add_test(tc, test_ndp_ra_no_mtu_option);
 	tcase_add_test(tc, test_ndp_ra_long_search_cut_whole_names);
 	tcase_add_test(tc, test_ndp_ra_tight_buffer_valid);
 	suite_add_tcase(s, tc);
