@@ -172,9 +172,10 @@ static const struct conf_opt conf_opts[] = {
 	  "UNIX socket for qemu (also --socket-path), default /tmp/passt_N.socket" },
 	{ "socket-path", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters", NULL },
-	{ "fd", 'F', 'F', required_argument, M_PASST, "FD",
+	{ "fd", 'F', 'F', required_argument, M_BOTH, "FD",
 	  "open file descriptor number 0-2147483647",
-	  "use this connected socket (implies -1)" },
+	  "use this connected socket (passt) or tap device (pasta), "
+	  "implies -1" },
 	{ "one-off", '1', '1', no_argument, M_PASST, NULL, NULL,
 	  "quit after the first client disconnects" },
 	{ "vhost-user", 0, OPT_VHOST_USER, no_argument, M_PASST, NULL, NULL,

@@ -15,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <linux/if_tun.h>
 
 #include "conf_internal.h"
 #include "log.h"
@@ -49,6 +52,30 @@ static bool conf_fd_connected_stream(int fd)
 		return false;
 	sl = sizeof(sa);
 	return !getpeername(fd, (struct sockaddr *)&sa, &sl);
+}
+
+/**
+ * conf_fd_tap() - Is a descriptor a tap device without packet information?
+ * @fd:		Descriptor (-F in pasta mode)
+ * @name:	Result: the device's name, IFNAMSIZ bytes
+ *
+ * A /dev/net/tun descriptor attached to a device answers TUNGETIFF with
+ * the device's name and flags (linux/if_tun.h): IFF_TAP for Ethernet
+ * frames, IFF_NO_PI for frames without the 4-byte packet information
+ * header (Documentation/networking/tuntap.rst).
+ *
+ * Return: true if it is such a device
+ */
+static bool conf_fd_tap(int fd, char *name)
+{
+	struct ifreq ifr = { 0 };
+
+	if (ioctl(fd, TUNGETIFF, &ifr) < 0)
+		return false;
+	memcpy(name, ifr.ifr_name, IFNAMSIZ);
+	name[IFNAMSIZ - 1] = '\0';
+	return (ifr.ifr_flags & (IFF_TAP | IFF_TUN)) == IFF_TAP &&
+	       (ifr.ifr_flags & IFF_NO_PI);
 }
 
 /**
@@ -843,7 +870,17 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		if (fcntl((int)v, F_GETFD) < 0)
 			conf_die(st, o, "%llu is not an open file descriptor "
 				 "(accepted: %s)", v, o->accepted);
-		if (!conf_fd_connected_stream((int)v))
+		/* pasta: the caller's tap device, in the target namespace;
+		 * its name is the namespace interface's
+		 */
+		if (c->mode == MODE_PASTA && c->ifname_ns[0] && !st->fd_given)
+			conf_die(st, o, "conflicts with -I/--ns-ifname (the "
+				 "tap device has its name)");
+		if (c->mode == MODE_PASTA &&
+		    !conf_fd_tap((int)v, c->ifname_ns))
+			conf_die(st, o, "%llu is not a tap device opened with "
+				 "IFF_TAP | IFF_NO_PI (/dev/net/tun)", v);
+		if (c->mode != MODE_PASTA && !conf_fd_connected_stream((int)v))
 			conf_die(st, o, "%llu is not a connected stream socket",
 				 v);
 		c->fd = (int)v;
@@ -861,6 +898,9 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case 'I':
+		if (st->fd_given)
+			conf_die(st, o, "conflicts with -F/--fd (the tap device "
+				 "has its name)");
 		if (conf_ifname(arg, c->ifname_ns))
 			conf_invalid(st, o, arg);
 		break;

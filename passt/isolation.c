@@ -459,9 +459,11 @@ void isolate_initial(struct ctx *ctx)
 	if (isolate_read_file(PORT_START_PATH, buf, sizeof(buf)) > 0)
 		isolate_port_start = (unsigned)strtoul(buf, NULL, 10);
 
-	/* -F, or the listening socket from systemd (passt/sdlisten.c) */
-	isolate_close_fds(c->mode != MODE_PASST ? -1 :
-			  c->fd >= 0 ? c->fd : sdlisten_fd());
+	/* -F (pasta: a tap device), or the listening socket from systemd
+	 * (passt/sdlisten.c)
+	 */
+	isolate_close_fds(c->fd >= 0 ? c->fd :
+			  c->mode != MODE_PASST ? -1 : sdlisten_fd());
 
 	if ((ret = limits_nofile_init(c)) < 0) {
 		errno = -ret;

@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 		tap = pasta_setup(ctx);
 		pasta_watch_add(ctx);
 		if (tap >= 0) {		/* not with --splice-only */
-			tap_init(TAP_DEV, tap, true);
+			tap_init(TAP_DEV, tap, pasta_tap_vnet_hdr());
 			if (passt_tap_add(ctx, tap))
 				die_perror("epoll_ctl on the tap device");
 		}
