@@ -63,7 +63,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "foreground", 'f', 'f', no_argument, M_BOTH, NULL, NULL,
 	  "don't run in background" },
 	{ "stderr", 'e', 'e', no_argument, M_BOTH, NULL, NULL,
-	  "no effect, accepted for compatibility" },
+	  "deprecated: no effect but a warning" },
 	{ "log-file", 'l', 'l', required_argument, M_BOTH, "PATH",
 	  "file path", "log to PATH too" },
 	{ "log-size", 0, OPT_LOG_SIZE, required_argument, M_BOTH, "SIZE",

@@ -685,6 +685,9 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		c->foreground = true;
 		break;
 	case 'e':
+		/* as upstream: a warning, no effect */
+		warn("-e/--stderr is deprecated and has no effect: it will be "
+		     "dropped");
 		break;
 	case 'l':
 		if (conf_path(arg, c->log_file, sizeof(c->log_file)))

@@ -400,6 +400,22 @@ static void fwd_auto_close(struct ctx *ctx, struct fwd_auto_tbl *a,
 }
 
 /**
+ * fwd_auto_close_all() - Close the listening sockets of every "auto" port
+ * @ctx:	Context
+ *
+ * At exit, before the drain (passt/passt.c): no scan runs after it.
+ */
+void fwd_auto_close_all(struct ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < fwd_auto_ntbls; i++) {
+		while (fwd_auto_tbls[i].n)
+			fwd_auto_close(ctx, &fwd_auto_tbls[i], 0);
+	}
+}
+
+/**
  * fwd_auto_open() - Start forwarding one "auto" port
  * @ctx:	Context
  * @a:		Table state

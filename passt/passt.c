@@ -28,7 +28,10 @@
  * each flow type's drain operation) are closed cleanly, for up to --drain-timeout seconds.
  * Then those still open are reset as soon as their host peers have ACKed
  * what we ACKed, for as long again, and whatever is left after that is
- * reset.  A second signal exits at once.
+ * reset.  A second signal exits at once.  The listening sockets of
+ * forwarded ports are closed first, before the drain: the next instance
+ * (podman restart) binds the same ports at once, while the connections
+ * already open here still drain.
  */
 #include <errno.h>
 #include <netinet/icmp6.h>
@@ -53,6 +56,7 @@
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
+#include "fwd.h"
 #include "fwd_auto.h"
 #include "icmp.h"
 #include "isolation.h"
@@ -764,6 +768,35 @@ static void housekeeping(struct ctx *ctx)
 }
 
 /**
+ * passt_listeners_close() - Close every forwarded port's listening socket
+ * @ctx:	Context
+ *
+ * At the start of the exit drain: a port stays bound no longer than we
+ * accept connections on it.  Connections already accepted keep their own
+ * sockets (SO_REUSEADDR, inherited from the listener, lets a new listener
+ * bind next to them: socket(7)).  UDP flows replying through a closed
+ * socket go with it.
+ */
+static void passt_listeners_close(struct ctx *ctx)
+{
+	unsigned i, k, m;
+
+	for (i = 0; i < FWD_TBLS; i++) {
+		for (k = 0; k < CONF_MAX_FWD_RULES; k++) {
+			struct fwd_socks *l = fwd_socks_of((enum fwd_tbl)i, k);
+
+			for (m = 0; m < l->n; m++) {
+				if (i == FWD_TBL_U || i == FWD_TBL_UNS)
+					udp_listen_closing(ctx, l->s[m].fd);
+				close(l->s[m].fd);
+			}
+			l->n = 0;
+		}
+	}
+	fwd_auto_close_all(ctx);
+}
+
+/**
  * passt_drain_step() - Asked to quit: go on draining, or stop now?
  * @ctx:	Context, @ctx->quit set
  *
@@ -779,6 +812,7 @@ static bool passt_drain_step(struct ctx *ctx)
 
 	ctx->now = now_ms();
 	if (!ctx->draining) {
+		passt_listeners_close(ctx);
 		if (!t)
 			return false;
 		ctx->draining = true;
