@@ -514,7 +514,12 @@ unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
 static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 {
 	struct fwd_auto_dump_arg arg = {
-		.seen = fwd_auto_seen, .skip_lo = !a->ns, .lo_only = a->ns,
+		/* --host-lo-to-ns-lo: a namespace server on its loopback
+		 * is reachable from the host's, as with trixie's passt
+		 */
+		.seen = fwd_auto_seen,
+		.skip_lo = !a->ns && !ctx->c.host_lo_to_ns_lo,
+		.lo_only = a->ns,
 		.udp = a->proto == IPPROTO_UDP,
 		.eph = a->ns ? fwd_auto_eph_host : fwd_auto_eph_ns,
 	};
