@@ -491,6 +491,28 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
  */
 static void guest_attached(struct ctx *ctx)
 {
+	const struct conf *c = &ctx->c;
+
+	/* passt: ask for the guest, which may have kept its addresses from
+	 * before we started and say nothing; its answer gives its MAC
+	 * (tap_guest_learn()), without which frames go to the broadcast
+	 * address, and its TCP drops them
+	 */
+	if (c->mode == MODE_PASST) {
+		struct in_addr a4 = tap_guest.addr4_seen.s_addr ?
+				    tap_guest.addr4_seen : c->ip4.addr;
+
+		svc_send(arp_probe(c, a4, svc_out, sizeof(svc_out)));
+		svc_send(ndp_ns_probe(c, &c->ip6.addr, svc_out,
+				      sizeof(svc_out)));
+		if (!IN6_IS_ADDR_UNSPECIFIED(&tap_guest.addr6_seen) &&
+		    !IN6_ARE_ADDR_EQUAL(&tap_guest.addr6_seen, &c->ip6.addr))
+			svc_send(ndp_ns_probe(c, &tap_guest.addr6_seen,
+					      svc_out, sizeof(svc_out)));
+		if (!IN6_IS_ADDR_UNSPECIFIED(&tap_guest.addr6_ll_seen))
+			svc_send(ndp_ns_probe(c, &tap_guest.addr6_ll_seen,
+					      svc_out, sizeof(svc_out)));
+	}
 	flow_guest_attached(ctx);
 	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
