@@ -7,7 +7,9 @@
 # knows (/etc/apparmor.d/abi/4.0, 3.0), the profiles as "make install"
 # writes them are compiled by apparmor_parser (-Q: nothing is loaded), with
 # our abstractions in front of the system's; then test/lsm/aa_paths.py
-# matches the paths the daemon opens against the file rules.
+# matches the paths the daemon opens against the file rules.  Where libvirt
+# is installed, its QEMU domain template (whose passt child profile includes
+# abstractions/passt) is compiled over our abstractions too.
 #
 # SELinux (contrib/selinux): the three modules are built into .pp packages
 # with the reference policy's development Makefile (m4, checkmodule,
@@ -20,7 +22,9 @@
 # Nothing here is enforced: that needs a kernel with AppArmor or SELinux
 # active, which the machines this runs on usually lack (see README.md).
 #
-# Environment: APPARMOR_DIR (default /etc/apparmor.d), SELINUX_DEVEL
+# Environment: APPARMOR_DIR (default /etc/apparmor.d), APPARMOR_PARSER
+# (default apparmor_parser), APPARMOR_FEATURES (kernel features to compile
+# for, default /usr/share/apparmor-features/features), SELINUX_DEVEL
 # (default /usr/share/selinux/devel), BINDIR (default /usr/bin).
 # Exit status: 0 if nothing failed (parts whose tools are missing are
 # skipped, and say so), 1 otherwise.
@@ -30,8 +34,11 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 APPARMOR_DIR=${APPARMOR_DIR:-/etc/apparmor.d}
 SELINUX_DEVEL=${SELINUX_DEVEL:-/usr/share/selinux/devel}
 BINDIR=${BINDIR:-/usr/bin}
+AA_PARSER=${APPARMOR_PARSER:-apparmor_parser}
+APPARMOR_FEATURES=${APPARMOR_FEATURES:-/usr/share/apparmor-features/features}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsm-check.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP"; exit 1' INT TERM PIPE HUP
 
 PROFILES="usr.bin.passt usr.bin.pasta usr.bin.pesto"
 ABSTRACTIONS="passt pasta"
@@ -69,20 +76,19 @@ aa_parse() {
 	shift
 	files=
 	for f in "$@"; do files="$files $tree/$f"; done
-	apparmor_parser -QTK $AA_FEATURES -b "$tree" -I "$tree" $files \
+	$AA_PARSER -QTK $AA_FEATURES -b "$tree" -I "$tree" $files \
 		> "$TMP/aa.err" 2>&1 || return 1
 	# only the notice that there's no AppArmor in this kernel is expected
 	! grep -v 'Cache read/write disabled' "$TMP/aa.err" | grep -q .
 }
 
 check_apparmor() {
-	if ! command -v apparmor_parser >/dev/null 2>&1; then
+	if ! command -v "$AA_PARSER" >/dev/null 2>&1; then
 		skipped "AppArmor: no apparmor_parser (Debian package apparmor)"
 		return
 	fi
 	AA_FEATURES=
-	[ -f /usr/share/apparmor-features/features ] &&
-		AA_FEATURES="-M /usr/share/apparmor-features/features"
+	[ -f "$APPARMOR_FEATURES" ] && AA_FEATURES="-M $APPARMOR_FEATURES"
 	abis=
 	for a in 4.0 3.0; do
 		[ -e "$APPARMOR_DIR/abi/$a" ] && abis="$abis $a"
@@ -91,7 +97,9 @@ check_apparmor() {
 		skipped "AppArmor: no $APPARMOR_DIR/abi/4.0 or 3.0"
 		return
 	fi
-	echo "lsm: $(apparmor_parser --version | head -1), ABIs:$abis"
+	echo "lsm: $($AA_PARSER --version | head -1), ABIs:$abis"
+	first_abi=${abis# }
+	first_abi=${first_abi%% *}
 
 	for a in $abis; do
 		t="$TMP/aa-$a"
@@ -103,9 +111,23 @@ check_apparmor() {
 			sed 's/^/    /' "$TMP/aa.err"
 		fi
 		for p in $PROFILES; do
-			apparmor_parser -p -b "$t" -I "$t" "$t/$p" \
+			$AA_PARSER -p -b "$t" -I "$t" "$t/$p" \
 				> "$t/$p.pp" 2>/dev/null
 		done
+		# libvirt's QEMU domain template, where installed: its passt
+		# child profile includes abstractions/passt
+		lv="$APPARMOR_DIR/libvirt/TEMPLATE.qemu"
+		if [ -f "$lv" ] && [ "$a" = "$first_abi" ]; then
+			mkdir -p "$t/libvirt"
+			cp "$lv" "$t/libvirt/"
+			if aa_parse "$t" libvirt/TEMPLATE.qemu; then
+				ok "ABI $a: libvirt's TEMPLATE.qemu compiles" \
+				   "with our abstractions/passt"
+			else
+				bad "ABI $a: libvirt's TEMPLATE.qemu:"
+				sed 's/^/    /' "$TMP/aa.err"
+			fi
+		fi
 		# our abstractions, not installed ones, were included
 		if grep -q 'passt-root' "$t/usr.bin.pasta.pp"; then
 			ok "ABI $a: profiles include our abstractions"
@@ -116,8 +138,7 @@ check_apparmor() {
 	done
 
 	# The checks can fail: a syntax error, and a pasta without the tap
-	first=${abis# }
-	first=${first%% *}
+	first=$first_abi
 	t="$TMP/aa-$first"
 	sed 's|/dev/net/tun\([[:space:]]*\)rw,|/dev/net/tun \1 rw|' \
 		"$t/abstractions/pasta" > "$TMP/pasta.broken"
@@ -132,7 +153,7 @@ check_apparmor() {
 	"$SRC/contrib/apparmor/render.sh" "$first" "$BINDIR" \
 		< "$SRC/contrib/apparmor/abstractions/pasta" |
 		grep -v '/dev/net/tun' > "$b/abstractions/pasta"
-	apparmor_parser -p -b "$b" -I "$b" "$b/usr.bin.pasta" \
+	$AA_PARSER -p -b "$b" -I "$b" "$b/usr.bin.pasta" \
 		> "$b/usr.bin.pasta.pp" 2>/dev/null
 	PY_ARGS="$PY_ARGS --broken $b"
 }
