@@ -107,6 +107,15 @@ CHOSEN = (
     + [(("pasta",), "/bin/sh", "x"), (("pasta",), "/usr/bin/bash", "x"),
        (("pasta",), "/usr/bin/podman", "x"),
        (("pasta",), "/usr/local/bin/rootlesskit", "x")]
+    # what libc, libcap-ng and libnl read (seen with strace): the base
+    # abstraction's business, checked all the same
+    + [(BOTH, "/proc/4321/status", "r"),
+       (BOTH, "/proc/sys/kernel/cap_last_cap", "r"),
+       (BOTH, "/etc/nsswitch.conf", "r"), (BOTH, "/etc/localtime", "r"),
+       (BOTH, "/etc/ld.so.cache", "r"),
+       (BOTH, "/usr/lib/x86_64-linux-gnu/libnl-route-3.so.200", "mr"),
+       (BOTH, "/usr/lib/locale/C.utf8/LC_CTYPE", "r"),
+       (BOTH, "/usr/share/locale/locale.alias", "r")]
     # pesto(1): the control socket, wherever it is
     + [(("pesto",), "/run/user/1000/containers/networks/rootless-netns/"
         "pasta.sock", "rw"),
