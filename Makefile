@@ -32,7 +32,7 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns systemd \
-	apparmor checkpolicy selinux-policy-dev semodule-utils
+	apparmor checkpolicy selinux-policy-dev semodule-utils strace
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 # Only for make check-nspawn (the units under a real systemd, in a container)
@@ -230,8 +230,8 @@ check-units: all
 # AppArmor profiles compiled by apparmor_parser (no kernel load), paths the
 # daemon opens matched against them, SELinux modules built with the
 # reference policy's Makefile: parsed and built, not enforced (test/lsm)
-check-lsm:
-	@BINDIR=$(PREFIX)/bin sh test/lsm/check.sh
+check-lsm: all
+	@BINDIR=$(PREFIX)/bin PASST_BIN=$(abspath $(BUILD))/passt sh test/lsm/check.sh
 
 # SELinux policy packages (.pp) for make install, if the reference policy's
 # development files are there (Debian: selinux-policy-dev)

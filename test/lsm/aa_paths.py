@@ -3,8 +3,8 @@
 """aa_paths.py - are the paths our daemon opens allowed by our AppArmor
 profiles?
 
-Usage: aa_paths.py SRCDIR [--apparmor TREE]... [--broken TREE]
-		   [--selinux PASST.IF]
+Usage: aa_paths.py SRCDIR [--apparmor TREE [--strace NAME=TRACE]...]...
+		   [--broken TREE] [--selinux PASST.IF]
 
 TREE holds usr.bin.passt.pp, usr.bin.pasta.pp and usr.bin.pesto.pp, the
 profiles as "apparmor_parser -p" prints them: every include expanded,
@@ -18,6 +18,8 @@ until the table (and the profiles) say how it is used.
 
 Also checked: every capability of isolate_setup_caps (passt/isolation.c) is
 granted to passt and pasta, and (--selinux) by passt_common_rules.
+--strace NAME=TRACE: the paths the daemon opened in an "strace -f" run
+are allowed by profile NAME of the last --apparmor TREE.
 --broken TREE: profiles whose pasta lacks /dev/net/tun, which must fail on
 that path and nothing else (the check can fail).
 
@@ -309,6 +311,100 @@ def check_selinux(srcdir, iface, result):
                    "(isolate_setup_caps) not allowed" % (cls, cap))
 
 
+STRACE_LINE = re.compile(r'^(\d+)\s+(\w+)\((.*)$')
+STRACE_STR = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def strace_uses(trace):
+    """Paths a traced daemon used, from "strace -f -o" output
+
+    Processes that execute something after the daemon's own execve() (the
+    command pasta starts) are left out from there on: they don't run under
+    the daemon's profile.  Children they fork are not told apart, so the
+    command traced must not fork (":").  Opens with O_PATH (not
+    mediated), relative paths, abstract sockets and opens that failed with
+    ENOENT without O_CREAT are left out too.
+
+    Return: list of (path, perms, syscall)
+    """
+    uses, foreign, first, lines, pending = [], set(), None, [], {}
+    with open(trace, encoding="utf-8", errors="replace") as f:
+        # join "<unfinished ...>" calls with their "<... resumed>" ends
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r'^(\d+)\s+<\.\.\. \w+ resumed>(.*)$', line)
+            if m and m.group(1) in pending:
+                lines.append(pending.pop(m.group(1)) + m.group(2))
+            elif line.endswith("<unfinished ...>"):
+                pid = line.split(None, 1)[0]
+                pending[pid] = line[:-len("<unfinished ...>")].rstrip()
+            else:
+                lines.append(line)
+        for line in lines:
+            m = STRACE_LINE.match(line)
+            if not m:
+                continue
+            pid, call, rest = m.groups()
+            if first is None:
+                first = pid
+            if pid in foreign:
+                continue
+            ret = rest.rsplit("=", 1)[-1].strip() if "=" in rest else ""
+            if call in ("clone", "clone3", "fork", "vfork"):
+                continue        # children of foreign ones: see the command
+            strs = STRACE_STR.findall(rest)
+            if call == "execve":
+                if pid == first and not uses:
+                    continue            # the daemon itself
+                if "ENOENT" in ret:
+                    continue            # execvp() going through $PATH
+                uses.append((strs[0], "x", call))
+                foreign.add(pid)
+                continue
+            if call in ("open", "openat"):
+                if not strs or "O_PATH" in rest:
+                    continue
+                if "ENOENT" in ret and "O_CREAT" not in rest:
+                    continue
+                perms = ("rw" if "O_RDWR" in rest else
+                         "w" if "O_WRONLY" in rest else "r")
+                if "O_CREAT" in rest and "w" not in perms:
+                    perms += "w"
+                path = strs[0] + ("/" if "O_DIRECTORY" in rest else "")
+                uses.append((path, perms, call))
+            elif call in ("bind", "connect"):
+                m2 = re.search(r'sun_path="([^"@][^"]*)"', rest)
+                if m2:
+                    uses.append((m2.group(1), "w", call))
+            elif call in ("renameat2", "rename", "unlink", "unlinkat"):
+                uses += [(p, "w", call) for p in strs if p.startswith("/")]
+            elif call in ("link", "linkat") and len(strs) >= 2:
+                uses.append((strs[-1], "l", call))
+    out = []
+    for path, perms, call in uses:
+        if not path.startswith("/"):
+            continue
+        path = re.sub(r'^/proc/(self|thread-self)/', "/proc/4321/", path)
+        out.append((path, perms, call))
+    return out
+
+
+def check_strace(profiles, name, trace, result):
+    """Every path the daemon used in @trace is allowed by profile @name"""
+    seen = set()
+    for path, perms, call in strace_uses(trace):
+        if (path, perms) in seen:
+            continue
+        seen.add((path, perms))
+        missing, hit = check(name, profiles[name][1], path, perms)
+        result(not missing and not hit,
+               "profile %s: %s %s (%s, seen running): %s" %
+               (name, perms, path, call,
+                "denied " + "".join(hit) if hit else
+                "no rule grants " + "".join(missing)))
+    result(seen, "%s: nothing seen in %s" % (name, trace))
+
+
 class Counter:
     """Results of one group of checks"""
 
@@ -328,14 +424,21 @@ class Counter:
 def main():
     """Groups: --apparmor TREE, --broken TREE (must fail, on /dev/net/tun
     of pasta), --selinux PASST.IF; one line of results for each"""
-    srcdir, args, status = sys.argv[1], sys.argv[2:], 0
+    srcdir, args, status, profiles = sys.argv[1], sys.argv[2:], 0, None
     while len(args) >= 2:
         opt, arg, args = args[0], args[1], args[2:]
         if opt == "--apparmor":
             c = Counter()
-            check_apparmor(srcdir, load_profiles(arg), c)
+            profiles = load_profiles(arg)
+            check_apparmor(srcdir, profiles, c)
             print("apparmor %s: %d passed, %d failed" %
                   (os.path.basename(arg), c.passed, c.failed))
+        elif opt == "--strace":
+            name, trace = arg.split("=", 1)
+            c = Counter()
+            check_strace(profiles, name, trace, c)
+            print("apparmor, paths %s opened running: %d passed, "
+                  "%d failed" % (name, c.passed, c.failed))
         elif opt == "--broken":
             c = Counter(quiet=True)
             check_apparmor(srcdir, load_profiles(arg), c)

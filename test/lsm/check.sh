@@ -7,7 +7,9 @@
 # knows (/etc/apparmor.d/abi/4.0, 3.0), the profiles as "make install"
 # writes them are compiled by apparmor_parser (-Q: nothing is loaded), with
 # our abstractions in front of the system's; then test/lsm/aa_paths.py
-# matches the paths the daemon opens against the file rules.  Where libvirt
+# matches the paths the daemon opens (from the code, and, run as root with
+# PASST_BIN, from strace of a pasta and a passt) against the file rules.
+# Where libvirt
 # is installed, its QEMU domain template (whose passt child profile includes
 # abstractions/passt) is compiled over our abstractions too.
 #
@@ -25,7 +27,8 @@
 # Environment: APPARMOR_DIR (default /etc/apparmor.d), APPARMOR_PARSER
 # (default apparmor_parser), APPARMOR_FEATURES (kernel features to compile
 # for, default /usr/share/apparmor-features/features), SELINUX_DEVEL
-# (default /usr/share/selinux/devel), BINDIR (default /usr/bin).
+# (default /usr/share/selinux/devel), BINDIR (default /usr/bin), PASST_BIN
+# (the binary to run under strace; none: that part is skipped).
 # Exit status: 0 if nothing failed (parts whose tools are missing are
 # skipped, and say so), 1 otherwise.
 
@@ -35,6 +38,7 @@ APPARMOR_DIR=${APPARMOR_DIR:-/etc/apparmor.d}
 SELINUX_DEVEL=${SELINUX_DEVEL:-/usr/share/selinux/devel}
 BINDIR=${BINDIR:-/usr/bin}
 AA_PARSER=${APPARMOR_PARSER:-apparmor_parser}
+PASST_BIN=${PASST_BIN:-}
 APPARMOR_FEATURES=${APPARMOR_FEATURES:-/usr/share/apparmor-features/features}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsm-check.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -135,6 +139,7 @@ check_apparmor() {
 			bad "ABI $a: pasta doesn't include our abstractions"
 		fi
 		PY_ARGS="$PY_ARGS --apparmor $t"
+		[ "$a" = "$first_abi" ] && PY_ARGS="$PY_ARGS $RT"
 	done
 
 	# The checks can fail: a syntax error, and a pasta without the tap
@@ -229,6 +234,63 @@ check_selinux() {
 	PY_ARGS="$PY_ARGS --selinux $SRC/contrib/selinux/passt.if"
 }
 
+# check_runtime() - pasta and passt run once each under strace -f, in a
+# scratch network namespace (198.51.100.0/24 on a veth pair going nowhere),
+# with PID, log, capture and control files: aa_paths.py then matches every
+# path they used against the profiles.  Root only (namespaces), needs strace; the traces
+# go to $TMP/rt/{pasta,passt}.trace
+check_runtime() {
+	RT=
+	if [ -z "$PASST_BIN" ] || [ ! -x "$PASST_BIN" ]; then
+		skipped "runtime paths: no PASST_BIN (make check-lsm sets it)"
+		return
+	fi
+	if [ "$(id -u)" != 0 ] || ! command -v strace >/dev/null 2>&1 ||
+	   ! command -v unshare >/dev/null 2>&1; then
+		skipped "runtime paths: needs root, strace and unshare"
+		return
+	fi
+	rt="$TMP/rt"
+	mkdir -p "$rt"
+	calls=open,openat,bind,connect,execve,rename,renameat2,link,linkat
+	calls=$calls,unlink,unlinkat,clone,clone3,fork,vfork
+	cat > "$rt/host.sh" <<-EOF
+	{ ip link set lo up
+	ip link add h0 type veth peer name r0
+	ip addr add 198.51.100.2/24 dev h0
+	ip link set h0 up; ip link set r0 up
+	ip route add default via 198.51.100.1; } > "$rt/ip.out" 2>&1
+	strace -f -qq -e trace=$calls -o "$rt/pasta.trace" \
+		"$(dirname "$PASST_BIN")/pasta" --config-net -P "$rt/a.pid" \
+		-l "$rt/a.log" -p "$rt/a.pcap" -c "$rt/a.ctl" -t 18080 \
+		-u 18081 -- sh -c : > "$rt/pasta.out" 2>&1
+	strace -f -qq -e trace=$calls -o "$rt/passt.trace" \
+		"$PASST_BIN" -f -s "$rt/s.sock" -P "$rt/s.pid" -l "$rt/s.log" \
+		-p "$rt/s.pcap" -c "$rt/s.ctl" -t 18080 > "$rt/passt.out" 2>&1 &
+	i=0
+	while [ ! -s "$rt/s.pid" ] && [ \$i -lt 100 ]; do
+		sleep 0.1; i=\$((i + 1))
+	done
+	pid=\$(cat "$rt/s.pid" 2>/dev/null)
+	[ -n "\$pid" ] && kill -TERM "\$pid"
+	i=0
+	while [ -n "\$pid" ] && kill -0 "\$pid" 2>/dev/null && [ \$i -lt 50 ]; do
+		sleep 0.1; i=\$((i + 1))
+	done
+	[ -n "\$pid" ] && kill -KILL "\$pid" 2>/dev/null
+	wait
+	EOF
+	timeout 60 unshare -n sh "$rt/host.sh"
+	for d in pasta passt; do
+		if grep -q 'execve(' "$rt/$d.trace" 2>/dev/null; then
+			RT="$RT --strace $d=$rt/$d.trace"
+		else
+			bad "runtime paths: no $d trace:"
+			sed 's/^/    /' "$rt/$d.out"
+		fi
+	done
+}
+
 # aa_paths.py, once for all its checks (python starts slowly on a busy
 # machine): one summary line for each group, failures under them
 check_paths() {
@@ -244,6 +306,7 @@ check_paths() {
 }
 
 PY_ARGS=
+check_runtime
 check_apparmor
 check_selinux
 check_paths
