@@ -237,8 +237,8 @@ check_selinux() {
 # check_runtime() - pasta and passt run once each under strace -f, in a
 # scratch network namespace (198.51.100.0/24 on a veth pair going nowhere),
 # with PID, log, capture and control files: aa_paths.py then matches every
-# path they used against the profiles.  Root only (namespaces), needs strace; the traces
-# go to $TMP/rt/{pasta,passt}.trace
+# path they used against the profiles.  Root only (namespaces), needs
+# strace; the traces go to $TMP/rt/{pasta,passt}.trace
 check_runtime() {
 	RT=
 	if [ -z "$PASST_BIN" ] || [ ! -x "$PASST_BIN" ]; then
