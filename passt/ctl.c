@@ -222,9 +222,51 @@ static int ctl_del(struct fwd_table *t, const char *spec, bool ns_side,
 		memcpy(out.rules, keep, n * sizeof(keep[0]));
 		out.n = n;
 	}
-	if (d.auto_on) {
+	if (d.auto_on && d.auto_nonly && out.auto_nonly) {
+		/* "PORTS,auto": those ports only, "auto" stays for others */
+		static struct fwd_excl keep[CONF_MAX_FWD_RULES];
+		unsigned n = 0, k;
+
+		for (j = 0; j < out.auto_nonly; j++) {
+			struct fwd_excl r = out.auto_only[j];
+
+			for (k = 0; k < d.auto_nonly && r.first <= r.last;
+			     k++) {
+				const struct fwd_excl *x = &d.auto_only[k];
+
+				if (x->last < r.first || x->first > r.last)
+					continue;
+				if (x->first > r.first) {
+					if (n >= ARRAY_SIZE(keep))
+						goto full;
+					keep[n++] = (struct fwd_excl){
+						r.first, x->first - 1 };
+				}
+				if (x->last >= r.last)
+					r.first = 1, r.last = 0; /* empty */
+				else
+					r.first = x->last + 1;
+			}
+			if (r.first <= r.last) {
+				if (n >= ARRAY_SIZE(keep))
+					goto full;
+				keep[n++] = r;
+			}
+		}
+		memcpy(out.auto_only, keep, n * sizeof(keep[0]));
+		out.auto_nonly = n;
+		if (!n) {
+			out.auto_on = false;
+			out.auto_nexc = 0;
+		}
+	} else if (d.auto_on && d.auto_nonly) {
+		snprintf(err, len, "'auto' is on for every port: delete 'auto' "
+			 "itself");
+		return -EINVAL;
+	} else if (d.auto_on) {
 		out.auto_on = false;
 		out.auto_nexc = 0;
+		out.auto_nonly = 0;
 	}
 	*t = out;
 	return 0;
@@ -377,6 +419,15 @@ static void ctl_show(struct conf *c)
 		if (!t->auto_on)
 			continue;
 		ctl_out("-%c auto", ctl_opt[i]);
+		for (j = 0; j < t->auto_nonly; j++) {
+			const struct fwd_excl *e = &t->auto_only[j];
+
+			if (e->first == e->last)
+				ctl_out("%s%u", j ? "," : ", only ", e->first);
+			else
+				ctl_out("%s%u-%u", j ? "," : ", only ",
+					e->first, e->last);
+		}
 		for (j = 0; j < t->auto_nexc; j++) {
 			const struct fwd_excl *e = &t->auto_exc[j];
 

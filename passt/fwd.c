@@ -369,6 +369,27 @@ uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port)
 }
 
 /**
+ * fwd_taddr() - Target address of a rule (PORT:ADDR/PORT), if it has one
+ * @t:		Table
+ * @rule:	Rule index
+ * @dyn:	The port is one of "auto" (no rule, no target address)
+ *
+ * A connection or datagram to a port of such a rule goes to that address
+ * on the guest or namespace side, over the tap path, instead of to the
+ * guest's own address (upstream's target addresses, c8145c3, e67acde):
+ * podman points it at a container behind the namespace's bridge.
+ *
+ * Return: the address, or NULL if the rule has none
+ */
+const union inany *fwd_taddr(const struct fwd_table *t, unsigned rule,
+			     bool dyn)
+{
+	if (dyn || rule >= t->n || !t->rules[rule].tset)
+		return NULL;
+	return &t->rules[rule].taddr;
+}
+
+/**
  * sockaddr_from_inany() - Build a sockaddr for an address and port
  * @sa:		Result
  * @a:		Address (IPv4-mapped gives struct sockaddr_in)

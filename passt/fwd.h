@@ -79,6 +79,8 @@ void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
+const union inany *fwd_taddr(const struct fwd_table *t, unsigned rule,
+			     bool dyn);
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns);
 int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,

@@ -1167,6 +1167,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	uint16_t to = ref.listen.dyn ? ref.listen.port :
 		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
+	const union inany *taddr;
 	struct flow_key skey, tkey;
 	bool splice, tap_ok;
 	struct udp_flow *uf;
@@ -1182,8 +1183,10 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	 */
 	if (ref.listen.ns && inany_v4(&local) && !inany_is_loopback(&local))
 		return NULL;
+	taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
+	/* A target address is reached over the tap path */
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
-				   inany_is_loopback(&peer));
+				   !taddr && inany_is_loopback(&peer));
 	if (splice) {
 		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
 						     UDP_KEY_SPLICE_HOST,
@@ -1202,7 +1205,10 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
 	if (tap_ok) {
 		fwd_nat_to_guest(c, &peer, &src);
-		fwd_guest_addr(c, af, &gaddr);
+		if (taddr)
+			gaddr = *taddr;
+		else
+			fwd_guest_addr(c, af, &gaddr);
 		tap_ok = !inany_is_unspecified(&gaddr);
 	}
 	if (tap_ok) {

@@ -149,7 +149,7 @@ START_TEST(test_ctl_refused)
 		{ "frob t 80", "unknown operation 'frob'" },
 		{ "clear nowhere", "unknown pif 'nowhere'" },
 		{ "del t 81", "port 81 is not forwarded" },
-		{ "add t 80\nadd t 80", "line 2: host port 80 is already" },
+		{ "add t 80\nadd t 80:81", "line 2: host port 80 is already" },
 		{ "show extra", "unknown operation" },
 	};
 	unsigned i;
