@@ -81,13 +81,17 @@ struct fwd_rule {
 };
 
 /**
- * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B)
+ * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B), or the only
+ *		     ones it forwards (A-B[:C-D],auto)
  * @first:	First port, host order
  * @last:	Last port (inclusive)
+ * @to:		"auto" ranges only: port on the scanned side for @first, host
+ *		order; @first + i listens while @to + i does there
  */
 struct fwd_excl {
 	uint16_t first;
 	uint16_t last;
+	uint16_t to;
 };
 
 /**

@@ -648,12 +648,20 @@ static int fwd_auto_set(struct fwd_table *t, const struct fwd_rule *tmpl,
 				       CONF_MAX_FWD_RULES);
 		for (i = 0; i < nonly; i++) {
 			for (j = 0; j < t->auto_nonly; j++) {
-				if (only[i].first <= t->auto_only[j].last &&
-				    t->auto_only[j].first <= only[i].last)
+				const struct fwd_excl *o = &t->auto_only[j];
+				unsigned ti = only[i].to, tj = o->to;
+
+				if (only[i].first <= o->last &&
+				    o->first <= only[i].last)
 					return fwd_err(err, errlen,
 						       "port %u is already given with 'auto' by an earlier option",
 						       MAX(only[i].first,
-							   t->auto_only[j].first));
+							   o->first));
+				if (ti <= tj + (o->last - o->first) &&
+				    tj <= ti + (only[i].last - only[i].first))
+					return fwd_err(err, errlen,
+						       "target port %u is already given with 'auto' by an earlier option",
+						       MAX(ti, tj));
 			}
 		}
 		n = t->auto_nonly;
@@ -663,7 +671,8 @@ static int fwd_auto_set(struct fwd_table *t, const struct fwd_rule *tmpl,
 					 only[i].first; j--)
 				t->auto_only[j] = t->auto_only[j - 1];
 			t->auto_only[j] = (struct fwd_excl){ only[i].first,
-							     only[i].last };
+							     only[i].last,
+							     only[i].to };
 			n++;
 		}
 		t->auto_nonly = n;
@@ -675,11 +684,13 @@ static int fwd_auto_set(struct fwd_table *t, const struct fwd_rule *tmpl,
 	t->auto_bind.weak = true;
 	t->auto_nexc = nexc;
 	for (i = 0; i < nexc; i++)
-		t->auto_exc[i] = (struct fwd_excl){ exc[i].first, exc[i].last };
+		t->auto_exc[i] = (struct fwd_excl){ exc[i].first, exc[i].last,
+						    exc[i].first };
 	t->auto_nonly = nonly;
 	for (i = 0; i < nonly; i++)
 		t->auto_only[i] = (struct fwd_excl){ only[i].first,
-						     only[i].last };
+						     only[i].last,
+						     only[i].to };
 	return 0;
 }
 
@@ -826,16 +837,22 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 
 	/* Overlapping includes in one spec would make two listeners */
 	for (i = 0; i < e.ninc; i++) {
-		if (e.autop && (e.inc[i].to != e.inc[i].first))
-			return fwd_err(err, errlen,
-				       "'auto' can't be combined with port remapping (accepted: PORTS,auto)");
 		for (j = i + 1; j < e.ninc; j++) {
+			unsigned ti = e.inc[i].to, tj = e.inc[j].to;
+
 			if (e.inc[i].first <= e.inc[j].last &&
 			    e.inc[j].first <= e.inc[i].last)
 				return fwd_err(err, errlen,
 					       "ranges %u-%u and %u-%u overlap",
 					       e.inc[i].first, e.inc[i].last,
 					       e.inc[j].first, e.inc[j].last);
+			/* "auto" follows each target port to one port */
+			if (e.autop &&
+			    ti <= tj + (e.inc[j].last - e.inc[j].first) &&
+			    tj <= ti + (e.inc[i].last - e.inc[i].first))
+				return fwd_err(err, errlen,
+					       "with 'auto', target ports %u and %u overlap",
+					       ti, tj);
 		}
 	}
 
@@ -950,6 +967,40 @@ bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port)
 			return true;
 	}
 	return false;
+}
+
+/**
+ * fwd_auto_map() - Which port "auto" listens on for a port of the other side
+ * @t:		Table
+ * @port:	Port that listens on the scanned side, host order
+ * @lport:	Result: port to listen on, on this side, host order
+ *
+ * Without ports in the spec ("auto", "auto,~22"), @port itself unless
+ * excluded; with ports ("8000-8010,auto", "2222:22,auto"), the port of
+ * the range whose target @port is.
+ *
+ * Return: index of that range in @t->auto_only (0 without ports), or -1
+ *	   if "auto" doesn't forward @port
+ */
+int fwd_auto_map(const struct fwd_table *t, uint16_t port, uint16_t *lport)
+{
+	unsigned i;
+
+	if (!t->auto_nonly) {
+		if (fwd_auto_excluded(t, port))
+			return -1;
+		*lport = port;
+		return 0;
+	}
+	for (i = 0; i < t->auto_nonly; i++) {
+		const struct fwd_excl *o = &t->auto_only[i];
+
+		if (port >= o->to && port - o->to <= o->last - o->first) {
+			*lport = (uint16_t)(o->first + (port - o->to));
+			return (int)i;
+		}
+	}
+	return -1;
 }
 
 /**

@@ -422,11 +422,13 @@ static void ctl_show(struct conf *c)
 		for (j = 0; j < t->auto_nonly; j++) {
 			const struct fwd_excl *e = &t->auto_only[j];
 
-			if (e->first == e->last)
-				ctl_out("%s%u", j ? "," : ", only ", e->first);
-			else
-				ctl_out("%s%u-%u", j ? "," : ", only ",
-					e->first, e->last);
+			ctl_out("%s%u", j ? "," : ", only ", e->first);
+			if (e->first != e->last)
+				ctl_out("-%u", e->last);
+			if (e->to != e->first)
+				ctl_out(":%u", e->to);
+			if (e->to != e->first && e->first != e->last)
+				ctl_out("-%u", e->to + (e->last - e->first));
 		}
 		for (j = 0; j < t->auto_nexc; j++) {
 			const struct fwd_excl *e = &t->auto_exc[j];

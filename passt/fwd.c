@@ -369,6 +369,24 @@ uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port)
 }
 
 /**
+ * fwd_dyn_port() - Target port for a port "auto" listens on
+ * @t:		Table
+ * @idx:	Index of its range in @t->auto_only (epoll reference)
+ * @port:	Listening port, host order
+ *
+ * Return: the port of the other side it forwards to: the same one, or the
+ *	   target of its range ("2222:22,auto")
+ */
+uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx, uint16_t port)
+{
+	const struct fwd_excl *o = &t->auto_only[idx];
+
+	if (idx >= t->auto_nonly || port < o->first || port > o->last)
+		return port;
+	return (uint16_t)(o->to + (port - o->first));
+}
+
+/**
  * fwd_taddr() - Target address of a rule (PORT:ADDR/PORT), if it has one
  * @t:		Table
  * @rule:	Rule index
@@ -674,7 +692,9 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
  * @ctx:	Context
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @r:		Bind address and interface (struct fwd_table.auto_bind)
- * @port:	Port, host order, forwarded to the same port
+ * @port:	Port to listen on, host order
+ * @idx:	Range of struct fwd_table.auto_only it belongs to (0 without
+ *		any), for the epoll reference: fwd_dyn_port()
  * @ns:		In the namespace (-T, -U): sockets from the namespace socket
  *		helper, bound to 127.0.0.1 and ::1 unless @r has an address
  * @fds:	Result: the sockets, -1 for none (two at most)
@@ -686,7 +706,7 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
  *	   failure
  */
 int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
-		   uint16_t port, bool ns, int fds[2])
+		   uint16_t port, unsigned idx, bool ns, int fds[2])
 {
 	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
 	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
@@ -695,13 +715,13 @@ int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 	inany_from_v4(&lo4, lo);
 	fds[0] = fds[1] = -1;
 	if (r->af != AF_UNSPEC) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port,
 					 inany_af(&r->addr), false, ns, true,
 					 true, NULL);
 	} else if (ns) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET,
 					 false, ns, true, true, &lo4);
-		fds[1] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6,
+		fds[1] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET6,
 					 false, ns, true, true, &lo6);
 		if (fds[0] < 0 && fds[1] >= 0) {
 			fds[0] = fds[1];
@@ -710,14 +730,14 @@ int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 			fds[1] = -1;
 		}
 	} else if (v6) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6, v4,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET6, v4,
 					 ns, true, true, NULL);
 		if (fds[0] == -EAFNOSUPPORT && v4)
-			fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+			fds[0] = fwd_listen_sock(ctx, proto, r, idx, port,
 						 AF_INET, false, ns, true,
 						 true, NULL);
 	} else {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET,
 					 false, ns, true, true, NULL);
 	}
 	if (fds[0] < 0) {

@@ -89,7 +89,9 @@ int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port);
 struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule);
 int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
-		   uint16_t port, bool ns, int fds[2]);
+		   uint16_t port, unsigned idx, bool ns, int fds[2]);
+uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx,
+		      uint16_t port);
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);

@@ -263,7 +263,8 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 
 		inany_from_sockaddr(&peer, &pport, &sa);
-		gport = ref.listen.dyn ? ref.listen.port :
+		gport = ref.listen.dyn ?
+			fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
 			fwd_port(t, ref.listen.rule, ref.listen.port);
 		taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
 

@@ -1164,7 +1164,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
-	uint16_t to = ref.listen.dyn ? ref.listen.port :
+	uint16_t to = ref.listen.dyn ?
+		      fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
 		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
 	const union inany *taddr;

@@ -376,6 +376,33 @@ START_TEST(test_fwd_spec_parse_auto_exclusions)
 }
 END_TEST
 
+/* man page: "Only forward ports in the specified set if the target ports
+ * are bound in the namespace": "2222:22,auto" listens on 2222 while 22 is
+ * bound there, and on nothing else
+ */
+START_TEST(test_fwd_spec_parse_auto_remap)
+{
+	uint16_t lport = 0;
+
+	ck_assert_int_eq(parse("2222:22,8000-8010:9000-9010,auto"), 0);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_int_eq(fwd_auto_map(&t, 22, &lport), 0);
+	ck_assert_uint_eq(lport, 2222);
+	ck_assert_int_eq(fwd_auto_map(&t, 9005, &lport), 1);
+	ck_assert_uint_eq(lport, 8005);
+	ck_assert_int_eq(fwd_auto_map(&t, 2222, &lport), -1);
+	ck_assert_int_eq(fwd_auto_map(&t, 8005, &lport), -1);
+	ck_assert_int_eq(fwd_auto_map(&t, 9011, &lport), -1);
+
+	/* without ports: the same port, unless excluded */
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("auto,~22"), 0);
+	ck_assert_int_eq(fwd_auto_map(&t, 80, &lport), 0);
+	ck_assert_uint_eq(lport, 80);
+	ck_assert_int_eq(fwd_auto_map(&t, 22, &lport), -1);
+}
+END_TEST
+
 /* "all,auto": every port, while bound in the namespace, as upstream (its
  * "all" with "auto" is the exclusion-only case with scanning)
  */
@@ -406,7 +433,8 @@ END_TEST
 START_TEST(test_fwd_spec_parse_auto_rejected)
 {
 	static const char *const specs[] = {
-		"auto:80", "~auto", "8000:9000,auto", "8000-8010:9000-9010,auto",
+		"auto:80", "~auto", "8000:9000,8001:9000,auto",
+		"8000-8010:9000-9010,8011:9005,auto",
 		"0.0.0.0/80:192.0.2.1/80,auto", "all:192.0.2.1,auto",
 		"autox", "auto-1",
 	};
@@ -831,6 +859,7 @@ static Suite *ports_suite(void)
 	tcase_add_test(tc, test_fwd_spec_parse_none);
 	tcase_add_test(tc, test_fwd_spec_parse_auto);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_exclusions);
+	tcase_add_test(tc, test_fwd_spec_parse_auto_remap);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_with_all);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_rejected);
 	tcase_add_test(tc, test_fwd_spec_parse_target_address);
