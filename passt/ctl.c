@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -301,17 +302,19 @@ static int ctl_op(const struct conf *c, struct fwd_table *tbls, char *line,
 	if (!strcmp(cmd, "clear")) {
 		unsigned from, to;
 
-		if (arg && !strcmp(arg, "host")) {
+		/* upstream's pif names: HOST, SPLICE */
+		if (arg && !strcasecmp(arg, "host")) {
 			from = FWD_TBL_T;
 			to = FWD_TBL_U;
-		} else if (arg && !strcmp(arg, "ns") &&
+		} else if (arg && (!strcmp(arg, "ns") ||
+				   !strcasecmp(arg, "splice")) &&
 			   c->mode == MODE_PASTA) {
 			from = FWD_TBL_TNS;
 			to = FWD_TBL_UNS;
 		} else {
 			snprintf(err, len, "unknown pif '%.32s' (accepted: "
-				 "host%s)", arg ? arg : "",
-				 c->mode == MODE_PASTA ? ", ns" : "");
+				 "host or HOST%s)", arg ? arg : "",
+				 c->mode == MODE_PASTA ? ", ns or SPLICE" : "");
 			return -EINVAL;
 		}
 		for (i = from; i <= to; i++)
