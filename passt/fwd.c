@@ -369,6 +369,45 @@ uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port)
 }
 
 /**
+ * fwd_src_is_taddr() - Does a guest frame come from a target address?
+ * @c:		Configuration
+ * @f:		Valid frame from the guest or namespace
+ *
+ * Replies from a target address (PORT:ADDR/PORT, a container behind a
+ * bridge in the namespace) are not the guest's own: learning that address
+ * as the guest's (tap_guest_learn()) would send every other forwarded
+ * connection, and the splice path, to the container.
+ *
+ * Return: true if @f's source is the target address of a -t or -u rule
+ */
+bool fwd_src_is_taddr(const struct conf *c, const struct frame *f)
+{
+	const struct fwd_table *t[] = { &c->tcp_in, &c->udp_in };
+	unsigned i, j;
+
+	if (f->af == AF_INET) {
+		const struct in_addr *a4 = inany_v4(&f->src);
+
+		if (!a4 || a4->s_addr == tap_guest.addr4_seen.s_addr)
+			return false;	/* the usual case: nothing to look up */
+	} else if (f->af == AF_INET6) {
+		if (IN6_ARE_ADDR_EQUAL(&f->src.a6, &tap_guest.addr6_seen))
+			return false;
+	} else {
+		return false;
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		for (j = 0; j < t[i]->n; j++) {
+			const struct fwd_rule *r = &t[i]->rules[j];
+
+			if (r->tset && inany_equals(&r->taddr, &f->src))
+				return true;
+		}
+	}
+	return false;
+}
+
+/**
  * fwd_dyn_port() - Target port for a port "auto" listens on
  * @t:		Table
  * @idx:	Index of its range in @t->auto_only (epoll reference)

@@ -92,6 +92,8 @@ int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 		   uint16_t port, unsigned idx, bool ns, int fds[2]);
 uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx,
 		      uint16_t port);
+struct frame;
+bool fwd_src_is_taddr(const struct conf *c, const struct frame *f);
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);

@@ -17,7 +17,8 @@
 # 4 MiB and sha256 through every port, both families and the host's
 # loopback: each form is accepted and serves; the same --add twice is a
 # no-op; --delete closes the host's listeners (connections refused); the
-# host IP form listens on that address only.
+# host IP form listens on that address only; after traffic to the
+# container, ports without a target still go to N itself.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 PESTO="$(dirname "$PASST_BIN")/pesto"
@@ -132,6 +133,12 @@ pesto --delete -t 0.0.0.0/9090:10.88.0.2/80 -t '[::]/9090:fd00::2/80' \
 	-t 0.0.0.0/8000-8004:10.88.0.2/90-94 -t '[::]/8000-8004:fd00::2/90-94' \
 	-u 0.0.0.0/9053:10.88.0.2/53 -u '[::]/9053:fd00::2/53'
 refused $H4 9090 "deleted 0.0.0.0/9090"
+# Replies from the container's address didn't make it the namespace's own:
+# a port without a target still reaches N, over the tap and the splice path
+pesto --add -t 0.0.0.0/8080
+xfer in_host $H4 8080 in_ns 8080 "0.0.0.0/8080 after target traffic"
+xfer in_host 127.0.0.1 8080 in_ns 8080 "0.0.0.0/8080 from 127.0.0.1 after target traffic"
+pesto --delete -t 0.0.0.0/8080
 refused "[$H6]" 8002 "deleted [::]/8000-8004"
 listening in_host tcp ":9090" && fail "9090 listens after --delete"
 
