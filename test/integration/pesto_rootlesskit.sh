@@ -7,7 +7,7 @@
 #	pesto -A --tcp-ports=PARENTIP/PARENTPORT:CHILDPORT SOCKET
 # (PARENTIP 0.0.0.0 for tcp/tcp4, :: as Go prints it, no brackets, for
 # tcp6; --udp-ports= for UDP) and removes it with -D and the same option.
-# Checked, 4 MiB and sha256 through each port: IPv4 from the host's
+# Checked, 2 MiB and sha256 through each port: IPv4 from the host's
 # address and its loopback (--host-lo-to-ns-lo), IPv6, a parent IP, UDP;
 # -D closes the host's listener.
 # asan: yes
@@ -16,7 +16,7 @@ PESTO="$(dirname "$PASST_BIN")/pesto"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
 setup_topology
-make_file "$WORK/data" 4
+make_file "$WORK/data" 2
 want=$(sum "$WORK/data")
 mkdir -p "$WORK/state"
 SOCK="$WORK/state/pasta.sock"
@@ -41,7 +41,7 @@ pesto() {
 		{ cat "$WORK/pesto.out"; fail "pesto $*"; }
 }
 
-# xfer ADDR PORT SRVPORT WHAT - 4 MiB from H to ADDR:PORT, received in N
+# xfer ADDR PORT SRVPORT WHAT - 2 MiB from H to ADDR:PORT, received in N
 # on SRVPORT
 xfer() {
 	rm -f "$WORK/got"
@@ -52,7 +52,7 @@ xfer() {
 		{ kill $_srv 2>/dev/null; fail "$4: client"; }
 	wait $_srv
 	[ "$(sum "$WORK/got")" = "$want" ] || fail "$4: sha256"
-	log "$4: 4 MiB intact"
+	log "$4: 2 MiB intact"
 }
 
 pesto -A --tcp-ports=0.0.0.0/8080:80
