@@ -247,9 +247,9 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
  * udp_flow_idle_since() - Eviction: a UDP flow's last datagram, either way
  * @flow:	Flow of type FLOW_UDP
  *
- * Any UDP flow may be evicted for a new flow (flow_alloc()): a program
- * that opens a new socket for each DNS query leaves one idle flow per
- * query for the whole --udp-timeout.
+ * Any UDP flow may be evicted for a new flow (flow_alloc()), the least
+ * recently used first: a program that opens a new socket for each DNS
+ * query leaves one idle flow per query for the whole --udp-timeout.
  *
  * Return: time of its last datagram, ms
  */
@@ -265,7 +265,16 @@ static int64_t udp_flow_idle_since(const union flow *flow)
  */
 static void udp_flow_evict(struct ctx *ctx, union flow *flow)
 {
-	udp_flow_close(ctx, &flow->udp, "evicted: flow table full");
+	bool answered = (flow->udp.seen & UDP_SEEN_ANSWER) &&
+			(flow->udp.seen & UDP_SEEN_OPENER);
+
+	if (answered)
+		udp_stats.evicted_answered++;
+	else
+		udp_stats.evicted_unanswered++;
+	udp_flow_close(ctx, &flow->udp, answered ?
+		       "evicted: flow table full, exchange answered" :
+		       "evicted: flow table full, least recently used");
 }
 
 /**
@@ -753,6 +762,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		}
 		udp_stats.dgrams_to_tap += got;
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
 	}
@@ -836,6 +846,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if (r < UDP_BATCH)
 			return;
 	}
@@ -993,6 +1004,8 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
 	uf->last_active_ms = ctx->now;
+	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
+	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
 	return used;
 }
 
@@ -1322,6 +1335,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			if (!uf)
 				continue;
 			uf->last_active_ms = ctx->now;
+			uf->seen |= UDP_SEEN_OPENER;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
@@ -1458,10 +1472,11 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.too_big,
-		    udp_stats.refused_full, flow_stats.evicted);
+		    udp_stats.refused_full, flow_stats.evicted,
+		    udp_stats.evicted_answered, udp_stats.evicted_unanswered);
 	udp_mcast_stats_log();
 }
 

@@ -503,6 +503,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_stats.dgrams_to_tap++;
 		}
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
 	}
