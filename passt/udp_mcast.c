@@ -21,9 +21,9 @@
  * SO_REUSEADDR) would take the unicast datagrams meant for the service,
  * as Linux gives a datagram to the socket bound last of those that match
  * it equally well (udp4_lib_lookup2(): new sockets go first in the hash
- * chain).  The one exception is a port held by our own -u listener (an
- * mDNS responder in the guest): that port goes to the guest already, and
- * mDNS answers must come from 5353 (RFC 6762 11), so it is shared.  Once
+ * chain).  The one exception is a port one of our -u listeners has (an
+ * mDNS responder in the guest): datagrams to it go to the guest already,
+ * and mDNS answers must come from 5353 (RFC 6762 11), so it is shared.  Once
  * bound, the socket gets SO_REUSEADDR, so that a host service starting
  * later, or a -u auto listener, can bind the port too; being bound after
  * us, it then gets the unicast datagrams (not an IPv6 one with
@@ -283,7 +283,7 @@ static bool udp_mcast_port_forwarded(const struct conf *c, int af,
  * @ctx:	Context
  * @dst:	Group or broadcast address (sets the family)
  * @sport:	Guest's source port, host order: bound if no socket has it, or
- *		only our -u listener (udp_mcast_port_forwarded())
+ *		if a -u listener of ours has it (udp_mcast_port_forwarded())
  * @bound:	Result: port the socket is bound to, host order
  *
  * See the DOC block for the options.  -o and --outbound-if4/6 apply as
