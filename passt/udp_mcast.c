@@ -67,10 +67,13 @@
  * to that address (destination MAC 01:00:5e + the low 23 bits of the group,
  * RFC 1112 6.4; 33:33 + the low 32 bits for IPv6, RFC 2464 7; all ones for
  * broadcast) instead of to the guest's unicast address.  The guest's
- * replies use the usual flow of that peer (udp.c, UDP_TAP_IN).  A -u socket
- * bound to the wildcard receives the groups any program of the host joined
- * (IP_MULTICAST_ALL, on by default); a -u rule bound to a group address
- * (-u 224.0.0.251/5353) joins that group itself (udp_mcast_join(): on its
+ * replies use the usual flow of that peer (udp.c, UDP_TAP_IN), never a
+ * spliced one: a group datagram from a loopback peer (a program of the
+ * host multicasting on lo) also goes to the group.  A -u socket bound to
+ * the wildcard receives the groups any program of the host joined
+ * (IP_MULTICAST_ALL, on by default for IPv4 sockets, set by fwd.c on
+ * dual-stack ones, where Linux leaves it off); a -u rule bound to a group
+ * address (-u 224.0.0.251/5353) joins that group itself (udp_mcast_join(): on its
  * interface if the rule names one, else where the host's routes send the
  * group).  A broadcast of ours seen on a -u socket (from the port of a
  * guest flow to that broadcast address and one of the host's addresses)
