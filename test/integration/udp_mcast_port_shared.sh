@@ -37,7 +37,7 @@ for fam, addr, port in ((socket.AF_INET, '0.0.0.0', 5353),
     s.bind((addr, port))
     socks.append(s)
 print('ready', flush=True)
-end = time.time() + 25
+end = time.time() + 90
 while time.time() < end:
     r, _, _ = select.select(socks, [], [], 0.5)
     for s in r:
@@ -70,7 +70,7 @@ b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 b.bind(('', 9999))
 socks.append(b)
 print('ready', flush=True)
-end = time.time() + 25
+end = time.time() + 90
 while time.time() < end:
     r, _, _ = select.select(socks, [], [], 0.5)
     for s in r:
@@ -105,7 +105,7 @@ ss.sendto(b'query ssdp', ('239.255.255.250', 1900))
 s4.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
 s4.sendto(b'bcast-own', ('255.255.255.255', 9997))
 print('sent', flush=True)
-end = time.time() + 20
+end = time.time() + 90
 while time.time() < end:
     r, _, _ = select.select([s4, s6, ss, sb], [], [], 0.5)
     for s in r:
