@@ -48,7 +48,9 @@
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
  *    peer sent to.  A datagram that was sent to a group or broadcast
- *    address reaches the guest to that address (udp_mcast_rx_dst()).
+ *    address reaches the guest to that address (udp_mcast_rx_dst()), on
+ *    this path even from a loopback peer (a host program multicasting on
+ *    lo): a splice would deliver it to the namespace's unicast address.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -1182,11 +1184,14 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket (rule, port, side)
  * @i:		Index of the datagram in the receive batch
+ * @group:	It was sent to a group or broadcast address: never spliced,
+ *		even from a loopback peer (a splice would deliver it to the
+ *		namespace's unicast address)
  *
  * Return: flow, or NULL if the datagram is to be dropped
  */
 static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
-					unsigned i)
+					unsigned i, bool group)
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
@@ -1213,7 +1218,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
 	/* A target address is reached over the tap path */
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
-				   !taddr && inany_is_loopback(&peer));
+				   !taddr && !group &&
+				   inany_is_loopback(&peer));
 	if (splice) {
 		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
 						     UDP_KEY_SPLICE_HOST,
@@ -1331,7 +1337,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 						      ref.listen.port, &group);
 			if (mc < 0)
 				continue;
-			uf = udp_listen_flow(ctx, ref, i);
+			uf = udp_listen_flow(ctx, ref, i, mc > 0);
 			if (!uf)
 				continue;
 			uf->last_active_ms = ctx->now;
