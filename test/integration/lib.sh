@@ -162,12 +162,14 @@ start_pasta() {
 	kill -0 $PASTA_PID 2>/dev/null || { cat "$WORK/pasta.log"; fail "pasta exited"; }
 }
 
-# seccomp_audit PID - the kernel's seccomp audit lines for PID (dmesg,
-# "audit: type=1326 ... pid=PID ... syscall=N"): a kill (sig=31) in release
+# seccomp_audit PID - the kernel's seccomp audit lines for PID running
+# PASST_BIN (dmesg, "audit: type=1326 ... pid=PID ... exe=... syscall=N";
+# the kernel may rate-limit them): a kill (sig=31) in release
 # builds, a call let through and logged (code=0x7ffc0000) in sanitizer
 # builds, whose filter only logs (passt/isolation.c)
 seccomp_audit() {
-	dmesg 2>/dev/null | grep 'type=1326' | grep " pid=$1 " | tail -n 5
+	dmesg 2>/dev/null | grep 'type=1326' | grep " pid=$1 " |
+		grep -F "exe=\"$(readlink -f "$PASST_BIN")\"" | tail -n 5
 }
 
 # daemon_gone PID LOG NAME - NAME (PID, a child of this shell) has exited:

@@ -15,7 +15,8 @@
 #    free, 1 MiB through a port of "all";
 #  - UDP: a port (echoes byte-identical), groups with and without an
 #    interface, IPv4 and IPv6: the kernel shows pasta's membership on
-#    that interface (ip maddr);
+#    that interface (ip maddr); an interface that doesn't exist is
+#    refused with a reason;
 #  - GROUP%IF/auto, then a program in the namespace binds a UDP port:
 #    pasta follows it (joins the group on the interface), and stays alive;
 #  - -t auto with an exclusion: a new server is forwarded (1 MiB);
@@ -138,6 +139,12 @@ joined h0 ff02::fb || fail "ff02::fb not joined on h0"
 form "IPv6 group" -A -u ff05::fb/5358
 listening in_host udp 5357 224.0.0.253 && listening in_host udp 5358 '\[ff05::fb\]' ||
 	fail "groups without an interface: not bound"
+"$PESTO" -A -u 224.0.0.251%nosuch0/5359 "$CTL" > "$WORK/out" 2>&1 &&
+	fail "group on an interface that doesn't exist: accepted"
+pasta_alive
+grep -q "5359 can't be forwarded" "$WORK/out" ||
+	{ cat "$WORK/out"; fail "unknown interface: no reason given"; }
+log "group on an unknown interface: refused, $(head -c 100 "$WORK/out")"
 form "delete groups" -D -u 224.0.0.252%h0/5355 -u ff02::fb%h0/5356
 joined h0 224.0.0.252 && fail "224.0.0.252 still joined on h0 after -D"
 
