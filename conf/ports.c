@@ -23,7 +23,10 @@
  * Exclusions split the ranges they cut, so a table only ever holds plain,
  * non-overlapping ranges with one target offset each; the daemon never
  * needs to know about exclusions.  A failed parse leaves the table as it
- * was.  Parsing uses static scratch space: set-up only, not reentrant.
+ * was.  Parsing uses static scratch space: not reentrant.  It also runs
+ * for -c requests (passt/ctl.c), under the seccomp filter: it makes no
+ * system call (the ephemeral range is read at set-up, fwd_ephemeral_load(),
+ * and exclusions are sorted without qsort(), fwd_range_sort()).
  */
 #include <errno.h>
 #include <stdarg.h>
