@@ -10,9 +10,12 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <seccomp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../conf/ports.h"
@@ -594,6 +597,51 @@ START_TEST(test_fwd_exclusions_many_unsorted)
 }
 END_TEST
 
+/* fwd_spec_parse() makes no system call: it also runs for -c requests,
+ * under the daemon's seccomp filter, where any call off the list kills the
+ * daemon (openat() of ip_local_port_range did, and glibc's qsort() calling
+ * sysinfo() for 171 exclusions or more).  A child parses an exclusion-only
+ * spec with 200 exclusions, last one first, and "all", with a filter that
+ * allows exit_group() only.
+ */
+START_TEST(test_fwd_spec_parse_no_syscall)
+{
+	static char spec[FWD_SPEC_MAX_LEN + 1];
+	scmp_filter_ctx sc;
+	size_t n = 0;
+	int status;
+	unsigned p;
+	pid_t pid;
+
+	for (p = 499; p >= 101; p -= 2)
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%s~%u",
+				      n ? "," : "", p);
+	ck_assert_uint_le(n, FWD_SPEC_MAX_LEN);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		sc = seccomp_init(SCMP_ACT_KILL_PROCESS);
+		if (!sc || seccomp_rule_add(sc, SCMP_ACT_ALLOW,
+					    SCMP_SYS(exit_group), 0) ||
+		    seccomp_load(sc))
+			_exit(2);
+		/* 1-100, 102, 104 ... 498, 500-32767, 61000-65535 */
+		if (parse(spec) || t.n != 202)
+			_exit(3);
+		memset(&t, 0, sizeof(t));
+		if (parse("all") || t.n != 2)
+			_exit(4);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		ck_abort_msg("parser killed by signal %d (SIGSYS is %d: a "
+			     "system call)", WTERMSIG(status), SIGSYS);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 START_TEST(test_fwd_rule_fmt_forms)
 {
 	char buf[128];
@@ -670,6 +718,7 @@ static Suite *ports_suite(void)
 	tcase_add_test(tc, test_fwd_ephemeral_range_fallback);
 	tcase_add_test(tc, test_fwd_ephemeral_range_read_once);
 	tcase_add_test(tc, test_fwd_exclusions_many_unsorted);
+	tcase_add_test(tc, test_fwd_spec_parse_no_syscall);
 	tcase_add_test(tc, test_fwd_rule_fmt_forms);
 	suite_add_tcase(s, tc);
 
