@@ -95,6 +95,11 @@ struct fwd_auto_port {
  *		stop listening on the scanned side
  * @full:	Warned that CONF_FWD_AUTO_MAX or the descriptor share is
  *		reached
+ * @shared:	"auto" was on at start: its ports take from the table's
+ *		descriptor share, where limits_listen_plan() counted them.
+ *		If it came later (-c), nothing was planned for it: like other
+ *		sockets opened at run time (passt/ctl.c), only RLIMIT_NOFILE
+ *		bounds them
  */
 struct fwd_auto_tbl {
 	struct fwd_table *t;
@@ -107,6 +112,7 @@ struct fwd_auto_tbl {
 	struct fwd_auto_port p[CONF_FWD_AUTO_MAX];
 	uint64_t failed[FWD_AUTO_WORDS];
 	bool full;
+	bool shared;
 };
 
 static struct fwd_auto_tbl fwd_auto_tbls[4];
@@ -401,7 +407,8 @@ static void fwd_auto_close(struct ctx *ctx, struct fwd_auto_tbl *a,
 			udp_listen_closing(ctx, p->fd[k]);
 		close(p->fd[k]);
 	}
-	limits_listen_put(a->tbl, true, p->socks);
+	if (a->shared)
+		limits_listen_put(a->tbl, true, p->socks);
 	*p = a->p[--a->n];
 }
 
@@ -422,7 +429,7 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 	int fds[2], ret;
 
 	if (a->n >= CONF_FWD_AUTO_MAX ||
-	    !limits_listen_take(a->tbl, true, want)) {
+	    (a->shared && !limits_listen_take(a->tbl, true, want))) {
 		if (!a->full)
 			warn("%s auto: no room for more ports (%u forwarded, "
 			     "RLIMIT_NOFILE %lu): port %u and later ones are "
@@ -435,13 +442,14 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 
 	ret = fwd_listen_dyn(ctx, a->proto, r, lport, idx, a->ns, fds);
 	if (ret < 0) {
-		limits_listen_put(a->tbl, true, want);
+		if (a->shared)
+			limits_listen_put(a->tbl, true, want);
 		debug("%s auto: port %u can't be forwarded: %s", a->opt, lport,
 		      strerror(-ret));
 		bit_set(a->failed, port, true);
 		return;
 	}
-	if ((unsigned)ret < want)
+	if ((unsigned)ret < want && a->shared)
 		limits_listen_put(a->tbl, true, want - (unsigned)ret);
 
 	p = &a->p[a->n++];
@@ -633,6 +641,7 @@ void fwd_auto_init(struct ctx *ctx)
 		a->ns = tbls[i].ns;
 		a->tbl = tbls[i].tbl;
 		a->opt = tbls[i].opt;
+		a->shared = tbls[i].t->auto_on;
 		if (a->ns)
 			want_host = true;
 		else

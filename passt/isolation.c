@@ -827,7 +827,8 @@ out:
  * The allow-list is the "#syscalls:helper" entries of the generated list
  * (passt/nsock.c); anything else kills the helper, in every build:
  * sanitizer builds also allow what the ASan run-time calls to write a
- * report and manage its shadow memory.
+ * report and manage its shadow memory, and sigaltstack(), which it calls
+ * when the helper exits (the helper was killed by SIGSYS at every exit).
  *
  * Context: forked helper, after no_new_privs, before serving requests
  * Return: number of rules, or -errno from libseccomp
@@ -837,6 +838,7 @@ int isolate_seccomp_helper(void)
 #ifdef SANITIZER_BUILD
 	static const char *const san[] = {
 		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+		"sigaltstack",
 	};
 #endif
 	scmp_filter_ctx sc;

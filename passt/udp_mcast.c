@@ -633,34 +633,47 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 /**
  * udp_mcast_join() - Join the group a -u rule is bound to
- * @s:		Forwarded-port socket, bound to @group
+ * @s:		Forwarded-port socket, bound to @group, and to the device of
+ *		@ifname already (SO_BINDTODEVICE, fwd_listen_sock())
  * @group:	IPv4 or IPv6 multicast address
  * @ifname:	Interface of the rule (-u ADDR%IF/PORT), "" for the one the
  *		host's routes choose
  *
- * #syscalls setsockopt ioctl
+ * The interface index comes from the socket (SO_BINDTOIFINDEX, Linux 5.0),
+ * not from if_nametoindex(): that one needs ioctl(SIOCGIFINDEX), which the
+ * seccomp filter doesn't allow (rules come at run time too: -c, and "auto"
+ * ports), and it would look the name up in our network namespace, not the
+ * one of a namespace-side socket.
+ *
+ * #syscalls setsockopt getsockopt
  * Return: 0 (also if @group isn't a multicast address), or -errno
+ *	   (-ENODEV if @s isn't bound to a device while @ifname is given)
  */
 int udp_mcast_join(int s, const union inany *group, const char *ifname)
 {
 	const struct in_addr *g4 = inany_v4(group);
-	unsigned idx = 0;
+	socklen_t sl = sizeof(int);
+	int idx = 0;
 
 	if (g4 ? !IN_MULTICAST(ntohl(g4->s_addr)) :
 		 !IN6_IS_ADDR_MULTICAST(&group->a6))
 		return 0;
-	if (ifname && *ifname && !(idx = if_nametoindex(ifname)))
-		return -errno;
+	if (ifname && *ifname) {
+		if (getsockopt(s, SOL_SOCKET, SO_BINDTOIFINDEX, &idx, &sl) < 0)
+			return -errno;
+		if (idx <= 0)
+			return -ENODEV;
+	}
 	if (g4) {
 		struct ip_mreqn m = { .imr_multiaddr = *g4,
-				      .imr_ifindex = (int)idx };
+				      .imr_ifindex = idx };
 
 		if (setsockopt(s, IPPROTO_IP, IP_ADD_MEMBERSHIP, &m,
 			       sizeof(m)) < 0)
 			return -errno;
 	} else {
 		struct ipv6_mreq m = { .ipv6mr_multiaddr = group->a6,
-				       .ipv6mr_interface = idx };
+				       .ipv6mr_interface = (unsigned)idx };
 
 		if (setsockopt(s, IPPROTO_IPV6, IPV6_ADD_MEMBERSHIP, &m,
 			       sizeof(m)) < 0)
