@@ -46,6 +46,7 @@
 #include "epoll_ref.h"
 #include "fwd.h"
 #include "fwd_auto.h"
+#include "limits.h"
 #include "passt.h"
 #include "sockfile.h"
 #include "udp.h"
@@ -703,6 +704,9 @@ void ctl_handler(struct ctx *ctx, uint32_t events)
  * ctl_listen_handler() - A client connects: check its UID
  * @ctx:	Context
  *
+ * Out of descriptors, the client is taken off the queue and its connection
+ * closed (limits_accept_refuse()), as for forwarded TCP ports.
+ *
  * #syscalls accept4 getsockopt epoll_ctl close sendto
  */
 void ctl_listen_handler(struct ctx *ctx)
@@ -714,8 +718,15 @@ void ctl_listen_handler(struct ctx *ctx)
 	int s;
 
 	s = accept4(ctl_listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (s < 0)
+	if (s < 0) {
+		/* Left in the queue, the client would wake us for ever */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			limits_refused(ctx->now, LIMIT_FDS, "-c client");
+			limits_accept_refuse(ctl_listen_fd);
+		}
 		return;
+	}
 	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &sl) ||
 	    cred.uid != ctl_owner) {
 		static const char msg[] = "error\nnot the owner of this "
