@@ -543,6 +543,10 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 				}
 			}
 		}
+		/* ...but "auto" ports given up for new rules above: back now,
+		 * not at the next scan
+		 */
+		fwd_auto_scan(ctx);
 		return ret;
 	}
 
