@@ -13,16 +13,23 @@
  * touches the socket file by path once it is visible:
  *  - the directory of the path is opened once (O_PATH); all that follows is
  *    relative to that descriptor;
- *  - a private directory (ours, mode 0700, a random name) is made in it,
+ *  - the mode comes from the umask around bind(): no chmod() at all;
+ *  - if the file stays ours (not started as root, or --runas 0), it is
+ *    bound at its name, and nothing follows;
+ *  - if it is to belong to the --runas user, a private directory (ours,
+ *    mode 0700, a random name) is made in the directory,
  *    and the socket is bound in there (fchdir(), then a relative name:
- *    bind() takes no directory descriptor), its mode coming from the umask
- *    around bind(); nobody else can reach into that directory;
- *  - the socket listens, then gets its name with linkat(), which never
- *    replaces an entry: the file appears complete and accepting; if it is
- *    to belong to the --runas user, fchownat() by the private name (no link
- *    followed) hands it over; the private name and directory are removed.
- *    (linkat() first and fchownat() after: with fs.protected_hardlinks, a
- *    process without CAP_FOWNER may link only files it owns.)
+ *    bind() takes no directory descriptor); nobody else can reach into
+ *    that directory;
+ *    the socket listens, then gets its name with linkat(), which never
+ *    replaces an entry: the file appears complete and accepting;
+ *    fchownat() by the private name (no link followed) hands it over; the
+ *    private name and directory are removed.  (linkat() first and
+ *    fchownat() after: with fs.protected_hardlinks, a process without
+ *    CAP_FOWNER may link only files it owns.)  Only root started with
+ *    --runas takes this way: profiles of Linux security modules that allow
+ *    just the socket's path (libvirt's, for a passt it starts as the qemu
+ *    user) keep working for everybody else.
  * A socket file at the name that nobody listens on (connect() refused) is
  * removed first, if it is still the file we looked at; any other file there
  * is left alone (EADDRINUSE).  The path's directory components are the
@@ -230,6 +237,40 @@ fail:
 }
 
 /**
+ * sockfile_bind() - Bind and listen at a name in the working directory
+ * @type:	SOCK_STREAM or SOCK_SEQPACKET
+ * @name:	Name, relative
+ * @umask_bind:	umask for bind(), or SOCKFILE_UMASK_KEEP
+ * @backlog:	listen() backlog
+ *
+ * Return: listening socket (non-blocking, close-on-exec), or -errno
+ */
+static int sockfile_bind(int type, const char *name, mode_t umask_bind,
+			 int backlog)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t um = 0;
+	int s, ret;
+
+	s = socket(AF_UNIX, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", name);
+	if (umask_bind != SOCKFILE_UMASK_KEEP)
+		um = umask(umask_bind);
+	ret = bind(s, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	if (umask_bind != SOCKFILE_UMASK_KEEP)
+		umask(um);
+	if (!ret && listen(s, backlog))
+		ret = -errno;
+	if (ret) {
+		close(s);
+		return ret;
+	}
+	return s;
+}
+
+/**
  * sockfile_listen() - Create a listening UNIX socket at a path, safely
  * @path:	Path (at most 107 characters)
  * @type:	SOCK_STREAM or SOCK_SEQPACKET (non-blocking, close-on-exec)
@@ -250,17 +291,15 @@ fail:
 int sockfile_listen(const char *path, int type, int backlog, mode_t umask_bind,
 		    uid_t uid, gid_t gid)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)], tmp[32] = "";
 	int dfd = -1, tfd = -1, cwd = -1, s = -1, ret;
-	char dir[sizeof(sa.sun_path)], tmp[32] = "";
 	bool linked = false;
 	const char *name;
 	struct stat st;
-	mode_t um = 0;
 
 	if (sockfile_n >= SOCKFILE_MAX)
 		return -ENOSPC;
-	if (strlen(path) >= sizeof(sa.sun_path))
+	if (strlen(path) >= sizeof(dir))
 		return -ENAMETOOLONG;
 	if (!(name = sockfile_split(path, dir, sizeof(dir))))
 		return -EINVAL;
@@ -282,26 +321,34 @@ int sockfile_listen(const char *path, int type, int backlog, mode_t umask_bind,
 	if (ret)
 		goto out_cwd;
 
+	if (uid == SOCKFILE_NO_CHOWN) {
+		/* Nothing to do by path after bind(): bind() at the name */
+		if ((s = sockfile_bind(type, name, umask_bind, backlog)) < 0) {
+			ret = s;
+			goto out_cwd;
+		}
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			ret = -errno;
+			goto out_cwd;
+		}
+		linked = true;
+		goto out_cwd;
+	}
+
 	if ((tfd = sockfile_private_dir(dfd, tmp, sizeof(tmp))) < 0) {
 		ret = tfd;
 		goto out_cwd;
 	}
-
-	s = socket(AF_UNIX, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0 || fchdir(tfd)) {
+	if (fchdir(tfd)) {
 		ret = -errno;
 		goto out_cwd;
 	}
-	snprintf(sa.sun_path, sizeof(sa.sun_path), SOCKFILE_TMP_NAME);
-	if (umask_bind != SOCKFILE_UMASK_KEEP)
-		um = umask(umask_bind);
-	ret = bind(s, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
-	if (umask_bind != SOCKFILE_UMASK_KEEP)
-		umask(um);
-	if (ret)
+	if ((s = sockfile_bind(type, SOCKFILE_TMP_NAME, umask_bind,
+			       backlog)) < 0) {
+		ret = s;
 		goto out_cwd;
-	if (listen(s, backlog) ||
-	    fstatat(tfd, SOCKFILE_TMP_NAME, &st, AT_SYMLINK_NOFOLLOW)) {
+	}
+	if (fstatat(tfd, SOCKFILE_TMP_NAME, &st, AT_SYMLINK_NOFOLLOW)) {
 		ret = -errno;
 		goto out_cwd;
 	}
@@ -312,8 +359,7 @@ int sockfile_listen(const char *path, int type, int backlog, mode_t umask_bind,
 		goto out_cwd;
 	}
 	linked = true;
-	if (uid != SOCKFILE_NO_CHOWN &&
-	    fchownat(tfd, SOCKFILE_TMP_NAME, uid, gid, AT_SYMLINK_NOFOLLOW))
+	if (fchownat(tfd, SOCKFILE_TMP_NAME, uid, gid, AT_SYMLINK_NOFOLLOW))
 		warn_perror("chown() of %s", path);
 
 out_cwd:
