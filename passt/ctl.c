@@ -46,6 +46,7 @@
 #include "epoll_ref.h"
 #include "fwd.h"
 #include "fwd_auto.h"
+#include "isolation.h"
 #include "limits.h"
 #include "passt.h"
 #include "sockfile.h"
@@ -776,7 +777,7 @@ void ctl_init(struct ctx *ctx)
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
 	struct epoll_event ev = { .events = EPOLLIN };
 	const struct conf *c = &ctx->c;
-	bool give = geteuid() == 0 && c->uid;
+	bool give = isolate_root_in_init_userns() && c->uid;
 	int s;
 
 	if (!*c->conf_path)

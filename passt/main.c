@@ -72,7 +72,7 @@ static int passt_sock_open(struct ctx *ctx)
 	union epoll_ref ref = { .type = EPOLL_TYPE_TAP_LISTEN };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct epoll_event ev = { .events = EPOLLIN };
-	bool give = geteuid() == 0 && ctx->c.uid;
+	bool give = isolate_root_in_init_userns() && ctx->c.uid;
 	int s = -1, i;
 
 	for (i = 1; i <= PASST_SOCK_TRIES; i++) {

@@ -8,7 +8,11 @@
 #    and a seccomp filter; the pid file (-P) holds the daemon's PID;
 #  - after SIGTERM both files are gone as soon as the daemon has exited;
 #  - after SIGKILL of the daemon, the helper still removes them;
-#  - a file put at the name meanwhile (not our socket) is left alone.
+#  - a file put at the name meanwhile (not our socket) is left alone;
+#  - rootless pasta (nobody, /dev/net/tun 0666 in a private mount
+#    namespace) creates its -c socket (mode 0600, no warning about its
+#    owner: it is root only in its own user namespace) and the helper
+#    removes it when pasta exits after its command.
 #
 # Expected values: proc(5) (/proc/PID/fd links, "Seccomp: 2" filter mode,
 # NoNewPrivs, CapEff); nobody is 65534 (passt.1, --runas).
@@ -66,4 +70,22 @@ kill $pid
 wait $pid
 [ ! -e "$D/p.sock" ] || fail "-s socket file left"
 [ "$(cat "$D/c.sock" 2>/dev/null)" = mine ] || fail "a file that replaced the socket was removed"
+# Rootless pasta: the command lists the directory while pasta runs
+cat > "$WORK/cmd.sh" <<SH
+#!/bin/sh
+stat -c '%a %F' "$D/r.ctl" > "$D/seen" 2>&1
+exit 7
+SH
+chmod 755 "$WORK/cmd.sh"
+in_host unshare -m sh -c "mknod -m 666 $WORK/tun c 10 200 &&
+	mount --bind $WORK/tun /dev/net/tun &&
+	exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$PASTA_BIN --config-net -q -c $D/r.ctl -- $WORK/cmd.sh" \
+	> "$WORK/run.log" 2>&1
+rc=$?
+[ $rc = 7 ] || { cat "$WORK/run.log"; fail "rootless pasta: exit status $rc, expected 7"; }
+[ "$(cat "$D/seen")" = "600 socket" ] || fail "rootless pasta: -c file was: $(cat "$D/seen")"
+grep -qi chown "$WORK/run.log" && { cat "$WORK/run.log"; fail "rootless pasta: warning about the owner"; }
+[ ! -e "$D/r.ctl" ] || fail "rootless pasta: -c socket file left"
+log "rootless pasta: -c socket 0600, removed at exit"
 pass "socket files removed at exit by the helper, only if still ours"
