@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 			/* A newline would start another line of the request */
 			if (strchr(optarg, '\n')) {
 				fprintf(stderr, "pesto: -C: PIF with a newline "
-					"(accepted: host, ns)\n");
+					"(accepted: host, ns, HOST, SPLICE)\n");
 				return 2;
 			}
 			req_add("clear %s\n", optarg);
