@@ -872,6 +872,55 @@ out:
 }
 
 /**
+ * isolate_seccomp_only() - Install a filter that allows only some calls
+ * @names:	System call names; those unknown on this architecture are
+ *		skipped (a list may name the variants of several)
+ * @n:		Number of names
+ *
+ * For a helper process with a fixed, short list (passt/sockfile.c):
+ * anything else kills it, in every build; sanitizer builds also allow what
+ * the ASan run-time calls to write a report.
+ *
+ * Context: forked helper, after no_new_privs
+ * Return: number of rules, or -errno from libseccomp
+ */
+int isolate_seccomp_only(const char *const *names, size_t n)
+{
+#ifdef SANITIZER_BUILD
+	static const char *const san[] = {
+		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+	};
+#endif
+	scmp_filter_ctx sc;
+	int rc = 0, k = 0, nr;
+	size_t i;
+
+	sc = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!sc)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;
+		if ((rc = seccomp_rule_add(sc, SCMP_ACT_ALLOW, nr, 0)) < 0)
+			goto out;
+		k++;
+	}
+#ifdef SANITIZER_BUILD
+	for (i = 0; i < ARRAY_SIZE(san); i++) {
+		rc = isolate_seccomp_add(sc, san[i], SCMP_ACT_ALLOW, 0, NULL);
+		if (rc < 0)
+			goto out;
+		k += rc;
+	}
+#endif
+	rc = seccomp_load(sc);
+out:
+	seccomp_release(sc);
+	return rc < 0 ? rc : k;
+}
+
+/**
  * isolate_postfork() - Stage 3: the seccomp filter, just before the loop
  * @ctx:	Context
  *

@@ -449,14 +449,25 @@ static void guest_attached(struct ctx *ctx);
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
  *
+ * Out of descriptors, the client is taken off the queue and its connection
+ * closed (limits_accept_refuse()), as for forwarded TCP ports.
+ *
  * #syscalls:passt accept4 close
  */
 static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {
 	int s = accept4((int)ref.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	if (s < 0)
+	if (s < 0) {
+		/* Left in the queue, the client would wake us for ever */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			limits_refused(ctx->now, LIMIT_FDS,
+				       "client of the UNIX socket");
+			limits_accept_refuse((int)ref.fd);
+		}
 		return;
+	}
 	if (tap_fd() >= 0) {
 		/* One guest at a time, as with QEMU's -netdev stream.  QEMU
 		 * retries at once, in a loop: few lines, all counted
