@@ -492,7 +492,9 @@ static void conf_args(struct conf_state *st, int argc, char **argv, int first,
  * else MODE_PASST.  Sets log_level (only if -q, -d or --trace is given)
  * and log_trace_on.
  * Reads routes and addresses of the current network namespace
- * (netlink_host_defaults()) and resolv_path (/etc/resolv.conf).
+ * (netlink_host_defaults()), resolv_path (/etc/resolv.conf) and the
+ * ephemeral port range (fwd_ephemeral_load(), kept for specs given later
+ * through -c).
  *
  * Return: 0.  Exits with status 0 after -h/--help or --version, and with
  *	   status 1, after one line on stderr naming the option and the
@@ -510,6 +512,7 @@ int conf_parse(struct conf *c, int argc, char **argv)
 
 	memset(c, 0, sizeof(*c));
 	conf_defaults(c, argc > 0 && argv ? argv[0] : NULL);
+	fwd_ephemeral_load();	/* for -t all, also through -c later */
 	st.prog = c->argv0;
 	if (argc < 1 || !argv)
 		argc = 0;

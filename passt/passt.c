@@ -300,7 +300,8 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 		}
 		if (unlikely(log_trace_on))
 			frame_trace("from tap", frame[i], len[i], len[i]);
-		tap_guest_learn(&tap_frames[good]);
+		if (!fwd_src_is_taddr(&ctx->c, &tap_frames[good]))
+			tap_guest_learn(&tap_frames[good]);
 		good++;
 	}
 	passt_frames_dispatch(ctx, tap_frames, good);
@@ -451,14 +452,25 @@ static void guest_attached(struct ctx *ctx);
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
  *
+ * Out of descriptors, the client is taken off the queue and its connection
+ * closed (limits_accept_refuse()), as for forwarded TCP ports.
+ *
  * #syscalls:passt accept4 close
  */
 static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {
 	int s = accept4((int)ref.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	if (s < 0)
+	if (s < 0) {
+		/* Left in the queue, the client would wake us for ever */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			limits_refused(ctx->now, LIMIT_FDS,
+				       "client of the UNIX socket");
+			limits_accept_refuse((int)ref.fd);
+		}
 		return;
+	}
 	if (tap_fd() >= 0) {
 		/* One guest at a time, as with QEMU's -netdev stream.  QEMU
 		 * retries at once, in a loop: few lines, all counted
