@@ -142,7 +142,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		return;
 	}
 	conn = &flow->tcp;
-	conn->f.type = FLOW_TCP;
+	flow_activate(flow, FLOW_TCP);
 	conn->sock = -1;
 	flow_key_fill(&conn->f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
 		      f->dport);
@@ -302,7 +302,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		fwd_guest_addr(&ctx->c, af, &gaddr);
 
 		conn = &flow->tcp;
-		conn->f.type = FLOW_TCP;
+		flow_activate(flow, FLOW_TCP);
 		conn->sock = s;
 		flow_key_fill(&conn->f.key, IPPROTO_TCP, &gaddr, gport, &src,
 			      pport);

@@ -788,7 +788,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 
 	conn = splice_conn_of(flow);
-	conn->f.type = FLOW_TCP_SPLICE;
+	flow_activate(flow, FLOW_TCP_SPLICE);
 	conn->s[0] = s;
 	conn->s[1] = -1;
 	conn->pipe[0][0] = conn->pipe[0][1] = -1;
