@@ -151,9 +151,9 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		return;
 	}
 	if (af == AF_INET)
-		conn->flags |= TFL(IPV4);
+		conn_flag(conn, TFL_IPV4);
 
-	conn->events = TEV(TAP_SYN_RCVD);
+	conn_event(conn, TEV_TAP_SYN_RCVD);
 	conn->seq_from_tap = s->seq + 1;
 	conn->seq_wnd_edge_to_tap = conn->seq_from_tap;
 	conn->ws_from_tap = o.ws >= 0 ? (uint8_t)o.ws : 0;
@@ -318,11 +318,11 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 		if (af == AF_INET)
-			conn->flags |= TFL(IPV4);
+			conn_flag(conn, TFL_IPV4);
 		/* TCP_NODELAY, SO_KEEPALIVE: from the listener, see
 		 * fwd_listen_sock()
 		 */
-		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
+		conn_event(conn, TEV_SOCK_ACCEPTED | TEV_TAP_SYN_SENT);
 		conn->reader = tcp_reader_of(sa.ss_family);
 		conn->ws_to_tap = TCP_WS_OUR;
 		conn->mss_to_tap = (uint16_t)MIN(
