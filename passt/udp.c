@@ -448,9 +448,13 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * the same ICMP or ICMPv6 error, from the router that sent it (translated
  * like any host peer, fwd_nat_to_guest()), quoting the flow's IP and UDP
  * headers: time exceeded (traceroute), destination unreachable of any
- * code.  Fragmentation needed and packet too big are not relayed: the
- * host socket's path MTU handling covers them.  Reading the queue also
- * clears the socket error (ECONNREFUSED and the like).
+ * code, and fragmentation needed (RFC 1191) or packet too big (RFC 4443
+ * 3.2) with the MTU the kernel read from it (ee_info), so that the guest's
+ * socket sees EMSGSIZE and its route takes the path MTU (the host socket
+ * has the default IP_PMTUDISC_WANT: the kernel sets DF and learns the MTU
+ * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL) are not
+ * relayed.  Reading the queue also clears the socket error (ECONNREFUSED
+ * and the like).
  *
  * #syscalls recvmsg
  * Return: number of errors read
@@ -471,6 +475,7 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		union inany from, src;
 		struct cmsghdr *cm;
 		uint16_t port;
+		uint32_t mtu;
 		uint8_t *l2;
 
 		if (recvmsg(uf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
@@ -487,11 +492,19 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			continue;
 		if (ee->ee_origin == SO_EE_ORIGIN_ICMP ?
 		    !(ee->ee_type == ICMP_DEST_UNREACH ||
-		      ee->ee_type == ICMP_TIME_EXCEEDED) ||
-		    ee->ee_code == ICMP_FRAG_NEEDED :
+		      ee->ee_type == ICMP_TIME_EXCEEDED) :
 		    !(ee->ee_type == ICMP6_DST_UNREACH ||
+		      ee->ee_type == ICMP6_PACKET_TOO_BIG ||
 		      ee->ee_type == ICMP6_TIME_EXCEEDED))
 			continue;
+		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP &&
+		     ee->ee_type == ICMP_DEST_UNREACH &&
+		     ee->ee_code == ICMP_FRAG_NEEDED) ||
+		    (ee->ee_origin == SO_EE_ORIGIN_ICMP6 &&
+		     ee->ee_type == ICMP6_PACKET_TOO_BIG))
+			mtu = ee->ee_info;
+		else
+			mtu = 0;
 		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP) != v4 ||
 		    !tap_connected())
 			continue;
@@ -514,9 +527,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			break;
 		udp_icmp_err_fill(l2, tap_guest_mac_dst(),
 				  c->mac_our, &uf->f.key, uf->last_len, &src,
-				  ee->ee_type, ee->ee_code);
-		udp_dbg(uf, "ICMP%s type %u code %u relayed to the guest",
-			v4 ? "" : "v6", ee->ee_type, ee->ee_code);
+				  ee->ee_type, ee->ee_code, mtu);
+		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) relayed to the guest",
+			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}
 	return n;
 }
