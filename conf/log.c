@@ -306,6 +306,26 @@ void die_msg(bool with_errno, const char *fmt, ...)
 }
 
 /**
+ * assert_fail() - An ASSERT() failed: log where and what, then abort()
+ * @expr:	Text of the condition that was false
+ * @file:	Source file (__FILE__)
+ * @line:	Line in @file (__LINE__)
+ * @func:	Function (__func__)
+ *
+ * The message is written (one write(), nothing allocated) before the
+ * signal.  abort() raises SIGABRT; under the seccomp filter, which doesn't
+ * allow the signal's system calls, the process is killed with SIGSYS
+ * instead: it ends either way, and the log says why.
+ */
+void assert_fail(const char *expr, const char *file, int line,
+		 const char *func)
+{
+	log_msg(LOG_ERR, false, "assertion failed: %s at %s:%d (%s())", expr,
+		file, line, func);
+	abort();
+}
+
+/**
  * log_open_file() - Send messages to a file too (--log-file)
  * @path:	File path, created with mode 0600 if missing, appended to
  * @max_size:	Size limit (--log-size), bytes, at least LOG_FILE_SIZE_MIN;

@@ -45,6 +45,23 @@ void log_stderr_off(void);
 bool log_ratelimit_ok(int64_t *last_s, unsigned *count, int64_t now_ms);
 void die_msg(bool with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+void assert_fail(const char *expr, const char *file, int line,
+		 const char *func) __attribute__((noreturn, cold));
+
+/**
+ * ASSERT() - Check an invariant: if it doesn't hold, log it and abort()
+ * @expr:	Condition no input can make false (only a bug of ours can)
+ *
+ * The failed condition is logged at LOG_ERR with file:line and function,
+ * then the process aborts (assert_fail()).  Never compiled out: the check
+ * is one branch predicted not taken.  Not for anything a peer, the guest
+ * or the user can cause: those are dropped, counted, or refused.
+ */
+#define ASSERT(expr)							\
+	do {								\
+		if (__builtin_expect(!(expr), 0))			\
+			assert_fail(#expr, __FILE__, __LINE__, __func__); \
+	} while (0)
 
 #define err(...)		log_msg(LOG_ERR, false, __VA_ARGS__)
 #define warn(...)		log_msg(LOG_WARNING, false, __VA_ARGS__)

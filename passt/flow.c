@@ -39,8 +39,14 @@
 #include "siphash.h"
 
 const char *const flow_type_str[FLOW_TYPE_COUNT] = {
-	[FLOW_NONE] = "free", [FLOW_TCP] = "TCP", [FLOW_TCP_SPLICE] = "spliced TCP",
+	[FLOW_NONE] = "none", [FLOW_TCP] = "TCP",
+	[FLOW_TCP_SPLICE] = "spliced TCP",
 	[FLOW_UDP] = "UDP", [FLOW_PING] = "ICMP echo",
+};
+
+const char *const flow_state_str[FLOW_STATE_COUNT] = {
+	[FLOW_STATE_FREE] = "FREE", [FLOW_STATE_NEW] = "NEW",
+	[FLOW_STATE_ACTIVE] = "ACTIVE", [FLOW_STATE_DEAD] = "DEAD",
 };
 
 struct flow_stats flow_stats;
@@ -60,6 +66,79 @@ static unsigned flow_hwm_n;	/* highest index ever allocated, + 1 */
 static uint32_t *flow_hash;	/* flow index + 1, 0 = empty */
 static unsigned flow_hash_mask;
 static uint8_t flow_hash_key[16];
+
+/**
+ * flow_state_allowed() - May an entry go from one lifecycle state to another?
+ * @from:	Current state
+ * @to:		Next state
+ *
+ * The transitions of the lifecycle in flow.h, and no others (nor a state
+ * to itself).
+ *
+ * Return: true if allowed
+ */
+bool flow_state_allowed(enum flow_state from, enum flow_state to)
+{
+	switch (from) {
+	case FLOW_STATE_FREE:
+		return to == FLOW_STATE_NEW;
+	case FLOW_STATE_NEW:
+		return to == FLOW_STATE_ACTIVE || to == FLOW_STATE_DEAD;
+	case FLOW_STATE_ACTIVE:
+		return to == FLOW_STATE_DEAD;
+	case FLOW_STATE_DEAD:
+		return to == FLOW_STATE_FREE;
+	default:
+		return false;
+	}
+}
+
+/**
+ * flow_set_state() - Move an entry along its lifecycle: the only writer
+ * @flow:	Entry
+ * @state:	Next state, allowed from the current one (asserted)
+ *
+ * Logs "flow N TYPE: OLD -> NEW" at debug level.
+ */
+void flow_set_state(union flow *flow, enum flow_state state)
+{
+	enum flow_state old = (enum flow_state)flow->f.state;
+
+	ASSERT(old < FLOW_STATE_COUNT && state < FLOW_STATE_COUNT &&
+	       flow_state_allowed(old, state));
+	flow_dbg(flow, "%s -> %s", flow_state_str[old], flow_state_str[state]);
+	flow->f.state = (uint8_t)state;
+}
+
+/**
+ * flow_activate() - A module makes a new entry one of its flows
+ * @flow:	Entry from flow_alloc(), in state NEW
+ * @type:	The module's flow type
+ *
+ * From here on the walks and epoll events reach the flow through the
+ * type's operations.
+ */
+void flow_activate(union flow *flow, enum flow_type type)
+{
+	ASSERT(type > FLOW_NONE && type < FLOW_TYPE_COUNT &&
+	       flow->f.type == FLOW_NONE);
+	flow->f.type = (uint8_t)type;
+	flow_set_state(flow, FLOW_STATE_ACTIVE);
+}
+
+/**
+ * flow_walk_check() - A walk met an entry with a type: it must be ACTIVE
+ * @flow:	Entry
+ *
+ * Return: the operations of its type, NULL for an untyped entry
+ */
+static const struct flow_ops *flow_walk_check(const union flow *flow)
+{
+	if (flow->f.type == FLOW_NONE)
+		return NULL;
+	ASSERT(flow->f.state == FLOW_STATE_ACTIVE);
+	return flow_ops_tab[flow->f.type];
+}
 
 /**
  * flow_init() - Allocate the table (set-up only)
@@ -122,7 +201,7 @@ static bool flow_evict(struct ctx *ctx)
 	unsigned i;
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 		int64_t since;
 
 		if (!ops || !ops->idle_since ||
@@ -157,7 +236,9 @@ union flow *flow_alloc(struct ctx *ctx)
 	idx = flow_free_stack[--flow_free_n];
 	if (idx + 1 > flow_hwm_n)
 		flow_hwm_n = idx + 1;
+	ASSERT(flowtab[idx].f.state == FLOW_STATE_FREE);
 	memset(&flowtab[idx], 0, sizeof(flowtab[idx]));
+	flow_set_state(&flowtab[idx], FLOW_STATE_NEW);
 	return &flowtab[idx];
 }
 
@@ -207,21 +288,23 @@ static void flow_hash_del(union flow *flow)
 }
 
 /**
- * flow_free() - Release an entry (and its hash key)
+ * flow_free() - Release an entry (and its hash key): NEW or ACTIVE -> DEAD
  * @flow:	Flow; its sockets must be closed already
  *
  * The key leaves the hash table at once, and the entry becomes FLOW_NONE,
- * but its index only goes back on the free stack at flow_free_flush(),
- * after the current batch of epoll events: an event for the closed socket
- * still queued in that batch names this index, and must find a dead entry
- * there, not a new flow that happens to have the same fd number.
+ * DEAD, but its index only goes back on the free stack at
+ * flow_free_flush(), after the current batch of epoll events: an event for
+ * the closed socket still queued in that batch names this index, and must
+ * find a dead entry there, not a new flow that happens to have the same fd
+ * number.  A DEAD entry is left as it is; a FREE one is a bug (asserted).
  */
 void flow_free(union flow *flow)
 {
-	if (flow->f.type == FLOW_NONE)
+	if (flow->f.state == FLOW_STATE_DEAD)
 		return;
 	if (flow->f.hashed)
 		flow_hash_del(flow);
+	flow_set_state(flow, FLOW_STATE_DEAD);
 	flow->f.type = FLOW_NONE;
 	flow->f.hashed = false;
 	flow_deferred[flow_deferred_n++] = flow_idx(flow);
@@ -244,6 +327,7 @@ static void flow_free_reuse_now(const union flow *flow)
 		if (flow_deferred[i] != idx)
 			continue;
 		flow_deferred[i] = flow_deferred[--flow_deferred_n];
+		flow_set_state(&flowtab[idx], FLOW_STATE_FREE);
 		flow_free_stack[flow_free_n++] = idx;
 		return;
 	}
@@ -256,8 +340,12 @@ static void flow_free_reuse_now(const union flow *flow)
  */
 void flow_free_flush(void)
 {
-	while (flow_deferred_n)
-		flow_free_stack[flow_free_n++] = flow_deferred[--flow_deferred_n];
+	while (flow_deferred_n) {
+		unsigned idx = flow_deferred[--flow_deferred_n];
+
+		flow_set_state(&flowtab[idx], FLOW_STATE_FREE);
+		flow_free_stack[flow_free_n++] = idx;
+	}
 }
 
 /**
@@ -342,6 +430,7 @@ int flow_hash_add(union flow *flow)
 {
 	unsigned b = flow_key_hash(&flow->f.key);
 
+	ASSERT(flow->f.state == FLOW_STATE_ACTIVE && !flow->f.hashed);
 	while (flow_hash[b]) {
 		if (!memcmp(&flowtab[flow_hash[b] - 1].f.key, &flow->f.key,
 			    sizeof(flow->f.key)))
@@ -366,8 +455,10 @@ union flow *flow_lookup(const struct flow_key *key)
 	while (flow_hash[b]) {
 		union flow *f = &flowtab[flow_hash[b] - 1];
 
-		if (!memcmp(&f->f.key, key, sizeof(*key)))
+		if (!memcmp(&f->f.key, key, sizeof(*key))) {
+			ASSERT(f->f.state == FLOW_STATE_ACTIVE);
 			return f;
+		}
 		b = (b + 1) & flow_hash_mask;
 	}
 	return NULL;
@@ -507,7 +598,7 @@ void flow_timer(struct ctx *ctx)
 			flow_ops_tab[t]->tick(ctx);
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 		int64_t at;
 
 		if (!ops || !ops->timer)
@@ -534,7 +625,7 @@ unsigned flow_drain(struct ctx *ctx, bool abort)
 	unsigned i, left = 0;
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 
 		if (ops && ops->drain && ops->drain(ctx, &flowtab[i], abort))
 			left++;
@@ -556,7 +647,7 @@ void flow_abort_all(struct ctx *ctx)
 	unsigned i;
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 
 		if (ops && ops->abort)
 			ops->abort(ctx, &flowtab[i]);
@@ -576,7 +667,7 @@ void flow_guest_gone(struct ctx *ctx, unsigned ms)
 	unsigned i;
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 
 		if (ops && ops->guest_gone)
 			ops->guest_gone(ctx, &flowtab[i], ms);
@@ -594,7 +685,7 @@ void flow_guest_attached(struct ctx *ctx)
 	unsigned i;
 
 	for (i = 0; i < flow_hwm_n; i++) {
-		const struct flow_ops *ops = flow_ops_tab[flowtab[i].f.type];
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
 
 		if (ops && ops->guest_attached)
 			ops->guest_attached(ctx, &flowtab[i]);

@@ -15,20 +15,27 @@
  * reach a type through its table, so the core never names a module that
  * depends on it (splice/).
  *
- * Lifecycle of an entry (the state is f.type, plus f.hashed):
+ * Lifecycle of an entry (f.state, enum flow_state; changed only by
+ * flow_set_state(), which asserts the transition and logs it at debug level
+ * as "flow N TYPE: OLD -> NEW"):
  *
- *   FREE (FLOW_NONE) --flow_alloc()--> NEW (FLOW_NONE, zeroed, owned by
- *	the caller, not yet visible to any walk)
- *   NEW --the module sets f.type [, fills f.key, flow_hash_add()]--> ACTIVE
- *	(seen by flow_timer(), flow_drain(), flow_abort_all(), epoll events
- *	naming its index, and eviction if its type allows it)
- *   ACTIVE --module closes its sockets, flow_free()--> DEAD (FLOW_NONE,
- *	key removed; the index is not reusable yet, so a queued epoll event
- *	for a closed socket finds a dead entry)
+ *   FREE --flow_alloc()--> NEW (zeroed, type FLOW_NONE, owned by the
+ *	caller, not yet visible to any walk)
+ *   NEW --flow_activate(): the module sets f.type--> ACTIVE (seen by
+ *	flow_timer(), flow_drain(), flow_abort_all(), epoll events naming
+ *	its index, and eviction if its type allows it); the module fills
+ *	f.key and calls flow_hash_add() after that
+ *   ACTIVE --module closes its sockets, flow_free()--> DEAD (type back to
+ *	FLOW_NONE, key removed; the index is not reusable yet, so a queued
+ *	epoll event for a closed socket finds a dead entry)
  *   DEAD --flow_free_flush(), after the batch--> FREE
  *   (eviction: ACTIVE --ops->evict()--> DEAD --flow_free_reuse_now()-->
  *	FREE, inside flow_alloc())
  *   NEW --flow_free()--> DEAD, for a caller that gives up half-way.
+ *
+ * Nothing else is allowed (flow_state_allowed()).  An entry has a type if
+ * and only if it is ACTIVE: the walks assert it.  flow_free() of a DEAD
+ * entry does nothing (a second close in the same batch).
  *
  * Only the module owning the type writes its fields.
  */
@@ -38,6 +45,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../conf/log.h"
 #include "../conf/util.h"
 
 enum flow_type {
@@ -50,6 +58,17 @@ enum flow_type {
 };
 
 extern const char *const flow_type_str[FLOW_TYPE_COUNT];
+
+/* Lifecycle of a table entry: see above */
+enum flow_state {
+	FLOW_STATE_FREE = 0,	/* on the free stack (a zeroed table is) */
+	FLOW_STATE_NEW,		/* taken by flow_alloc(), no type yet */
+	FLOW_STATE_ACTIVE,	/* typed, seen by the walks */
+	FLOW_STATE_DEAD,	/* freed in this batch, not reusable yet */
+	FLOW_STATE_COUNT
+};
+
+extern const char *const flow_state_str[FLOW_STATE_COUNT];
 
 /**
  * struct flow_key - Guest-side 5-tuple, as the guest sees it
@@ -71,11 +90,13 @@ struct flow_key {
 /**
  * struct flow_common - Header of every flow table entry
  * @type:	enum flow_type
+ * @state:	enum flow_state, written by flow_set_state() only
  * @hashed:	@key is in the hash table
  * @key:	Guest-side tuple (flows with a guest side)
  */
 struct flow_common {
 	uint8_t type;
+	uint8_t state;
 	bool hashed;
 	struct flow_key key;
 };
@@ -184,6 +205,27 @@ bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,
 		     uint16_t port, uint16_t to_port, bool from_ns);
 void flow_stats_print(void);
 uint64_t flow_stats_sum(void);
+
+/**
+ * flow_dbg() - Debug message prefixed with "flow N TYPE: "
+ * @entry:	Entry (any pointer to its start: union flow, a type's struct)
+ * @fmt:	printf() format, then its arguments
+ *
+ * The arguments are evaluated only at debug level.
+ */
+#define flow_dbg(entry, fmt, ...)					\
+	do {								\
+		if (log_level >= LOG_DEBUG)				\
+			debug("flow %u %s: " fmt,			\
+			      flow_idx((const union flow *)(entry)),	\
+			      flow_type_str[((const struct flow_common *)\
+					     (entry))->type],		\
+			      ##__VA_ARGS__);				\
+	} while (0)
+
+bool flow_state_allowed(enum flow_state from, enum flow_state to);
+void flow_set_state(union flow *flow, enum flow_state state);
+void flow_activate(union flow *flow, enum flow_type type);
 
 int flow_init(unsigned max);
 union flow *flow_alloc(struct ctx *ctx);

@@ -117,7 +117,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 		return NULL;
 	}
 	pf = &flow->ping;
-	pf->f.type = FLOW_PING;
+	flow_activate(flow, FLOW_PING);
 	pf->f.key = *key;
 	pf->sock = s;
 	pf->last_active_ms = ctx->now;

@@ -80,6 +80,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -112,7 +113,6 @@ static bool tcp_sock_handover(const struct tcp_conn *conn);
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout);
 
-static const char *tcp_state_str(uint16_t events);
 
 /**
  * tcp_reader_of() - Reader back-end for new connections of a family
@@ -171,14 +171,14 @@ void tcp_timer_arm(struct ctx *ctx, struct tcp_conn *conn)
 {
 	int64_t at;
 
-	if (!(conn->events & TEV(ESTABLISHED))) {
-		if ((conn->events & TEV(TAP_SYN_RCVD)) &&
-		    !(conn->events & TEV(SOCK_CONNECTED)))
+	if (!(conn->events & TEV_ESTABLISHED)) {
+		if ((conn->events & TEV_TAP_SYN_RCVD) &&
+		    !(conn->events & TEV_SOCK_CONNECTED))
 			at = conn->last_active_ms + CONNECT_TIMEOUT_MS;
 		else
 			at = ctx->now + conn->rto_ms;
 	} else if (conn->seq_ack_from_tap != conn->seq_to_tap ||
-		   (conn->flags & TFL(WND_PROBE))) {
+		   (conn->flags & TFL_WND_PROBE)) {
 		/* RFC 6298 5.1: start the RTO only if it isn't running */
 		if (conn->timer_at_ms > ctx->now &&
 		    conn->timer_at_ms <= ctx->now + conn->rto_ms)
@@ -254,23 +254,255 @@ int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 	return 0;
 }
 
+/* RFC 9293 3.3.2 names */
+const char *const tcp_state_str[TCP_STATE_COUNT] = {
+	[TCP_STATE_CLOSED] = "CLOSED",
+	[TCP_STATE_SYN_SENT] = "SYN-SENT",
+	[TCP_STATE_SYN_RECEIVED] = "SYN-RECEIVED",
+	[TCP_STATE_ESTABLISHED] = "ESTABLISHED",
+	[TCP_STATE_FIN_WAIT_1] = "FIN-WAIT-1",
+	[TCP_STATE_FIN_WAIT_2] = "FIN-WAIT-2",
+	[TCP_STATE_CLOSE_WAIT] = "CLOSE-WAIT",
+	[TCP_STATE_CLOSING] = "CLOSING",
+	[TCP_STATE_LAST_ACK] = "LAST-ACK",
+	[TCP_STATE_TIME_WAIT] = "TIME-WAIT",
+};
+
+/* Names of the bits of enum tcp_ev and enum tcp_fl, by bit number */
+static const char *const tcp_ev_str[TEV_COUNT] = {
+	"TEV_TAP_SYN_RCVD", "TEV_SOCK_CONNECTED", "TEV_SOCK_ACCEPTED",
+	"TEV_TAP_SYN_SENT", "TEV_ESTABLISHED", "TEV_TAP_FIN_RCVD",
+	"TEV_SOCK_EOF", "TEV_TAP_FIN_SENT", "TEV_TAP_FIN_ACKED",
+};
+static const char *const tcp_fl_str[TFL_COUNT] = {
+	"TFL_SOCK_RDHUP", "TFL_SNDBUF_WAIT", "TFL_PARTIAL_SEND",
+	"TFL_ACK_DUE", "TFL_DUP_ACK", "TFL_WND_PROBE", "TFL_RTT_PENDING",
+	"TFL_IPV4", "TFL_RST_AFTER_HS", "TFL_RECOVERY", "TFL_ORPHAN",
+	"TFL_SOCK_DATA", "TFL_TAP_WAIT", "TFL_TAP_DROP", "TFL_RETRANS_ALL",
+};
+_Static_assert(TEV_TAP_FIN_ACKED == 1U << (TEV_COUNT - 1) &&
+	       TFL_RETRANS_ALL == 1U << (TFL_COUNT - 1),
+	       "tcp_ev_str or tcp_fl_str out of sync");
+
+#define TEV_ALL		((1U << TEV_COUNT) - 1)
+#define TEV_OPENING	(TEV_TAP_SYN_RCVD | TEV_SOCK_ACCEPTED |		\
+			 TEV_TAP_SYN_SENT)
+
 /**
- * tcp_state_str() - Name of a connection's state, derived from its events
- * @events:	TEV() bits
+ * tcp_events_valid() - Is a set of events one a connection can have?
+ * @events:	enum tcp_ev bits
  *
- * Return: RFC 9293 state name as seen from the guest's peer (us)
+ * A connection is either outbound (TEV_TAP_SYN_RCVD, then
+ * TEV_SOCK_CONNECTED) or inbound (TEV_SOCK_ACCEPTED with TEV_TAP_SYN_SENT);
+ * it is established only after its half of the handshake; FINs come after
+ * the handshake; our FIN is sent or ACKed only once it is due
+ * (TEV_SOCK_EOF).  0 is the zeroed entry.
+ *
+ * Return: true if possible
  */
-static const char *tcp_state_str(uint16_t events)
+bool tcp_events_valid(unsigned events)
 {
-	if (!(events & TEV(ESTABLISHED)))
-		return events & TEV(TAP_SYN_SENT) ? "SYN-SENT" : "SYN-RECEIVED";
-	if ((events & TEV(TAP_FIN_SENT)) && (events & TEV(TAP_FIN_RCVD)))
-		return events & TEV(TAP_FIN_ACKED) ? "TIME-WAIT" : "CLOSING";
-	if (events & TEV(TAP_FIN_SENT))
-		return events & TEV(TAP_FIN_ACKED) ? "FIN-WAIT-2" : "FIN-WAIT-1";
-	if (events & TEV(TAP_FIN_RCVD))
-		return "CLOSE-WAIT";
-	return "ESTABLISHED";
+	if (!events)
+		return true;
+	if (events & ~TEV_ALL)
+		return false;
+	if (!(events & TEV_TAP_SYN_RCVD) == !(events & TEV_SOCK_ACCEPTED))
+		return false;			/* neither or both ways */
+	if ((events & TEV_SOCK_CONNECTED) && !(events & TEV_TAP_SYN_RCVD))
+		return false;
+	if (!(events & TEV_SOCK_ACCEPTED) != !(events & TEV_TAP_SYN_SENT))
+		return false;
+	if ((events & TEV_ESTABLISHED) &&
+	    !(events & (TEV_SOCK_CONNECTED | TEV_TAP_SYN_SENT)))
+		return false;
+	if ((events & (TEV_TAP_FIN_RCVD | TEV_SOCK_EOF)) &&
+	    !(events & TEV_ESTABLISHED))
+		return false;
+	if ((events & (TEV_TAP_FIN_SENT | TEV_TAP_FIN_ACKED)) &&
+	    !(events & TEV_SOCK_EOF))
+		return false;
+	return true;
+}
+
+/**
+ * tcp_events_allowed() - May a connection's events change from one set to
+ *			  another?
+ * @old:	Current enum tcp_ev bits (valid)
+ * @events:	New bits
+ *
+ * The opening events are set together, at once, on a zeroed entry; others
+ * are added one step at a time; the only one taken back is
+ * TEV_TAP_FIN_SENT (the FIN didn't reach the tap, or a retransmission goes
+ * back before it: it must be sent again).
+ *
+ * Return: true if allowed (also if nothing changes)
+ */
+bool tcp_events_allowed(unsigned old, unsigned events)
+{
+	if (!tcp_events_valid(events))
+		return false;
+	if (old & ~events & ~TEV_TAP_FIN_SENT)
+		return false;
+	if (!old)
+		return !events || events == TEV_TAP_SYN_RCVD ||
+		       events == (TEV_SOCK_ACCEPTED | TEV_TAP_SYN_SENT);
+	return !((old ^ events) & TEV_OPENING);
+}
+
+/**
+ * tcp_state_next() - The RFC 9293 state a set of events puts a connection in
+ * @old:	Current state (orders the two FINs: which came first)
+ * @events:	New enum tcp_ev bits (tcp_events_allowed())
+ *
+ * We are the guest's peer: inbound connections open actively (SYN-SENT),
+ * outbound ones passively (SYN-RECEIVED on the guest's SYN, the LISTEN
+ * being the forwarding itself).  Our CLOSE is the host peer's end of stream
+ * (TEV_SOCK_EOF): from there we are in FIN-WAIT-1 or LAST-ACK even while
+ * the FIN waits behind data (RFC 9293 3.10.4, CLOSE in ESTABLISHED or
+ * CLOSE-WAIT); the guest's FIN is TEV_TAP_FIN_RCVD, the ACK of ours
+ * TEV_TAP_FIN_ACKED.  LAST-ACK ends in CLOSED, the other ways to close in
+ * TIME-WAIT.
+ *
+ * Return: enum tcp_state
+ */
+enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
+{
+	bool fin_out = events & TEV_SOCK_EOF;
+	bool fin_in = events & TEV_TAP_FIN_RCVD;
+	bool acked = events & TEV_TAP_FIN_ACKED;
+
+	if (!events)
+		return TCP_STATE_CLOSED;
+	if (!(events & TEV_ESTABLISHED))
+		return events & TEV_TAP_SYN_SENT ? TCP_STATE_SYN_SENT :
+						   TCP_STATE_SYN_RECEIVED;
+	if (!fin_out)
+		return fin_in ? TCP_STATE_CLOSE_WAIT : TCP_STATE_ESTABLISHED;
+	if (!fin_in)
+		return acked ? TCP_STATE_FIN_WAIT_2 : TCP_STATE_FIN_WAIT_1;
+	if (old == TCP_STATE_CLOSE_WAIT || old == TCP_STATE_LAST_ACK ||
+	    old == TCP_STATE_CLOSED)	/* the guest closed first */
+		return acked ? TCP_STATE_CLOSED : TCP_STATE_LAST_ACK;
+	return acked ? TCP_STATE_TIME_WAIT : TCP_STATE_CLOSING;
+}
+
+/**
+ * tcp_state_allowed() - Is a state change an edge of RFC 9293's diagram?
+ * @from:	Current state
+ * @to:		Next state (not @from)
+ *
+ * The edges of RFC 9293 3.3.2, Figure 5, that a connection of ours can
+ * take, plus FIN-WAIT-1 to TIME-WAIT (3.10.7.4, eighth step: a FIN that
+ * also ACKs ours), and CLOSED to SYN-RECEIVED for LISTEN to SYN-RECEIVED.
+ * No simultaneous open (SYN-SENT to SYN-RECEIVED: we don't answer a SYN
+ * with a SYN), no way back to LISTEN, no ABORT edges (a reset frees the
+ * connection without a state change).
+ *
+ * Return: true if allowed
+ */
+bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
+{
+	switch (from) {
+	case TCP_STATE_CLOSED:
+		return to == TCP_STATE_SYN_SENT || to == TCP_STATE_SYN_RECEIVED;
+	case TCP_STATE_SYN_SENT:
+	case TCP_STATE_SYN_RECEIVED:
+		return to == TCP_STATE_ESTABLISHED;
+	case TCP_STATE_ESTABLISHED:
+		return to == TCP_STATE_FIN_WAIT_1 || to == TCP_STATE_CLOSE_WAIT;
+	case TCP_STATE_FIN_WAIT_1:
+		return to == TCP_STATE_FIN_WAIT_2 || to == TCP_STATE_CLOSING ||
+		       to == TCP_STATE_TIME_WAIT;
+	case TCP_STATE_FIN_WAIT_2:
+	case TCP_STATE_CLOSING:
+		return to == TCP_STATE_TIME_WAIT;
+	case TCP_STATE_CLOSE_WAIT:
+		return to == TCP_STATE_LAST_ACK;
+	case TCP_STATE_LAST_ACK:
+		return to == TCP_STATE_CLOSED;
+	default:
+		return false;
+	}
+}
+
+/**
+ * tcp_bits_fmt() - Changed bits, spelled out: "+NAME -NAME ..."
+ * @old:	Old bits
+ * @new:	New bits
+ * @names:	Name of each bit, by bit number
+ * @count:	Number of bits
+ * @buf:	Output
+ * @len:	Size of @buf
+ *
+ * Return: @buf
+ */
+static const char *tcp_bits_fmt(uint32_t old, uint32_t new,
+				const char *const *names, unsigned count,
+				char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < count && off < len; i++) {
+		int n;
+
+		if (!((old ^ new) & (1U << i)))
+			continue;
+		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
+			     new & (1U << i) ? '+' : '-', names[i]);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	return buf;
+}
+
+/**
+ * tcp_events_set() - Write a connection's events: the only writer
+ * @conn:	Connection
+ * @events:	New enum tcp_ev bits
+ *
+ * Asserts that the change is allowed (tcp_events_allowed()) and that the
+ * RFC 9293 state it leads to is an edge of the diagram
+ * (tcp_state_allowed()), updates @conn->state, and logs the change at debug
+ * level: "flow N TCP: +TEV_ESTABLISHED: SYN-RECEIVED -> ESTABLISHED".
+ */
+void tcp_events_set(struct tcp_conn *conn, unsigned events)
+{
+	enum tcp_state old = (enum tcp_state)conn->state, state;
+	char buf[160];
+
+	if (events == conn->events)
+		return;
+	ASSERT(tcp_events_allowed(conn->events, events));
+	state = tcp_state_next(old, events);
+	ASSERT(state == old || tcp_state_allowed(old, state));
+	if (log_level >= LOG_DEBUG) {
+		tcp_bits_fmt(conn->events, events, tcp_ev_str, TEV_COUNT, buf,
+			     sizeof(buf));
+		if (state != old)
+			flow_dbg(conn, "%s: %s -> %s", buf, tcp_state_str[old],
+				 tcp_state_str[state]);
+		else
+			flow_dbg(conn, "%s: %s", buf, tcp_state_str[state]);
+	}
+	conn->events = (uint16_t)events;
+	conn->state = (uint8_t)state;
+}
+
+/**
+ * tcp_flags_log() - Trace a change of a connection's flags
+ * @conn:	Connection, with the old flags
+ * @flags:	New enum tcp_fl bits
+ */
+void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags)
+{
+	char buf[256];
+
+	tcp_bits_fmt(conn->flags, flags, tcp_fl_str, TFL_COUNT, buf,
+		     sizeof(buf));
+	trace("flow %u TCP: %s", flow_idx((const union flow *)conn), buf);
 }
 
 /**
@@ -283,7 +515,7 @@ static const char *tcp_state_str(uint16_t events)
  */
 void tcp_conn_free(struct tcp_conn *conn, bool rst, const char *why)
 {
-	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str(conn->events));
+	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str[conn->state]);
 	tcp_wait_clear(conn);
 	if (conn->sock >= 0) {
 		if (rd(conn)->close)
@@ -384,9 +616,9 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 	 * SEND_SHUTDOWN writable at all times, so EPOLLOUT would wake us
 	 * again at once, for as long as the host peer doesn't read
 	 */
-	if (free_b < queued / 2 && !(conn->flags & TFL(SNDBUF_WAIT)) &&
-	    !(conn->events & TEV(TAP_FIN_RCVD))) {
-		conn->flags |= TFL(SNDBUF_WAIT);
+	if (free_b < queued / 2 && !(conn->flags & TFL_SNDBUF_WAIT) &&
+	    !(conn->events & TEV_TAP_FIN_RCVD)) {
+		conn_flag(conn, TFL_SNDBUF_WAIT);
 		tcp_epoll_ctl(ctx, conn, EPOLL_CTL_MOD);
 	}
 }
@@ -416,12 +648,12 @@ void tcp_rcv_wnd_update(struct ctx *ctx, struct tcp_conn *conn)
 static void tcp_rcv_wnd_ack(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t sent = conn->seq_from_tap - conn->seq_wnd_meas;
-	bool fin = conn->events & TEV(TAP_FIN_RCVD);	/* nothing more comes */
+	bool fin = conn->events & TEV_TAP_FIN_RCVD;	/* nothing more comes */
 
 	if (conn->wnd_meas &&
 	    (sent < conn->wnd_meas / 4 || (fin && sent < conn->wnd_meas)) &&
 	    ((uint32_t)ctx->now - conn->wnd_meas_ms < TCP_WND_READ_MS || fin) &&
-	    !(conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
+	    !(conn->flags & (TFL_SNDBUF_WAIT | TFL_PARTIAL_SEND))) {
 		uint32_t max = conn->ws_to_tap ? TCP_WND_MAX : 65535;
 		uint32_t unit = (1U << conn->ws_to_tap) - 1;
 
@@ -449,7 +681,7 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 {
 	int ret;
 
-	conn->events |= TEV(ESTABLISHED);
+	conn_event(conn, TEV_ESTABLISHED);
 	conn->seq_ack_from_tap = conn->seq_to_tap = conn->seq_max_to_tap =
 		conn->iss_to_tap + 1;
 	conn->retrans = 0;
@@ -463,7 +695,7 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	conn_dbg(conn, "established");
 	tcp_rcv_wnd_ack(ctx, conn);	/* read at the SYN, unless it's old */
 	tcp_rto_restart(ctx, conn);
-	conn->flags |= TFL(SOCK_DATA);	/* events before now were ignored */
+	conn_flag(conn, TFL_SOCK_DATA);	/* events before now were ignored */
 	return tcp_data_from_sock(ctx, conn);
 }
 
@@ -486,7 +718,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		 * drop; old duplicate: ignore
 		 */
 		if (seq_gt(s->ack, conn->seq_max_to_tap))
-			conn->flags |= TFL(ACK_DUE);
+			conn_flag(conn, TFL_ACK_DUE);
 		return 0;
 	}
 
@@ -495,10 +727,10 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		int ret;
 
 		/* Our FIN takes one sequence number but no byte in the queue */
-		if ((conn->events & TEV(SOCK_EOF)) &&
+		if ((conn->events & TEV_SOCK_EOF) &&
 		    seq_gt(s->ack, conn->seq_fin_to_tap)) {
 			data_end = conn->seq_fin_to_tap;
-			conn->events |= TEV(TAP_FIN_ACKED);
+			conn_event(conn, TEV_TAP_FIN_ACKED);
 		}
 		data = seq_gt(data_end, conn->seq_ack_from_tap) ?
 		       data_end - conn->seq_ack_from_tap : 0;
@@ -515,7 +747,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 			 * had it already.  Resynchronise the peek offset.
 			 */
 			conn->seq_to_tap = s->ack;
-			if (!(conn->events & TEV(TAP_FIN_ACKED)) &&
+			if (!(conn->events & TEV_TAP_FIN_ACKED) &&
 			    (ret = rd(conn)->rewind(conn, 0)) < 0) {
 				conn_dbg(conn, "rewind after ACK: %s",
 					 strerror(-ret));
@@ -526,12 +758,12 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		conn->seq_ack_from_tap = s->ack;
 		conn->dup_acks = 0;
 		conn->retrans = 0;
-		if ((conn->flags & TFL(RECOVERY)) &&
+		if ((conn->flags & TFL_RECOVERY) &&
 		    !seq_lt(s->ack, conn->seq_recover_to_tap))
-			conn->flags &= ~TFL(RECOVERY);	/* RFC 6582 3.2 step 3 */
-		if ((conn->flags & TFL(RTT_PENDING)) &&
+			conn_flag_clear(conn, TFL_RECOVERY);	/* RFC 6582 3.2 step 3 */
+		if ((conn->flags & TFL_RTT_PENDING) &&
 		    seq_ge(s->ack, conn->rtt_seq_to_tap)) {
-			conn->flags &= ~TFL(RTT_PENDING);
+			conn_flag_clear(conn, TFL_RTT_PENDING);
 			tcp_rtt_sample(conn, (uint32_t)(ctx->now -
 							conn->rtt_start_ms));
 		}
@@ -549,11 +781,11 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		 * fast recovery (RFC 6582 3.2 step 2) unless we're in it
 		 */
 		if (++conn->dup_acks == DUP_ACK_THRESH &&
-		    !(conn->flags & TFL(RECOVERY))) {
+		    !(conn->flags & TFL_RECOVERY)) {
 			tcp_stats.fast_retrans++;
 			conn_dbg(conn, "fast retransmit from %u",
 				 conn->seq_ack_from_tap);
-			conn->flags |= TFL(RECOVERY) | TFL(RETRANS_ALL);
+			conn_flag(conn, TFL_RECOVERY | TFL_RETRANS_ALL);
 			conn->seq_recover_to_tap = conn->seq_max_to_tap;
 		}
 	}
@@ -599,7 +831,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			 * peer in persist state waits for its next probe
 			 */
 			if (s->seq != seq)
-				conn->flags |= TFL(ACK_DUE);
+				conn_flag(conn, TFL_ACK_DUE);
 			continue;
 		}
 
@@ -609,7 +841,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			continue;
 		}
 		if (s->len && seq_gt(end, seq)) {
-			if (conn->events & TEV(TAP_FIN_RCVD))
+			if (conn->events & TEV_TAP_FIN_RCVD)
 				continue;	/* data after FIN */
 			skip = seq - s->seq;
 			iov[niov].iov_base = (uint8_t *)s->payload + skip;
@@ -618,14 +850,14 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			seq = end;
 			niov++;
 		} else if (s->len) {
-			conn->flags |= TFL(ACK_DUE);	/* duplicate */
+			conn_flag(conn, TFL_ACK_DUE);	/* duplicate */
 		}
 		if ((s->flags & F_FIN) && end == seq)
 			fin = true, fin_seq = end;
 	}
 
 	if (gap)
-		conn->flags |= TFL(DUP_ACK) | TFL(ACK_DUE);
+		conn_flag(conn, TFL_DUP_ACK | TFL_ACK_DUE);
 
 	if (niov) {
 		mh.msg_iov = iov;
@@ -643,27 +875,27 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 		}
 		conn->seq_from_tap += (uint32_t)r;
 		tcp_stats.bytes_from_tap += (uint64_t)r;
-		conn->flags |= TFL(ACK_DUE);
+		conn_flag(conn, TFL_ACK_DUE);
 		if ((size_t)r < total) {
 			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
 				 r, total, conn->wnd_to_tap,
 				 (int)(conn->seq_wnd_edge_to_tap -
 				       conn->seq_from_tap), conn->sock_sndbuf);
 			tcp_stats.partial_send++;
-			conn->flags |= TFL(PARTIAL_SEND);
+			conn_flag(conn, TFL_PARTIAL_SEND);
 			fin = false;
 		}
 	}
 
 	if (fin && conn->seq_from_tap == fin_seq &&
-	    !(conn->events & TEV(TAP_FIN_RCVD))) {
+	    !(conn->events & TEV_TAP_FIN_RCVD)) {
 		conn->seq_from_tap++;
-		conn->events |= TEV(TAP_FIN_RCVD);
-		conn->flags |= TFL(ACK_DUE);
+		conn_event(conn, TEV_TAP_FIN_RCVD);
+		conn_flag(conn, TFL_ACK_DUE);
 		shutdown(conn->sock, SHUT_WR);
 		conn_dbg(conn, "FIN from guest");
-	} else if (fin && (conn->events & TEV(TAP_FIN_RCVD))) {
-		conn->flags |= TFL(ACK_DUE);	/* retransmitted FIN */
+	} else if (fin && (conn->events & TEV_TAP_FIN_RCVD)) {
+		conn_flag(conn, TFL_ACK_DUE);	/* retransmitted FIN */
 	}
 	return 0;
 }
@@ -676,8 +908,8 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
  */
 static bool tcp_check_done(struct tcp_conn *conn)
 {
-	if ((conn->events & TEV(TAP_FIN_RCVD)) &&
-	    (conn->events & TEV(TAP_FIN_ACKED))) {
+	if ((conn->events & TEV_TAP_FIN_RCVD) &&
+	    (conn->events & TEV_TAP_FIN_ACKED)) {
 		tcp_conn_free(conn, false, "both FINs done");
 		return true;
 	}
@@ -694,7 +926,7 @@ static void tcp_send_ack(struct ctx *ctx, struct tcp_conn *conn)
 {
 	tcp_rcv_wnd_ack(ctx, conn);
 	tcp_send_flags(ctx, conn, F_ACK);
-	if (conn->flags & TFL(DUP_ACK)) {
+	if (conn->flags & TFL_DUP_ACK) {
 		/* Three duplicates with an unchanged window make the guest
 		 * retransmit at once (RFC 5681 3.2) instead of waiting for
 		 * its RTO
@@ -703,7 +935,7 @@ static void tcp_send_ack(struct ctx *ctx, struct tcp_conn *conn)
 		tcp_send_flags(ctx, conn, F_ACK);
 		tcp_send_flags(ctx, conn, F_ACK);
 	}
-	conn->flags &= ~(TFL(ACK_DUE) | TFL(DUP_ACK));
+	conn_flag_clear(conn, TFL_ACK_DUE | TFL_DUP_ACK);
 }
 
 /**
@@ -740,13 +972,13 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 			 * accept queue, and our data with it.  ACK again and
 			 * resend from SND.UNA now, not at the next RTO
 			 */
-			conn->flags |= TFL(ACK_DUE);
-			if ((conn->events & TEV(TAP_SYN_SENT)) &&
+			conn_flag(conn, TFL_ACK_DUE);
+			if ((conn->events & TEV_TAP_SYN_SENT) &&
 			    (s->flags & F_ACK) &&
 			    s->ack == conn->iss_to_tap + 1 &&
 			    conn->seq_ack_from_tap == conn->iss_to_tap + 1 &&
 			    conn->seq_to_tap != conn->seq_ack_from_tap) {
-				conn->flags |= TFL(RETRANS_ALL);
+				conn_flag(conn, TFL_RETRANS_ALL);
 				tcp_stats.synack_rexmit++;
 			}
 			continue;
@@ -760,21 +992,21 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
 	if (tcp_data_to_sock(ctx, conn, segs, n) < 0)
 		return;
 
-	if (conn->flags & TFL(ACK_DUE))
+	if (conn->flags & TFL_ACK_DUE)
 		tcp_send_ack(ctx, conn);
 
 	if (tcp_check_done(conn))
 		return;
 
-	if (conn->flags & TFL(RETRANS_ALL)) {
-		conn->flags &= ~TFL(RETRANS_ALL);
+	if (conn->flags & TFL_RETRANS_ALL) {
+		conn_flag_clear(conn, TFL_RETRANS_ALL);
 		if (tcp_retransmit(ctx, conn) < 0)
 			return;
 	}
 	/* Only if the queue may hold unsent bytes: an ACK that opens the
 	 * window doesn't need a peek that would find nothing (EAGAIN)
 	 */
-	if ((conn->flags & TFL(SOCK_DATA)) && tcp_data_from_sock(ctx, conn) < 0)
+	if ((conn->flags & TFL_SOCK_DATA) && tcp_data_from_sock(ctx, conn) < 0)
 		return;
 	tcp_timer_arm(ctx, conn);
 }
@@ -802,7 +1034,7 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
 	}
-	conn->events |= TEV(SOCK_CONNECTED);
+	conn_event(conn, TEV_SOCK_CONNECTED);
 	tcp_rcv_wnd_update(ctx, conn);
 	conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << conn->ws_to_tap);
 	if (tcp_send_flags(ctx, conn, F_SYN | F_ACK) == 0) {
@@ -833,7 +1065,7 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 		return;
 	}
 
-	if (conn->events & TEV(TAP_SYN_SENT)) {
+	if (conn->events & TEV_TAP_SYN_SENT) {
 		/* Inbound: we sent SYN, expect SYN-ACK acking ISS + 1 */
 		struct tcp_opts o;
 		int mss;
@@ -860,12 +1092,12 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 		tcp_snd_wnd_set(conn, s->wnd);
 		conn->wnd_from_tap_last_unscaled = s->wnd;
 		conn->last_active_ms = ctx->now;
-		conn->flags &= ~TFL(RTT_PENDING);
+		conn_flag_clear(conn, TFL_RTT_PENDING);
 		tcp_rtt_sample(conn, (uint32_t)(ctx->now - conn->rtt_start_ms));
 		conn->seq_to_tap = conn->iss_to_tap + 1;
 		tcp_send_ack(ctx, conn);
-		if (conn->flags & TFL(RST_AFTER_HS)) {
-			conn->events |= TEV(ESTABLISHED);
+		if (conn->flags & TFL_RST_AFTER_HS) {
+			conn_event(conn, TEV_ESTABLISHED);
 			tcp_rst(ctx, conn, "peer reset before the guest accepted");
 			return;
 		}
@@ -878,12 +1110,12 @@ static void tcp_handshake_segs(struct ctx *ctx, struct tcp_conn *conn,
 
 	/* Outbound */
 	if (s->flags & F_SYN) {
-		if (!(s->flags & F_ACK) && (conn->events & TEV(SOCK_CONNECTED)))
+		if (!(s->flags & F_ACK) && (conn->events & TEV_SOCK_CONNECTED))
 			tcp_send_flags_seq(ctx, conn, F_SYN | F_ACK,
 					   conn->iss_to_tap);
 		return;	/* retransmitted SYN while connecting */
 	}
-	if (!(conn->events & TEV(SOCK_CONNECTED)) || !(s->flags & F_ACK) ||
+	if (!(conn->events & TEV_SOCK_CONNECTED) || !(s->flags & F_ACK) ||
 	    s->ack != conn->iss_to_tap + 1)
 		return;
 
@@ -936,7 +1168,7 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 	if (done == n)
 		return n;
 
-	if (flow->f.type != FLOW_TCP || (flow->tcp.flags & TFL(ORPHAN)))
+	if (flow->f.type != FLOW_TCP || (flow->tcp.flags & TFL_ORPHAN))
 		return n;
 
 	/* An RST may free the flow: the batch ends with it, and what follows
@@ -952,7 +1184,7 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
 			break;
 		}
 	}
-	if (!(flow->tcp.events & TEV(ESTABLISHED)))
+	if (!(flow->tcp.events & TEV_ESTABLISHED))
 		tcp_handshake_segs(ctx, &flow->tcp, f, segs, n - done);
 	else
 		tcp_established_segs(ctx, &flow->tcp, segs, n - done);
@@ -977,14 +1209,14 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		return;
 
 	if (events & EPOLLRDHUP)
-		conn->flags |= TFL(SOCK_RDHUP);
+		conn_flag(conn, TFL_SOCK_RDHUP);
 
-	if (!(conn->events & TEV(ESTABLISHED))) {
-		if ((conn->events & TEV(TAP_SYN_RCVD)) &&
-		    !(conn->events & TEV(SOCK_CONNECTED)) &&
+	if (!(conn->events & TEV_ESTABLISHED)) {
+		if ((conn->events & TEV_TAP_SYN_RCVD) &&
+		    !(conn->events & TEV_SOCK_CONNECTED) &&
 		    (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)))
 			tcp_connect_done(ctx, conn);
-		else if ((conn->events & TEV(TAP_SYN_SENT)) &&
+		else if ((conn->events & TEV_TAP_SYN_SENT) &&
 			 (events & (EPOLLERR | EPOLLHUP)))
 			/* The peer reset an accepted connection before the
 			 * guest answered our SYN: finish the handshake, then
@@ -998,7 +1230,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
 			conn_dbg(conn, "peer gone in handshake: events 0x%x, %s",
 				 events, strerror(err));
-			conn->flags |= TFL(RST_AFTER_HS);
+			conn_flag(conn, TFL_RST_AFTER_HS);
 		}
 		else if (events & EPOLLERR)
 			tcp_rst(ctx, conn, "socket error in handshake");
@@ -1018,11 +1250,11 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	}
 
 	if ((events & EPOLLOUT) &&
-	    (conn->flags & (TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND)))) {
+	    (conn->flags & (TFL_SNDBUF_WAIT | TFL_PARTIAL_SEND))) {
 		uint32_t edge = conn->seq_wnd_edge_to_tap;
-		bool partial = conn->flags & TFL(PARTIAL_SEND);
+		bool partial = conn->flags & TFL_PARTIAL_SEND;
 
-		conn->flags &= ~(TFL(SNDBUF_WAIT) | TFL(PARTIAL_SEND));
+		conn_flag_clear(conn, TFL_SNDBUF_WAIT | TFL_PARTIAL_SEND);
 		tcp_rcv_wnd_update(ctx, conn);
 		/* Only a real window update: an ACK with the same window
 		 * would count as a duplicate (RFC 5681 section 2).  After a
@@ -1030,7 +1262,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		 * resends what the socket couldn't take.
 		 */
 		if (partial)
-			conn->flags |= TFL(DUP_ACK);
+			conn_flag(conn, TFL_DUP_ACK);
 		if (partial ||
 		    seq_ge(conn->seq_from_tap + (conn->wnd_to_tap >>
 						 conn->ws_to_tap <<
@@ -1040,8 +1272,8 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	}
 
 	if ((events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) &&
-	    !(conn->flags & TFL(ORPHAN))) {
-		conn->flags |= TFL(SOCK_DATA);
+	    !(conn->flags & TFL_ORPHAN)) {
+		conn_flag(conn, TFL_SOCK_DATA);
 		tcp_data_from_sock(ctx, conn);
 	}
 }
@@ -1055,7 +1287,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 {
 	conn->timer_at_ms = 0;
 
-	if (conn->flags & TFL(ORPHAN)) {
+	if (conn->flags & TFL_ORPHAN) {
 		if (!tcp_sock_unacked(conn) || tcp_sock_handover(conn)) {
 			tcp_orphan_end(ctx, conn, false);
 		} else if (ctx->now >= conn->orphan_until_ms) {
@@ -1068,16 +1300,16 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		return;
 	}
 
-	if (!(conn->events & TEV(ESTABLISHED))) {
-		if (conn->events & TEV(TAP_SYN_SENT) ||
-		    conn->events & TEV(SOCK_CONNECTED)) {
+	if (!(conn->events & TEV_ESTABLISHED)) {
+		if (conn->events & TEV_TAP_SYN_SENT ||
+		    conn->events & TEV_SOCK_CONNECTED) {
 			if (conn->retrans++ >= SYN_RETRIES) {
 				tcp_rst(ctx, conn, "handshake timeout");
 				return;
 			}
 			conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
 			tcp_send_flags_seq(ctx, conn,
-					   (conn->events & TEV(TAP_SYN_SENT)) ?
+					   (conn->events & TEV_TAP_SYN_SENT) ?
 					   F_SYN : F_SYN | F_ACK,
 					   conn->iss_to_tap);
 			tcp_stats.retrans++;
@@ -1099,13 +1331,13 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->seq_ack_from_tap);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
-		conn->flags &= ~(TFL(RECOVERY) | TFL(RETRANS_ALL));
+		conn_flag_clear(conn, TFL_RECOVERY | TFL_RETRANS_ALL);
 		if (tcp_retransmit(ctx, conn) == 0)
 			tcp_timer_arm(ctx, conn);
 		return;
 	}
 
-	if (conn->flags & TFL(WND_PROBE)) {
+	if (conn->flags & TFL_WND_PROBE) {
 		/* Zero window: an ACK with SEQ = SND.NXT - 1 makes the guest
 		 * answer with its current window (RFC 9293 3.8.6.1)
 		 */
@@ -1190,7 +1422,7 @@ static bool tcp_sock_unacked(const struct tcp_conn *conn)
  */
 static bool tcp_sock_handover(const struct tcp_conn *conn)
 {
-	return (conn->events & TEV(TAP_FIN_RCVD)) &&
+	return (conn->events & TEV_TAP_FIN_RCVD) &&
 	       flow_sock_rqueue_empty(conn->sock);
 }
 
@@ -1208,7 +1440,7 @@ static bool tcp_sock_handover(const struct tcp_conn *conn)
 static void tcp_orphan_end(struct ctx *ctx, struct tcp_conn *conn,
 			   bool timeout)
 {
-	if ((!timeout && (conn->events & TEV(TAP_FIN_RCVD))) ||
+	if ((!timeout && (conn->events & TEV_TAP_FIN_RCVD)) ||
 	    tcp_sock_handover(conn)) {
 		tcp_stats.drained++;
 		tcp_conn_free(conn, false, "drained");
@@ -1243,10 +1475,10 @@ static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
 		tcp_orphan_end(ctx, conn, false);
 		return;
 	}
-	if (!(conn->flags & TFL(ORPHAN)))
+	if (!(conn->flags & TFL_ORPHAN))
 		conn_dbg(conn, "orphaned: waiting for the host peer's ACKs");
 	tcp_wait_clear(conn);
-	conn->flags |= TFL(ORPHAN);
+	conn_flag(conn, TFL_ORPHAN);
 	conn->orphan_until_ms = until;
 	conn->timer_at_ms = MIN(ctx->now + TCP_ORPHAN_POLL_MS, until);
 	timer_want(ctx, conn->timer_at_ms);
@@ -1282,11 +1514,11 @@ static void tcp_flow_guest_attached(struct ctx *ctx, union flow *flow)
 {
 	struct tcp_conn *conn = &flow->tcp;
 
-	if ((conn->flags & TFL(ORPHAN)) || (conn->events & TEV(ESTABLISHED)) ||
-	    !(conn->events & TEV(TAP_SYN_SENT)))
+	if ((conn->flags & TFL_ORPHAN) || (conn->events & TEV_ESTABLISHED) ||
+	    !(conn->events & TEV_TAP_SYN_SENT))
 		return;
 	tcp_send_flags_seq(ctx, conn, F_SYN, conn->iss_to_tap);
-	conn->flags &= ~TFL(RTT_PENDING);
+	conn_flag_clear(conn, TFL_RTT_PENDING);
 	conn->rtt_start_ms = ctx->now;
 	conn->timer_at_ms = 0;
 	tcp_timer_arm(ctx, conn);
@@ -1310,8 +1542,8 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 {
 	struct tcp_conn *conn = &flow->tcp;
 
-	if (!(conn->flags & TFL(ORPHAN))) {
-		if ((conn->events & TEV(TAP_FIN_RCVD)) &&
+	if (!(conn->flags & TFL_ORPHAN)) {
+		if ((conn->events & TEV_TAP_FIN_RCVD) &&
 		    (!tcp_sock_unacked(conn) || tcp_sock_handover(conn))) {
 			tcp_stats.drained++;
 			tcp_conn_free(conn, false, "drained");

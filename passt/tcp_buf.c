@@ -84,7 +84,7 @@ static size_t tcp_snd_mss(const struct tcp_conn *conn)
  */
 static uint32_t tcp_snd_wnd_usable(const struct tcp_conn *conn, size_t mss)
 {
-	if ((conn->events & TEV(TAP_SYN_SENT)) &&
+	if ((conn->events & TEV_TAP_SYN_SENT) &&
 	    conn->seq_ack_from_tap == conn->iss_to_tap + 1)
 		return MIN(conn->wnd_from_tap, (uint32_t)mss);
 	return conn->wnd_from_tap;
@@ -108,9 +108,9 @@ static uint64_t tcp_tag(const struct tcp_conn *conn, uint32_t seq)
  */
 static void tcp_wait_set(struct tcp_conn *conn)
 {
-	if (conn->flags & TFL(TAP_WAIT))
+	if (conn->flags & TFL_TAP_WAIT)
 		return;
-	conn->flags |= TFL(TAP_WAIT);
+	conn_flag(conn, TFL_TAP_WAIT);
 	tcp_waiting++;
 }
 
@@ -120,9 +120,9 @@ static void tcp_wait_set(struct tcp_conn *conn)
  */
 void tcp_wait_clear(struct tcp_conn *conn)
 {
-	if (!(conn->flags & TFL(TAP_WAIT)))
+	if (!(conn->flags & TFL_TAP_WAIT))
 		return;
-	conn->flags &= ~TFL(TAP_WAIT);
+	conn_flag_clear(conn, TFL_TAP_WAIT);
 	tcp_waiting--;
 }
 
@@ -149,10 +149,10 @@ static void tcp_tap_dropped(uint64_t tag)
 		return;
 	conn = &flow->tcp;
 	tcp_stats.tap_dropped++;
-	if (!(conn->flags & TFL(TAP_DROP)) ||
+	if (!(conn->flags & TFL_TAP_DROP) ||
 	    seq_lt(seq, conn->seq_drop_to_tap))
 		conn->seq_drop_to_tap = seq;
-	conn->flags |= TFL(TAP_DROP);
+	conn_flag(conn, TFL_TAP_DROP);
 	tcp_wait_set(conn);
 }
 
@@ -301,7 +301,7 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 	flow_key_fill(&tmp.f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
 		      f->dport);
 	if (f->af == AF_INET)
-		tmp.flags |= TFL(IPV4);
+		tmp.flags |= TFL_IPV4;
 	if (s.flags & F_ACK) {
 		seq = s.ack;
 	} else {
@@ -320,12 +320,12 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  */
 void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 {
-	if (!(conn->events & TEV(SOCK_EOF)))
+	if (!(conn->events & TEV_SOCK_EOF))
 		conn->seq_fin_to_tap = conn->seq_to_tap;
-	conn->events |= TEV(SOCK_EOF) | TEV(TAP_FIN_SENT);
+	conn_event(conn, TEV_SOCK_EOF | TEV_TAP_FIN_SENT);
 	if (tcp_send_flags_seq(ctx, conn, F_FIN | F_ACK,
 			       conn->seq_fin_to_tap)) {
-		conn->events &= ~TEV(TAP_FIN_SENT);	/* try again later */
+		conn_event_clear(conn, TEV_TAP_FIN_SENT);	/* try again later */
 		tcp_wait_set(conn);
 		return;
 	}
@@ -444,19 +444,19 @@ static int tcp_drop_apply(struct ctx *ctx, struct tcp_conn *conn)
 {
 	uint32_t seq = conn->seq_drop_to_tap;
 
-	conn->flags &= ~TFL(TAP_DROP);
-	if (!(conn->events & TEV(ESTABLISHED)) ||
+	conn_flag_clear(conn, TFL_TAP_DROP);
+	if (!(conn->events & TEV_ESTABLISHED) ||
 	    seq_lt(seq, conn->seq_ack_from_tap) ||
 	    !seq_lt(seq, conn->seq_to_tap))
 		return 0;	/* ACKed meanwhile, or already rewound */
 
-	if ((conn->events & TEV(TAP_FIN_SENT)) &&
-	    !(conn->events & TEV(TAP_FIN_ACKED)) &&
+	if ((conn->events & TEV_TAP_FIN_SENT) &&
+	    !(conn->events & TEV_TAP_FIN_ACKED) &&
 	    seq_le(seq, conn->seq_fin_to_tap))
-		conn->events &= ~TEV(TAP_FIN_SENT);
-	if ((conn->flags & TFL(RTT_PENDING)) &&
+		conn_event_clear(conn, TEV_TAP_FIN_SENT);
+	if ((conn->flags & TFL_RTT_PENDING) &&
 	    seq_lt(seq, conn->rtt_seq_to_tap))
-		conn->flags &= ~TFL(RTT_PENDING);	/* Karn's algorithm */
+		conn_flag_clear(conn, TFL_RTT_PENDING);	/* Karn's algorithm */
 	conn->seq_to_tap = seq;
 	if (rd(conn)->rewind(conn, seq - conn->seq_ack_from_tap) < 0) {
 		conn_dbg(conn, "rewind to %u after a tap drop failed", seq);
@@ -485,10 +485,10 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 	bool partial = tap_csum_offload();
 	int loops = 0;
 
-	if ((conn->flags & TFL(TAP_DROP)) && tcp_drop_apply(ctx, conn) < 0)
+	if ((conn->flags & TFL_TAP_DROP) && tcp_drop_apply(ctx, conn) < 0)
 		return -1;
-	if (!(conn->events & TEV(ESTABLISHED)) ||
-	    (conn->events & TEV(TAP_FIN_SENT)) || (conn->flags & TFL(ORPHAN)))
+	if (!(conn->events & TEV_ESTABLISHED) ||
+	    (conn->events & TEV_TAP_FIN_SENT) || (conn->flags & TFL_ORPHAN))
 		return 0;
 
 	while (loops++ < 64) {
@@ -505,12 +505,12 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 
 		if (wnd_left <= 0) {
 			if (!conn->wnd_from_tap && sent == 0) {
-				conn->flags |= TFL(WND_PROBE);
+				conn_flag(conn, TFL_WND_PROBE);
 				tcp_timer_arm(ctx, conn);
 			}
 			return 0;
 		}
-		conn->flags &= ~TFL(WND_PROBE);
+		conn_flag_clear(conn, TFL_WND_PROBE);
 
 		if (tap_tx_blocked() || turn >= TCP_TURN_BYTES) {
 			tcp_wait_set(conn);	/* tcp_tap_resume() goes on */
@@ -529,11 +529,11 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		p = tap_tx_space(&avail);
 		if (avail < need || tap_tx_frames_free() < need / slot) {
 			tap_flush();
-			if (conn->flags & TFL(TAP_DROP)) {
+			if (conn->flags & TFL_TAP_DROP) {
 				/* Frames of ours were dropped: SND.NXT first */
 				if (tcp_drop_apply(ctx, conn) < 0)
 					return -1;
-				if (conn->events & TEV(TAP_FIN_SENT))
+				if (conn->events & TEV_TAP_FIN_SENT)
 					return 0;
 				continue;
 			}
@@ -557,10 +557,10 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 
 		tcp_rd_ext.n = 0;
 		r = rd(conn)->read(conn, iov, n, sent,
-				   (conn->flags & TFL(SOCK_RDHUP)) ||
-				   (conn->events & TEV(SOCK_EOF)), &tcp_rd_ext);
+				   (conn->flags & TFL_SOCK_RDHUP) ||
+				   (conn->events & TEV_SOCK_EOF), &tcp_rd_ext);
 		if (r == -EAGAIN) {
-			conn->flags &= ~TFL(SOCK_DATA);
+			conn_flag_clear(conn, TFL_SOCK_DATA);
 			return 0;
 		}
 		if (r == 0) {
@@ -610,8 +610,8 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 
 		if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
 			conn->seq_max_to_tap = conn->seq_to_tap;
-		if (!(conn->flags & TFL(RTT_PENDING)) && !conn->retrans) {
-			conn->flags |= TFL(RTT_PENDING);
+		if (!(conn->flags & TFL_RTT_PENDING) && !conn->retrans) {
+			conn_flag(conn, TFL_RTT_PENDING);
 			conn->rtt_seq_to_tap = conn->seq_to_tap;
 			conn->rtt_start_ms = ctx->now;
 		}
@@ -622,8 +622,8 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		 * the peer's FIN came with the data (read again for EOF)
 		 */
 		if ((size_t)r < want && (size_t)r < n * seg &&
-		    !(conn->flags & TFL(SOCK_RDHUP))) {
-			conn->flags &= ~TFL(SOCK_DATA);
+		    !(conn->flags & TFL_SOCK_RDHUP)) {
+			conn_flag_clear(conn, TFL_SOCK_DATA);
 			return 0;
 		}
 	}
@@ -655,9 +655,9 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 	if (conn->seq_ack_from_tap == conn->seq_to_tap)
 		return 0;
 	conn->seq_to_tap = conn->seq_ack_from_tap;
-	if (!(conn->events & TEV(TAP_FIN_ACKED)))
-		conn->events &= ~TEV(TAP_FIN_SENT);
-	conn->flags &= ~(TFL(RTT_PENDING) | TFL(TAP_DROP));	/* Karn */
+	if (!(conn->events & TEV_TAP_FIN_ACKED))
+		conn_event_clear(conn, TEV_TAP_FIN_SENT);
+	conn_flag_clear(conn, TFL_RTT_PENDING | TFL_TAP_DROP);	/* Karn */
 	ret = rd(conn)->rewind(conn, 0);
 	if (ret < 0) {
 		conn_dbg(conn, "rewind for retransmission: %s", strerror(-ret));
@@ -668,9 +668,9 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 	if (tcp_data_from_sock(ctx, conn) < 0)
 		return -1;
 	if (conn->seq_to_tap == conn->seq_ack_from_tap &&
-	    (conn->events & TEV(SOCK_EOF)) &&
-	    !(conn->events & TEV(TAP_FIN_SENT)) &&
-	    !(conn->events & TEV(TAP_FIN_ACKED)))
+	    (conn->events & TEV_SOCK_EOF) &&
+	    !(conn->events & TEV_TAP_FIN_SENT) &&
+	    !(conn->events & TEV_TAP_FIN_ACKED))
 		tcp_send_fin(ctx, conn);
 	return 0;
 }
@@ -710,7 +710,7 @@ void tcp_tap_resume(struct ctx *ctx)
 		union flow *flow = flow_at(i);
 		struct tcp_conn *conn = &flow->tcp;
 
-		if (flow->f.type != FLOW_TCP || !(conn->flags & TFL(TAP_WAIT)))
+		if (flow->f.type != FLOW_TCP || !(conn->flags & TFL_TAP_WAIT))
 			continue;
 		if (tap_tx_blocked()) {
 			tcp_wait_cursor = i;
@@ -719,17 +719,17 @@ void tcp_tap_resume(struct ctx *ctx)
 		todo--;
 		tcp_wait_clear(conn);
 		tcp_stats.tap_waits++;
-		if ((conn->flags & TFL(TAP_DROP)) &&
+		if ((conn->flags & TFL_TAP_DROP) &&
 		    tcp_drop_apply(ctx, conn) < 0)
 			continue;
-		if (!(conn->events & TEV(ESTABLISHED)) ||
-		    (conn->flags & TFL(ORPHAN)))
+		if (!(conn->events & TEV_ESTABLISHED) ||
+		    (conn->flags & TFL_ORPHAN))
 			continue;
 		if (tcp_data_from_sock(ctx, conn) < 0)
 			continue;
 		if (conn->seq_to_tap == conn->seq_ack_from_tap &&
-		    (conn->events & TEV(SOCK_EOF)) &&
-		    !(conn->events & (TEV(TAP_FIN_SENT) | TEV(TAP_FIN_ACKED))))
+		    (conn->events & TEV_SOCK_EOF) &&
+		    !(conn->events & (TEV_TAP_FIN_SENT | TEV_TAP_FIN_ACKED)))
 			tcp_send_fin(ctx, conn);
 		tcp_timer_arm(ctx, conn);
 	}

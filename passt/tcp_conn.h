@@ -11,53 +11,97 @@
 
 #include "flow.h"
 
-/* Events: what has happened on this connection.  States are derived from
- * them (see tcp_state_str() in tcp.c); each bit has its own value.
+/* Events: what has happened on this connection, one bit each.  Only
+ * tcp_events_set() writes them (conn_event(), conn_event_clear()): it checks
+ * the combination (tcp_events_allowed()) and derives the RFC 9293 state
+ * (enum tcp_state, tcp_state_next()).  Names are spelled out in full, so
+ * that grep finds every use.
  */
 enum tcp_ev {
-	TEV_TAP_SYN_RCVD,	/* outbound: guest's SYN seen, connect() started */
-	TEV_SOCK_CONNECTED,	/* outbound: connect() done, SYN-ACK sent to guest */
-	TEV_SOCK_ACCEPTED,	/* inbound: accepted on a forwarded port */
-	TEV_TAP_SYN_SENT,	/* inbound: SYN sent to the guest */
-	TEV_ESTABLISHED,	/* handshake with the guest complete */
-	TEV_TAP_FIN_RCVD,	/* guest's FIN in sequence: shutdown(SHUT_WR) done */
-	TEV_SOCK_EOF,		/* host socket read EOF (peer's FIN) */
-	TEV_TAP_FIN_SENT,	/* FIN sent to the guest */
-	TEV_TAP_FIN_ACKED,	/* guest ACKed our FIN */
-	TEV_COUNT
+	/* outbound: guest's SYN seen, connect() started */
+	TEV_TAP_SYN_RCVD = 1U << 0,
+	/* outbound: connect() done, SYN-ACK sent to guest */
+	TEV_SOCK_CONNECTED = 1U << 1,
+	/* inbound: accepted on a forwarded port */
+	TEV_SOCK_ACCEPTED = 1U << 2,
+	/* inbound: SYN sent to the guest */
+	TEV_TAP_SYN_SENT = 1U << 3,
+	/* handshake with the guest complete */
+	TEV_ESTABLISHED = 1U << 4,
+	/* guest's FIN in sequence: shutdown(SHUT_WR) done */
+	TEV_TAP_FIN_RCVD = 1U << 5,
+	/* host socket read EOF (peer's FIN): our FIN is due (RFC 9293 CLOSE) */
+	TEV_SOCK_EOF = 1U << 6,
+	/* FIN sent to the guest (cleared if it must go out again) */
+	TEV_TAP_FIN_SENT = 1U << 7,
+	/* guest ACKed our FIN */
+	TEV_TAP_FIN_ACKED = 1U << 8,
 };
+#define TEV_COUNT		9
 
-#define TEV(x)		(1U << TEV_##x)
-
-/* Flags: conditions that come and go */
+/* Flags: conditions that come and go.  Only tcp_flags_set() writes them
+ * (conn_flag(), conn_flag_clear()), logged at trace level
+ */
 enum tcp_fl {
-	TFL_SOCK_RDHUP,		/* EPOLLRDHUP seen: no data after the queue */
-	TFL_SNDBUF_WAIT,	/* window limited by the send buffer: EPOLLOUT armed */
-	TFL_PARTIAL_SEND,	/* host socket took less than the guest sent */
-	TFL_ACK_DUE,		/* send an ACK at the end of this batch */
-	TFL_DUP_ACK,		/* send duplicate ACKs (out of order, or loss) */
-	TFL_WND_PROBE,		/* guest window is zero: persist timer */
-	TFL_RTT_PENDING,	/* @rtt_seq_to_tap, @rtt_start_ms: a sample */
-	TFL_IPV4,		/* guest side is IPv4 */
-	TFL_RST_AFTER_HS,	/* host peer reset during the handshake */
-	TFL_RECOVERY,		/* fast recovery: @seq_recover_to_tap unACKed */
-	TFL_ORPHAN,		/* being aborted: RST once the host peer ACKed all */
-	TFL_SOCK_DATA,		/* host socket may hold bytes not sent yet */
-	TFL_TAP_WAIT,		/* waits for its turn at the tap (tcp_tap_resume()) */
-	TFL_TAP_DROP,		/* frames from @seq_drop_to_tap not written */
-	TFL_RETRANS_ALL,	/* go back to SND.UNA after this batch (fast rexmit) */
-	TFL_COUNT
+	/* EPOLLRDHUP seen: no data after the queue */
+	TFL_SOCK_RDHUP = 1U << 0,
+	/* window limited by the send buffer: EPOLLOUT armed */
+	TFL_SNDBUF_WAIT = 1U << 1,
+	/* host socket took less than the guest sent */
+	TFL_PARTIAL_SEND = 1U << 2,
+	/* send an ACK at the end of this batch */
+	TFL_ACK_DUE = 1U << 3,
+	/* send duplicate ACKs (out of order, or loss) */
+	TFL_DUP_ACK = 1U << 4,
+	/* guest window is zero: persist timer */
+	TFL_WND_PROBE = 1U << 5,
+	/* @rtt_seq_to_tap, @rtt_start_ms: a sample */
+	TFL_RTT_PENDING = 1U << 6,
+	/* guest side is IPv4 (set before the first event, never changed) */
+	TFL_IPV4 = 1U << 7,
+	/* host peer reset during the handshake */
+	TFL_RST_AFTER_HS = 1U << 8,
+	/* fast recovery: @seq_recover_to_tap unACKed */
+	TFL_RECOVERY = 1U << 9,
+	/* being aborted: RST once the host peer ACKed all (never cleared) */
+	TFL_ORPHAN = 1U << 10,
+	/* host socket may hold bytes not sent yet */
+	TFL_SOCK_DATA = 1U << 11,
+	/* waits for its turn at the tap (tcp_tap_resume()) */
+	TFL_TAP_WAIT = 1U << 12,
+	/* frames from @seq_drop_to_tap not written */
+	TFL_TAP_DROP = 1U << 13,
+	/* go back to SND.UNA after this batch (fast rexmit) */
+	TFL_RETRANS_ALL = 1U << 14,
 };
-
-#define TFL(x)		(1U << TFL_##x)
+#define TFL_COUNT		15
 _Static_assert(TFL_COUNT <= 32, "tcp_conn.flags too narrow");
+
+/* RFC 9293 3.3.2 states, as the guest's peer (us) is in them: derived from
+ * the events by tcp_events_set(), for logs and for what serialises a
+ * connection.  There is no LISTEN entry: a connection is made on the SYN.
+ */
+enum tcp_state {
+	TCP_STATE_CLOSED = 0,	/* zeroed entry, or LAST-ACK done */
+	TCP_STATE_SYN_SENT,
+	TCP_STATE_SYN_RECEIVED,
+	TCP_STATE_ESTABLISHED,
+	TCP_STATE_FIN_WAIT_1,
+	TCP_STATE_FIN_WAIT_2,
+	TCP_STATE_CLOSE_WAIT,
+	TCP_STATE_CLOSING,
+	TCP_STATE_LAST_ACK,
+	TCP_STATE_TIME_WAIT,
+	TCP_STATE_COUNT
+};
 
 /**
  * struct tcp_conn - One TCP connection between the guest and a host socket
  * @f:			Flow header (type FLOW_TCP, guest-side key)
  * @sock:		Host socket, non-blocking
- * @events:		TEV() bits
- * @flags:		TFL() bits
+ * @events:		enum tcp_ev bits, written by tcp_events_set() only
+ * @flags:		enum tcp_fl bits, written by tcp_flags_set() only
+ * @state:		enum tcp_state, derived from @events by tcp_events_set()
  * @reader:		Host-socket reader back-end (enum tcp_reader_kind)
  * @retrans:		Consecutive retransmissions without progress
  * @dup_acks:		Duplicate ACKs from the guest in a row
@@ -108,6 +152,7 @@ struct tcp_conn {
 	int sock;
 	uint16_t events;
 	uint32_t flags;
+	uint8_t state;
 	uint8_t reader;
 	uint8_t retrans;
 	uint8_t dup_acks;

@@ -55,7 +55,79 @@ struct frame;
  */
 static inline int conn_af(const struct tcp_conn *conn)
 {
-	return conn->flags & TFL(IPV4) ? AF_INET : AF_INET6;
+	return conn->flags & TFL_IPV4 ? AF_INET : AF_INET6;
+}
+
+/* tcp.c: the state machine's setters and tables */
+extern const char *const tcp_state_str[TCP_STATE_COUNT];
+bool tcp_events_valid(unsigned events);
+bool tcp_events_allowed(unsigned old, unsigned events);
+enum tcp_state tcp_state_next(enum tcp_state old, unsigned events);
+bool tcp_state_allowed(enum tcp_state from, enum tcp_state to);
+void tcp_events_set(struct tcp_conn *conn, unsigned events);
+void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags);
+
+/**
+ * conn_event() - An event happened on a connection
+ * @conn:	Connection
+ * @ev:		enum tcp_ev bits to set
+ */
+static inline void conn_event(struct tcp_conn *conn, unsigned ev)
+{
+	tcp_events_set(conn, conn->events | ev);
+}
+
+/**
+ * conn_event_clear() - Take an event back (TEV_TAP_FIN_SENT only: our FIN
+ *			must go out again)
+ * @conn:	Connection
+ * @ev:		enum tcp_ev bits to clear
+ */
+static inline void conn_event_clear(struct tcp_conn *conn, unsigned ev)
+{
+	tcp_events_set(conn, conn->events & ~ev);
+}
+
+/**
+ * tcp_flags_set() - Write a connection's flags: the only writer
+ * @conn:	Connection
+ * @flags:	New value, enum tcp_fl bits
+ *
+ * TFL_IPV4 is set before the first event and never changes, TFL_ORPHAN is
+ * never cleared (asserted).  Changes are logged at trace level only: some
+ * flags change with every segment.
+ */
+static inline void tcp_flags_set(struct tcp_conn *conn, uint32_t flags)
+{
+	uint32_t changed = flags ^ conn->flags;
+
+	if (!changed)
+		return;
+	ASSERT(!(changed & TFL_IPV4) || !conn->events);
+	ASSERT(!(conn->flags & TFL_ORPHAN) || (flags & TFL_ORPHAN));
+	if (log_trace_on)
+		tcp_flags_log(conn, flags);
+	conn->flags = flags;
+}
+
+/**
+ * conn_flag() - Set flags of a connection
+ * @conn:	Connection
+ * @fl:		enum tcp_fl bits to set
+ */
+static inline void conn_flag(struct tcp_conn *conn, uint32_t fl)
+{
+	tcp_flags_set(conn, conn->flags | fl);
+}
+
+/**
+ * conn_flag_clear() - Clear flags of a connection
+ * @conn:	Connection
+ * @fl:		enum tcp_fl bits to clear
+ */
+static inline void conn_flag_clear(struct tcp_conn *conn, uint32_t fl)
+{
+	tcp_flags_set(conn, conn->flags & ~fl);
 }
 
 

@@ -142,7 +142,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		return;
 	}
 	conn = &flow->tcp;
-	conn->f.type = FLOW_TCP;
+	flow_activate(flow, FLOW_TCP);
 	conn->sock = -1;
 	flow_key_fill(&conn->f.key, IPPROTO_TCP, &f->src, f->sport, &f->dst,
 		      f->dport);
@@ -151,9 +151,9 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		return;
 	}
 	if (af == AF_INET)
-		conn->flags |= TFL(IPV4);
+		conn_flag(conn, TFL_IPV4);
 
-	conn->events = TEV(TAP_SYN_RCVD);
+	conn_event(conn, TEV_TAP_SYN_RCVD);
 	conn->seq_from_tap = s->seq + 1;
 	conn->seq_wnd_edge_to_tap = conn->seq_from_tap;
 	conn->ws_from_tap = o.ws >= 0 ? (uint8_t)o.ws : 0;
@@ -310,7 +310,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			fwd_guest_addr(&ctx->c, af, &gaddr);
 
 		conn = &flow->tcp;
-		conn->f.type = FLOW_TCP;
+		flow_activate(flow, FLOW_TCP);
 		conn->sock = s;
 		flow_key_fill(&conn->f.key, IPPROTO_TCP, &gaddr, gport, &src,
 			      pport);
@@ -326,11 +326,11 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 		if (af == AF_INET)
-			conn->flags |= TFL(IPV4);
+			conn_flag(conn, TFL_IPV4);
 		/* TCP_NODELAY, SO_KEEPALIVE: from the listener, see
 		 * fwd_listen_sock()
 		 */
-		conn->events = TEV(SOCK_ACCEPTED) | TEV(TAP_SYN_SENT);
+		conn_event(conn, TEV_SOCK_ACCEPTED | TEV_TAP_SYN_SENT);
 		conn->reader = tcp_reader_of(sa.ss_family);
 		conn->ws_to_tap = TCP_WS_OUR;
 		conn->mss_to_tap = (uint16_t)MIN(

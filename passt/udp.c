@@ -208,7 +208,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 		return NULL;
 	}
 	uf = &flow->udp;
-	uf->f.type = FLOW_UDP;
+	flow_activate(flow, FLOW_UDP);
 	uf->f.key = *key;
 	uf->kind = (uint8_t)kind;
 	uf->sock = -1;

@@ -134,11 +134,18 @@ static unsigned splice_pipe_n;		/* idle pipes in the pool */
 static bool splice_on;			/* splice_init() enabled the path */
 static bool splice_no_reads;		/* exit drain gave up: pipes only */
 
+/* Names of the bits of enum splice_ev and enum splice_fl, by bit number */
 static const char *const splice_ev_str[SEV_COUNT] = {
-	"CONNECTING", "FIN_RCVD_0", "FIN_RCVD_1", "FIN_SENT_0", "FIN_SENT_1",
+	"SEV_CONNECTING", "SEV_FIN_RCVD_0", "SEV_FIN_RCVD_1",
+	"SEV_FIN_SENT_0", "SEV_FIN_SENT_1",
 };
-_Static_assert(ARRAY_SIZE(splice_ev_str) == SEV_COUNT,
-	       "splice_ev_str out of sync");
+static const char *const splice_fl_str[SFL_COUNT] = {
+	"SFL_OUT_WAIT_0", "SFL_OUT_WAIT_1", "SFL_FROM_NS", "SFL_IPV6",
+	"SFL_V4_FALLBACK",
+};
+_Static_assert(SEV_FIN_SENT_1 == 1U << (SEV_COUNT - 1) &&
+	       SFL_V4_FALLBACK == 1U << (SFL_COUNT - 1),
+	       "splice_ev_str or splice_fl_str out of sync");
 
 /**
  * splice_dbg() - Debug message prefixed with the flow and its ports
@@ -158,13 +165,13 @@ splice_dbg(const struct tcp_splice_conn *conn, const char *fmt, ...)
 	va_end(ap);
 	debug("spliced flow %u (%s port %u -> %u): %s",
 	      flow_idx((const union flow *)conn),
-	      conn->flags & SFL(FROM_NS) ? "namespace" : "host",
+	      conn->flags & SFL_FROM_NS ? "namespace" : "host",
 	      conn->port, conn->to_port, msg);
 }
 
 /**
  * splice_ev_fmt() - Names of the event bits set, for logs
- * @events:	SEV() bits
+ * @events:	enum splice_ev bits
  * @buf:	Output
  * @len:	Size of @buf
  *
@@ -188,6 +195,187 @@ static const char *splice_ev_fmt(unsigned events, char *buf, size_t len)
 		off += (size_t)n;
 	}
 	return buf;
+}
+
+/**
+ * splice_bits_fmt() - Changed bits, spelled out: "+NAME -NAME ..."
+ * @old:	Old bits
+ * @new:	New bits
+ * @names:	Name of each bit, by bit number
+ * @count:	Number of bits
+ * @buf:	Output
+ * @len:	Size of @buf
+ *
+ * Return: @buf
+ */
+static const char *splice_bits_fmt(unsigned old, unsigned new,
+				   const char *const *names, unsigned count,
+				   char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < count && off < len; i++) {
+		int n;
+
+		if (!((old ^ new) & (1U << i)))
+			continue;
+		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
+			     new & (1U << i) ? '+' : '-', names[i]);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	return buf;
+}
+
+/**
+ * splice_events_valid() - Is a set of events one a connection can have?
+ * @events:	enum splice_ev bits
+ *
+ * Nothing is read while connect() is in progress, so no EOF either; a
+ * direction is shut (SEV_FIN_SENT_x) only after its EOF (SEV_FIN_RCVD_x).
+ *
+ * Return: true if possible
+ */
+bool splice_events_valid(unsigned events)
+{
+	unsigned d;
+
+	if (events & ~((1U << SEV_COUNT) - 1))
+		return false;
+	if ((events & SEV_CONNECTING) && (events & ~SEV_CONNECTING))
+		return false;
+	for (d = 0; d < 2; d++)
+		if ((events & SEV_FIN_SENT(d)) && !(events & SEV_FIN_RCVD(d)))
+			return false;
+	return true;
+}
+
+/**
+ * splice_events_allowed() - May a connection's events change like this?
+ * @old:	Current enum splice_ev bits (valid)
+ * @events:	New bits
+ *
+ * SEV_CONNECTING comes and goes (an IPv4 fallback connects again); the
+ * end-of-stream events are never taken back.
+ *
+ * Return: true if allowed (also if nothing changes)
+ */
+bool splice_events_allowed(unsigned old, unsigned events)
+{
+	return splice_events_valid(events) &&
+	       !(old & ~events & ~SEV_CONNECTING);
+}
+
+/**
+ * splice_flags_allowed() - May a connection's flags change like this?
+ * @events:	Its enum splice_ev bits
+ * @old:	Current enum splice_fl bits
+ * @flags:	New bits
+ *
+ * SFL_FROM_NS and SFL_IPV6 are set at accept, before any event, and never
+ * change; SFL_V4_FALLBACK is set once, for an IPv6 connection from the
+ * host, and never cleared; SFL_OUT_WAIT_x come and go.
+ *
+ * Return: true if allowed
+ */
+bool splice_flags_allowed(unsigned events, unsigned old, unsigned flags)
+{
+	unsigned changed = old ^ flags;
+
+	if (flags & ~((1U << SFL_COUNT) - 1))
+		return false;
+	if ((changed & (SFL_FROM_NS | SFL_IPV6)) && events)
+		return false;
+	if (changed & SFL_V4_FALLBACK)
+		return (flags & SFL_V4_FALLBACK) && (flags & SFL_IPV6) &&
+		       !(flags & SFL_FROM_NS);
+	return true;
+}
+
+/**
+ * splice_events_set() - Write a connection's events: the only writer
+ * @conn:	Connection
+ * @events:	New enum splice_ev bits (splice_events_allowed(), asserted)
+ *
+ * Logs the change at debug level: "flow N spliced TCP: +SEV_FIN_RCVD_0".
+ */
+static void splice_events_set(struct tcp_splice_conn *conn, unsigned events)
+{
+	char buf[96];
+
+	if (events == conn->events)
+		return;
+	ASSERT(splice_events_allowed(conn->events, events));
+	if (log_level >= LOG_DEBUG)
+		flow_dbg(conn, "%s", splice_bits_fmt(conn->events, events,
+						     splice_ev_str, SEV_COUNT,
+						     buf, sizeof(buf)));
+	conn->events = (uint8_t)events;
+}
+
+/**
+ * splice_event() - Events happened on a connection
+ * @conn:	Connection
+ * @ev:		enum splice_ev bits to set
+ */
+static void splice_event(struct tcp_splice_conn *conn, unsigned ev)
+{
+	splice_events_set(conn, conn->events | ev);
+}
+
+/**
+ * splice_event_clear() - Take an event back (SEV_CONNECTING only)
+ * @conn:	Connection
+ * @ev:		enum splice_ev bits to clear
+ */
+static void splice_event_clear(struct tcp_splice_conn *conn, unsigned ev)
+{
+	splice_events_set(conn, conn->events & ~ev);
+}
+
+/**
+ * splice_flags_set() - Write a connection's flags: the only writer
+ * @conn:	Connection
+ * @flags:	New enum splice_fl bits (splice_flags_allowed(), asserted)
+ *
+ * Logs the change at trace level (SFL_OUT_WAIT_x follow back-pressure).
+ */
+static void splice_flags_set(struct tcp_splice_conn *conn, unsigned flags)
+{
+	char buf[96];
+
+	if (flags == conn->flags)
+		return;
+	ASSERT(splice_flags_allowed(conn->events, conn->flags, flags));
+	if (log_trace_on)
+		trace("flow %u spliced TCP: %s",
+		      flow_idx((const union flow *)conn),
+		      splice_bits_fmt(conn->flags, flags, splice_fl_str,
+				      SFL_COUNT, buf, sizeof(buf)));
+	conn->flags = (uint8_t)flags;
+}
+
+/**
+ * splice_flag() - Set flags of a connection
+ * @conn:	Connection
+ * @fl:		enum splice_fl bits to set
+ */
+static void splice_flag(struct tcp_splice_conn *conn, unsigned fl)
+{
+	splice_flags_set(conn, conn->flags | fl);
+}
+
+/**
+ * splice_flag_clear() - Clear flags of a connection
+ * @conn:	Connection
+ * @fl:		enum splice_fl bits to clear
+ */
+static void splice_flag_clear(struct tcp_splice_conn *conn, unsigned fl)
+{
+	splice_flags_set(conn, conn->flags & ~fl);
 }
 
 /**
@@ -294,7 +482,7 @@ static uint32_t splice_mask(const struct tcp_splice_conn *conn, unsigned x)
 {
 	uint32_t m = 0;
 
-	if (conn->events & SEV(CONNECTING))
+	if (conn->events & SEV_CONNECTING)
 		return x ? EPOLLOUT : 0;
 	if (!(conn->events & SEV_FIN_RCVD(x)) &&
 	    !(conn->flags & SFL_OUT_WAIT(x)) && !splice_no_reads)
@@ -384,7 +572,7 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 	for (x = 0; x < 2; x++)
 		splice_pipe_put(conn->pipe[x], !conn->pipe_used[x]);
 
-	if (conn->events & SEV(CONNECTING))
+	if (conn->events & SEV_CONNECTING)
 	if (rst)
 		splice_stats.resets++;
 	splice_stats.flows_closed++;
@@ -405,7 +593,7 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 static bool splice_handover(const struct tcp_splice_conn *conn)
 {
 	/* s[0] is in the namespace for -T, s[1] for -t */
-	unsigned d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
+	unsigned d_ns = (conn->flags & SFL_FROM_NS) ? 0 : 1;
 
 	return (conn->events & SEV_FIN_SENT(d_ns)) && !conn->pipe_used[d_ns] &&
 	       conn->s[!d_ns] >= 0 && flow_sock_rqueue_empty(conn->s[!d_ns]);
@@ -474,7 +662,7 @@ static bool splice_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 {
 	struct tcp_splice_conn *conn = splice_conn_of(flow);
 	/* s[0] is in the namespace for -T, s[1] for -t */
-	unsigned d_ns = (conn->flags & SFL(FROM_NS)) ? 0 : 1;
+	unsigned d_ns = (conn->flags & SFL_FROM_NS) ? 0 : 1;
 
 	if (abort)
 		splice_no_reads = true;
@@ -545,12 +733,12 @@ int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && errno == EAGAIN) {
-				conn->flags |= SFL_OUT_WAIT(d);
+				splice_flag(conn, SFL_OUT_WAIT(d));
 				return 0;
 			}
 			return n < 0 ? -errno : -EIO;
 		}
-		conn->flags &= ~SFL_OUT_WAIT(d);
+		splice_flag_clear(conn, SFL_OUT_WAIT(d));
 
 		if (conn->events & SEV_FIN_RCVD(d)) {
 			if (!(conn->events & SEV_FIN_SENT(d))) {
@@ -558,7 +746,7 @@ int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 				 * error comes with the next event
 				 */
 				shutdown(to, SHUT_WR);
-				conn->events |= SEV_FIN_SENT(d);
+				splice_event(conn, SEV_FIN_SENT(d));
 			}
 			return 0;
 		}
@@ -572,7 +760,7 @@ int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 		if (n > 0) {
 			conn->pipe_used[d] = (uint32_t)n;
 		} else if (n == 0) {
-			conn->events |= SEV_FIN_RCVD(d);
+			splice_event(conn, SEV_FIN_RCVD(d));
 		} else if (errno == EAGAIN) {
 			return 0;
 		} else if (errno != EINTR) {
@@ -644,7 +832,7 @@ static int splice_connect(const struct conf *c, struct tcp_splice_conn *conn,
 	socklen_t sl;
 	int ret;
 
-	if (!(conn->flags & SFL(FROM_NS))) {
+	if (!(conn->flags & SFL_FROM_NS)) {
 		ret = fwd_splice_ns_target(c, af, &dst);
 		if (ret < 0)
 			return ret;
@@ -682,8 +870,8 @@ static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
 {
 	int t, ret;
 
-	if ((conn->flags & (SFL(FROM_NS) | SFL(V4_FALLBACK))) ||
-	    !(conn->flags & SFL(IPV6)) || !ctx->c.ip4.enabled)
+	if ((conn->flags & (SFL_FROM_NS | SFL_V4_FALLBACK)) ||
+	    !(conn->flags & SFL_IPV6) || !ctx->c.ip4.enabled)
 		return false;
 	t = nsock_get(AF_INET);
 	if (t < 0)
@@ -691,17 +879,17 @@ static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
 	close(conn->s[1]);		/* leaves the epoll set with it */
 	conn->ep[1] = 0;
 	conn->s[1] = t;
-	conn->flags |= SFL(V4_FALLBACK);
+	splice_flag(conn, SFL_V4_FALLBACK);
 	ret = splice_connect(&ctx->c, conn, AF_INET, conn->to_port, NULL);
 	if (ret < 0)
 		return false;
 	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
 	if (ret > 0) {
-		conn->events |= SEV(CONNECTING);
+		splice_event(conn, SEV_CONNECTING);
 		conn->deadline_ms = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
 		timer_want(ctx, conn->deadline_ms);
 	} else {
-		conn->events &= ~SEV(CONNECTING);
+		splice_event_clear(conn, SEV_CONNECTING);
 	}
 	return true;
 }
@@ -788,7 +976,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 
 	conn = splice_conn_of(flow);
-	conn->f.type = FLOW_TCP_SPLICE;
+	flow_activate(flow, FLOW_TCP_SPLICE);
 	conn->s[0] = s;
 	conn->s[1] = -1;
 	conn->pipe[0][0] = conn->pipe[0][1] = -1;
@@ -796,9 +984,9 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	conn->port = port;
 	conn->to_port = to_port;
 	if (from_ns)
-		conn->flags |= SFL(FROM_NS);
+		splice_flag(conn, SFL_FROM_NS);
 	if (af == AF_INET6)
-		conn->flags |= SFL(IPV6);
+		splice_flag(conn, SFL_IPV6);
 	if (log_level >= LOG_DEBUG)
 		splice_dbg(conn, "accepted from %s:%u", inany_ntop(peer, a),
 			   peer_port);
@@ -845,7 +1033,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		goto reset;
 	}
 	if (ret > 0) {
-		conn->events |= SEV(CONNECTING);
+		splice_event(conn, SEV_CONNECTING);
 		conn->deadline_ms = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
 		timer_want(ctx, conn->deadline_ms);
 	}
@@ -895,25 +1083,25 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	if ((events & EPOLLERR) && (e = splice_sock_error(conn->s[x]))) {
 		char why[64];
 
-		if ((conn->events & SEV(CONNECTING)) && x == 1 &&
+		if ((conn->events & SEV_CONNECTING) && x == 1 &&
 		    e == ECONNREFUSED && splice_v4_fallback(ctx, conn)) {
 			splice_conn_update(ctx, conn);
 			return;
 		}
 
 		snprintf(why, sizeof(why), "%s on side %u%s", strerror(e), x,
-			 (conn->events & SEV(CONNECTING)) && x == 1 ?
+			 (conn->events & SEV_CONNECTING) && x == 1 ?
 			 " (connect)" : "");
-		if ((conn->events & SEV(CONNECTING)) && x == 1)
+		if ((conn->events & SEV_CONNECTING) && x == 1)
 			splice_stats.connect_failed++;
 		splice_conn_close(ctx, conn, true, why);
 		return;
 	}
 
-	if (conn->events & SEV(CONNECTING)) {
+	if (conn->events & SEV_CONNECTING) {
 		if (x != 1 || !(events & EPOLLOUT))
 			return;
-		conn->events &= ~SEV(CONNECTING);
+		splice_event_clear(conn, SEV_CONNECTING);
 		splice_dbg(conn, "connected");
 		ret = splice_dir_forward(conn, 0);
 	} else {
@@ -958,7 +1146,7 @@ static int64_t splice_flow_timer(struct ctx *ctx, union flow *flow)
 {
 	struct tcp_splice_conn *conn = splice_conn_of(flow);
 
-	if (!(conn->events & SEV(CONNECTING)))
+	if (!(conn->events & SEV_CONNECTING))
 		return INT64_MAX;
 	if (conn->deadline_ms > ctx->now)
 		return conn->deadline_ms;

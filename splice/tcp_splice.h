@@ -16,35 +16,42 @@
  * s[!d].
  */
 
-/* Events: what has happened on the connection; each bit has its own value */
+/* Events: what has happened on the connection, one bit each.  Only
+ * splice_events_set() writes them (splice_event(), splice_event_clear()),
+ * which checks the change (splice_events_allowed()) and logs it at debug
+ * level.  Names are spelled out in full, so that grep finds every use.
+ */
 enum splice_ev {
-	SEV_CONNECTING,		/* connect() of s[1] in progress */
-	SEV_FIN_RCVD_0,		/* read EOF from s[0] */
-	SEV_FIN_RCVD_1,		/* read EOF from s[1] */
-	SEV_FIN_SENT_0,		/* direction 0 done: pipe drained, s[1] shut */
-	SEV_FIN_SENT_1,		/* direction 1 done: pipe drained, s[0] shut */
-	SEV_COUNT
+	SEV_CONNECTING	= 1U << 0,	/* connect() of s[1] in progress */
+	SEV_FIN_RCVD_0	= 1U << 1,	/* read EOF from s[0] */
+	SEV_FIN_RCVD_1	= 1U << 2,	/* read EOF from s[1] */
+	SEV_FIN_SENT_0	= 1U << 3,	/* direction 0 done: pipe drained, s[1]
+					 * shut */
+	SEV_FIN_SENT_1	= 1U << 4,	/* direction 1 done: pipe drained, s[0]
+					 * shut */
 };
+#define SEV_COUNT		5
 
-#define SEV(x)			(1U << SEV_##x)
-#define SEV_FIN_RCVD(d)		(1U << (SEV_FIN_RCVD_0 + (d)))
-#define SEV_FIN_SENT(d)		(1U << (SEV_FIN_SENT_0 + (d)))
+#define SEV_FIN_RCVD(d)		(SEV_FIN_RCVD_0 << (d))	/* direction d */
+#define SEV_FIN_SENT(d)		(SEV_FIN_SENT_0 << (d))
 
-/* Flags: conditions that come and go */
+/* Flags: conditions that come and go, written by splice_flags_set() only */
 enum splice_fl {
-	SFL_OUT_WAIT_0,		/* pipe[0] holds data, s[1] is full: EPOLLOUT */
-	SFL_OUT_WAIT_1,		/* pipe[1] holds data, s[0] is full: EPOLLOUT */
-	SFL_FROM_NS,		/* accepted in the namespace (-T), else on the
-				 * host (-t) */
-	SFL_IPV6,		/* the accepted socket is IPv6 (and the other
-				 * one, unless SFL_V4_FALLBACK) */
-	SFL_V4_FALLBACK,	/* -t: IPv6 refused in the namespace, s[1] is
-				 * an IPv4 socket now */
-	SFL_COUNT
+	SFL_OUT_WAIT_0	= 1U << 0,	/* pipe[0] holds data, s[1] is full:
+					 * EPOLLOUT */
+	SFL_OUT_WAIT_1	= 1U << 1,	/* pipe[1] holds data, s[0] is full:
+					 * EPOLLOUT */
+	SFL_FROM_NS	= 1U << 2,	/* accepted in the namespace (-T), else
+					 * on the host (-t); set at accept */
+	SFL_IPV6	= 1U << 3,	/* the accepted socket is IPv6 (and the
+					 * other one, unless SFL_V4_FALLBACK);
+					 * set at accept */
+	SFL_V4_FALLBACK	= 1U << 4,	/* -t: IPv6 refused in the namespace,
+					 * s[1] is an IPv4 socket now */
 };
+#define SFL_COUNT		5
 
-#define SFL(x)			(1U << SFL_##x)
-#define SFL_OUT_WAIT(d)		(1U << (SFL_OUT_WAIT_0 + (d)))
+#define SFL_OUT_WAIT(d)		(SFL_OUT_WAIT_0 << (d))	/* direction d */
 
 /* Bit of tcp_splice_conn.ep[]: the socket is registered with epoll */
 #define SPLICE_EP_REG		0x80U
@@ -57,8 +64,8 @@ enum splice_fl {
  *		is its read end, [d][1] its write end
  * @pipe_used:	Bytes sitting in pipe[d], read from s[d] and not yet
  *		written to s[!d]
- * @events:	SEV() bits
- * @flags:	SFL() bits
+ * @events:	enum splice_ev bits, written by splice_events_set() only
+ * @flags:	enum splice_fl bits, written by splice_flags_set() only
  * @ep:		epoll events registered for s[x] (EPOLLIN, EPOLLOUT), with
  *		SPLICE_EP_REG if s[x] is in the epoll set at all
  * @port:	Listening port the connection came in on, host order

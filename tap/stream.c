@@ -19,10 +19,10 @@
  * whole (the peer would otherwise read the next frame's bytes as the rest of
  * it); frames not yet started are dropped, whole, if the buffer is full.
  */
-#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
+#include "../conf/log.h"
 #include "../conf/util.h"
 #include "stream.h"
 
@@ -34,7 +34,7 @@
  */
 void stream_rx_init(struct stream_rx *s, uint8_t *buf, size_t size)
 {
-	assert(size >= STREAM_LEN_SIZE + FRAME_MAX);
+	ASSERT(size >= STREAM_LEN_SIZE + FRAME_MAX);
 	s->buf = buf;
 	s->size = size;
 	s->len = s->off = 0;
@@ -71,7 +71,7 @@ uint8_t *stream_rx_space(struct stream_rx *s, size_t *room)
  */
 void stream_rx_commit(struct stream_rx *s, size_t n)
 {
-	assert(n <= s->size - s->len);
+	ASSERT(n <= s->size - s->len);
 	s->len += n;
 }
 
@@ -149,7 +149,7 @@ bool stream_rx_ready(const struct stream_rx *s)
  */
 void stream_tx_init(struct stream_tx *t, uint8_t *buf, size_t size)
 {
-	assert(size >= STREAM_LEN_SIZE + FRAME_MAX);
+	ASSERT(size >= STREAM_LEN_SIZE + FRAME_MAX);
 	t->buf = buf;
 	t->size = size;
 	t->len = t->off = 0;
@@ -186,7 +186,7 @@ const uint8_t *stream_tx_head(const struct stream_tx *t, size_t *len)
  */
 void stream_tx_advance(struct stream_tx *t, size_t n)
 {
-	assert(n <= t->len - t->off);
+	ASSERT(n <= t->len - t->off);
 	t->off += n;
 	if (t->off == t->len)
 		t->len = t->off = 0;
@@ -234,7 +234,7 @@ unsigned stream_tx_keep_map(struct stream_tx *t, const struct iovec *iov,
 	unsigned ndrop = 0;
 	size_t i, j, k = 0;
 
-	assert(!done || !stream_tx_pending(t));
+	ASSERT(!done || !stream_tx_pending(t));
 
 	if (t->off) {
 		memmove(t->buf, t->buf + t->off, t->len - t->off);
@@ -262,7 +262,7 @@ unsigned stream_tx_keep_map(struct stream_tx *t, const struct iovec *iov,
 			/* A started frame must go out whole: it always fits,
 			 * as the buffer was empty and holds any frame
 			 */
-			assert(!skip);
+			ASSERT(!skip);
 			ndrop++;
 			if (dropped)
 				dropped[i] = true;

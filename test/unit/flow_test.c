@@ -7,10 +7,13 @@
  * idle the longest, however recently (issue 31: a burst of queries must
  * not be refused while an evictable flow exists); one timer pass reaches
  * every flow once and asks for the earliest deadline; the drain counts
- * what stays open.  Fake operations stand in for a protocol's.
+ * what stays open.  Fake operations stand in for a protocol's.  The
+ * lifecycle (issue 28): the transitions flow.h documents are the only
+ * ones flow_set_state() takes; anything else aborts (ASSERT()).
  */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "../../passt/epoll_ref.h"
@@ -35,7 +38,7 @@ static union flow *add(unsigned i)
 	union flow *fl = flow_alloc(NULL);
 
 	ck_assert_ptr_nonnull(fl);
-	fl->f.type = FLOW_TCP;
+	flow_activate(fl, FLOW_TCP);
 	key(&fl->f.key, i);
 	ck_assert_int_eq(flow_hash_add(fl), 0);
 	return fl;
@@ -105,7 +108,7 @@ START_TEST(test_flow_hash_rejects_duplicate)
 {
 	union flow *a = add(1), *b = flow_alloc(NULL);
 
-	b->f.type = FLOW_TCP;
+	flow_activate(b, FLOW_TCP);
 	key(&b->f.key, 1);
 	ck_assert_int_eq(flow_hash_add(b), -EEXIST);
 	ck_assert_ptr_eq(flow_lookup(&a->f.key), a);
@@ -198,7 +201,7 @@ static void fill_fake(void)
 		union flow *fl = flow_alloc(NULL);
 
 		ck_assert_ptr_nonnull(fl);
-		fl->f.type = FLOW_UDP;
+		flow_activate(fl, FLOW_UDP);
 		fl->udp.last_active_ms = (int64_t)i * 10;
 	}
 	fctx.timer_next = INT64_MAX;
@@ -217,6 +220,7 @@ START_TEST(test_flow_evict_oldest_idle)
 	ck_assert_uint_eq(fake_evicted, 0);	/* last active at 0 ms */
 	ck_assert_uint_eq(flow_idx(fl), 0);
 	ck_assert_uint_eq(fl->f.type, FLOW_NONE);
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_NEW);
 	ck_assert_uint_eq(flow_stats.evicted, 1);
 }
 END_TEST
@@ -256,6 +260,99 @@ START_TEST(test_flow_drain_counts_open)
 }
 END_TEST
 
+/* The lifecycle of flow.h: FREE -> NEW -> ACTIVE -> DEAD -> FREE, and
+ * NEW -> DEAD for a caller that gives up; every other pair is refused,
+ * a state to itself too
+ */
+START_TEST(test_flow_state_table)
+{
+	static const bool ok[FLOW_STATE_COUNT][FLOW_STATE_COUNT] = {
+		[FLOW_STATE_FREE][FLOW_STATE_NEW] = true,
+		[FLOW_STATE_NEW][FLOW_STATE_ACTIVE] = true,
+		[FLOW_STATE_NEW][FLOW_STATE_DEAD] = true,
+		[FLOW_STATE_ACTIVE][FLOW_STATE_DEAD] = true,
+		[FLOW_STATE_DEAD][FLOW_STATE_FREE] = true,
+	};
+	unsigned from, to, n = 0;
+
+	for (from = 0; from < FLOW_STATE_COUNT; from++) {
+		for (to = 0; to < FLOW_STATE_COUNT; to++) {
+			ck_assert_msg(flow_state_allowed(from, to) ==
+				      ok[from][to], "%s -> %s",
+				      flow_state_str[from], flow_state_str[to]);
+			n += ok[from][to];
+		}
+	}
+	ck_assert_uint_eq(n, 5);
+	ck_assert(!flow_state_allowed(FLOW_STATE_COUNT, FLOW_STATE_FREE));
+}
+END_TEST
+
+/* One entry through the whole cycle, with the walks and the hash */
+START_TEST(test_flow_state_cycle)
+{
+	union flow *fl = flow_alloc(NULL);
+	struct flow_key k;
+
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_NEW);
+	ck_assert_uint_eq(fl->f.type, FLOW_NONE);
+	flow_activate(fl, FLOW_TCP);
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_ACTIVE);
+	key(&fl->f.key, 7);
+	ck_assert_int_eq(flow_hash_add(fl), 0);
+	flow_free(fl);
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_DEAD);
+	ck_assert_uint_eq(fl->f.type, FLOW_NONE);
+	key(&k, 7);
+	ck_assert_ptr_null(flow_lookup(&k));
+	flow_free(fl);			/* second close in the batch: no-op */
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_DEAD);
+	ck_assert_uint_eq(flow_count(), 0);
+	flow_free_flush();
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_FREE);
+
+	fl = flow_alloc(NULL);		/* NEW -> DEAD: given up half-way */
+	flow_free(fl);
+	ck_assert_uint_eq(fl->f.state, FLOW_STATE_DEAD);
+	flow_free_flush();
+	ck_assert_uint_eq(flow_count(), 0);
+}
+END_TEST
+
+/* Refused transitions abort: a second flow_activate() (ACTIVE -> ACTIVE) */
+START_TEST(test_flow_activate_twice_aborts)
+{
+	union flow *fl = flow_alloc(NULL);
+
+	flow_activate(fl, FLOW_TCP);
+	fl->f.type = FLOW_NONE;		/* only the state catches it now */
+	flow_activate(fl, FLOW_UDP);
+}
+END_TEST
+
+/* flow_free() of an entry back on the free stack (FREE -> DEAD) */
+START_TEST(test_flow_free_of_free_aborts)
+{
+	union flow *fl = flow_alloc(NULL);
+
+	flow_free(fl);
+	flow_free_flush();
+	flow_free(fl);
+}
+END_TEST
+
+/* A walk that meets a typed entry which isn't ACTIVE */
+START_TEST(test_flow_walk_typed_not_active_aborts)
+{
+	union flow *fl;
+
+	fill_fake();
+	fl = flow_at(3);
+	fl->f.state = FLOW_STATE_NEW;	/* as if typed behind the setter */
+	flow_timer(&fctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flow");
@@ -273,6 +370,18 @@ int main(void)
 	tcase_add_test(tc, test_flow_evict_however_recent);
 	tcase_add_test(tc, test_flow_timer_one_pass);
 	tcase_add_test(tc, test_flow_drain_counts_open);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lifecycle");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_flow_state_table);
+	tcase_add_test(tc, test_flow_state_cycle);
+	tcase_add_test_raise_signal(tc, test_flow_activate_twice_aborts,
+				    SIGABRT);
+	tcase_add_test_raise_signal(tc, test_flow_free_of_free_aborts,
+				    SIGABRT);
+	tcase_add_test_raise_signal(tc, test_flow_walk_typed_not_active_aborts,
+				    SIGABRT);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);

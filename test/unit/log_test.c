@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../conf/log.h"
@@ -240,6 +242,34 @@ START_TEST(test_log_info_always_ignores_quiet)
 }
 END_TEST
 
+/* ASSERT() of a false condition logs it with file:line and dies of
+ * SIGABRT (abort(3)); a true one does nothing
+ */
+START_TEST(test_assert_logs_and_aborts)
+{
+	static char buf[1024], want[256];
+	int status, line;
+	pid_t pid;
+
+	ck_assert_int_eq(log_open_file(path, 4096), 0);
+	ASSERT(1 + 1 == 2);
+	signal(SIGABRT, SIG_DFL);
+	line = __LINE__ + 2;
+	if (!(pid = fork())) {
+		ASSERT(1 + 1 == 3);
+		_exit(0);
+	}
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), SIGABRT);
+	slurp(buf, sizeof(buf));
+	snprintf(want, sizeof(want), "assertion failed: 1 + 1 == 3 at "
+		 "test/unit/log_test.c:%d (%s())\n", line, __func__);
+	ck_assert_str_eq(buf, want);
+}
+END_TEST
+
 /**
  * log_suite() - Suite for conf/log.c
  *
@@ -264,6 +294,7 @@ static Suite *log_suite(void)
 	tcase_add_test(tc, test_log_msg_file_stays_within_limit);
 	tcase_add_test(tc, test_log_open_file_trims_existing_large_file);
 	tcase_add_test(tc, test_log_info_always_ignores_quiet);
+	tcase_add_test(tc, test_assert_logs_and_aborts);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -351,7 +351,7 @@ static void setup(void)
 	flow = flow_alloc(NULL);
 	ck_assert_ptr_nonnull(flow);
 	conn = &flow->tcp;
-	conn->f.type = FLOW_TCP;
+	flow_activate(flow, FLOW_TCP);
 	conn->sock = SOCK_FD;
 
 	tcp_devmem_attach(dmabuf, BUF_SIZE, BIND_ID, -1);

@@ -793,6 +793,64 @@ START_TEST(test_nsock_helper_confined)
 }
 END_TEST
 
+/* The events of a spliced connection: nothing is read while connect() is
+ * under way; a direction is shut for writing (shutdown(2) SHUT_WR, our FIN
+ * on s[!d]) only after EOF was read from s[d]; EOFs and shutdowns are
+ * never taken back, SEV_CONNECTING is (an IPv4 fallback connects again)
+ */
+START_TEST(test_splice_events_table)
+{
+	const unsigned both_rcvd = SEV_FIN_RCVD_0 | SEV_FIN_RCVD_1;
+	unsigned d;
+
+	ck_assert(splice_events_allowed(0, SEV_CONNECTING));
+	ck_assert(splice_events_allowed(SEV_CONNECTING, 0));
+	ck_assert(!splice_events_allowed(SEV_CONNECTING,
+					 SEV_CONNECTING | SEV_FIN_RCVD_0));
+	ck_assert(!splice_events_allowed(SEV_FIN_RCVD_1,
+					 SEV_FIN_RCVD_1 | SEV_CONNECTING));
+	for (d = 0; d < 2; d++) {
+		ck_assert(splice_events_allowed(0, SEV_FIN_RCVD(d)));
+		ck_assert(splice_events_allowed(SEV_FIN_RCVD(d),
+					SEV_FIN_RCVD(d) | SEV_FIN_SENT(d)));
+		ck_assert(!splice_events_allowed(0, SEV_FIN_SENT(d)));
+		ck_assert(!splice_events_allowed(SEV_FIN_RCVD(!d),
+					SEV_FIN_RCVD(!d) | SEV_FIN_SENT(d)));
+		ck_assert(!splice_events_allowed(SEV_FIN_RCVD(d), 0));
+		ck_assert(!splice_events_allowed(
+			SEV_FIN_RCVD(d) | SEV_FIN_SENT(d), SEV_FIN_RCVD(d)));
+	}
+	ck_assert(splice_events_allowed(both_rcvd | SEV_FIN_SENT_0,
+			both_rcvd | SEV_FIN_SENT_0 | SEV_FIN_SENT_1));
+	ck_assert(!splice_events_allowed(0, 1U << SEV_COUNT));
+}
+END_TEST
+
+/* Flags: the family and the side are fixed at accept, the IPv4 fallback
+ * happens once, to an IPv6 connection from the host, back-pressure comes
+ * and goes
+ */
+START_TEST(test_splice_flags_table)
+{
+	ck_assert(splice_flags_allowed(0, 0, SFL_FROM_NS | SFL_IPV6));
+	ck_assert(!splice_flags_allowed(SEV_CONNECTING, 0, SFL_IPV6));
+	ck_assert(!splice_flags_allowed(SEV_FIN_RCVD_0, SFL_FROM_NS, 0));
+	ck_assert(splice_flags_allowed(SEV_CONNECTING, SFL_IPV6,
+				       SFL_IPV6 | SFL_V4_FALLBACK));
+	ck_assert(!splice_flags_allowed(SEV_CONNECTING, 0, SFL_V4_FALLBACK));
+	ck_assert(!splice_flags_allowed(SEV_CONNECTING,
+					SFL_IPV6 | SFL_FROM_NS,
+					SFL_IPV6 | SFL_FROM_NS |
+					SFL_V4_FALLBACK));
+	ck_assert(!splice_flags_allowed(0, SFL_IPV6 | SFL_V4_FALLBACK,
+					SFL_IPV6));
+	ck_assert(splice_flags_allowed(SEV_FIN_RCVD_1, SFL_IPV6,
+				       SFL_IPV6 | SFL_OUT_WAIT_0));
+	ck_assert(splice_flags_allowed(SEV_FIN_RCVD_1,
+				       SFL_IPV6 | SFL_OUT_WAIT(1), SFL_IPV6));
+}
+END_TEST
+
 /**
  * tcp_splice_suite() - Test cases of splice/
  *
@@ -802,6 +860,11 @@ static Suite *tcp_splice_suite(void)
 {
 	Suite *s = suite_create("tcp_splice");
 	TCase *tc;
+
+	tc = tcase_create("states");
+	tcase_add_test(tc, test_splice_events_table);
+	tcase_add_test(tc, test_splice_flags_table);
+	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kernel");
 	tcase_add_checked_fixture(tc, setup, NULL);
