@@ -9,7 +9,10 @@
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS or FUZZ_RUNS each
 #   make install    PREFIX=/usr/local: binaries, pasta link, man pages, systemd
-#                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system)
+#                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system),
+#                   AppArmor profiles and SELinux modules (LSM=0, APPARMOR=0,
+#                   SELINUX=0 skip them; DESTDIR for packages)
+#   make check-lsm  the profiles and modules parsed and built (test/lsm)
 #   make check-units  systemd-analyze verify on the units (contrib/systemd)
 #   make check-nspawn the units under systemd in a systemd-nspawn container
 #   make check-vhost  only the QEMU guests on passt --vhost-user, also in make
@@ -28,7 +31,8 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 	groff-base
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
-	util-linux procps coreutils clang passt slirp4netns systemd
+	util-linux procps coreutils clang passt slirp4netns systemd \
+	apparmor checkpolicy selinux-policy-dev semodule-utils strace
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 # Only for make check-nspawn (the units under a real systemd, in a container)
@@ -50,6 +54,19 @@ DEB_GUEST_PKGS := linux-image-amd64 busybox-static
 BUILD ?= build
 PREFIX ?= /usr/local
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+# AppArmor profiles and SELinux modules (README.md, "LSM profiles")
+LSM ?= 1
+APPARMOR ?= $(LSM)
+SELINUX ?= $(LSM)
+APPARMOR_DIR ?= /etc/apparmor.d
+# 4.0 ("userns" rule) unless only AppArmor 3.x is here (Debian 12)
+APPARMOR_ABI ?= $(if $(wildcard $(APPARMOR_DIR)/abi/4.0),4.0,$(if \
+	$(wildcard $(APPARMOR_DIR)/abi/3.0),3.0,4.0))
+SELINUX_DEVEL ?= /usr/share/selinux/devel
+SELINUX_DATADIR ?= $(PREFIX)/share/selinux
+AA_FILES := abstractions/passt abstractions/pasta usr.bin.passt usr.bin.pasta \
+	usr.bin.pesto
+SE_MODULES := passt pasta pesto
 # Compile jobs of make check's two builds (release, sanitizers): one per CPU
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CC ?= gcc
@@ -94,7 +111,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
-	deps-clients
+	deps-clients check-lsm selinux
 
 all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
@@ -210,6 +227,23 @@ check-units: all
 		echo "$$out"; echo "units: systemd-analyze verify failed"; exit 1; \
 	fi; echo "units: $(UNIT_NAMES) verified"
 
+# AppArmor profiles compiled by apparmor_parser (no kernel load), paths the
+# daemon opens matched against them, SELinux modules built with the
+# reference policy's Makefile: parsed and built, not enforced (test/lsm)
+check-lsm: all
+	@BINDIR=$(PREFIX)/bin PASST_BIN=$(abspath $(BUILD))/passt sh test/lsm/check.sh
+
+# SELinux policy packages (.pp) for make install, if the reference policy's
+# development files are there (Debian: selinux-policy-dev)
+selinux:
+	@rm -rf $(BUILD)/selinux && mkdir -p $(BUILD)/selinux
+	@for f in contrib/selinux/*.te contrib/selinux/*.if contrib/selinux/*.fc; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f > $(BUILD)/selinux/$$(basename $$f) || \
+			exit 1; \
+	done
+	$(MAKE) -s -C $(BUILD)/selinux -f $(SELINUX_DEVEL)/Makefile \
+		$(addsuffix .pp,$(SE_MODULES))
+
 # Not part of make check: boots systemd in a container (root, ~20 s)
 check-nspawn: deps-nspawn all
 	@PASST_BIN=$(abspath $(BUILD))/passt sh test/systemd/nspawn.sh
@@ -243,6 +277,7 @@ check: deps
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-units
+	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
@@ -283,7 +318,9 @@ fuzz: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/passt $(DESTDIR)$(PREFIX)/bin/passt
-	ln -sf passt $(DESTDIR)$(PREFIX)/bin/pasta
+	# A hard link: AppArmor and SELinux tell pasta from passt by the path
+	# executed, and a symbolic link resolves to passt
+	ln -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta
 	install -m 755 $(BUILD)/pesto $(DESTDIR)$(PREFIX)/bin/pesto
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
@@ -295,6 +332,38 @@ install: all
 		chmod 644 $(DESTDIR)$(SYSTEMD_UNITDIR)/$$(basename $$f .in) || \
 			exit 1; \
 	done
+ifeq ($(APPARMOR),1)
+	install -d $(DESTDIR)$(APPARMOR_DIR)/abstractions
+	for f in $(AA_FILES); do \
+		contrib/apparmor/render.sh $(APPARMOR_ABI) $(PREFIX)/bin \
+			< contrib/apparmor/$$f > $(DESTDIR)$(APPARMOR_DIR)/$$f && \
+		chmod 644 $(DESTDIR)$(APPARMOR_DIR)/$$f || exit 1; \
+	done
+	@echo "install: AppArmor profiles (ABI $(APPARMOR_ABI)) in" \
+		"$(DESTDIR)$(APPARMOR_DIR); load them with" \
+		"apparmor_parser -r $(APPARMOR_DIR)/usr.bin.{passt,pasta,pesto}"
+endif
+ifeq ($(SELINUX),1)
+	@if [ -f $(SELINUX_DEVEL)/Makefile ]; then \
+		$(MAKE) --no-print-directory selinux && \
+		install -d $(DESTDIR)$(SELINUX_DATADIR)/packages \
+			$(DESTDIR)$(SELINUX_DATADIR)/devel/include/contrib && \
+		for m in $(SE_MODULES); do \
+			install -m 644 $(BUILD)/selinux/$$m.pp \
+				$(DESTDIR)$(SELINUX_DATADIR)/packages/$$m.pp && \
+			install -m 644 contrib/selinux/$$m.if \
+			$(DESTDIR)$(SELINUX_DATADIR)/devel/include/contrib/$$m.if || \
+				exit 1; \
+		done && \
+		echo "install: SELinux modules in" \
+			"$(DESTDIR)$(SELINUX_DATADIR)/packages; load them with" \
+			"semodule -i, then restorecon the binaries"; \
+	else \
+		echo "install: SELinux modules not built: no" \
+			"$(SELINUX_DEVEL)/Makefile (selinux-policy-dev;" \
+			"SELINUX=0 skips this)"; \
+	fi
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
@@ -303,6 +372,13 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pesto.1 \
 		$(addprefix $(DESTDIR)$(SYSTEMD_UNITDIR)/,$(UNIT_NAMES))
+ifeq ($(APPARMOR),1)
+	rm -f $(addprefix $(DESTDIR)$(APPARMOR_DIR)/,$(AA_FILES))
+endif
+ifeq ($(SELINUX),1)
+	rm -f $(addprefix $(DESTDIR)$(SELINUX_DATADIR)/packages/,$(addsuffix .pp,$(SE_MODULES))) \
+		$(addprefix $(DESTDIR)$(SELINUX_DATADIR)/devel/include/contrib/,$(addsuffix .if,$(SE_MODULES)))
+endif
 
 clean:
 	rm -rf build build-asan build-* 

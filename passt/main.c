@@ -2,7 +2,8 @@
 /* passt/main.c - Entry point: configuration, set-up, isolation, main loop
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
- * mode comes from argv[0] (conf_parse()).  Set-up order: options and host
+ * mode comes from argv[0] (conf_parse()).  Set-up order: closed standard
+ * descriptors opened onto /dev/null; options and host
  * defaults; isolation stage 1 (stray fds, file descriptor limit,
  * capabilities); flow table; epoll; the devmem binding (--devmem); the
  * guest side (pasta: namespaces and tap; passt: an -F socket);
@@ -296,6 +297,41 @@ static void ready_notify(const struct ctx *ctx)
 }
 
 /**
+ * stdio_ensure_open() - Open /dev/null onto whichever of fds 0, 1, 2 is closed
+ *
+ * A supervisor may start us with standard descriptors closed.  Then the
+ * first files we open (the PID file, sockets, the epoll instance) would
+ * take those numbers, and the log, written to STDERR_FILENO, would land
+ * in them, or daemonize() would replace them with /dev/null.  POSIX
+ * open() returns the lowest free descriptor (open(3p)), so opening
+ * /dev/null while a lower one is closed fills exactly the gap.
+ *
+ * Context: first thing in main(), before anything opens a descriptor
+ * (no #syscalls: before the seccomp filter).  Exits with status 1 if
+ * /dev/null can't be opened: nothing can be reported then.
+ */
+static void stdio_ensure_open(void)
+{
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		int nfd;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* no O_CLOEXEC: like a standard descriptor, it's inherited */
+		nfd = open("/dev/null", O_RDWR);
+		if (nfd < 0)
+			_exit(EXIT_FAILURE);
+		if (nfd != fd) {	/* can't happen: lower ones are open */
+			if (dup2(nfd, fd) < 0)
+				_exit(EXIT_FAILURE);
+			close(nfd);
+		}
+	}
+}
+
+/**
  * main() - Entry point
  * @argc:	Argument count
  * @argv:	Options, see passt.1
@@ -309,6 +345,7 @@ int main(int argc, char **argv)
 	bool spawned = false;
 	int ret, tap, pidfd;
 
+	stdio_ensure_open();
 	signals_block_early();
 	conf_parse(c, argc, argv);
 	tap_guest_init(c);	/* run-time state from here on */

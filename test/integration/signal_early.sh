@@ -40,7 +40,7 @@ done
 log "20 early SIGTERMs: no socket file left (${lost:-0} lost and sent again)"
 
 make_target_ns
-# 20 to 100 ms: after exec() of pasta, during its set-up.  A sanitizer
+# 20 to 100 ms after exec() of pasta, during its set-up.  A sanitizer
 # build runs its runtime's start-up before main(), where nothing can hold
 # signals yet, and that may take longer than 20 ms on a loaded machine:
 # there, from 150 ms on
@@ -51,6 +51,13 @@ for d in $delays; do
 		--netns "/run/netns/$N" >"$WORK/p.log" 2>&1 &
 	p=$!
 	track $p
+	# ip netns exec runs first, and SIGUSR1 would end it: count from
+	# the exec() of pasta (bounded: 10 s)
+	j=0
+	while [ "$(readlink "/proc/$p/exe" 2>/dev/null)" != \
+		"$(readlink -f "$PASTA_BIN")" ] && [ $j -lt 1000 ]; do
+		sleep 0.01; j=$((j + 1))
+	done
 	sleep $d
 	kill -USR1 $p
 	sleep 0.5
