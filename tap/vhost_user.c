@@ -908,6 +908,14 @@ static int vu_set_mem_table(struct vu_msg *m)
 			rc = -EINVAL;
 			goto unmap;
 		}
+		/* A hugetlbfs file maps in whole huge pages, its st_blksize
+		 * (stat(2)): so must the zero pages vu_sigbus() puts there,
+		 * and munmap(), as a huge page can't be split
+		 * (Documentation/admin-guide/mm/hugetlbpage.rst)
+		 */
+		if (st.st_blksize > 0 && st.st_blksize <= (1L << 30) &&
+		    !(st.st_blksize & (st.st_blksize - 1)))
+			len = ROUND_UP(len, (size_t)st.st_blksize);
 		seals = fcntl(m->fds[i], F_GET_SEALS);
 		if (seals < 0 || !(seals & F_SEAL_SHRINK))
 			info_ratelimit(now_ms(), "vhost-user: memory region %u can be shrunk by "

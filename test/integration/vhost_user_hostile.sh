@@ -14,6 +14,8 @@
 #   kick_pipe, call_pipe, kick_memfd   descriptors that aren't eventfds
 #   hugetlb         a sealed hugetlbfs memfd with no huge page free: our
 #                   first access faults (SIGBUS, as with a shrunk file)
+#   hugetlb_small   the same, a 64 KiB region of it (a huge page can't be
+#                   split: the zero pages must cover all of it)
 #   badavail        an available index more than the queue size ahead
 #                   (virtio 1.x 2.7.6: at most the queue size)
 # The first three must be served (the front-end gets its GET_FEATURES
@@ -26,7 +28,7 @@
 
 T="python3 $(dirname "$0")/vhosttool.py"
 CASES=${CASES:-kick_blocking kick_semaphore call_full kick_pipe call_pipe \
-	kick_memfd hugetlb badavail}
+	kick_memfd hugetlb hugetlb_small badavail}
 
 setup_topology
 mkdir -m 1777 "$WORK/s"

@@ -32,6 +32,8 @@
 #                   second one a hugetlbfs memfd with no huge page free, a transmit
 #                   chain pointing into it, a kick (exit 77 if this can't
 #                   be set up here: no hugetlbfs, or huge pages free)
+#   hugetlb_small   the same with a 64 KiB region of that 2 MiB file (our
+#                   zero pages must then cover the whole huge page)
 #   badavail        dropped: queue 0's available index 3 past its size,
 #                   then a kick on queue 0
 #   frames     a full set-up, four receive buffers posted, an ARP request
@@ -208,7 +210,7 @@ def hostile(s, case):
                 post(mem, 1, 0, GPA + 0x20000, 12 + len(arp), 0)
                 os.eventfd_write(kicks[1], 1)
         return 0 if closed(s) else 1
-    if case == 'hugetlb':
+    if case in ('hugetlb', 'hugetlb_small'):
         free = [l for l in open('/proc/meminfo') if l.startswith('HugePages_Free')]
         if not free or int(free[0].split()[1]):
             print('huge pages free here: no fault to provoke')
@@ -221,7 +223,8 @@ def hostile(s, case):
             print('no sealed hugetlbfs memfd here:', e)
             return 77
         hgpa = GPA + (64 << 20)
-        mem, kicks, calls, fd = setup(s, extra=(hgpa, 2 << 20, UVA + (64 << 20), h),
+        hsize = (64 << 10) if case == 'hugetlb_small' else (2 << 20)
+        mem, kicks, calls, fd = setup(s, extra=(hgpa, hsize, UVA + (64 << 20), h),
                                       seal=True)
         post(mem, 1, 0, hgpa, 12 + 60, 0)
         os.eventfd_write(kicks[1], 1)
@@ -236,7 +239,7 @@ def hostile(s, case):
     return 2
 
 HOSTILE = ('kick_blocking', 'kick_semaphore', 'call_full', 'kick_pipe',
-           'call_pipe', 'kick_memfd', 'hugetlb', 'badavail')
+           'call_pipe', 'kick_memfd', 'hugetlb', 'hugetlb_small', 'badavail')
 
 def hostile_all(path, cases):
     """Each case on its own connection, then a new front-end: served?"""
