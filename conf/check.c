@@ -438,7 +438,8 @@ void conf_debug_dump(const struct conf *c)
 			debug("forward %s: %s", names[i], buf);
 		}
 		if (t[i]->auto_on)
-			debug("forward %s: auto, %u exclusions", names[i],
-			      t[i]->auto_nexc);
+			debug("forward %s: auto, %u exclusions, %s", names[i],
+			      t[i]->auto_nexc, t[i]->auto_nonly ?
+			      "given ports only" : "any port");
 	}
 }

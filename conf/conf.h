@@ -63,6 +63,10 @@ enum conf_mode {
  * @last:	Last listening port (inclusive), host order
  * @to:		Target port for @first, host order; @first + i goes to @to + i
  * @weak:	Failures to bind are not errors ("all" and exclusion-only specs)
+ * @tset:	@taddr is given (PORT:ADDR/PORT, all:ADDR): connections go to
+ *		that address on the other side, not to the guest's or
+ *		namespace's own one (-t and -u only)
+ * @taddr:	Target address, network order, of the family of @addr
  */
 struct fwd_rule {
 	sa_family_t af;
@@ -72,16 +76,22 @@ struct fwd_rule {
 	uint16_t last;
 	uint16_t to;
 	bool weak;
+	bool tset;
+	union inany taddr;
 };
 
 /**
- * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B)
+ * struct fwd_excl - Ports an "auto" spec leaves out (~P, ~A-B), or the only
+ *		     ones it forwards (A-B[:C-D],auto)
  * @first:	First port, host order
  * @last:	Last port (inclusive)
+ * @to:		"auto" ranges only: port on the scanned side for @first, host
+ *		order; @first + i listens while @to + i does there
  */
 struct fwd_excl {
 	uint16_t first;
 	uint16_t last;
+	uint16_t to;
 };
 
 /**
@@ -94,6 +104,10 @@ struct fwd_excl {
  *		@ifname; the ports are unused)
  * @auto_nexc:	Number of @auto_exc entries
  * @auto_exc:	Exclusions of the "auto" spec, sorted, not overlapping
+ * @auto_nonly:	Number of @auto_only entries, 0: "auto" may forward any port
+ * @auto_only:	"RANGES,auto": the only ports "auto" may forward, while
+ *		something listens on them on the other side; sorted, not
+ *		overlapping, exclusions already taken out
  */
 struct fwd_table {
 	unsigned n;
@@ -102,6 +116,8 @@ struct fwd_table {
 	struct fwd_rule auto_bind;
 	unsigned auto_nexc;
 	struct fwd_excl auto_exc[CONF_MAX_FWD_RULES];
+	unsigned auto_nonly;
+	struct fwd_excl auto_only[CONF_MAX_FWD_RULES];
 };
 
 /**

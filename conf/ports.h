@@ -26,5 +26,6 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 void fwd_ephemeral_range(uint16_t *first, uint16_t *last);
 int fwd_rule_fmt(const struct fwd_rule *r, char *buf, size_t len);
 bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port);
+int fwd_auto_map(const struct fwd_table *t, uint16_t port, uint16_t *lport);
 
 #endif /* CONF_PORTS_H */

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -222,9 +223,51 @@ static int ctl_del(struct fwd_table *t, const char *spec, bool ns_side,
 		memcpy(out.rules, keep, n * sizeof(keep[0]));
 		out.n = n;
 	}
-	if (d.auto_on) {
+	if (d.auto_on && d.auto_nonly && out.auto_nonly) {
+		/* "PORTS,auto": those ports only, "auto" stays for others */
+		static struct fwd_excl keep[CONF_MAX_FWD_RULES];
+		unsigned n = 0, k;
+
+		for (j = 0; j < out.auto_nonly; j++) {
+			struct fwd_excl r = out.auto_only[j];
+
+			for (k = 0; k < d.auto_nonly && r.first <= r.last;
+			     k++) {
+				const struct fwd_excl *x = &d.auto_only[k];
+
+				if (x->last < r.first || x->first > r.last)
+					continue;
+				if (x->first > r.first) {
+					if (n >= ARRAY_SIZE(keep))
+						goto full;
+					keep[n++] = (struct fwd_excl){
+						r.first, x->first - 1 };
+				}
+				if (x->last >= r.last)
+					r.first = 1, r.last = 0; /* empty */
+				else
+					r.first = x->last + 1;
+			}
+			if (r.first <= r.last) {
+				if (n >= ARRAY_SIZE(keep))
+					goto full;
+				keep[n++] = r;
+			}
+		}
+		memcpy(out.auto_only, keep, n * sizeof(keep[0]));
+		out.auto_nonly = n;
+		if (!n) {
+			out.auto_on = false;
+			out.auto_nexc = 0;
+		}
+	} else if (d.auto_on && d.auto_nonly) {
+		snprintf(err, len, "'auto' is on for every port: delete 'auto' "
+			 "itself");
+		return -EINVAL;
+	} else if (d.auto_on) {
 		out.auto_on = false;
 		out.auto_nexc = 0;
+		out.auto_nonly = 0;
 	}
 	*t = out;
 	return 0;
@@ -259,17 +302,19 @@ static int ctl_op(const struct conf *c, struct fwd_table *tbls, char *line,
 	if (!strcmp(cmd, "clear")) {
 		unsigned from, to;
 
-		if (arg && !strcmp(arg, "host")) {
+		/* upstream's pif names: HOST, SPLICE */
+		if (arg && !strcasecmp(arg, "host")) {
 			from = FWD_TBL_T;
 			to = FWD_TBL_U;
-		} else if (arg && !strcmp(arg, "ns") &&
+		} else if (arg && (!strcmp(arg, "ns") ||
+				   !strcasecmp(arg, "splice")) &&
 			   c->mode == MODE_PASTA) {
 			from = FWD_TBL_TNS;
 			to = FWD_TBL_UNS;
 		} else {
 			snprintf(err, len, "unknown pif '%.32s' (accepted: "
-				 "host%s)", arg ? arg : "",
-				 c->mode == MODE_PASTA ? ", ns" : "");
+				 "host or HOST%s)", arg ? arg : "",
+				 c->mode == MODE_PASTA ? ", ns or SPLICE" : "");
 			return -EINVAL;
 		}
 		for (i = from; i <= to; i++)
@@ -377,6 +422,17 @@ static void ctl_show(struct conf *c)
 		if (!t->auto_on)
 			continue;
 		ctl_out("-%c auto", ctl_opt[i]);
+		for (j = 0; j < t->auto_nonly; j++) {
+			const struct fwd_excl *e = &t->auto_only[j];
+
+			ctl_out("%s%u", j ? "," : ", only ", e->first);
+			if (e->first != e->last)
+				ctl_out("-%u", e->last);
+			if (e->to != e->first)
+				ctl_out(":%u", e->to);
+			if (e->to != e->first && e->first != e->last)
+				ctl_out("-%u", e->to + (e->last - e->first));
+		}
 		for (j = 0; j < t->auto_nexc; j++) {
 			const struct fwd_excl *e = &t->auto_exc[j];
 

@@ -369,6 +369,84 @@ uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port)
 }
 
 /**
+ * fwd_src_is_taddr() - Does a guest frame come from a target address?
+ * @c:		Configuration
+ * @f:		Valid frame from the guest or namespace
+ *
+ * Replies from a target address (PORT:ADDR/PORT, a container behind a
+ * bridge in the namespace) are not the guest's own: learning that address
+ * as the guest's (tap_guest_learn()) would send every other forwarded
+ * connection, and the splice path, to the container.
+ *
+ * Return: true if @f's source is the target address of a -t or -u rule
+ */
+bool fwd_src_is_taddr(const struct conf *c, const struct frame *f)
+{
+	const struct fwd_table *t[] = { &c->tcp_in, &c->udp_in };
+	unsigned i, j;
+
+	if (f->af == AF_INET) {
+		const struct in_addr *a4 = inany_v4(&f->src);
+
+		if (!a4 || a4->s_addr == tap_guest.addr4_seen.s_addr)
+			return false;	/* the usual case: nothing to look up */
+	} else if (f->af == AF_INET6) {
+		if (IN6_ARE_ADDR_EQUAL(&f->src.a6, &tap_guest.addr6_seen))
+			return false;
+	} else {
+		return false;
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		for (j = 0; j < t[i]->n; j++) {
+			const struct fwd_rule *r = &t[i]->rules[j];
+
+			if (r->tset && inany_equals(&r->taddr, &f->src))
+				return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * fwd_dyn_port() - Target port for a port "auto" listens on
+ * @t:		Table
+ * @idx:	Index of its range in @t->auto_only (epoll reference)
+ * @port:	Listening port, host order
+ *
+ * Return: the port of the other side it forwards to: the same one, or the
+ *	   target of its range ("2222:22,auto")
+ */
+uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx, uint16_t port)
+{
+	const struct fwd_excl *o = &t->auto_only[idx];
+
+	if (idx >= t->auto_nonly || port < o->first || port > o->last)
+		return port;
+	return (uint16_t)(o->to + (port - o->first));
+}
+
+/**
+ * fwd_taddr() - Target address of a rule (PORT:ADDR/PORT), if it has one
+ * @t:		Table
+ * @rule:	Rule index
+ * @dyn:	The port is one of "auto" (no rule, no target address)
+ *
+ * A connection or datagram to a port of such a rule goes to that address
+ * on the guest or namespace side, over the tap path, instead of to the
+ * guest's own address (upstream's target addresses, c8145c3, e67acde):
+ * podman points it at a container behind the namespace's bridge.
+ *
+ * Return: the address, or NULL if the rule has none
+ */
+const union inany *fwd_taddr(const struct fwd_table *t, unsigned rule,
+			     bool dyn)
+{
+	if (dyn || rule >= t->n || !t->rules[rule].tset)
+		return NULL;
+	return &t->rules[rule].taddr;
+}
+
+/**
  * sockaddr_from_inany() - Build a sockaddr for an address and port
  * @sa:		Result
  * @a:		Address (IPv4-mapped gives struct sockaddr_in)
@@ -653,7 +731,9 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
  * @ctx:	Context
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
  * @r:		Bind address and interface (struct fwd_table.auto_bind)
- * @port:	Port, host order, forwarded to the same port
+ * @port:	Port to listen on, host order
+ * @idx:	Range of struct fwd_table.auto_only it belongs to (0 without
+ *		any), for the epoll reference: fwd_dyn_port()
  * @ns:		In the namespace (-T, -U): sockets from the namespace socket
  *		helper, bound to 127.0.0.1 and ::1 unless @r has an address
  * @fds:	Result: the sockets, -1 for none (two at most)
@@ -665,7 +745,7 @@ static int fwd_listen_one(struct ctx *ctx, uint8_t proto,
  *	   failure
  */
 int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
-		   uint16_t port, bool ns, int fds[2])
+		   uint16_t port, unsigned idx, bool ns, int fds[2])
 {
 	bool v4 = ctx->c.ip4.enabled, v6 = ctx->c.ip6.enabled;
 	union inany lo4, lo6 = { .a6 = IN6ADDR_LOOPBACK_INIT };
@@ -674,13 +754,13 @@ int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 	inany_from_v4(&lo4, lo);
 	fds[0] = fds[1] = -1;
 	if (r->af != AF_UNSPEC) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port,
 					 inany_af(&r->addr), false, ns, true,
 					 true, NULL);
 	} else if (ns) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET,
 					 false, ns, true, true, &lo4);
-		fds[1] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6,
+		fds[1] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET6,
 					 false, ns, true, true, &lo6);
 		if (fds[0] < 0 && fds[1] >= 0) {
 			fds[0] = fds[1];
@@ -689,14 +769,14 @@ int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 			fds[1] = -1;
 		}
 	} else if (v6) {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET6, v4,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET6, v4,
 					 ns, true, true, NULL);
 		if (fds[0] == -EAFNOSUPPORT && v4)
-			fds[0] = fwd_listen_sock(ctx, proto, r, 0, port,
+			fds[0] = fwd_listen_sock(ctx, proto, r, idx, port,
 						 AF_INET, false, ns, true,
 						 true, NULL);
 	} else {
-		fds[0] = fwd_listen_sock(ctx, proto, r, 0, port, AF_INET,
+		fds[0] = fwd_listen_sock(ctx, proto, r, idx, port, AF_INET,
 					 false, ns, true, true, NULL);
 	}
 	if (fds[0] < 0) {

@@ -79,6 +79,8 @@ void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);
 uint16_t fwd_port(const struct fwd_table *t, unsigned rule, uint16_t port);
+const union inany *fwd_taddr(const struct fwd_table *t, unsigned rule,
+			     bool dyn);
 int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 	       bool ns);
 int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
@@ -87,7 +89,11 @@ int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port);
 struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule);
 int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
-		   uint16_t port, bool ns, int fds[2]);
+		   uint16_t port, unsigned idx, bool ns, int fds[2]);
+uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx,
+		      uint16_t port);
+struct frame;
+bool fwd_src_is_taddr(const struct conf *c, const struct frame *f);
 socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
 			      const union inany *a, uint16_t port,
 			      unsigned scope_id);

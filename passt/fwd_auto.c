@@ -65,12 +65,17 @@
 
 /**
  * struct fwd_auto_port - One forwarded "auto" port
- * @port:	Port, host order
+ * @port:	Port that listens on the scanned side, host order
+ * @lport:	Port we listen on, host order: @port, or mapped by a range
+ *		("2222:22,auto", fwd_auto_map())
+ * @idx:	Index of its range in auto_only (epoll reference), 0 for none
  * @socks:	Listening sockets for it, one or two (@fd[1] is -1 for one)
  * @fd:		The sockets
  */
 struct fwd_auto_port {
 	uint16_t port;
+	uint16_t lport;
+	unsigned idx;
 	unsigned socks;
 	int fd[2];
 };
@@ -389,7 +394,8 @@ static void fwd_auto_close(struct ctx *ctx, struct fwd_auto_tbl *a,
 	struct fwd_auto_port *p = &a->p[i];
 	unsigned k;
 
-	debug("%s auto: port %u no longer listens, closed", a->opt, p->port);
+	debug("%s auto: port %u no longer listens (or is no longer given), "
+	      "%u closed", a->opt, p->port, p->lport);
 	for (k = 0; k < p->socks; k++) {
 		if (a->proto == IPPROTO_UDP)
 			udp_listen_closing(ctx, p->fd[k]);
@@ -403,10 +409,12 @@ static void fwd_auto_close(struct ctx *ctx, struct fwd_auto_tbl *a,
  * fwd_auto_open() - Start forwarding one "auto" port
  * @ctx:	Context
  * @a:		Table state
- * @port:	Port
+ * @port:	Port that listens on the scanned side
+ * @lport:	Port to listen on (fwd_auto_map())
+ * @idx:	Its range in the table's auto_only, 0 for none
  */
 static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
-			  uint16_t port)
+			  uint16_t port, uint16_t lport, unsigned idx)
 {
 	const struct fwd_rule *r = &a->t->auto_bind;
 	unsigned want = a->ns && r->af == AF_UNSPEC ? 2 : 1;
@@ -425,10 +433,10 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 		return;
 	}
 
-	ret = fwd_listen_dyn(ctx, a->proto, r, port, a->ns, fds);
+	ret = fwd_listen_dyn(ctx, a->proto, r, lport, idx, a->ns, fds);
 	if (ret < 0) {
 		limits_listen_put(a->tbl, true, want);
-		debug("%s auto: port %u can't be forwarded: %s", a->opt, port,
+		debug("%s auto: port %u can't be forwarded: %s", a->opt, lport,
 		      strerror(-ret));
 		bit_set(a->failed, port, true);
 		return;
@@ -438,10 +446,15 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 
 	p = &a->p[a->n++];
 	p->port = port;
+	p->lport = lport;
+	p->idx = idx;
 	p->socks = (unsigned)ret;
 	p->fd[0] = fds[0];
 	p->fd[1] = fds[1];
-	debug("%s auto: forwarding port %u", a->opt, port);
+	if (lport == port)
+		debug("%s auto: forwarding port %u", a->opt, port);
+	else
+		debug("%s auto: forwarding port %u to %u", a->opt, lport, port);
 }
 
 /**
@@ -462,7 +475,7 @@ void fwd_auto_drop_port(struct ctx *ctx, const struct fwd_table *t,
 	if (!a)
 		return;
 	for (i = 0; i < a->n; i++) {
-		if (a->p[i].port == port) {
+		if (a->p[i].lport == port) {
 			fwd_auto_close(ctx, a, i);
 			return;
 		}
@@ -486,7 +499,7 @@ unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
 	if (!a)
 		return 0;
 	for (i = 0; i < a->n && i < max; i++)
-		ports[i] = a->p[i].port;
+		ports[i] = a->p[i].lport;
 	return i;
 }
 
@@ -526,9 +539,12 @@ static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 		a->failed[w] &= fwd_auto_seen[w];
 
 	for (i = 0; i < a->n; ) {
-		uint16_t port = a->p[i].port;
+		uint16_t port = a->p[i].port, lport;
 
-		if (!bit_get(fwd_auto_seen, port)) {
+		/* gone there, or no longer given (changed through -c) */
+		if (!bit_get(fwd_auto_seen, port) ||
+		    fwd_auto_map(a->t, port, &lport) != (int)a->p[i].idx ||
+		    lport != a->p[i].lport) {
 			fwd_auto_close(ctx, a, i);
 			continue;
 		}
@@ -544,12 +560,16 @@ static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 		while (bits) {
 			unsigned port = w * 64 + (unsigned)__builtin_ctzll(bits);
 
+			uint16_t lport;
+			int idx;
+
 			bits &= bits - 1;
-			if (fwd_auto_excluded(a->t, (uint16_t)port) ||
-			    fwd_auto_static(a->t, (uint16_t)port) ||
+			idx = fwd_auto_map(a->t, (uint16_t)port, &lport);
+			if (idx < 0 || fwd_auto_static(a->t, lport) ||
 			    fwd_auto_ours(a, (uint16_t)port))
 				continue;
-			fwd_auto_open(ctx, a, (uint16_t)port);
+			fwd_auto_open(ctx, a, (uint16_t)port, lport,
+				      (unsigned)idx);
 		}
 	}
 }

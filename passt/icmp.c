@@ -336,7 +336,7 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 	if (!l2)
 		return false;
 	icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
-		      &src, &k->gaddr, type, code, quote, qlen);
+		      &src, &k->gaddr, type, code, 0, quote, qlen);
 	return true;
 }
 

@@ -53,6 +53,7 @@
 #include "epoll_ref.h"
 #include "flow.h"
 #include "frame_input.h"
+#include "fwd.h"
 #include "fwd_auto.h"
 #include "icmp.h"
 #include "isolation.h"
@@ -296,7 +297,8 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 		}
 		if (unlikely(log_trace_on))
 			frame_trace("from tap", frame[i], len[i], len[i]);
-		tap_guest_learn(&tap_frames[good]);
+		if (!fwd_src_is_taddr(&ctx->c, &tap_frames[good]))
+			tap_guest_learn(&tap_frames[good]);
 		good++;
 	}
 	passt_frames_dispatch(ctx, tap_frames, good);

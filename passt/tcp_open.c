@@ -237,6 +237,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 
 	for (tries = 0; tries < 64; tries++) {
 		union inany peer, src, gaddr;
+		const union inany *taddr;
 		struct tcp_conn *conn;
 		union flow *flow;
 		uint16_t pport, gport;
@@ -262,10 +263,14 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 
 		inany_from_sockaddr(&peer, &pport, &sa);
-		gport = ref.listen.dyn ? ref.listen.port :
+		gport = ref.listen.dyn ?
+			fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
 			fwd_port(t, ref.listen.rule, ref.listen.port);
+		taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
 
-		if (fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
+		/* A target address is reached over the tap path */
+		if (!taddr &&
+		    fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
 		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
 				    ref.listen.port, gport, ref.listen.ns))
 			continue;	/* taken by the splice path */
@@ -299,7 +304,10 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		}
 
 		fwd_nat_to_guest(&ctx->c, &peer, &src);
-		fwd_guest_addr(&ctx->c, af, &gaddr);
+		if (taddr)
+			gaddr = *taddr;
+		else
+			fwd_guest_addr(&ctx->c, af, &gaddr);
 
 		conn = &flow->tcp;
 		conn->f.type = FLOW_TCP;

@@ -448,9 +448,13 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * the same ICMP or ICMPv6 error, from the router that sent it (translated
  * like any host peer, fwd_nat_to_guest()), quoting the flow's IP and UDP
  * headers: time exceeded (traceroute), destination unreachable of any
- * code.  Fragmentation needed and packet too big are not relayed: the
- * host socket's path MTU handling covers them.  Reading the queue also
- * clears the socket error (ECONNREFUSED and the like).
+ * code, and fragmentation needed (RFC 1191) or packet too big (RFC 4443
+ * 3.2) with the MTU the kernel read from it (ee_info), so that the guest's
+ * socket sees EMSGSIZE and its route takes the path MTU (the host socket
+ * has the default IP_PMTUDISC_WANT: the kernel sets DF and learns the MTU
+ * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL) are not
+ * relayed.  Reading the queue also clears the socket error (ECONNREFUSED
+ * and the like).
  *
  * #syscalls recvmsg
  * Return: number of errors read
@@ -471,6 +475,7 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		union inany from, src;
 		struct cmsghdr *cm;
 		uint16_t port;
+		uint32_t mtu;
 		uint8_t *l2;
 
 		if (recvmsg(uf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
@@ -487,11 +492,19 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			continue;
 		if (ee->ee_origin == SO_EE_ORIGIN_ICMP ?
 		    !(ee->ee_type == ICMP_DEST_UNREACH ||
-		      ee->ee_type == ICMP_TIME_EXCEEDED) ||
-		    ee->ee_code == ICMP_FRAG_NEEDED :
+		      ee->ee_type == ICMP_TIME_EXCEEDED) :
 		    !(ee->ee_type == ICMP6_DST_UNREACH ||
+		      ee->ee_type == ICMP6_PACKET_TOO_BIG ||
 		      ee->ee_type == ICMP6_TIME_EXCEEDED))
 			continue;
+		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP &&
+		     ee->ee_type == ICMP_DEST_UNREACH &&
+		     ee->ee_code == ICMP_FRAG_NEEDED) ||
+		    (ee->ee_origin == SO_EE_ORIGIN_ICMP6 &&
+		     ee->ee_type == ICMP6_PACKET_TOO_BIG))
+			mtu = ee->ee_info;
+		else
+			mtu = 0;
 		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP) != v4 ||
 		    !tap_connected())
 			continue;
@@ -514,9 +527,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			break;
 		udp_icmp_err_fill(l2, tap_guest_mac_dst(),
 				  c->mac_our, &uf->f.key, uf->last_len, &src,
-				  ee->ee_type, ee->ee_code);
-		udp_dbg(uf, "ICMP%s type %u code %u relayed to the guest",
-			v4 ? "" : "v6", ee->ee_type, ee->ee_code);
+				  ee->ee_type, ee->ee_code, mtu);
+		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) relayed to the guest",
+			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}
 	return n;
 }
@@ -1164,9 +1177,11 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
-	uint16_t to = ref.listen.dyn ? ref.listen.port :
+	uint16_t to = ref.listen.dyn ?
+		      fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
 		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
 	union inany peer, local, src, gaddr;
+	const union inany *taddr;
 	struct flow_key skey, tkey;
 	bool splice, tap_ok;
 	struct udp_flow *uf;
@@ -1182,8 +1197,10 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	 */
 	if (ref.listen.ns && inany_v4(&local) && !inany_is_loopback(&local))
 		return NULL;
+	taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
+	/* A target address is reached over the tap path */
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
-				   inany_is_loopback(&peer));
+				   !taddr && inany_is_loopback(&peer));
 	if (splice) {
 		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
 						     UDP_KEY_SPLICE_HOST,
@@ -1202,7 +1219,10 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
 	if (tap_ok) {
 		fwd_nat_to_guest(c, &peer, &src);
-		fwd_guest_addr(c, af, &gaddr);
+		if (taddr)
+			gaddr = *taddr;
+		else
+			fwd_guest_addr(c, af, &gaddr);
 		tap_ok = !inany_is_unspecified(&gaddr);
 	}
 	if (tap_ok) {

@@ -121,7 +121,7 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 	return udp_icmp_err_fill(l2, mac_dst, mac_src, k, dlen, &k->faddr,
 				 v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH,
 				 v4 ? ICMP_PORT_UNREACH :
-				      ICMP6_DST_UNREACH_NOPORT);
+				      ICMP6_DST_UNREACH_NOPORT, 0);
 }
 
 /**
@@ -135,13 +135,15 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
  *		sent it, or the destination)
  * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
  * @code:	Code
+ * @info:	MTU for fragmentation needed or packet too big, else 0
+ *		(icmp_err_fill())
  *
  * Return: frame length
  */
 size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 			 const uint8_t *mac_src, const struct flow_key *k,
 			 size_t dlen, const union inany *src, uint8_t type,
-			 uint8_t code)
+			 uint8_t code, uint32_t info)
 {
 	uint8_t q[40 + UDP_HLEN];
 	size_t l3;
@@ -153,7 +155,7 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 	put_be16(q + l3 + 6, 0);
 
 	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
-			     q, l3 + UDP_HLEN);
+			     info, q, l3 + UDP_HLEN);
 }
 
 /**

@@ -117,6 +117,7 @@ size_t icmp_err_len(bool v4, size_t qlen);
 size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 		     const uint8_t *mac_src, const union inany *src,
 		     const union inany *dst, uint8_t type, uint8_t code,
+		     uint32_t info,
 		     const uint8_t *quote, size_t qlen);
 
 #endif /* TAP_FRAME_H */

@@ -182,13 +182,17 @@ size_t icmp_err_len(bool v4, size_t qlen)
  * @type:	ICMP type (3: destination unreachable, RFC 792) or ICMPv6
  *		type (1: destination unreachable, RFC 4443 3.1)
  * @code:	Code of @type
+ * @info:	Second word of the ICMP header, host order: the next-hop MTU
+ *		for fragmentation needed (type 3 code 4, RFC 1191 4: low 16
+ *		bits), the MTU for packet too big (type 2, RFC 4443 3.2);
+ *		0 otherwise
  * @quote:	Start of the offending packet: its IP header, then at least
  *		8 bytes of its data (RFC 792; RFC 1122 3.2.2)
  * @qlen:	Bytes at @quote; what doesn't fit the minimum MTU is left
  *		out (RFC 4443 2.4 (c))
  *
- * The ICMP header is type, code, checksum and four zero bytes ("unused"
- * in RFC 792 and RFC 4443 3.1 for destination unreachable).  The ICMP
+ * The ICMP header is type, code, checksum and a 32-bit word: @info,
+ * which is zero ("unused") except where it carries an MTU.  The ICMP
  * checksum covers the message only; the ICMPv6 checksum also covers the
  * IPv6 pseudo-header (RFC 4443 2.3).
  *
@@ -197,9 +201,10 @@ size_t icmp_err_len(bool v4, size_t qlen)
 size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 		     const uint8_t *mac_src, const union inany *src,
 		     const union inany *dst, uint8_t type, uint8_t code,
-		     const uint8_t *quote, size_t qlen)
+		     uint32_t info, const uint8_t *quote, size_t qlen)
 {
 	bool v4 = inany_v4(dst);
+	uint32_t info_be;
 	size_t l3, mlen;
 	uint32_t sum;
 	uint8_t *ih;
@@ -214,6 +219,8 @@ size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 	memset(ih, 0, ICMP_ERR_HLEN);
 	ih[0] = type;
 	ih[1] = code;
+	info_be = htonl(v4 ? info & 0xffff : info);
+	memcpy(ih + 4, &info_be, sizeof(info_be));
 	memcpy(ih + ICMP_ERR_HLEN, quote, qlen);
 
 	sum = v4 ? 0 : csum_pseudo(src, dst, IPPROTO_ICMPV6, mlen);

@@ -117,7 +117,17 @@ def main():
                        ('addr4', b'\x00127.0.0.1/lo:5000'),
                        ('addr6', b'\x01[::1]:22'),
                        ('ifname', b'\x00%lo/22'),
-                       ('list', b'\x021,2,3-5,7:70,~4')]:
+                       ('list', b'\x021,2,3-5,7:70,~4'),
+                       # upstream's 2026 forms (passt(1), pesto(1)), podman's
+                       # and rootlesskit's pesto calls
+                       ('v6-bracket', b'\x00[::]/8080'),
+                       ('star', b'\x00*%lo/22'),
+                       ('target', b'\x000.0.0.0/5000:192.0.2.5/6000'),
+                       ('target6', b'\x00[::]/8000-8004:fd00::2/80-84'),
+                       ('all-target', b'\x00127.0.0.6/all:192.0.2.6'),
+                       ('auto-range', b'\x008000-8010,~8005,auto'),
+                       ('auto-remap', b'\x002222:22,auto'),
+                       ('rootlesskit6', b'\x00::/8080:80')]:
         put('ports', name, spec)
 
     argvs = {

@@ -79,7 +79,7 @@ for bin in "$PASTA_BIN" "$PASST_BIN"; do
 	expect_bad "$bin" "-t/--tcp-ports" -t 0
 	expect_bad "$bin" "-t/--tcp-ports" -t 80-22
 	expect_bad "$bin" "-t/--tcp-ports" -t 22-80:32-89
-	expect_bad "$bin" "-t/--tcp-ports" -t auto,all
+	expect_bad "$bin" "-t/--tcp-ports" -t "[*]/80"
 	expect_bad "$bin" "-t/--tcp-ports" -t none -t 22
 	expect_bad "$bin" "-u/--udp-ports" -u 65536
 	expect_bad "$bin" "-6/--ipv6-only" -4 -6
@@ -99,6 +99,9 @@ done
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 0
 expect_bad "$PASTA_BIN" "-T/--tcp-ns" -6 -T 127.0.0.1/4322
 expect_bad "$PASTA_BIN" "--netns" --netns x 1234
+expect_bad "$PASTA_BIN" "-T/--tcp-ns" -T 22:192.0.2.1/22
+expect_bad "$PASTA_BIN" "-t/--tcp-ports" -t "*/5000:192.0.2.5/6000"
+expect_bad "$PASTA_BIN" "-t/--tcp-ports" -t 8000:9000,8001:9000,auto
 expect_bad "$PASTA_BIN" "PID" 0
 expect_bad "$PASTA_BIN" "passt" -s /tmp/x.socket
 expect_bad "$PASST_BIN" "pasta" --netns x

@@ -10,8 +10,12 @@
 #    namespace's loopback (16 MiB, sha256), and our own -t auto listener
 #    on H is never forwarded back into the namespace;
 #  - a server bound to the namespace's loopback only is not forwarded;
-#  - "-t auto,~5311,5320:5321": the excluded port stays unforwarded, the
-#    given port is forwarded as well; pesto(1) shows what "auto" forwards.
+#  - "-t 5310-5315,~5311,5320:5321,auto" (upstream's meaning, passt(1):
+#    "only forward ports in the specified set if the target ports are bound
+#    in the namespace"): 5312 is forwarded while it listens there, the
+#    excluded 5311 and 5330, outside the set, never are; host port 5320
+#    listens only while 5321 does in the namespace (16 MiB, sha256);
+#    pesto(1) shows what "auto" forwards.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -112,24 +116,31 @@ listening in_host tcp 5305 && fail "a server on the namespace's loopback was for
 pasta_alive
 stop_pasta
 
-# Exclusions and given ports next to auto
-start_pasta -t auto,~5311,5320:5321 -u none -T none -U none -c "$WORK/ctl"
+# Ports and exclusions with auto: only those ports, only while bound
+start_pasta -t 5310-5315,~5311,5320:5321,auto -u none -T none -U none \
+	-c "$WORK/ctl"
 bg in_ns timeout 10 socat -u TCP4-LISTEN:5311,reuseaddr -
 wait_for listening in_ns tcp 5311 || fail "server on 5311"
-tcp_check 4 in_ns 0.0.0.0 5312 in_host 127.0.0.1 "TCP next to an exclusion"
+bg in_ns timeout 10 socat -u TCP4-LISTEN:5330,reuseaddr -
+wait_for listening in_ns tcp 5330 || fail "server on 5330"
+tcp_check 4 in_ns 0.0.0.0 5312 in_host 127.0.0.1 "TCP in the given range"
 listening in_host tcp 5311 && fail "excluded port 5311 was forwarded"
-listening in_host tcp 5320 || fail "given port 5320 not forwarded"
+listening in_host tcp 5330 && fail "port 5330, outside the spec, was forwarded"
+listening in_host tcp 5320 && fail "5320 listens while nothing listens on 5321"
 bg in_ns timeout 20 socat -u TCP4-LISTEN:5321,reuseaddr OPEN:"$WORK/got2",creat,trunc
 srv=$BG_PID
 wait_for listening in_ns tcp 5321 || fail "server on 5321"
+appears in_host tcp 5320 "5320:5321,auto"
 # pesto(1) shows the ports "auto" forwards as of the request
 "$(dirname "$PASST_BIN")/pesto" "$WORK/ctl" > "$WORK/show" || fail "pesto"
-grep -q -- '^-t auto, except 5311, forwarding now: 5321$' "$WORK/show" ||
+grep -q -- '^-t auto, only 5310,5312-5315,5320:5321, except 5311, forwarding now: 5320$' "$WORK/show" ||
 	{ cat "$WORK/show"; fail "pesto: auto not shown as expected"; }
 in_host timeout 20 socat -u OPEN:"$WORK/data" TCP4:127.0.0.1:5320 ||
-	fail "given port 5320: client"
+	fail "5320 to 5321: client"
 wait $srv
-[ "$(sum "$WORK/got2")" = "$want" ] || fail "given port 5320: sha256"
+[ "$(sum "$WORK/got2")" = "$want" ] || fail "5320 to 5321: sha256"
+log "5320 to 5321 while 5321 listens: 16 MiB intact"
+gone in_host tcp 5320 "5320:5321,auto"
 pasta_alive
 stop_pasta
 pass "auto: ports follow the servers within 2 s, both families, TCP and UDP"

@@ -869,7 +869,11 @@ START_TEST(test_conf_parse_invalid_values_rejected)
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", "eth0:0,");
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", "eth0:a");
 	EXPECT_REJECTED("passt", "--devmem", "--devmem", ":0");
-	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "auto,all");
+	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "8000:9000,8001:9000,auto");
+	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "22:192.0.2.1/22");
+	EXPECT_REJECTED("pasta", "-t/--tcp-ports", "-t", "[*]/80");
+	EXPECT_REJECTED("pasta", "-t/--tcp-ports", "-t",
+			"*/5000:192.0.2.5/6000");
 	EXPECT_REJECTED("pasta", "-T/--tcp-ns", "-T", "auto", "-T", "auto");
 	EXPECT_REJECTED("pasta", "-U/--udp-ns", "-U", "1-");
 	EXPECT_REJECTED("pasta", "-I/--ns-ifname", "-I", "");

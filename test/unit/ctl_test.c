@@ -136,6 +136,42 @@ START_TEST(test_ctl_clear)
 }
 END_TEST
 
+/* podman's forwarder: --add, the same --add again (no-op), --delete with
+ * the same arguments, targets included; upstream's pif names for -C;
+ * deleting ports of "PORTS,auto"
+ */
+START_TEST(test_ctl_podman)
+{
+	static const char add[] = "add t 0.0.0.0/8080:10.88.0.2/80\n"
+				  "add t [::]/8080:fd00::2/80";
+	static const char del[] = "del t 0.0.0.0/8080:10.88.0.2/80\n"
+				  "del t [::]/8080:fd00::2/80";
+
+	memset(tbls, 0, sizeof(tbls));
+	ck_assert_int_eq(req(add), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].n, 2);
+	ck_assert_int_eq(req(add), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].n, 2);
+	ck_assert_int_eq(req(del), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].n, 0);
+
+	ck_assert_int_eq(req("add t 80\nadd U 53\nclear HOST"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].n, 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_UNS].n, 1);
+	ck_assert_int_eq(req("clear SPLICE"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_UNS].n, 0);
+
+	ck_assert_int_eq(req("add t 8000-8010,auto"), 0);
+	ck_assert(tbls[FWD_TBL_T].auto_on);
+	ck_assert_int_eq(req("del t 8005,auto"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_nonly, 2);
+	ck_assert(fwd_auto_excluded(&tbls[FWD_TBL_T], 8005));
+	ck_assert(!fwd_auto_excluded(&tbls[FWD_TBL_T], 8004));
+	ck_assert_int_eq(req("del t 8000-8010,auto"), 0);
+	ck_assert(!tbls[FWD_TBL_T].auto_on);
+}
+END_TEST
+
 START_TEST(test_ctl_refused)
 {
 	static const struct {
@@ -149,7 +185,7 @@ START_TEST(test_ctl_refused)
 		{ "frob t 80", "unknown operation 'frob'" },
 		{ "clear nowhere", "unknown pif 'nowhere'" },
 		{ "del t 81", "port 81 is not forwarded" },
-		{ "add t 80\nadd t 80", "line 2: host port 80 is already" },
+		{ "add t 80\nadd t 80:81", "line 2: host port 80 is already" },
 		{ "show extra", "unknown operation" },
 	};
 	unsigned i;
@@ -189,6 +225,7 @@ static Suite *ctl_suite(void)
 	tcase_add_test(tc, test_ctl_del);
 	tcase_add_test(tc, test_ctl_clear);
 	tcase_add_test(tc, test_ctl_refused);
+	tcase_add_test(tc, test_ctl_podman);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,8 @@
  * guest's packet.  Expected frames were assembled by hand from RFC 792
  * (type 3, code, checksum, 4 unused bytes, IP header + 8 bytes of the
  * original), RFC 4443 3.1 and 2.3 (type 1, code, checksum over the
- * pseudo-header) and RFC 791 / RFC 8200 for the outer headers (our
+ * pseudo-header), RFC 1191 4 and RFC 4443 3.2 (the MTU in the second word
+ * of fragmentation needed and packet too big) and RFC 791 / RFC 8200 for the outer headers (our
  * conventions there: TTL/hop limit 64, DF, identification 0), and decoded
  * with tshark 4 ("[correct]" on every checksum it checks); the decodes are
  * pasted above each frame.
@@ -101,7 +102,7 @@ START_TEST(test_icmp_err_fill_ipv4_host_unreachable_bytes)
 
 	memset(l2, 0xee, sizeof(l2));
 	ck_assert_uint_eq(icmp_err_len(true, sizeof(syn4)), sizeof(err4));
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 1,
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 1, 0,
 			    syn4, sizeof(syn4));
 	ck_assert_uint_eq(len, sizeof(err4));
 	ck_assert_mem_eq(l2, err4, sizeof(err4));
@@ -117,7 +118,7 @@ START_TEST(test_icmp_err_fill_ipv6_address_unreachable_bytes)
 
 	memset(l2, 0xee, sizeof(l2));
 	ck_assert_uint_eq(icmp_err_len(false, sizeof(syn6)), sizeof(err6));
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 3,
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 3, 0,
 			    syn6, sizeof(syn6));
 	ck_assert_uint_eq(len, sizeof(err6));
 	ck_assert_mem_eq(l2, err6, sizeof(err6));
@@ -134,7 +135,7 @@ START_TEST(test_icmp_err_fill_ipv4_quote_capped_at_576)
 
 	memset(big, 0xab, sizeof(big));
 	ck_assert_uint_eq(icmp_err_len(true, sizeof(big)), 14 + 576);
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 13,
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 13, 0,
 			    big, sizeof(big));
 	ck_assert_uint_eq(len, 14 + 576);
 	ck_assert_uint_eq(l2[16], 0x02);	/* total length 576 = 0x240 */
@@ -153,12 +154,98 @@ START_TEST(test_icmp_err_fill_ipv6_quote_capped_at_1280)
 
 	memset(big, 0xab, sizeof(big));
 	ck_assert_uint_eq(icmp_err_len(false, sizeof(big)), 14 + 1280);
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 1,
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 1, 0,
 			    big, sizeof(big));
 	ck_assert_uint_eq(len, 14 + 1280);
 	ck_assert_uint_eq(l2[18], 0x04);	/* payload length 1240 = 0x4d8 */
 	ck_assert_uint_eq(l2[19], 0xd8);
 	ck_assert_uint_eq(l2[14 + 1279], 0xab);
+}
+END_TEST
+
+/**
+ * sum16() - RFC 1071 one's complement sum of 16-bit big-endian words
+ * @p:		Bytes
+ * @len:	Length, bytes (an odd last byte is padded with zero)
+ * @sum:	Sum to start from
+ *
+ * Return: 32-bit running sum, not folded
+ */
+static uint32_t sum16(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)(p[len - 1] << 8);
+	return sum;
+}
+
+/**
+ * fold() - Fold a running sum to 16 bits (RFC 1071 4.1)
+ * @sum:	Running sum
+ *
+ * Return: folded sum: 0xffff for a message with a correct checksum
+ */
+static uint16_t fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* RFC 1191 4: fragmentation needed (type 3 code 4) carries the next-hop
+ * MTU in the low 16 bits of the second word, the high 16 bits unused
+ */
+START_TEST(test_icmp_err_fill_ipv4_frag_needed_mtu)
+{
+	union inany src = addr("198.51.100.2"), dst = addr("198.51.100.1");
+	uint8_t l2[sizeof(err4) + 16];
+	const uint8_t *ih = l2 + 14 + 20;
+	size_t len;
+
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 4, 1280,
+			    syn4, sizeof(syn4));
+	ck_assert_uint_eq(len, sizeof(err4));
+	ck_assert_uint_eq(ih[0], 3);
+	ck_assert_uint_eq(ih[1], 4);
+	ck_assert_uint_eq(ih[4], 0);
+	ck_assert_uint_eq(ih[5], 0);
+	ck_assert_uint_eq(ih[6], 0x05);		/* 1280 = 0x0500 */
+	ck_assert_uint_eq(ih[7], 0x00);
+	ck_assert_uint_eq(fold(sum16(ih, len - 14 - 20, 0)), 0xffff);
+	ck_assert_mem_eq(ih + 8, syn4, 28);	/* IP header + 8 bytes */
+}
+END_TEST
+
+/* RFC 4443 3.2: packet too big (type 2 code 0), the MTU in the second
+ * word, checksum over the pseudo-header (2.3)
+ */
+START_TEST(test_icmp_err_fill_ipv6_packet_too_big_mtu)
+{
+	union inany src = addr("2001:db8:1::2"), dst = addr("2001:db8:1::1");
+	uint8_t l2[sizeof(err6) + 16];
+	const uint8_t *ih = l2 + 14 + 40;
+	uint8_t pseudo[40] = { 0 };
+	size_t len, mlen;
+
+	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 2, 0, 1280,
+			    syn6, sizeof(syn6));
+	ck_assert_uint_eq(len, sizeof(err6));
+	mlen = len - 14 - 40;
+	ck_assert_uint_eq(ih[0], 2);
+	ck_assert_uint_eq(ih[1], 0);
+	ck_assert_uint_eq(ih[4], 0);
+	ck_assert_uint_eq(ih[5], 0);
+	ck_assert_uint_eq(ih[6], 0x05);
+	ck_assert_uint_eq(ih[7], 0x00);
+	memcpy(pseudo, l2 + 14 + 8, 32);	/* source, destination */
+	pseudo[34] = (uint8_t)(mlen >> 8);
+	pseudo[35] = (uint8_t)mlen;
+	pseudo[39] = 58;			/* next header: ICMPv6 */
+	ck_assert_uint_eq(fold(sum16(ih, mlen, sum16(pseudo, 40, 0))),
+			  0xffff);
 }
 END_TEST
 
@@ -171,6 +258,8 @@ static Suite *frame_build_suite(void)
 	tcase_add_test(tc, test_icmp_err_fill_ipv6_address_unreachable_bytes);
 	tcase_add_test(tc, test_icmp_err_fill_ipv4_quote_capped_at_576);
 	tcase_add_test(tc, test_icmp_err_fill_ipv6_quote_capped_at_1280);
+	tcase_add_test(tc, test_icmp_err_fill_ipv4_frag_needed_mtu);
+	tcase_add_test(tc, test_icmp_err_fill_ipv6_packet_too_big_mtu);
 	suite_add_tcase(s, tc);
 	return s;
 }

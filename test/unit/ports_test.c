@@ -279,8 +279,36 @@ START_TEST(test_fwd_spec_parse_none)
 }
 END_TEST
 
-/* man page "-t auto", "-t ::1/auto", "-t 8000-8010,auto" (upstream's
- * examples): "auto" is a flag of the table, ports given with it are rules
+/**
+ * check_target() - Compare the target address of one rule
+ * @i:		Rule index
+ * @addr:	Expected address text, NULL for none
+ */
+static void check_target(unsigned i, const char *addr)
+{
+	union inany want;
+	struct in_addr a4;
+
+	ck_assert_uint_lt(i, t.n);
+	if (!addr) {
+		ck_assert(!t.rules[i].tset);
+		return;
+	}
+	ck_assert(t.rules[i].tset);
+	if (inet_pton(AF_INET, addr, &a4) == 1) {
+		inany_from_v4(&want, a4);
+	} else {
+		memset(&want, 0, sizeof(want));
+		ck_assert_int_eq(inet_pton(AF_INET6, addr, &want.a6), 1);
+	}
+	ck_assert(inany_equals(&t.rules[i].taddr, &want));
+}
+
+/* man page "-t auto": "Automatically forward any ports which are bound in
+ * the namespace"; "-t ::1/auto": the same, "listening only on local
+ * address ::1"; "-t 8000-8010,auto": "Forward ports in the range 8000-8010
+ * if and only if they are bound in the namespace": so no rule forwards
+ * them always, and no port outside the range is forwarded by "auto"
  */
 START_TEST(test_fwd_spec_parse_auto)
 {
@@ -291,6 +319,8 @@ START_TEST(test_fwd_spec_parse_auto)
 	ck_assert_uint_eq(t.n, 0);
 	ck_assert_int_eq(t.auto_bind.af, AF_UNSPEC);
 	ck_assert_uint_eq(t.auto_nexc, 0);
+	ck_assert(!fwd_auto_excluded(&t, 1));
+	ck_assert(!fwd_auto_excluded(&t, 65535));
 
 	memset(&t, 0, sizeof(t));
 	ck_assert_int_eq(parse("::1/auto"), 0);
@@ -301,45 +331,119 @@ START_TEST(test_fwd_spec_parse_auto)
 	memset(&t, 0, sizeof(t));
 	ck_assert_int_eq(parse("8000-8010,auto"), 0);
 	ck_assert(t.auto_on);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 8000, 8010, 8000, false);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert(fwd_auto_excluded(&t, 22));
+	ck_assert(fwd_auto_excluded(&t, 7999));
+	ck_assert(!fwd_auto_excluded(&t, 8000));
+	ck_assert(!fwd_auto_excluded(&t, 8005));
+	ck_assert(!fwd_auto_excluded(&t, 8010));
+	ck_assert(fwd_auto_excluded(&t, 8011));
+	ck_assert(fwd_auto_excluded(&t, 65535));
+
+	/* the order of the elements doesn't matter */
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("auto,8000-8010"), 0);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert(fwd_auto_excluded(&t, 7999));
+	ck_assert(!fwd_auto_excluded(&t, 8000));
 }
 END_TEST
 
-/* "-t auto,~22": the exclusions apply to the ports "auto" finds, and to
- * the given ones
+/* "-t auto,~22": the exclusions apply to the ports "auto" finds; with
+ * ports given, to those ports
  */
 START_TEST(test_fwd_spec_parse_auto_exclusions)
 {
-	ck_assert_int_eq(parse("~80-90,auto,~22,8000-8010,~8005"), 0);
+	ck_assert_int_eq(parse("~80-90,auto,~22"), 0);
 	ck_assert(t.auto_on);
-	ck_assert_uint_eq(t.auto_nexc, 3);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_uint_eq(t.auto_nexc, 2);
 	ck_assert(fwd_auto_excluded(&t, 22));
 	ck_assert(fwd_auto_excluded(&t, 80));
 	ck_assert(fwd_auto_excluded(&t, 90));
-	ck_assert(fwd_auto_excluded(&t, 8005));
 	ck_assert(!fwd_auto_excluded(&t, 21));
 	ck_assert(!fwd_auto_excluded(&t, 23));
 	ck_assert(!fwd_auto_excluded(&t, 91));
+	ck_assert(!fwd_auto_excluded(&t, 8000));
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("8000-8010,~8005,auto"), 0);
+	ck_assert_uint_eq(t.n, 0);
 	ck_assert(!fwd_auto_excluded(&t, 8004));
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 8000, 8004, 8000, false);
-	check_rule(1, 8006, 8010, 8006, false);
+	ck_assert(fwd_auto_excluded(&t, 8005));
+	ck_assert(!fwd_auto_excluded(&t, 8006));
+	ck_assert(fwd_auto_excluded(&t, 22));
 }
 END_TEST
 
-/* "auto" with "all", twice in a spec, or in a second option: refused,
+/* man page: "Only forward ports in the specified set if the target ports
+ * are bound in the namespace": "2222:22,auto" listens on 2222 while 22 is
+ * bound there, and on nothing else
+ */
+START_TEST(test_fwd_spec_parse_auto_remap)
+{
+	uint16_t lport = 0;
+
+	ck_assert_int_eq(parse("2222:22,8000-8010:9000-9010,auto"), 0);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_int_eq(fwd_auto_map(&t, 22, &lport), 0);
+	ck_assert_uint_eq(lport, 2222);
+	ck_assert_int_eq(fwd_auto_map(&t, 9005, &lport), 1);
+	ck_assert_uint_eq(lport, 8005);
+	ck_assert_int_eq(fwd_auto_map(&t, 2222, &lport), -1);
+	ck_assert_int_eq(fwd_auto_map(&t, 8005, &lport), -1);
+	ck_assert_int_eq(fwd_auto_map(&t, 9011, &lport), -1);
+
+	/* without ports: the same port, unless excluded */
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("auto,~22"), 0);
+	ck_assert_int_eq(fwd_auto_map(&t, 80, &lport), 0);
+	ck_assert_uint_eq(lport, 80);
+	ck_assert_int_eq(fwd_auto_map(&t, 22, &lport), -1);
+}
+END_TEST
+
+/* "all,auto": every port, while bound in the namespace, as upstream (its
+ * "all" with "auto" is the exclusion-only case with scanning)
+ */
+START_TEST(test_fwd_spec_parse_auto_with_all)
+{
+	ck_assert_int_eq(parse("all,auto"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert(!fwd_auto_excluded(&t, 22));
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("auto,all,~22"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert(fwd_auto_excluded(&t, 22));
+	ck_assert(!fwd_auto_excluded(&t, 23));
+
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("auto,auto"), 0);	/* once, as upstream */
+	ck_assert(t.auto_on);
+}
+END_TEST
+
+/* "auto" with remapping or a target address, malformed, or in a second
+ * option other than one adding ranges to an earlier "PORTS,auto": refused,
  * with nothing changed
  */
 START_TEST(test_fwd_spec_parse_auto_rejected)
 {
 	static const char *const specs[] = {
-		"auto,all", "all,auto", "auto,auto", "auto:80", "~auto",
+		"auto:80", "~auto", "8000:9000,8001:9000,auto",
+		"8000-8010:9000-9010,8011:9005,auto",
+		"0.0.0.0/80:192.0.2.1/80,auto", "all:192.0.2.1,auto",
+		"autox", "auto-1",
 	};
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(specs); i++) {
-		ck_assert_int_eq(parse(specs[i]), -EINVAL);
+		err[0] = '\0';
+		ck_assert_msg(parse(specs[i]) == -EINVAL, "'%s' accepted",
+			      specs[i]);
 		ck_assert_str_ne(err, "");
 	}
 	ck_assert(!t.auto_on);
@@ -350,20 +454,176 @@ START_TEST(test_fwd_spec_parse_auto_rejected)
 	ck_assert_ptr_nonnull(strstr(err, "earlier option"));
 	ck_assert_uint_eq(t.n, 0);
 	ck_assert_uint_eq(t.auto_nexc, 1);
+
+	/* two "PORTS,auto" options: both sets of ports */
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("9000,auto"), 0);
+	ck_assert_int_eq(parse("8000-8010,auto"), 0);
+	ck_assert(!fwd_auto_excluded(&t, 9000));
+	ck_assert(!fwd_auto_excluded(&t, 8000));
+	ck_assert(fwd_auto_excluded(&t, 8500));
+	ck_assert_int_eq(parse("8005,auto"), -EINVAL);
+	ck_assert_int_eq(parse("127.0.0.1/7000,auto"), -EINVAL);
+	ck_assert_uint_eq(t.auto_nonly, 2);
 }
 END_TEST
 
-/* man page: "-t 0.0.0.0/5000:203.0.113.5/6000" and
- * "-t 127.0.0.6/all:203.0.113.6"
- * (target addresses): not supported, rejected with a reason
+/* man page: "-t 0.0.0.0/5000:192.0.2.5/6000: Forward local port 5000,
+ * bound to any IPv4 address, to port 6000 on address 192.0.2.5"
+ */
+START_TEST(test_fwd_spec_parse_target_address)
+{
+	ck_assert_int_eq(parse("0.0.0.0/5000:192.0.2.5/6000"), 0);
+	ck_assert_uint_eq(t.n, 1);
+	check_rule(0, 5000, 5000, 6000, false);
+	check_addr(0, AF_INET, "0.0.0.0", "");
+	check_target(0, "192.0.2.5");
+}
+END_TEST
+
+/* man page: "-t 127.0.0.6/all:192.0.2.6: For the local address 127.0.0.6,
+ * forward all unbound, non-ephemeral ports [...] to the corresponding
+ * port on 192.0.2.6"
+ */
+START_TEST(test_fwd_spec_parse_all_target_address)
+{
+	ck_assert_int_eq(parse("127.0.0.6/all:192.0.2.6"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1, 32767, 1, true);
+	check_rule(1, 61000, 65535, 61000, true);
+	check_addr(0, AF_INET, "127.0.0.6", "");
+	check_target(0, "192.0.2.6");
+	check_target(1, "192.0.2.6");
+}
+END_TEST
+
+/* man page: "first[-last][:toaddr]": same ports, at that address; ranges
+ * (c8145c3); an IPv6 target needs no brackets after ':', but may have them
+ */
+START_TEST(test_fwd_spec_parse_target_forms)
+{
+	ck_assert_int_eq(parse("0.0.0.0/8000-8004:10.88.0.2/80-84"), 0);
+	check_rule(0, 8000, 8004, 80, false);
+	check_target(0, "10.88.0.2");
+	ck_assert_int_eq(parse("0.0.0.0/9000:10.88.0.2"), 0);
+	check_rule(1, 9000, 9000, 9000, false);
+	check_target(1, "10.88.0.2");
+	ck_assert_int_eq(parse("[::]/8080:fd00::2/80"), 0);
+	check_rule(2, 8080, 8080, 80, false);
+	check_addr(2, AF_INET6, "::", "");
+	check_target(2, "fd00::2");
+	ck_assert_int_eq(parse("[::1]/7000:[fd00::3]/70"), 0);
+	check_target(3, "fd00::3");
+	/* no bind address: the wildcard of the target's family */
+	ck_assert_int_eq(parse("6000:192.0.2.7/60"), 0);
+	check_addr(4, AF_INET, "0.0.0.0", "");
+	check_target(4, "192.0.2.7");
+	/* an unspecified target is none */
+	ck_assert_int_eq(parse("127.0.0.1/5000:0.0.0.0/50"), 0);
+	check_target(5, NULL);
+	/* a list, targets and not */
+	ck_assert_int_eq(parse("198.51.100.1/22,23:192.0.2.8/2323"), 0);
+	check_target(6, NULL);
+	check_target(7, "192.0.2.8");
+	check_rule(7, 23, 23, 2323, false);
+}
+END_TEST
+
+/* Target addresses refused: on -T/-U, with "*" (upstream: "Did you mean
+ * 0.0.0.0/... instead?"), of the other family than the bind address or of
+ * both families in one spec, multicast, malformed
  */
 START_TEST(test_fwd_spec_parse_target_address_rejected)
 {
-	ck_assert_int_eq(parse("0.0.0.0/5000:203.0.113.5/6000"), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "not supported"));
-	ck_assert_int_eq(parse("127.0.0.6/all:203.0.113.6"), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, "not supported"));
+	static const char *const bad[] = {
+		"*/5000:192.0.2.5/6000", "[::]/80:192.0.2.1/80",
+		"0.0.0.0/80:2001:db8::1/80", "80:192.0.2.1,81:2001:db8::1",
+		"80:224.0.0.1", "0.0.0.0/80:192.0.2.1/", "80:192.0.2.1/0",
+		"80:192.0.2.999/80", "80:[192.0.2.1/80", "80-81:192.0.2.1/80-82",
+		"~80:192.0.2.1", "all:nowhere",
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		ck_assert_msg(parse(bad[i]) == -EINVAL, "'%s' accepted",
+			      bad[i]);
+		ck_assert_msg(err[0] != '\0', "no message for '%s'", bad[i]);
+	}
+	ck_assert_int_eq(fwd_spec_parse(&t, "22:192.0.2.1", true, err,
+					sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "-t and -u only"));
+	ck_assert_int_eq(parse("*/5000:192.0.2.5/6000"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "0.0.0.0/PORT:ADDR/PORT"));
 	ck_assert_uint_eq(t.n, 0);
+}
+END_TEST
+
+/* podman's pesto forwarder (container-libs, pesto_linux.go): "-t
+ * 0.0.0.0/PORT -t [::]/PORT", a host IP "[::1]/8080" or "[fd00::1]/80",
+ * ranges "0.0.0.0/8000-8004"; the same spec twice is one rule (podman
+ * expects adding to be idempotent)
+ */
+START_TEST(test_fwd_spec_parse_podman_forms)
+{
+	ck_assert_int_eq(parse("0.0.0.0/8080"), 0);
+	ck_assert_int_eq(parse("[::]/8080"), 0);
+	ck_assert_int_eq(parse("[::1]/9090"), 0);
+	ck_assert_int_eq(parse("[fd00::1]/80"), 0);
+	ck_assert_int_eq(parse("0.0.0.0/8000-8004"), 0);
+	ck_assert_int_eq(parse("[::1]/5000-5003"), 0);
+	ck_assert_uint_eq(t.n, 6);
+	check_addr(0, AF_INET, "0.0.0.0", "");
+	check_addr(1, AF_INET6, "::", "");
+	check_rule(1, 8080, 8080, 8080, false);
+	check_addr(2, AF_INET6, "::1", "");
+	check_addr(3, AF_INET6, "fd00::1", "");
+	check_rule(4, 8000, 8004, 8000, false);
+	check_rule(5, 5000, 5003, 5000, false);
+
+	ck_assert_int_eq(parse("[::]/8080"), 0);
+	ck_assert_uint_eq(t.n, 6);
+	ck_assert_int_eq(parse("[::]/8080:81"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "already forwarded"));
+}
+END_TEST
+
+/* rootlesskit's pesto port driver: "--tcp-ports=0.0.0.0/8080:80" and, for
+ * IPv6, the address as Go prints it, without brackets: "::/8080:80"
+ */
+START_TEST(test_fwd_spec_parse_rootlesskit_forms)
+{
+	ck_assert_int_eq(parse("0.0.0.0/8080:80"), 0);
+	ck_assert_int_eq(parse("::/8080:80"), 0);
+	ck_assert_int_eq(parse("2001:db8::1/8081:81"), 0);
+	check_addr(0, AF_INET, "0.0.0.0", "");
+	check_rule(0, 8080, 8080, 80, false);
+	check_addr(1, AF_INET6, "::", "");
+	check_rule(1, 8080, 8080, 80, false);
+	check_addr(2, AF_INET6, "2001:db8::1", "");
+	check_target(2, NULL);
+}
+END_TEST
+
+/* "*" (upstream 296d7e3): the wildcard of both families, as no address;
+ * "[*]" is refused (upstream's parser rewrite dropped it)
+ */
+START_TEST(test_fwd_spec_parse_star)
+{
+	ck_assert_int_eq(parse("*/8080"), 0);
+	check_addr(0, AF_UNSPEC, NULL, "");
+	ck_assert_int_eq(parse("*%lo/22"), 0);
+	check_addr(1, AF_UNSPEC, NULL, "lo");
+	ck_assert_int_eq(parse("*/auto"), 0);
+	ck_assert(t.auto_on);
+	ck_assert_int_eq(t.auto_bind.af, AF_UNSPEC);
+	ck_assert_int_eq(parse("[*]/80"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "* for both families"));
+	ck_assert_int_eq(parse("**/80"), -EINVAL);
+	ck_assert_int_eq(parse("[::/80"), -EINVAL);
+	ck_assert_int_eq(parse("[]/80"), -EINVAL);
+	ck_assert_int_eq(parse("[::]]/80"), -EINVAL);
+	ck_assert_uint_eq(t.n, 2);
 }
 END_TEST
 
@@ -404,8 +664,8 @@ START_TEST(test_fwd_spec_parse_invalid_rejected)
 		"~0", "1.2.3.4/", "/22", "999.1.1.1/22", "%/22",
 		"%averyveryverylongifname/22", "all,22", "all,all", "none,22",
 		"22,none", "22:23:24", "22-80,50", "22,22", "~1-65535",
-		"22,~22", "22-80:65530", "203.0.113.1%eth 0/22", "2001:db8::1",
-		"all:203.0.113.1", "1-2-3", "22:-", ":22", "22:", "\n", "2\n2",
+		"22,~22", "22-80:65530", "203.0.113.1%eth 0/22", "2001:db8::zz",
+		"1-2-3", "22:-", ":22", "22:", "\n", "2\n2",
 		"\x1b[31m", "22,\xff",
 	};
 	unsigned i;
@@ -563,6 +823,9 @@ START_TEST(test_fwd_rule_fmt_forms)
 	ck_assert_str_eq(buf, "[*]:22-80 => 32-90");
 	fwd_rule_fmt(&t.rules[2], buf, sizeof(buf));
 	ck_assert_str_eq(buf, "[2001:db8::1]:1-32767 => 1-32767 (weak)");
+	ck_assert_int_eq(parse("0.0.0.0/5000:192.0.2.5/6000"), 0);
+	fwd_rule_fmt(&t.rules[4], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[0.0.0.0]:5000 => [192.0.2.5]:6000");
 }
 END_TEST
 
@@ -596,8 +859,16 @@ static Suite *ports_suite(void)
 	tcase_add_test(tc, test_fwd_spec_parse_none);
 	tcase_add_test(tc, test_fwd_spec_parse_auto);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_exclusions);
+	tcase_add_test(tc, test_fwd_spec_parse_auto_remap);
+	tcase_add_test(tc, test_fwd_spec_parse_auto_with_all);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_target_address);
+	tcase_add_test(tc, test_fwd_spec_parse_all_target_address);
+	tcase_add_test(tc, test_fwd_spec_parse_target_forms);
 	tcase_add_test(tc, test_fwd_spec_parse_target_address_rejected);
+	tcase_add_test(tc, test_fwd_spec_parse_podman_forms);
+	tcase_add_test(tc, test_fwd_spec_parse_rootlesskit_forms);
+	tcase_add_test(tc, test_fwd_spec_parse_star);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("syntax");
