@@ -24,7 +24,6 @@
  * after a write to an eventfd (which disarms the timer) isn't seen.
  */
 #include <endian.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -320,6 +319,23 @@ static void vf_vring_fd(uint32_t req, unsigned q, unsigned kind)
 }
 
 /**
+ * vf_efd_add() - Add to an eventfd we share with the back-end, never
+ *		  blocking ourselves (we're alone: set O_NONBLOCK, put it back)
+ * @fd:		Our copy
+ * @v:		Value
+ */
+static void vf_efd_add(int fd, uint64_t v)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return;
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	(void)!write(fd, &v, 8);
+	fcntl(fd, F_SETFL, fl);
+}
+
+/**
  * vf_kick() - Kick a queue as a driver would, and run what the loop runs
  * @q:		Queue
  * @big:	Add a large value (a semaphore then holds that many kicks)
@@ -333,13 +349,8 @@ static bool vf_kick(unsigned q, bool big)
 	size_t l[8];
 	int rc;
 
-	if (vf.kick[q] >= 0 && vf.kick_efd[q]) {
-		struct pollfd p = { .fd = vf.kick[q], .events = POLLOUT };
-
-		/* We share the file: only write when it can't block us */
-		if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
-			(void)!write(vf.kick[q], &v, 8);
-	}
+	if (vf.kick[q] >= 0 && vf.kick_efd[q])
+		vf_efd_add(vf.kick[q], v);
 	rc = vu_kick_handler(q);
 	if (rc == -EBADMSG)
 		return true;
@@ -395,15 +406,10 @@ static void vf_attack(unsigned how)
 			(void)!ftruncate(vf.memfd, 0);
 		break;
 	default:
-		for (i = 0; i < 2; i++) {
-			struct pollfd p = { .fd = vf.kick[i], .events = POLLOUT };
-			uint64_t v = 0xfffffffffffffffeULL;
-
-			if (vf.kick[i] < 0 || !vf.kick_efd[i])
-				continue;
-			if (poll(&p, 1, 0) == 1 && (p.revents & POLLOUT))
-				(void)!write(vf.kick[i], &v, 8);
-		}
+		for (i = 0; i < 2; i++)
+			if (vf.kick[i] >= 0 && vf.kick_efd[i])
+				vf_efd_add(vf.kick[i],
+					   0xfffffffffffffffeULL);
 		break;
 	}
 }
