@@ -277,6 +277,13 @@ void conf_check(const struct conf_state *st)
 	if (st->userns_given && !st->netns_given && !c->target_pid)
 		conf_die(st, conf_opt_by_id(OPT_USERNS),
 			 "needs a PID or --netns");
+	/* The caller created the tap device in an existing namespace */
+	if (st->fd_given && !st->netns_given && !c->target_pid)
+		conf_die(st, conf_opt_by_id('F'), "needs the namespace of the "
+			 "tap device: a PID or --netns");
+	if (st->fd_given && c->splice_only)
+		conf_die(st, conf_opt_by_id('F'), "conflicts with --splice-only "
+			 "(no tap device)");
 }
 
 /**

@@ -63,7 +63,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "foreground", 'f', 'f', no_argument, M_BOTH, NULL, NULL,
 	  "don't run in background" },
 	{ "stderr", 'e', 'e', no_argument, M_BOTH, NULL, NULL,
-	  "no effect, accepted for compatibility" },
+	  "deprecated: no effect but a warning" },
 	{ "log-file", 'l', 'l', required_argument, M_BOTH, "PATH",
 	  "file path", "log to PATH too" },
 	{ "log-size", 0, OPT_LOG_SIZE, required_argument, M_BOTH, "SIZE",
@@ -83,7 +83,7 @@ static const struct conf_opt conf_opts[] = {
 
 	/* network */
 	{ "mtu", 'm', 'm', required_argument, M_BOTH, "MTU",
-	  "integer 68-65520", "MTU to advertise, default 65520" },
+	  "integer 68-65520, or 0", "MTU to advertise (0: none), default 65520" },
 	{ "address", 'a', 'a', required_argument, M_BOTH, "ADDR[/LEN]",
 	  "IPv4 or IPv6 unicast address, optionally /prefix length, "
 	  "once per family", "guest address, default: the host's" },
@@ -172,9 +172,10 @@ static const struct conf_opt conf_opts[] = {
 	  "UNIX socket for qemu (also --socket-path), default /tmp/passt_N.socket" },
 	{ "socket-path", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters", NULL },
-	{ "fd", 'F', 'F', required_argument, M_PASST, "FD",
+	{ "fd", 'F', 'F', required_argument, M_BOTH, "FD",
 	  "open file descriptor number 0-2147483647",
-	  "use this connected socket (implies -1)" },
+	  "use this connected socket (passt) or tap device (pasta), "
+	  "implies -1" },
 	{ "one-off", '1', '1', no_argument, M_PASST, NULL, NULL,
 	  "quit after the first client disconnects" },
 	{ "vhost-user", 0, OPT_VHOST_USER, no_argument, M_PASST, NULL, NULL,
@@ -491,7 +492,9 @@ static void conf_args(struct conf_state *st, int argc, char **argv, int first,
  * else MODE_PASST.  Sets log_level (only if -q, -d or --trace is given)
  * and log_trace_on.
  * Reads routes and addresses of the current network namespace
- * (netlink_host_defaults()) and resolv_path (/etc/resolv.conf).
+ * (netlink_host_defaults()), resolv_path (/etc/resolv.conf) and the
+ * ephemeral port range (fwd_ephemeral_load(), kept for specs given later
+ * through -c).
  *
  * Return: 0.  Exits with status 0 after -h/--help or --version, and with
  *	   status 1, after one line on stderr naming the option and the
@@ -509,6 +512,7 @@ int conf_parse(struct conf *c, int argc, char **argv)
 
 	memset(c, 0, sizeof(*c));
 	conf_defaults(c, argc > 0 && argv ? argv[0] : NULL);
+	fwd_ephemeral_load();	/* for -t all, also through -c later */
 	st.prog = c->argv0;
 	if (argc < 1 || !argv)
 		argc = 0;

@@ -286,6 +286,8 @@ struct conf_ip6 {
  *			no such user) when started as root, else our own IDs
  *
  * @mtu:		-m/--mtu, bytes of IP packet (68..65520)
+ * @no_mtu:		-m 0: no MTU advertised (DHCP, NDP) nor set on the
+ *			tap device; @mtu is then 65520
  * @mac_our:		MAC address we answer with (ARP, NDP, as frame source)
  * @mac_guest:		--ns-mac-addr: the guest's MAC address (the learned one,
  *			run-time state, is in tap/guest.h)
@@ -378,6 +380,7 @@ struct conf {
 	gid_t gid;
 
 	int mtu;
+	bool no_mtu;
 	uint8_t mac_our[ETH_ALEN_];
 	uint8_t mac_guest[ETH_ALEN_];
 	bool mac_guest_set;

@@ -15,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <net/if.h>
+#include <linux/if_tun.h>
 
 #include "conf_internal.h"
 #include "log.h"
@@ -49,6 +52,30 @@ static bool conf_fd_connected_stream(int fd)
 		return false;
 	sl = sizeof(sa);
 	return !getpeername(fd, (struct sockaddr *)&sa, &sl);
+}
+
+/**
+ * conf_fd_tap() - Is a descriptor a tap device without packet information?
+ * @fd:		Descriptor (-F in pasta mode)
+ * @name:	Result: the device's name, IFNAMSIZ bytes
+ *
+ * A /dev/net/tun descriptor attached to a device answers TUNGETIFF with
+ * the device's name and flags (linux/if_tun.h): IFF_TAP for Ethernet
+ * frames, IFF_NO_PI for frames without the 4-byte packet information
+ * header (Documentation/networking/tuntap.rst).
+ *
+ * Return: true if it is such a device
+ */
+static bool conf_fd_tap(int fd, char *name)
+{
+	struct ifreq ifr = { 0 };
+
+	if (ioctl(fd, TUNGETIFF, &ifr) < 0)
+		return false;
+	memcpy(name, ifr.ifr_name, IFNAMSIZ);
+	name[IFNAMSIZ - 1] = '\0';
+	return (ifr.ifr_flags & (IFF_TAP | IFF_TUN)) == IFF_TAP &&
+	       (ifr.ifr_flags & IFF_NO_PI);
 }
 
 /**
@@ -658,6 +685,9 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		c->foreground = true;
 		break;
 	case 'e':
+		/* as upstream: a warning, no effect */
+		warn("-e/--stderr is deprecated and has no effect: it will be "
+		     "dropped");
 		break;
 	case 'l':
 		if (conf_path(arg, c->log_file, sizeof(c->log_file)))
@@ -689,9 +719,18 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 			conf_invalid(st, o, arg);
 		break;
 	case 'm':
+		/* 0, as upstream: advertise none, leave the tap's as it is;
+		 * frames stay within the largest MTU we could have given
+		 */
+		if (!strcmp(arg, "0")) {
+			c->no_mtu = true;
+			c->mtu = CONF_MTU_DEFAULT;
+			break;
+		}
 		if (conf_uint(arg, CONF_MTU_MIN, CONF_MTU_MAX, &v))
 			conf_invalid(st, o, arg);
 		c->mtu = (int)v;
+		c->no_mtu = false;
 		break;
 	case 'a':
 		conf_opt_address(st, o, arg);
@@ -834,7 +873,17 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		if (fcntl((int)v, F_GETFD) < 0)
 			conf_die(st, o, "%llu is not an open file descriptor "
 				 "(accepted: %s)", v, o->accepted);
-		if (!conf_fd_connected_stream((int)v))
+		/* pasta: the caller's tap device, in the target namespace;
+		 * its name is the namespace interface's
+		 */
+		if (c->mode == MODE_PASTA && c->ifname_ns[0] && !st->fd_given)
+			conf_die(st, o, "conflicts with -I/--ns-ifname (the "
+				 "tap device has its name)");
+		if (c->mode == MODE_PASTA &&
+		    !conf_fd_tap((int)v, c->ifname_ns))
+			conf_die(st, o, "%llu is not a tap device opened with "
+				 "IFF_TAP | IFF_NO_PI (/dev/net/tun)", v);
+		if (c->mode != MODE_PASTA && !conf_fd_connected_stream((int)v))
 			conf_die(st, o, "%llu is not a connected stream socket",
 				 v);
 		c->fd = (int)v;
@@ -852,6 +901,9 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case 'I':
+		if (st->fd_given)
+			conf_die(st, o, "conflicts with -F/--fd (the tap device "
+				 "has its name)");
 		if (conf_ifname(arg, c->ifname_ns))
 			conf_invalid(st, o, arg);
 		break;

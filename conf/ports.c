@@ -34,7 +34,10 @@
  * Exclusions split the ranges they cut, so a table only ever holds plain,
  * non-overlapping ranges with one target offset each; the daemon never
  * needs to know about exclusions.  A failed parse leaves the table as it
- * was.  Parsing uses static scratch space: set-up only, not reentrant.
+ * was.  Parsing uses static scratch space: not reentrant.  It also runs
+ * for -c requests (passt/ctl.c), under the seccomp filter: it makes no
+ * system call (the ephemeral range is read at set-up, fwd_ephemeral_load(),
+ * and exclusions are sorted without qsort(), fwd_range_sort()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -273,6 +276,8 @@ static int fwd_prefix_parse(const char *s, const char *end,
  * Reads fwd_ephemeral_path (net.ipv4.ip_local_port_range, which applies to
  * IPv6 too).  If it can't be read or makes no sense, the kernel's default
  * 32768-60999 (Documentation/networking/ip-sysctl.rst) is used.
+ *
+ * Context: set-up only (opens a file: see fwd_ephemeral_load())
  */
 void fwd_ephemeral_range(uint16_t *first, uint16_t *last)
 {
@@ -292,6 +297,25 @@ void fwd_ephemeral_range(uint16_t *first, uint16_t *last)
 		return;
 	*first = (uint16_t)lo;
 	*last = (uint16_t)hi;
+}
+
+static uint16_t fwd_eph_cache[2];	/* what fwd_spec_parse() uses */
+static bool fwd_eph_loaded;
+
+/**
+ * fwd_ephemeral_load() - Read the ephemeral range for fwd_spec_parse()
+ *
+ * "all" and exclusion-only specs also come at run time (-c, pesto(1)),
+ * when the seccomp filter allows no file to be opened (openat() there
+ * kills the daemon) and the file system is gone: the range is read once,
+ * here, and kept.  A later call reads it again (tests).
+ *
+ * Context: set-up, before isolation (conf_parse() calls it)
+ */
+void fwd_ephemeral_load(void)
+{
+	fwd_ephemeral_range(&fwd_eph_cache[0], &fwd_eph_cache[1]);
+	fwd_eph_loaded = true;
 }
 
 /**
@@ -388,17 +412,26 @@ static int fwd_subtract(struct fwd_rule *out, unsigned *n,
 }
 
 /**
- * fwd_range_cmp() - qsort() comparison of ranges by first port
- * @a:		First range
- * @b:		Second range
+ * fwd_range_sort() - Sort ranges by first port, in place
+ * @r:		Ranges
+ * @n:		Number of ranges, at most FWD_MAX_ELEMS
  *
- * Return: <0, 0, >0 as for qsort()
+ * An insertion sort: at most FWD_MAX_ELEMS^2 / 2 (32768) moves.  Not
+ * qsort(): glibc's allocates a buffer for more than 1 KiB of elements and
+ * asks sysinfo() how much memory there is first, a system call the seccomp
+ * filter doesn't allow (fwd_spec_parse() runs at run time, for -c).
  */
-static int fwd_range_cmp(const void *a, const void *b)
+static void fwd_range_sort(struct fwd_range *r, unsigned n)
 {
-	const struct fwd_range *ra = a, *rb = b;
+	unsigned i, j;
 
-	return (int)ra->first - (int)rb->first;
+	for (i = 1; i < n; i++) {
+		struct fwd_range v = r[i];
+
+		for (j = i; j && r[j - 1].first > v.first; j--)
+			r[j] = r[j - 1];
+		r[j] = v;
+	}
 }
 
 /**
@@ -722,7 +755,7 @@ static bool fwd_rule_same(const struct fwd_rule *a, const struct fwd_rule *b)
  *
  * "none" adds nothing and succeeds: refusing "none" next to other specs
  * for the same table is up to the caller.  "all" and exclusion-only specs
- * cover 1-65535 minus the ephemeral range (fwd_ephemeral_range()), as weak
+ * cover 1-65535 minus the ephemeral range (fwd_ephemeral_load()), as weak
  * rules.  "auto" sets @t->auto_on, @t->auto_bind, the exclusions
  * (@t->auto_exc) and, with ports or ranges, the only ports it may
  * forward (@t->auto_only): those become no rules.  A rule equal to one
@@ -857,7 +890,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 	}
 
 	/* Exclusions: sort and merge so that subtraction is one pass */
-	qsort(e.exc, e.nexc, sizeof(e.exc[0]), fwd_range_cmp);
+	fwd_range_sort(e.exc, e.nexc);
 	for (i = 0, j = 0; i < e.nexc; i++) {
 		if (j && e.exc[i].first <= e.exc[j - 1].last + 1U) {
 			if (e.exc[i].last > e.exc[j - 1].last)
@@ -874,7 +907,10 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		/* "all", or exclusions only: non-ephemeral ports, weak */
 		uint16_t efirst, elast;
 
-		fwd_ephemeral_range(&efirst, &elast);
+		if (!fwd_eph_loaded)	/* set-up: conf_parse() loads it */
+			fwd_ephemeral_load();
+		efirst = fwd_eph_cache[0];
+		elast = fwd_eph_cache[1];
 		if (efirst > 1)
 			base[nbase++] = (struct fwd_range){ 1, efirst - 1, 1,
 							    e.all_tset,

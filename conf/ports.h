@@ -24,6 +24,7 @@ extern const char *fwd_ephemeral_path;
 int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		   char *err, size_t errlen);
 void fwd_ephemeral_range(uint16_t *first, uint16_t *last);
+void fwd_ephemeral_load(void);
 int fwd_rule_fmt(const struct fwd_rule *r, char *buf, size_t len);
 bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port);
 int fwd_auto_map(const struct fwd_table *t, uint16_t port, uint16_t *lport);

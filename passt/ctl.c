@@ -47,15 +47,15 @@
 #include "epoll_ref.h"
 #include "fwd.h"
 #include "fwd_auto.h"
+#include "isolation.h"
+#include "limits.h"
 #include "passt.h"
+#include "sockfile.h"
 #include "udp.h"
 
 static int ctl_listen_fd = -1;
 static int ctl_conn_fd = -1;
 static uid_t ctl_owner;			/* UID that started us */
-static int ctl_dirfd = -1;		/* directory of the socket file */
-static const char *ctl_name;		/* its name there */
-static char ctl_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
 static char ctl_req[CTL_REQ_MAX + 1];
 static ssize_t ctl_req_len = -1;	/* pending request, -1 for none */
@@ -600,6 +600,10 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 				}
 			}
 		}
+		/* ...but "auto" ports given up for new rules above: back now,
+		 * not at the next scan
+		 */
+		fwd_auto_scan(ctx);
 		return ret;
 	}
 
@@ -761,6 +765,9 @@ void ctl_handler(struct ctx *ctx, uint32_t events)
  * ctl_listen_handler() - A client connects: check its UID
  * @ctx:	Context
  *
+ * Out of descriptors, the client is taken off the queue and its connection
+ * closed (limits_accept_refuse()), as for forwarded TCP ports.
+ *
  * #syscalls accept4 getsockopt epoll_ctl close sendto
  */
 void ctl_listen_handler(struct ctx *ctx)
@@ -772,8 +779,15 @@ void ctl_listen_handler(struct ctx *ctx)
 	int s;
 
 	s = accept4(ctl_listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (s < 0)
+	if (s < 0) {
+		/* Left in the queue, the client would wake us for ever */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			limits_refused(ctx->now, LIMIT_FDS, "-c client");
+			limits_accept_refuse(ctl_listen_fd);
+		}
 		return;
+	}
 	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &sl) ||
 	    cred.uid != ctl_owner) {
 		static const char msg[] = "error\nnot the owner of this "
@@ -803,95 +817,39 @@ void ctl_listen_handler(struct ctx *ctx)
 }
 
 /**
- * ctl_remove() - Remove the socket file (atexit)
- *
- * #syscalls unlinkat
- */
-static void ctl_remove(void)
-{
-	if (ctl_dirfd >= 0 && ctl_name)
-		unlinkat(ctl_dirfd, ctl_name, 0);
-}
-
-/**
  * ctl_init() - -c: bind and listen on the configuration socket
  * @ctx:	Context
  *
- * A socket file nobody listens on any more is taken over.  The file gets
- * mode 0600; started as root, it belongs to the user we switch to (who
- * must remove it at exit), but only root may use it (SO_PEERCRED).
+ * A socket file nobody listens on any more is taken over.  The file is
+ * created with mode 0600 (umask around bind()); started as root, it
+ * belongs to the user we switch to, but only root may use it
+ * (SO_PEERCRED).  Nothing touches the path after bind(), and the file is
+ * removed at exit by a helper (passt/sockfile.c).
  *
  * Context: set-up, before isolation; dies if the path can't be bound
  */
 void ctl_init(struct ctx *ctx)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct epoll_event ev = { .events = EPOLLIN };
 	const struct conf *c = &ctx->c;
-	char dir[sizeof(ctl_path)];
-	char *slash;
-	mode_t um;
-	int s, rc;
+	bool give = isolate_root_in_init_userns() && c->uid;
+	int s;
 
 	if (!*c->conf_path)
 		return;
 	ctl_owner = geteuid();
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", c->conf_path);
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		die_perror("-c: UNIX socket");
-
-	um = umask(0177);
-	rc = bind(s, (struct sockaddr *)&sa, sizeof(sa));
-	if (rc && errno == EADDRINUSE) {
-		struct stat st;
-		int p;
-
-		/* Stale socket (nobody listening)?  Take it over */
-		if (!lstat(sa.sun_path, &st) && S_ISSOCK(st.st_mode) &&
-		    (p = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) >= 0) {
-			if (connect(p, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
-			    errno == ECONNREFUSED) {
-				unlink(sa.sun_path);
-				rc = bind(s, (struct sockaddr *)&sa, sizeof(sa));
-			} else {
-				errno = EADDRINUSE;
-			}
-			close(p);
-		}
-	}
-	umask(um);
-	if (rc)
+	s = sockfile_listen(c->conf_path, SOCK_SEQPACKET, 4, 0177,
+			    give ? c->uid : SOCKFILE_NO_CHOWN, c->gid);
+	if (s < 0) {
+		errno = -s;
 		die_perror("-c %s: can't bind", c->conf_path);
-	if (chmod(sa.sun_path, 0600))
-		warn_perror("-c: chmod() of %s", sa.sun_path);
-	if (listen(s, 4))
-		die_perror("-c: listen() on %s", sa.sun_path);
-
-	memcpy(ctl_path, sa.sun_path, sizeof(ctl_path));
-	slash = strrchr(ctl_path, '/');
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		ctl_name = ctl_path;
-	} else {
-		snprintf(dir, sizeof(dir), "%.*s",
-			 slash == ctl_path ? 1 : (int)(slash - ctl_path),
-			 ctl_path);
-		ctl_name = slash + 1;
 	}
-	ctl_dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ctl_dirfd < 0)
-		warn_perror("-c: %s: the socket file will stay after exit", dir);
-	atexit(ctl_remove);
-	if (geteuid() == 0 && c->uid &&
-	    chown(sa.sun_path, c->uid, c->gid))
-		warn_perror("-c: chown() of %s", sa.sun_path);
 
 	ref.fd = (uint32_t)s;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev))
 		die_perror("-c: epoll_ctl");
 	ctl_listen_fd = s;
-	info("-c: configuration socket at %s", sa.sun_path);
+	info("-c: configuration socket at %s", c->conf_path);
 }

@@ -153,8 +153,6 @@ struct flow_ops {
 		flow_ops_register(t, &(ops));				\
 	}
 
-/* Minimum idle time of a flow evicted for a new one (flow table full) */
-#define FLOW_EVICT_IDLE_MS	1000
 
 /**
  * struct flow_stats - Counters of the flow layer

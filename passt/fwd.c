@@ -634,6 +634,13 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		setsockopt(s, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one));
 	if (proto == IPPROTO_UDP && (af == AF_INET || dual))
 		setsockopt(s, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+	/* IPv4 groups joined by programs of the host reach a wildcard IPv4
+	 * socket (IP_MULTICAST_ALL, on by default there), but a dual-stack
+	 * one only with the option set: it's off for AF_INET6 sockets
+	 * (passt/udp_mcast.c)
+	 */
+	if (proto == IPPROTO_UDP && dual && !ns)
+		setsockopt(s, IPPROTO_IP, IP_MULTICAST_ALL, &one, sizeof(one));
 	if (r->ifname[0] &&
 	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,
 		       (socklen_t)strlen(r->ifname)) < 0) {

@@ -95,6 +95,11 @@ struct fwd_auto_port {
  *		stop listening on the scanned side
  * @full:	Warned that CONF_FWD_AUTO_MAX or the descriptor share is
  *		reached
+ * @shared:	"auto" was on at start: its ports take from the table's
+ *		descriptor share, where limits_listen_plan() counted them.
+ *		If it came later (-c), nothing was planned for it: like other
+ *		sockets opened at run time (passt/ctl.c), only RLIMIT_NOFILE
+ *		bounds them
  */
 struct fwd_auto_tbl {
 	struct fwd_table *t;
@@ -107,6 +112,7 @@ struct fwd_auto_tbl {
 	struct fwd_auto_port p[CONF_FWD_AUTO_MAX];
 	uint64_t failed[FWD_AUTO_WORDS];
 	bool full;
+	bool shared;
 };
 
 static struct fwd_auto_tbl fwd_auto_tbls[4];
@@ -401,8 +407,25 @@ static void fwd_auto_close(struct ctx *ctx, struct fwd_auto_tbl *a,
 			udp_listen_closing(ctx, p->fd[k]);
 		close(p->fd[k]);
 	}
-	limits_listen_put(a->tbl, true, p->socks);
+	if (a->shared)
+		limits_listen_put(a->tbl, true, p->socks);
 	*p = a->p[--a->n];
+}
+
+/**
+ * fwd_auto_close_all() - Close the listening sockets of every "auto" port
+ * @ctx:	Context
+ *
+ * At exit, before the drain (passt/passt.c): no scan runs after it.
+ */
+void fwd_auto_close_all(struct ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < fwd_auto_ntbls; i++) {
+		while (fwd_auto_tbls[i].n)
+			fwd_auto_close(ctx, &fwd_auto_tbls[i], 0);
+	}
 }
 
 /**
@@ -422,7 +445,7 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 	int fds[2], ret;
 
 	if (a->n >= CONF_FWD_AUTO_MAX ||
-	    !limits_listen_take(a->tbl, true, want)) {
+	    (a->shared && !limits_listen_take(a->tbl, true, want))) {
 		if (!a->full)
 			warn("%s auto: no room for more ports (%u forwarded, "
 			     "RLIMIT_NOFILE %lu): port %u and later ones are "
@@ -435,13 +458,14 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 
 	ret = fwd_listen_dyn(ctx, a->proto, r, lport, idx, a->ns, fds);
 	if (ret < 0) {
-		limits_listen_put(a->tbl, true, want);
+		if (a->shared)
+			limits_listen_put(a->tbl, true, want);
 		debug("%s auto: port %u can't be forwarded: %s", a->opt, lport,
 		      strerror(-ret));
 		bit_set(a->failed, port, true);
 		return;
 	}
-	if ((unsigned)ret < want)
+	if ((unsigned)ret < want && a->shared)
 		limits_listen_put(a->tbl, true, want - (unsigned)ret);
 
 	p = &a->p[a->n++];
@@ -511,7 +535,12 @@ unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
 static void fwd_auto_scan_tbl(struct ctx *ctx, struct fwd_auto_tbl *a)
 {
 	struct fwd_auto_dump_arg arg = {
-		.seen = fwd_auto_seen, .skip_lo = !a->ns, .lo_only = a->ns,
+		/* --host-lo-to-ns-lo: a namespace server on its loopback
+		 * is reachable from the host's, as with trixie's passt
+		 */
+		.seen = fwd_auto_seen,
+		.skip_lo = !a->ns && !ctx->c.host_lo_to_ns_lo,
+		.lo_only = a->ns,
 		.udp = a->proto == IPPROTO_UDP,
 		.eph = a->ns ? fwd_auto_eph_host : fwd_auto_eph_ns,
 	};
@@ -633,6 +662,7 @@ void fwd_auto_init(struct ctx *ctx)
 		a->ns = tbls[i].ns;
 		a->tbl = tbls[i].tbl;
 		a->opt = tbls[i].opt;
+		a->shared = tbls[i].t->auto_on;
 		if (a->ns)
 			want_host = true;
 		else

@@ -12,6 +12,7 @@ struct fwd_table;
 
 void fwd_auto_init(struct ctx *ctx);
 void fwd_auto_scan(struct ctx *ctx);
+void fwd_auto_close_all(struct ctx *ctx);
 void fwd_auto_drop_port(struct ctx *ctx, const struct fwd_table *t,
 			uint16_t port);
 unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,

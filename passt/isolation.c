@@ -459,9 +459,11 @@ void isolate_initial(struct ctx *ctx)
 	if (isolate_read_file(PORT_START_PATH, buf, sizeof(buf)) > 0)
 		isolate_port_start = (unsigned)strtoul(buf, NULL, 10);
 
-	/* -F, or the listening socket from systemd (passt/sdlisten.c) */
-	isolate_close_fds(c->mode != MODE_PASST ? -1 :
-			  c->fd >= 0 ? c->fd : sdlisten_fd());
+	/* -F (pasta: a tap device), or the listening socket from systemd
+	 * (passt/sdlisten.c)
+	 */
+	isolate_close_fds(c->fd >= 0 ? c->fd :
+			  c->mode != MODE_PASST ? -1 : sdlisten_fd());
 
 	if ((ret = limits_nofile_init(c)) < 0) {
 		errno = -ret;
@@ -827,7 +829,8 @@ out:
  * The allow-list is the "#syscalls:helper" entries of the generated list
  * (passt/nsock.c); anything else kills the helper, in every build:
  * sanitizer builds also allow what the ASan run-time calls to write a
- * report and manage its shadow memory.
+ * report and manage its shadow memory, and sigaltstack(), which it calls
+ * when the helper exits (the helper was killed by SIGSYS at every exit).
  *
  * Context: forked helper, after no_new_privs, before serving requests
  * Return: number of rules, or -errno from libseccomp
@@ -837,6 +840,7 @@ int isolate_seccomp_helper(void)
 #ifdef SANITIZER_BUILD
 	static const char *const san[] = {
 		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+		"sigaltstack",
 	};
 #endif
 	scmp_filter_ctx sc;
@@ -867,6 +871,55 @@ int isolate_seccomp_helper(void)
 out:
 	seccomp_release(sc);
 	return rc < 0 ? rc : n;
+}
+
+/**
+ * isolate_seccomp_only() - Install a filter that allows only some calls
+ * @names:	System call names; those unknown on this architecture are
+ *		skipped (a list may name the variants of several)
+ * @n:		Number of names
+ *
+ * For a helper process with a fixed, short list (passt/sockfile.c):
+ * anything else kills it, in every build; sanitizer builds also allow what
+ * the ASan run-time calls to write a report.
+ *
+ * Context: forked helper, after no_new_privs
+ * Return: number of rules, or -errno from libseccomp
+ */
+int isolate_seccomp_only(const char *const *names, size_t n)
+{
+#ifdef SANITIZER_BUILD
+	static const char *const san[] = {
+		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+	};
+#endif
+	scmp_filter_ctx sc;
+	int rc = 0, k = 0, nr;
+	size_t i;
+
+	sc = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!sc)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;
+		if ((rc = seccomp_rule_add(sc, SCMP_ACT_ALLOW, nr, 0)) < 0)
+			goto out;
+		k++;
+	}
+#ifdef SANITIZER_BUILD
+	for (i = 0; i < ARRAY_SIZE(san); i++) {
+		rc = isolate_seccomp_add(sc, san[i], SCMP_ACT_ALLOW, 0, NULL);
+		if (rc < 0)
+			goto out;
+		k += rc;
+	}
+#endif
+	rc = seccomp_load(sc);
+out:
+	seccomp_release(sc);
+	return rc < 0 ? rc : k;
 }
 
 /**

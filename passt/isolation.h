@@ -12,6 +12,7 @@
 #define PASST_ISOLATION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../conf/conf.h"
 
@@ -25,6 +26,7 @@ int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd);
 bool isolate_root_in_init_userns(void);
 int isolate_helper(const struct conf *c);
 int isolate_seccomp_helper(void);
+int isolate_seccomp_only(const char *const *names, size_t n);
 void isolate_forbidden_syscall(void);
 
 #endif /* PASST_ISOLATION_H */

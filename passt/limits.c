@@ -316,18 +316,29 @@ const char *limits_listen_opt(enum limits_tbl tbl)
 	return limits_tbl_str[tbl];
 }
 
+static unsigned long limits_nofile_cur;	/* as last read, 0: read again */
+
 /**
  * limits_nofile() - Current RLIMIT_NOFILE (soft)
  *
+ * Read once and kept (limits_nofile_init() reads it again after changing
+ * it): warnings of run-time paths (fwd_auto.c) quote it, and getrlimit()
+ * is prlimit64(), which the seccomp filter doesn't allow.  Nothing changes
+ * the limit once set-up is over.
+ *
+ * Context: set-up reads it (isolate_initial()); any time after
  * Return: limit, RLIM_INFINITY for none, 0 if it can't be read
  */
 unsigned long limits_nofile(void)
 {
 	struct rlimit rl;
 
+	if (limits_nofile_cur)
+		return limits_nofile_cur;
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
-	return (unsigned long)rl.rlim_cur;
+	limits_nofile_cur = (unsigned long)rl.rlim_cur;
+	return limits_nofile_cur;
 }
 
 /**
@@ -371,6 +382,7 @@ int limits_nofile_init(const struct conf *c)
 	struct rlimit rl, want;
 	bool short_of;
 
+	limits_nofile_cur = 0;	/* limits_nofile(): changed here */
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return -errno;
 	if (need > cap)

@@ -9,7 +9,8 @@
  * guest side (pasta: namespaces and tap; passt: an -F socket);
  * forwarded-port listeners (-T ones inside the namespace); pcap; pid file
  * opened; passt's UNIX socket; detaching (the parent writes the pid file);
- * the splice path (pools, namespace socket helper); signals; isolation
+ * the splice path (pools, namespace socket helper); signals; the helper
+ * that removes socket files at exit (passt/sockfile.c); isolation
  * stages 2 and 3 (passt/isolation.c); READY=1 to a service manager
  * (passt/sdnotify.c); loop; STOPPING=1.  A listening socket passed by
  * systemd (passt/sdlisten.c) is taken before stray fds are closed, and
@@ -44,6 +45,7 @@
 #include "pasta.h"
 #include "sdlisten.h"
 #include "sdnotify.h"
+#include "sockfile.h"
 #include "tcp.h"
 #include "udp.h"
 
@@ -52,46 +54,6 @@
 
 static struct ctx ctx_main;
 static char passt_sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-static int passt_sock_dirfd = -1;	/* its directory, O_PATH */
-static const char *passt_sock_name;	/* its name in there */
-
-/**
- * passt_sock_remove() - Remove the UNIX socket file (atexit)
- *
- * By name in its directory, opened at set-up: by the time we exit, the
- * file system is out of reach (passt/isolation.c).
- *
- * #syscalls:passt unlinkat
- */
-static void passt_sock_remove(void)
-{
-	if (passt_sock_dirfd >= 0 && passt_sock_name)
-		unlinkat(passt_sock_dirfd, passt_sock_name, 0);
-}
-
-/**
- * passt_sock_dir_open() - Open the socket's directory for passt_sock_remove()
- *
- * Context: set-up, passt_sock_path filled
- */
-static void passt_sock_dir_open(void)
-{
-	char dir[sizeof(passt_sock_path)];
-	char *slash = strrchr(passt_sock_path, '/');
-
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		passt_sock_name = passt_sock_path;
-	} else {
-		snprintf(dir, sizeof(dir), "%.*s",
-			 slash == passt_sock_path ? 1 :
-			 (int)(slash - passt_sock_path), passt_sock_path);
-		passt_sock_name = slash + 1;
-	}
-	passt_sock_dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (passt_sock_dirfd < 0)
-		warn_perror("%s: the socket file will stay after exit", dir);
-}
 
 /**
  * passt_sock_open() - passt: bind and listen on the UNIX socket
@@ -110,14 +72,10 @@ static int passt_sock_open(struct ctx *ctx)
 	union epoll_ref ref = { .type = EPOLL_TYPE_TAP_LISTEN };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct epoll_event ev = { .events = EPOLLIN };
-	struct stat st;
-	int s, i;
+	bool give = isolate_root_in_init_userns() && ctx->c.uid;
+	int s = -1, i;
 
 	for (i = 1; i <= PASST_SOCK_TRIES; i++) {
-		s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (s < 0)
-			die_perror("UNIX socket");
-
 		if (*ctx->c.sock_path)
 			snprintf(sa.sun_path, sizeof(sa.sun_path), "%s",
 				 ctx->c.sock_path);
@@ -125,49 +83,23 @@ static int passt_sock_open(struct ctx *ctx)
 			snprintf(sa.sun_path, sizeof(sa.sun_path),
 				 "/tmp/passt_%i.socket", i);
 
-		if (bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		/* Started as root: the file belongs to the user we'll run
+		 * as, given without touching the path (passt/sockfile.c)
+		 */
+		s = sockfile_listen(sa.sun_path, SOCK_STREAM, 1,
+				    SOCKFILE_UMASK_KEEP,
+				    give ? ctx->c.uid : SOCKFILE_NO_CHOWN,
+				    ctx->c.gid);
+		if (s >= 0)
 			break;
-
-		if (errno == EADDRINUSE && !lstat(sa.sun_path, &st) &&
-		    S_ISSOCK(st.st_mode)) {
-			/* Stale socket (nobody listening)?  Take it over */
-			int p = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-			if (p >= 0 && connect(p, (struct sockaddr *)&sa,
-					      sizeof(sa)) < 0 &&
-			    errno == ECONNREFUSED) {
-				close(p);
-				unlink(sa.sun_path);
-				if (bind(s, (struct sockaddr *)&sa,
-					 sizeof(sa)) == 0)
-					break;
-			} else if (p >= 0) {
-				close(p);
-			}
-		}
-		if (*ctx->c.sock_path)
+		if (*ctx->c.sock_path) {
+			errno = -s;
 			die_perror("-s %s: can't bind", ctx->c.sock_path);
-		close(s);
+		}
 	}
 	if (i > PASST_SOCK_TRIES)
 		die("no free /tmp/passt_N.socket path");
-
-	if (listen(s, 1))
-		die_perror("listen() on %s", sa.sun_path);
-
 	memcpy(passt_sock_path, sa.sun_path, sizeof(passt_sock_path));
-	passt_sock_dir_open();
-	atexit(passt_sock_remove);
-
-	/* Started as root: the user we'll run as must remove it at exit.  By
-	 * name in the directory opened above, never through a symbolic link
-	 * that replaced the socket meanwhile
-	 */
-	if (geteuid() == 0 && ctx->c.uid &&
-	    fchownat(passt_sock_dirfd >= 0 ? passt_sock_dirfd : AT_FDCWD,
-		     passt_sock_dirfd >= 0 ? passt_sock_name : sa.sun_path,
-		     ctx->c.uid, ctx->c.gid, AT_SYMLINK_NOFOLLOW))
-		warn_perror("chown() of %s", sa.sun_path);
 
 	ref.fd = (uint32_t)s;
 	ev.data.u64 = ref.u64;
@@ -394,7 +326,7 @@ int main(int argc, char **argv)
 		tap = pasta_setup(ctx);
 		pasta_watch_add(ctx);
 		if (tap >= 0) {		/* not with --splice-only */
-			tap_init(TAP_DEV, tap, true);
+			tap_init(TAP_DEV, tap, pasta_tap_vnet_hdr());
 			if (passt_tap_add(ctx, tap))
 				die_perror("epoll_ctl on the tap device");
 		}
@@ -463,6 +395,10 @@ int main(int argc, char **argv)
 		errno = -ret;
 		die_perror("signals");
 	}
+	/* The last fork() but the command's: the socket files' remover
+	 * (passt/sockfile.c) takes the directory descriptors along
+	 */
+	sockfile_remover_start(c);
 	/* socket bound, pid file written: switch user, drop capabilities */
 	isolate_prefork(ctx);
 	if (spawned)

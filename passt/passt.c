@@ -28,7 +28,10 @@
  * each flow type's drain operation) are closed cleanly, for up to --drain-timeout seconds.
  * Then those still open are reset as soon as their host peers have ACKed
  * what we ACKed, for as long again, and whatever is left after that is
- * reset.  A second signal exits at once.
+ * reset.  A second signal exits at once.  The listening sockets of
+ * forwarded ports are closed first, before the drain: the next instance
+ * (podman restart) binds the same ports at once, while the connections
+ * already open here still drain.
  */
 #include <errno.h>
 #include <netinet/icmp6.h>
@@ -449,14 +452,25 @@ static void guest_attached(struct ctx *ctx);
  * @ctx:	Context
  * @ref:	epoll reference of the listening socket
  *
+ * Out of descriptors, the client is taken off the queue and its connection
+ * closed (limits_accept_refuse()), as for forwarded TCP ports.
+ *
  * #syscalls:passt accept4 close
  */
 static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 {
 	int s = accept4((int)ref.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	if (s < 0)
+	if (s < 0) {
+		/* Left in the queue, the client would wake us for ever */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			limits_refused(ctx->now, LIMIT_FDS,
+				       "client of the UNIX socket");
+			limits_accept_refuse((int)ref.fd);
+		}
 		return;
+	}
 	if (tap_fd() >= 0) {
 		/* One guest at a time, as with QEMU's -netdev stream.  QEMU
 		 * retries at once, in a loop: few lines, all counted
@@ -489,6 +503,28 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
  */
 static void guest_attached(struct ctx *ctx)
 {
+	const struct conf *c = &ctx->c;
+
+	/* passt: ask for the guest, which may have kept its addresses from
+	 * before we started and say nothing; its answer gives its MAC
+	 * (tap_guest_learn()), without which frames go to the broadcast
+	 * address, and its TCP drops them
+	 */
+	if (c->mode == MODE_PASST) {
+		struct in_addr a4 = tap_guest.addr4_seen.s_addr ?
+				    tap_guest.addr4_seen : c->ip4.addr;
+
+		svc_send(arp_probe(c, a4, svc_out, sizeof(svc_out)));
+		svc_send(ndp_ns_probe(c, &c->ip6.addr, svc_out,
+				      sizeof(svc_out)));
+		if (!IN6_IS_ADDR_UNSPECIFIED(&tap_guest.addr6_seen) &&
+		    !IN6_ARE_ADDR_EQUAL(&tap_guest.addr6_seen, &c->ip6.addr))
+			svc_send(ndp_ns_probe(c, &tap_guest.addr6_seen,
+					      svc_out, sizeof(svc_out)));
+		if (!IN6_IS_ADDR_UNSPECIFIED(&tap_guest.addr6_ll_seen))
+			svc_send(ndp_ns_probe(c, &tap_guest.addr6_ll_seen,
+					      svc_out, sizeof(svc_out)));
+	}
 	flow_guest_attached(ctx);
 	ndp_ra_restart();
 	if (ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
@@ -771,6 +807,35 @@ static void housekeeping(struct ctx *ctx)
 }
 
 /**
+ * passt_listeners_close() - Close every forwarded port's listening socket
+ * @ctx:	Context
+ *
+ * At the start of the exit drain: a port stays bound no longer than we
+ * accept connections on it.  Connections already accepted keep their own
+ * sockets (SO_REUSEADDR, inherited from the listener, lets a new listener
+ * bind next to them: socket(7)).  UDP flows replying through a closed
+ * socket go with it.
+ */
+static void passt_listeners_close(struct ctx *ctx)
+{
+	unsigned i, k, m;
+
+	for (i = 0; i < FWD_TBLS; i++) {
+		for (k = 0; k < CONF_MAX_FWD_RULES; k++) {
+			struct fwd_socks *l = fwd_socks_of((enum fwd_tbl)i, k);
+
+			for (m = 0; m < l->n; m++) {
+				if (i == FWD_TBL_U || i == FWD_TBL_UNS)
+					udp_listen_closing(ctx, l->s[m].fd);
+				close(l->s[m].fd);
+			}
+			l->n = 0;
+		}
+	}
+	fwd_auto_close_all(ctx);
+}
+
+/**
  * passt_drain_step() - Asked to quit: go on draining, or stop now?
  * @ctx:	Context, @ctx->quit set
  *
@@ -786,6 +851,7 @@ static bool passt_drain_step(struct ctx *ctx)
 
 	ctx->now = now_ms();
 	if (!ctx->draining) {
+		passt_listeners_close(ctx);
 		if (!t)
 			return false;
 		ctx->draining = true;

@@ -75,6 +75,7 @@ static int pasta_target_pidfd = -1;	/* pidfd of the target PID */
 static int pasta_go_fd = -1;
 static int pasta_netns_watch = -1;	/* inotify on the --netns directory */
 static char pasta_netns_name[NAME_MAX + 1];	/* --netns file name */
+static bool pasta_tap_vnet = true;	/* tap frames have a virtio-net header */
 
 /**
  * struct ns_call_arg - What an ns_call() child needs
@@ -518,7 +519,16 @@ static int pasta_ns_setup(void *p)
 	if (c->splice_only)	/* no tap device */
 		return 0;
 
-	fd = tap_dev_open_current_ns(name, a->ifname);
+	if (c->fd >= 0) {	/* -F: the caller's, here already */
+		if ((ret = tap_dev_adopt(c->fd, &pasta_tap_vnet)) < 0) {
+			a->err = "taking the tap device of -F/--fd";
+			return ret;
+		}
+		snprintf(a->ifname, IFNAMSIZ, "%s", name);
+		fd = c->fd;
+	} else {
+		fd = tap_dev_open_current_ns(name, a->ifname);
+	}
 	if (fd < 0) {
 		/* TUNSETIFF on the name of another kind of device: EINVAL */
 		a->name_taken = fd == -EINVAL && *name &&
@@ -532,7 +542,9 @@ static int pasta_ns_setup(void *p)
 
 	ifi = netlink_ifindex(a->ifname);
 	if (ifi <= 0) {
-		a->err = "looking up the tap device";
+		a->err = c->fd >= 0 ? "looking up the tap device of -F/--fd "
+				      "in the namespace" :
+				      "looking up the tap device";
 		return ifi < 0 ? ifi : -ENODEV;
 	}
 
@@ -549,7 +561,8 @@ static int pasta_ns_setup(void *p)
 	}
 	tap_guest_mac_set(mac);
 
-	if ((ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
+	/* -m 0: the tap keeps the kernel's default (ether_setup(): 1500) */
+	if (!c->no_mtu && (ret = netlink_link_set_mtu(ifi, c->mtu)) < 0) {
 		a->err = "setting the MTU";
 		return ret;
 	}
@@ -780,11 +793,22 @@ int pasta_setup(struct ctx *ctx)
 		info("--splice-only: no tap device, loopback connections only");
 		return -1;
 	}
-	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s",
+	info("namespace interface %s, MAC %02x:%02x:%02x:%02x:%02x:%02x, MTU %d%s%s",
 	     a.ifname, tap_guest.mac[0], tap_guest.mac[1], tap_guest.mac[2],
 	     tap_guest.mac[3], tap_guest.mac[4], tap_guest.mac[5], c->mtu,
+	     c->no_mtu ? " (-m 0: not set on the device)" : "",
 	     c->config_net ? ", addresses and routes configured" : "");
 	return a.tap_fd;
+}
+
+/**
+ * pasta_tap_vnet_hdr() - Do frames on the tap device carry a virtio-net header?
+ *
+ * Return: true for the device we create, as the -F device says otherwise
+ */
+bool pasta_tap_vnet_hdr(void)
+{
+	return pasta_tap_vnet;
 }
 
 /**

@@ -48,7 +48,9 @@
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
  *    peer sent to.  A datagram that was sent to a group or broadcast
- *    address reaches the guest to that address (udp_mcast_rx_dst()).
+ *    address reaches the guest to that address (udp_mcast_rx_dst()), on
+ *    this path even from a loopback peer (a host program multicasting on
+ *    lo): a splice would deliver it to the namespace's unicast address.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -247,9 +249,9 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
  * udp_flow_idle_since() - Eviction: a UDP flow's last datagram, either way
  * @flow:	Flow of type FLOW_UDP
  *
- * Any UDP flow may be evicted for a new flow (flow_alloc()): a program
- * that opens a new socket for each DNS query leaves one idle flow per
- * query for the whole --udp-timeout.
+ * Any UDP flow may be evicted for a new flow (flow_alloc()), the least
+ * recently used first: a program that opens a new socket for each DNS
+ * query leaves one idle flow per query for the whole --udp-timeout.
  *
  * Return: time of its last datagram, ms
  */
@@ -265,7 +267,16 @@ static int64_t udp_flow_idle_since(const union flow *flow)
  */
 static void udp_flow_evict(struct ctx *ctx, union flow *flow)
 {
-	udp_flow_close(ctx, &flow->udp, "evicted: flow table full");
+	bool answered = (flow->udp.seen & UDP_SEEN_ANSWER) &&
+			(flow->udp.seen & UDP_SEEN_OPENER);
+
+	if (answered)
+		udp_stats.evicted_answered++;
+	else
+		udp_stats.evicted_unanswered++;
+	udp_flow_close(ctx, &flow->udp, answered ?
+		       "evicted: flow table full, exchange answered" :
+		       "evicted: flow table full, least recently used");
 }
 
 /**
@@ -753,6 +764,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		}
 		udp_stats.dgrams_to_tap += got;
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
 	}
@@ -836,6 +848,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if (r < UDP_BATCH)
 			return;
 	}
@@ -993,6 +1006,8 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
 	uf->last_active_ms = ctx->now;
+	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
+	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
 	return used;
 }
 
@@ -1169,11 +1184,14 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket (rule, port, side)
  * @i:		Index of the datagram in the receive batch
+ * @group:	It was sent to a group or broadcast address: never spliced,
+ *		even from a loopback peer (a splice would deliver it to the
+ *		namespace's unicast address)
  *
  * Return: flow, or NULL if the datagram is to be dropped
  */
 static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
-					unsigned i)
+					unsigned i, bool group)
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
@@ -1200,7 +1218,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	taddr = fwd_taddr(t, ref.listen.rule, ref.listen.dyn);
 	/* A target address is reached over the tap path */
 	splice = ref.listen.ns || (c->mode == MODE_PASTA && !c->no_splice &&
-				   !taddr && inany_is_loopback(&peer));
+				   !taddr && !group &&
+				   inany_is_loopback(&peer));
 	if (splice) {
 		flow_key_fill(&skey, ref.listen.ns ? UDP_KEY_SPLICE_NS :
 						     UDP_KEY_SPLICE_HOST,
@@ -1318,10 +1337,11 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 						      ref.listen.port, &group);
 			if (mc < 0)
 				continue;
-			uf = udp_listen_flow(ctx, ref, i);
+			uf = udp_listen_flow(ctx, ref, i, mc > 0);
 			if (!uf)
 				continue;
 			uf->last_active_ms = ctx->now;
+			uf->seen |= UDP_SEEN_OPENER;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
@@ -1458,10 +1478,11 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.too_big,
-		    udp_stats.refused_full, flow_stats.evicted);
+		    udp_stats.refused_full, flow_stats.evicted,
+		    udp_stats.evicted_answered, udp_stats.evicted_unanswered);
 	udp_mcast_stats_log();
 }
 

@@ -32,6 +32,10 @@ enum udp_kind {
 	UDP_KIND_COUNT
 };
 
+/* struct udp_flow @seen bits */
+#define UDP_SEEN_OPENER		(1U << 0)
+#define UDP_SEEN_ANSWER		(1U << 1)
+
 /**
  * union udp_sockaddr - Peer address in the form its socket family uses
  * @sa:		Generic view
@@ -70,6 +74,8 @@ union udp_sockaddr {
  * @last_len:	Payload length of the last datagram from the guest, bytes
  *		(quoted in ICMP errors)
  * @last_active_ms: Last datagram either way, ms
+ * @seen:	Directions datagrams went so far: UDP_SEEN_OPENER (from the
+ *		side that opened the flow), UDP_SEEN_ANSWER (back to it)
  * @mcast:	UDP_TAP_OUT to a group or broadcast address: @sock is not
  *		connected, datagrams go to @peer (passt/udp_mcast.c)
  * @mcast_port:	With @mcast: port @sock is bound to, host order
@@ -86,6 +92,7 @@ struct udp_flow {
 	uint8_t ttl;
 	uint16_t last_len;
 	int64_t last_active_ms;
+	uint8_t seen;
 	bool mcast;
 	uint16_t mcast_port;
 };

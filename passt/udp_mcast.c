@@ -12,9 +12,25 @@
  * datagram is sent with sendmmsg() to the group, so that replies from any
  * unicast responder (SSDP and WS-Discovery answers come from the responder's
  * own address, RFC 6762 allows the same for mDNS) are received on it.  The
- * socket is bound to the guest's source port when that port can be had
- * (SO_REUSEADDR, as for unicast flows: SSDP responders answer to the port
- * the query came from), has SO_BROADCAST, IP_MULTICAST_LOOP /
+ * socket is bound to the guest's source port when no socket of the host
+ * has that port (SSDP responders answer to the port the query came from),
+ * else to a port the kernel picks; answers to either reach the guest's
+ * port.  It is bound without SO_REUSEADDR and SO_REUSEPORT, unlike unicast
+ * flows: an unconnected socket joining a host service's port (avahi 5353,
+ * LLMNR 5355, SSDP 1900, WS-Discovery 3702 share theirs with
+ * SO_REUSEADDR) would take the unicast datagrams meant for the service,
+ * as Linux gives a datagram to the socket bound last of those that match
+ * it equally well (udp4_lib_lookup2(): new sockets go first in the hash
+ * chain).  The one exception is a port one of our -u listeners has (an
+ * mDNS responder in the guest): datagrams to it go to the guest already,
+ * and mDNS answers must come from 5353 (RFC 6762 11), so it is shared.  Once
+ * bound, the socket gets SO_REUSEADDR, so that a host service starting
+ * later, or a -u auto listener, can bind the port too; being bound after
+ * us, it then gets the unicast datagrams (not an IPv6 one with
+ * SO_REUSEPORT, which Linux puts last in the chain: such a service gets
+ * them again when the flow ends).  Being unconnected, the socket takes
+ * datagrams from anyone to its port while the flow lives, and they reach
+ * the guest as answers.  The socket has SO_BROADCAST, IP_MULTICAST_LOOP /
  * IPV6_MULTICAST_LOOP off (we must not hear our own datagrams on a -u
  * socket listening to the same group, and send them back to the guest) and
  * IP_MULTICAST_ALL / IPV6_MULTICAST_ALL off (it would otherwise get a copy
@@ -36,12 +52,14 @@
  * ff02::/16, and the reserved scope 0) stay on the guest's link: the
  * guest's link ends at the tap, its link-local addresses are not the
  * host's, and a host socket would need a link of the host (sin6_scope_id)
- * that nothing in the datagram names.  Such datagrams, and datagrams to an
- * unspecified address or to port 0, are the only ones refused: dropped,
- * counted (@refused) and logged at debug level.  IPv4 has no scope in the
- * address, so 224.0.0.0/24 (mDNS 224.0.0.251, LLMNR 224.0.0.252) and
- * broadcasts leave through the interface the host's routes choose for
- * them, as for any program of the host.
+ * that nothing in the datagram names.  Such datagrams, datagrams to an
+ * unspecified address or to port 0, and with --no-map-gw broadcasts (the
+ * host's kernel always delivers a broadcast to its own sockets too, and
+ * --no-map-gw says the guest doesn't reach the host itself) are the only
+ * ones refused: dropped, counted (@refused) and logged at debug level.
+ * IPv4 has no scope in the address, so 224.0.0.0/24 (mDNS 224.0.0.251,
+ * LLMNR 224.0.0.252) and broadcasts leave through the interface the
+ * host's routes choose for them, as for any program of the host.
  *
  * Host to guest.  The sockets of -u ports have IP_PKTINFO and
  * IPV6_RECVPKTINFO: when the header destination of a datagram is a group
@@ -49,10 +67,13 @@
  * to that address (destination MAC 01:00:5e + the low 23 bits of the group,
  * RFC 1112 6.4; 33:33 + the low 32 bits for IPv6, RFC 2464 7; all ones for
  * broadcast) instead of to the guest's unicast address.  The guest's
- * replies use the usual flow of that peer (udp.c, UDP_TAP_IN).  A -u socket
- * bound to the wildcard receives the groups any program of the host joined
- * (IP_MULTICAST_ALL, on by default); a -u rule bound to a group address
- * (-u 224.0.0.251/5353) joins that group itself (udp_mcast_join(): on its
+ * replies use the usual flow of that peer (udp.c, UDP_TAP_IN), never a
+ * spliced one: a group datagram from a loopback peer (a program of the
+ * host multicasting on lo) also goes to the group.  A -u socket bound to
+ * the wildcard receives the groups any program of the host joined
+ * (IP_MULTICAST_ALL, on by default for IPv4 sockets, set by fwd.c on
+ * dual-stack ones, where Linux leaves it off); a -u rule bound to a group
+ * address (-u 224.0.0.251/5353) joins that group itself (udp_mcast_join(): on its
  * interface if the rule names one, else where the host's routes send the
  * group).  A broadcast of ours seen on a -u socket (from the port of a
  * guest flow to that broadcast address and one of the host's addresses)
@@ -73,6 +94,7 @@
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "fwd_auto.h"
 #include "passt.h"
 #include "udp.h"
 #include "udp_internal.h"
@@ -143,9 +165,12 @@ bool udp_mcast_is_group(const struct conf *c, const union inany *a)
  * @f:		Frame from the guest (UDP)
  *
  * Datagrams refused here are counted and logged at debug level: the only
- * ones are those to an unspecified address or port 0 (no endpoint), and
- * those to IPv6 groups of scope 0, 1 or 2 (reserved, interface-local,
- * link-local: RFC 4291 2.7, they don't leave the guest's link).
+ * ones are those to an unspecified address or port 0 (no endpoint), those
+ * to IPv6 groups of scope 0, 1 or 2 (reserved, interface-local,
+ * link-local: RFC 4291 2.7, they don't leave the guest's link), and, with
+ * --no-map-gw, IPv4 broadcasts: the host's kernel delivers a broadcast to
+ * its own sockets bound to the port as well (whatever IP_MULTICAST_LOOP
+ * says), and --no-map-gw means the guest doesn't reach the host itself.
  *
  * Return: 1 for a group or broadcast destination (udp_mcast_sock()), 0
  *	   for unicast (the usual path), -1 if refused
@@ -160,6 +185,9 @@ int udp_mcast_classify(const struct conf *c, const struct frame *f)
 	} else if (!inany_v4(&f->dst) && IN6_IS_ADDR_MULTICAST(&f->dst.a6) &&
 		   (f->dst.a6.s6_addr[1] & 0x0f) <= 2) {
 		why = "IPv6 group of link-local scope, stays on the guest's link";
+	} else if (c->no_map_gw && inany_v4(&f->dst) &&
+		   udp_mcast_is_bcast4(c, *inany_v4(&f->dst))) {
+		why = "broadcast with --no-map-gw, it would reach the host's own sockets";
 	} else if (udp_mcast_is_group(c, &f->dst)) {
 		ret = 1;
 	}
@@ -216,10 +244,49 @@ bool udp_mcast_mac(const struct conf *c, const union inany *dst, uint8_t *mac)
 }
 
 /**
+ * udp_mcast_port_forwarded() - Is a host port one of our -u listeners?
+ * @c:		Configuration
+ * @af:		AF_INET or AF_INET6
+ * @port:	Port, host order
+ *
+ * Return: true if a -u rule or -u auto has a socket of family @af (or a
+ *	   rule of no address, whose socket takes both) on @port now
+ */
+static bool udp_mcast_port_forwarded(const struct conf *c, int af,
+				     uint16_t port)
+{
+	static uint16_t dyn[CONF_FWD_AUTO_MAX];
+	const struct fwd_table *t = &c->udp_in;
+	unsigned i, k, n;
+
+	for (i = 0; i < t->n; i++) {
+		const struct fwd_rule *r = &t->rules[i];
+		const struct fwd_socks *l = fwd_socks_of(FWD_TBL_U, i);
+
+		if (r->af != AF_UNSPEC && inany_af(&r->addr) != af)
+			continue;
+		for (k = 0; k < l->n; k++) {
+			if (l->s[k].port == port)
+				return true;
+		}
+	}
+	if (t->auto_bind.af != AF_UNSPEC &&
+	    inany_af(&t->auto_bind.addr) != af)
+		return false;
+	n = fwd_auto_ports(t, dyn, CONF_FWD_AUTO_MAX);
+	for (i = 0; i < n; i++) {
+		if (dyn[i] == port)
+			return true;
+	}
+	return false;
+}
+
+/**
  * udp_mcast_sock() - Host socket for a guest flow to a group or broadcast
  * @ctx:	Context
  * @dst:	Group or broadcast address (sets the family)
- * @sport:	Guest's source port, host order: bound if free
+ * @sport:	Guest's source port, host order: bound if no socket has it, or
+ *		if a -u listener of ours has it (udp_mcast_port_forwarded())
  * @bound:	Result: port the socket is bound to, host order
  *
  * See the DOC block for the options.  -o and --outbound-if4/6 apply as
@@ -272,10 +339,27 @@ int udp_mcast_sock(struct ctx *ctx, const union inany *dst, uint16_t sport,
 		setsockopt(s, IPPROTO_IP, IP_MULTICAST_IF, inany_v4(&baddr),
 			   sizeof(struct in_addr));
 
-	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* No SO_REUSEADDR, no SO_REUSEPORT: the port is ours only if no other
+	 * socket of the host has it, whatever options that one set
+	 */
 	sl = sockaddr_from_inany(&sa, &baddr, sport, 0);
-	if (bind(s, (struct sockaddr *)&sa, sl) < 0) {
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &zero, sizeof(zero));
+	ret = bind(s, (struct sockaddr *)&sa, sl) < 0 ? -errno : 0;
+	if (ret == -EADDRINUSE && udp_mcast_port_forwarded(c, af, sport)) {
+		/* The port is forwarded to the guest (-u): what shares it
+		 * already goes to the guest, and mDNS answers must come
+		 * from port 5353 (RFC 6762 11)
+		 */
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		ret = bind(s, (struct sockaddr *)&sa, sl) < 0 ? -errno : 0;
+	}
+	if (!ret) {
+		/* Whoever binds the port after us may share it (a -u auto
+		 * listener, a host service starting): Linux gives unicast to
+		 * the socket bound last, unless that one is an IPv6 one with
+		 * SO_REUSEPORT
+		 */
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	} else {
 		sl = sockaddr_from_inany(&sa, &baddr, 0, 0);
 		if (bind(s, (struct sockaddr *)&sa, sl) < 0) {
 			ret = -errno;
@@ -342,6 +426,51 @@ static bool udp_mcast_from_self(const struct conf *c, const union inany *src)
 }
 
 /**
+ * udp_mcast_own_bcast() - Is there a guest flow to a broadcast from a port?
+ * @c:		Configuration
+ * @dst:	Broadcast address the datagram was sent to
+ * @dport:	Its port, host order
+ * @sport:	Its source port, host order: the port of the flow's socket
+ *
+ * The guest's port is the key's, and usually the socket's too: one lookup.
+ * If the socket has another port (a host service held the guest's), look
+ * at the UDP flows to broadcast addresses, a scan of the flow table: only
+ * for broadcasts from one of our addresses.
+ *
+ * Return: true if a group flow of ours sends from @sport to @dst, @dport
+ */
+static bool udp_mcast_own_bcast(const struct conf *c, const union inany *dst,
+				uint16_t dport, uint16_t sport)
+{
+	union inany gaddr;
+	struct flow_key k;
+	union flow *flow;
+	unsigned i, hwm;
+
+	fwd_guest_addr(c, inany_af(dst), &gaddr);
+	flow_key_fill(&k, IPPROTO_UDP, &gaddr, sport, dst, dport);
+	flow = flow_lookup(&k);
+	if (flow && flow->f.type == FLOW_UDP && flow->udp.mcast &&
+	    flow->udp.mcast_port == sport)
+		return true;
+
+	hwm = flow_hwm();
+	for (i = 0; i < hwm; i++) {
+		const struct udp_flow *uf;
+
+		flow = flow_at(i);
+		if (flow->f.type != FLOW_UDP)
+			continue;
+		uf = &flow->udp;
+		if (uf->mcast && uf->mcast_port == sport &&
+		    uf->f.key.fport == dport &&
+		    inany_equals(&uf->f.key.faddr, dst))
+			return true;
+	}
+	return false;
+}
+
+/**
  * udp_mcast_rx_dst() - Datagram on a -u socket: to a group, or our own?
  * @ctx:	Context
  * @mh:		Received message, with its IP_PKTINFO/IPV6_PKTINFO data
@@ -358,9 +487,7 @@ int udp_mcast_rx_dst(struct ctx *ctx, struct msghdr *mh,
 		     union inany *dst)
 {
 	const struct conf *c = &ctx->c;
-	union inany src, gaddr;
-	struct flow_key k;
-	union flow *flow;
+	union inany src;
 	uint16_t sport;
 
 	udp_pktinfo_parse(mh, NULL, dst, NULL);
@@ -369,15 +496,10 @@ int udp_mcast_rx_dst(struct ctx *ctx, struct msghdr *mh,
 	inany_from_sockaddr(&src, &sport, name);
 	/* Only broadcasts loop back: multicast loopback is off on our side */
 	if (inany_v4(dst) && !IN_MULTICAST(ntohl(inany_v4(dst)->s_addr)) &&
-	    udp_mcast_from_self(c, &src)) {
-		fwd_guest_addr(c, inany_af(dst), &gaddr);
-		flow_key_fill(&k, IPPROTO_UDP, &gaddr, sport, dst, dport);
-		flow = flow_lookup(&k);
-		if (flow && flow->f.type == FLOW_UDP && flow->udp.mcast &&
-		    flow->udp.mcast_port == sport) {
-			udp_mcast_stats.own++;
-			return -1;
-		}
+	    udp_mcast_from_self(c, &src) &&
+	    udp_mcast_own_bcast(c, dst, dport, sport)) {
+		udp_mcast_stats.own++;
+		return -1;
 	}
 	udp_mcast_stats.to_guest++;
 	return 1;
@@ -503,6 +625,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_stats.dgrams_to_tap++;
 		}
 		uf->last_active_ms = ctx->now;
+		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
 	}
@@ -510,34 +633,47 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 /**
  * udp_mcast_join() - Join the group a -u rule is bound to
- * @s:		Forwarded-port socket, bound to @group
+ * @s:		Forwarded-port socket, bound to @group, and to the device of
+ *		@ifname already (SO_BINDTODEVICE, fwd_listen_sock())
  * @group:	IPv4 or IPv6 multicast address
  * @ifname:	Interface of the rule (-u ADDR%IF/PORT), "" for the one the
  *		host's routes choose
  *
- * #syscalls setsockopt ioctl
+ * The interface index comes from the socket (SO_BINDTOIFINDEX, Linux 5.0),
+ * not from if_nametoindex(): that one needs ioctl(SIOCGIFINDEX), which the
+ * seccomp filter doesn't allow (rules come at run time too: -c, and "auto"
+ * ports), and it would look the name up in our network namespace, not the
+ * one of a namespace-side socket.
+ *
+ * #syscalls setsockopt getsockopt
  * Return: 0 (also if @group isn't a multicast address), or -errno
+ *	   (-ENODEV if @s isn't bound to a device while @ifname is given)
  */
 int udp_mcast_join(int s, const union inany *group, const char *ifname)
 {
 	const struct in_addr *g4 = inany_v4(group);
-	unsigned idx = 0;
+	socklen_t sl = sizeof(int);
+	int idx = 0;
 
 	if (g4 ? !IN_MULTICAST(ntohl(g4->s_addr)) :
 		 !IN6_IS_ADDR_MULTICAST(&group->a6))
 		return 0;
-	if (ifname && *ifname && !(idx = if_nametoindex(ifname)))
-		return -errno;
+	if (ifname && *ifname) {
+		if (getsockopt(s, SOL_SOCKET, SO_BINDTOIFINDEX, &idx, &sl) < 0)
+			return -errno;
+		if (idx <= 0)
+			return -ENODEV;
+	}
 	if (g4) {
 		struct ip_mreqn m = { .imr_multiaddr = *g4,
-				      .imr_ifindex = (int)idx };
+				      .imr_ifindex = idx };
 
 		if (setsockopt(s, IPPROTO_IP, IP_ADD_MEMBERSHIP, &m,
 			       sizeof(m)) < 0)
 			return -errno;
 	} else {
 		struct ipv6_mreq m = { .ipv6mr_multiaddr = group->a6,
-				       .ipv6mr_interface = idx };
+				       .ipv6mr_interface = (unsigned)idx };
 
 		if (setsockopt(s, IPPROTO_IPV6, IPV6_ADD_MEMBERSHIP, &m,
 			       sizeof(m)) < 0)

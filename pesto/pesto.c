@@ -192,6 +192,12 @@ int main(int argc, char **argv)
 			mode = DEL;
 			break;
 		case 'C':
+			/* A newline would start another line of the request */
+			if (strchr(optarg, '\n')) {
+				fprintf(stderr, "pesto: -C: PIF with a newline "
+					"(accepted: host, ns, HOST, SPLICE)\n");
+				return 2;
+			}
 			req_add("clear %s\n", optarg);
 			break;
 		case 't':

@@ -13,6 +13,11 @@
  *   announcement (RFC 5227 section 2.3), not a question;
  * - the target is not a unicast address (0.0.0.0, 127/8, multicast,
  *   255.255.255.255): no host owns it (RFC 1122 section 3.3.6).
+ *
+ * arp_probe() asks the guest for its own address when a front-end attaches
+ * (passt): a guest that kept its configuration across our restart may send
+ * nothing, and frames to the broadcast address don't reach its TCP (Linux
+ * drops segments not addressed to its MAC); its answer tells us the MAC.
  */
 #include <linux/if_ether.h>
 #include <string.h>
@@ -25,6 +30,43 @@
 
 /* Ethernet + ARP for Ethernet/IPv4 */
 #define ARP_FRAME_LEN	(ETH_HLEN_ + 28)
+
+/**
+ * arp_probe() - Write an ARP request for the guest's address
+ * @c:		Configuration: our MAC, the gateway address as sender
+ * @tpa:	Address asked for (the guest's), network order
+ * @out:	Output buffer
+ * @cap:	Size of @out, bytes
+ *
+ * A broadcast request (RFC 826) from the gateway address: the owner of
+ * @tpa answers with a unicast reply from its MAC address.
+ *
+ * Return: frame length (42), or 0 without IPv4, gateway or room
+ */
+size_t arp_probe(const struct conf *c, struct in_addr tpa, uint8_t *out,
+		 size_t cap)
+{
+	static const uint8_t bcast[ETH_ALEN_] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	uint8_t *r;
+
+	if (!c->ip4.enabled || !c->ip4.gw.s_addr || !tpa.s_addr ||
+	    cap < ARP_FRAME_LEN)
+		return 0;
+	eth_hdr_fill(out, bcast, c->mac_our, ETH_P_ARP);
+	r = out + ETH_HLEN_;
+	put_be16(r, 1);			/* hrd: Ethernet */
+	put_be16(r + 2, ETH_P_IP);	/* pro: IPv4 */
+	r[4] = ETH_ALEN_;
+	r[5] = 4;
+	put_be16(r + 6, ARP_OP_REQUEST);
+	memcpy(r + 8, c->mac_our, ETH_ALEN_);	/* sha */
+	memcpy(r + 14, &c->ip4.gw, 4);		/* spa */
+	memset(r + 18, 0, ETH_ALEN_);		/* tha: unknown */
+	memcpy(r + 24, &tpa, 4);		/* tpa */
+	return ARP_FRAME_LEN;
+}
 
 /**
  * arp_target_ok() - Do we answer for this target protocol address?

@@ -425,8 +425,10 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
 			dhcp_opt_add(o, OPT_DNS, dns, n * 4);
 	}
 
-	/* RFC 2132 5.1 allows 68, but 576 is what every host must take */
-	if (c->mtu >= DHCP_MIN_MSG && c->mtu <= 65535) {
+	/* RFC 2132 5.1 allows 68, but 576 is what every host must take;
+	 * none with -m 0
+	 */
+	if (!c->no_mtu && c->mtu >= DHCP_MIN_MSG && c->mtu <= 65535) {
 		uint8_t m[2];
 
 		put_be16(m, (uint16_t)c->mtu);

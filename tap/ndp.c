@@ -166,8 +166,8 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 	memcpy(o + 2, c->mac_our, ETH_ALEN_);
 	len += 8;
 
-	/* MTU, section 4.6.4 */
-	if (c->mtu >= IP6_MIN_MTU) {
+	/* MTU, section 4.6.4; none with -m 0 */
+	if (!c->no_mtu && c->mtu >= IP6_MIN_MTU) {
 		o = ra + len;
 		o[0] = ND_OPT_MTU;
 		o[1] = 1;
@@ -451,6 +451,46 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 
 	svc_stats.ndp_na++;
 	return ndp_icmp_finish(c, out, 32, &target, dst, mac);
+}
+
+/**
+ * ndp_ns_probe() - Write a Neighbor Solicitation for an address of the guest
+ * @c:		Configuration: our MAC and link-local address
+ * @target:	Address asked for (the guest's)
+ * @out:	Output buffer
+ * @cap:	Size of @out, bytes
+ *
+ * RFC 4861 section 4.3, multicast to the target's solicited-node address
+ * (RFC 4291 section 2.7.1) from our link-local address, with our MAC in a
+ * source link-layer address option: the guest answers with a solicited
+ * Neighbor Advertisement from its MAC (section 7.2.4).  For a guest that
+ * kept its address across our restart and sends nothing (passt/passt.c).
+ *
+ * Return: frame length, or 0 without a usable target, source or room
+ */
+size_t ndp_ns_probe(const struct conf *c, const struct in6_addr *target,
+		    uint8_t *out, size_t cap)
+{
+	uint8_t *ns = out + ETH_HLEN_ + 40, mac[ETH_ALEN_];
+	struct in6_addr dst = { .s6_addr = { 0xff, 0x02, [11] = 0x01,
+					     [12] = 0xff } };
+
+	if (!c->ip6.enabled || c->no_ndp ||
+	    !IN6_IS_ADDR_LINKLOCAL(&c->ip6.our_ll) ||
+	    IN6_IS_ADDR_UNSPECIFIED(target) || IN6_IS_ADDR_MULTICAST(target) ||
+	    cap < ETH_HLEN_ + 40 + 32)
+		return 0;
+	memcpy(&dst.s6_addr[13], &target->s6_addr[13], 3);
+	ndp_mcast_mac(mac, &dst);
+
+	ns[0] = ND_NS;
+	ns[1] = 0;
+	memset(ns + 4, 0, 4);			/* reserved */
+	memcpy(ns + 8, target, 16);
+	ns[24] = ND_OPT_SLLA;
+	ns[25] = 1;
+	memcpy(ns + 26, c->mac_our, ETH_ALEN_);
+	return ndp_icmp_finish(c, out, 32, &c->ip6.our_ll, &dst, mac);
 }
 
 /**

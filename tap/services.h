@@ -48,6 +48,10 @@ size_t ndp_ra_timer(const struct conf *c, int64_t now, uint8_t *out,
 		    size_t cap);
 int64_t ndp_ra_interval(unsigned sent, uint64_t rnd);
 
+size_t arp_probe(const struct conf *c, struct in_addr tpa, uint8_t *out,
+		 size_t cap);
+size_t ndp_ns_probe(const struct conf *c, const struct in6_addr *target,
+		    uint8_t *out, size_t cap);
 size_t arp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
 size_t dhcp_handle(const struct conf *c, const struct frame *f,

@@ -191,6 +191,39 @@ close_fd:
 }
 
 /**
+ * tap_dev_adopt() - Take a tap device opened by our caller (-F in pasta mode)
+ * @fd:		Descriptor of /dev/net/tun, attached to a device with IFF_TAP
+ *		and IFF_NO_PI (checked by conf/)
+ * @vnet_hdr:	Result: frames carry a struct virtio_net_hdr (IFF_VNET_HDR)
+ *
+ * With IFF_VNET_HDR, sets the header size and announces the offloads as
+ * tap_dev_open_current_ns() does; without, frames are plain Ethernet and
+ * the kernel segments and checksums them itself.  Makes the fd
+ * non-blocking and close-on-exec.
+ *
+ * Context: set-up
+ * Return: 0, or -errno from ioctl() or fcntl()
+ */
+int tap_dev_adopt(int fd, bool *vnet_hdr)
+{
+	unsigned offload = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+	struct ifreq ifr = { 0 };
+	int hlen = VNET_HLEN, fl;
+
+	if (ioctl(fd, TUNGETIFF, &ifr) < 0)
+		return -errno;
+	*vnet_hdr = !!(ifr.ifr_flags & IFF_VNET_HDR);
+	if (*vnet_hdr && (ioctl(fd, TUNSETVNETHDRSZ, &hlen) < 0 ||
+			  ioctl(fd, TUNSETOFFLOAD, offload) < 0))
+		return -errno;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
  * tap_queues_reset() - Empty the stream reassembly buffer, the pending
  *			stream tail and the transmit queue
  */

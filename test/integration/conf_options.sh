@@ -61,6 +61,11 @@ in_host "$PASTA_BIN" --help | grep -q -- '--netns' ||
 	fail "pasta --help doesn't list --netns"
 in_host "$PASST_BIN" --help | grep -q -- '--socket' ||
 	fail "passt --help doesn't list --socket"
+# upstream warns that --stderr is deprecated, and goes on
+in_host "$PASTA_BIN" --stderr --version >"$WORK/out" 2>"$WORK/err" ||
+	fail "pasta --stderr --version: exit status $?"
+grep -q -- "--stderr is deprecated" "$WORK/err" ||
+	fail "--stderr: no deprecation warning: $(cat "$WORK/err")"
 
 # 2. bad options, both binaries
 for bin in "$PASTA_BIN" "$PASST_BIN"; do

@@ -52,6 +52,17 @@ track() { PIDS="$PIDS $*"; }
 cleanup() {
 	rc=$?
 	set +e
+	# Whatever made the test fail: a daemon the seccomp filter killed
+	# is said first, with the audit line naming the system call
+	for _d in "${PASTA_PID:-}:pasta" "${PASST_PID:-}:passt"; do
+		_p=${_d%%:*}
+		[ -n "$_p" ] && ! daemon_running "$_p" || continue
+		wait "$_p" 2>/dev/null
+		[ $? -eq 159 ] || continue
+		seccomp_audit "$_p"
+		log "FAIL: ${_d#*:} (PID $_p) was killed by SIGSYS (exit status 159): the seccomp filter refused a system call"
+		rc=1
+	done
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	sleep 0.2
 	for ns in $NAMESPACES; do
@@ -151,15 +162,54 @@ start_pasta() {
 	kill -0 $PASTA_PID 2>/dev/null || { cat "$WORK/pasta.log"; fail "pasta exited"; }
 }
 
-# pasta_alive - fail if pasta died (crash under ASan, say)
+# seccomp_audit PID - the kernel's seccomp audit lines for PID running
+# PASST_BIN (dmesg, "audit: type=1326 ... pid=PID ... exe=... syscall=N";
+# the kernel may rate-limit them): a kill (sig=31) in release
+# builds, a call let through and logged (code=0x7ffc0000) in sanitizer
+# builds, whose filter only logs (passt/isolation.c)
+seccomp_audit() {
+	dmesg 2>/dev/null | grep 'type=1326' | grep " pid=$1 " |
+		grep -F "exe=\"$(readlink -f "$PASST_BIN")\"" | tail -n 5
+}
+
+# daemon_gone PID LOG NAME - NAME (PID, a child of this shell) has exited:
+# print LOG, then fail with the reason; killed by SIGSYS (exit status 159)
+# means the seccomp filter refused a system call, said loudly with the
+# audit line naming it
+daemon_gone() {
+	wait "$1" 2>/dev/null
+	_rc=$?
+	cat "$2"
+	if [ $_rc -eq 159 ]; then
+		seccomp_audit "$1"
+		fail "$3 (PID $1) was killed by SIGSYS (exit status 159): the seccomp filter refused a system call (syscall=N in the audit line above, or in dmesg)"
+	fi
+	fail "$3 (PID $1) is not running (exit status $_rc)"
+}
+
+# daemon_running PID - is PID running (not gone, nor a zombie this shell
+# hasn't reaped yet)?
+daemon_running() {
+	kill -0 "$1" 2>/dev/null &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# pasta_alive - fail if pasta died (crash under ASan, seccomp kill, ...)
 pasta_alive() {
-	kill -0 "$PASTA_PID" 2>/dev/null && return 0
-	cat "$WORK/pasta.log"
-	fail "pasta is not running"
+	daemon_running "$PASTA_PID" && return 0
+	daemon_gone "$PASTA_PID" "$WORK/pasta.log" pasta
+}
+
+# passt_alive - fail if passt died
+passt_alive() {
+	daemon_running "$PASST_PID" && return 0
+	daemon_gone "$PASST_PID" "$WORK/passt.log" passt
 }
 
 # stop_daemon PID LOG NAME - SIGTERM PID, wait for it up to 20 s, fail
-# (printing LOG) if LOG holds a sanitizer report; NAME is for the message
+# (printing LOG) if it was killed by SIGSYS (seccomp) before or while
+# stopping, or if LOG holds a sanitizer report; NAME is for the message.
+# A daemon that had exited otherwise (its command ended) is no failure.
 stop_daemon() {
 	kill "$1" 2>/dev/null
 	i=0
@@ -182,6 +232,18 @@ stop_daemon() {
 		cat "$2"
 		fail "sanitizer report in $3 log"
 	fi
+	if ! daemon_running "$1"; then
+		wait "$1" 2>/dev/null
+		if [ $? -eq 159 ]; then
+			cat "$2"; seccomp_audit "$1"
+			fail "$3 (PID $1) was killed by SIGSYS (exit status 159): the seccomp filter refused a system call (syscall=N in the audit line above, or in dmesg)"
+		fi
+	fi
+	# Sanitizer builds only log what the filter would have killed: say
+	# so (not a failure: the sanitizer run-time makes calls of its own)
+	seccomp_audit "$1" | grep -q 'code=0x7ffc0000' &&
+		log "WARNING: seccomp logged system calls of $3 (PID $1) that a release build would be killed for: $(seccomp_audit "$1" | grep -o 'syscall=[0-9]*' | sort -u | tr '\n' ' ')"
+	return 0
 }
 
 # stop_pasta - SIGTERM pasta, wait, fail on sanitizer reports in its log

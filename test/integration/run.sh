@@ -17,6 +17,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # run only when TESTS names them; the summary lists those left out
 tests=${TESTS:-$(cd "$here" && ls [a-z]*.sh | grep -v -e '^lib' -e '^run.sh$' |
 	while read -r t; do grep -q '^# opt-in:' "$t" || echo "$t"; done)}
+# The release lane is the one where the seccomp filter kills (sanitizer
+# builds only log what it would refuse: passt/isolation.c): say so if it
+# was given a sanitizer build
+grep -q __asan_init "$PASST_BIN" 2>/dev/null &&
+	echo "WARNING: PASST_BIN is a sanitizer build: its seccomp filter only logs, no test here sees a system call it would refuse"
 logdir=${TEST_LOGDIR:-$(mktemp -d /tmp/passt-it.XXXXXX)}
 results=$logdir/results
 : >"$results"

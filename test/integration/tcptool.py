@@ -50,6 +50,10 @@ with a name), so both ends can check integrity without sharing files.
   sink-expect-rst HOST PORT FILE     connect, read, create FILE after 1 MiB;
                                      the stream must end with ECONNRESET,
                                      not with EOF
+  trickle HOST PORT FILE             connect, send 16 KiB every 20 ms until
+                                     FILE exists (at most 60 s), then 1 MiB
+                                     at once, half-close and check the
+                                     answer of serve-hash
 
 Exit status 0 on success, 1 with a message on failure.
 """
@@ -520,6 +524,27 @@ def sink_expect_rst(host, port, ready):
         print("reset after %d bytes" % n)
 
 
+def trickle(host, port, stop):
+    c = connect(host, port, timeout=60)
+    h, n = hashlib.sha256(), 0
+    t_end = time.monotonic() + 60
+    while not os.path.exists(stop) and time.monotonic() < t_end:
+        d = os.urandom(16384)
+        h.update(d)
+        c.sendall(d)
+        n += len(d)
+        time.sleep(0.02)
+    for d in stream("trickle-end", 1 << 20):
+        h.update(d)
+        c.sendall(d)
+        n += len(d)
+    c.shutdown(socket.SHUT_WR)
+    line = readline(c).split()
+    if line != [str(n), h.hexdigest()]:
+        fail("trickle: sent %d bytes, server saw %s" % (n, line[:1]))
+    print("trickle: %d bytes intact" % n)
+
+
 def main():
     a = sys.argv[1:]
     bind = "::"
@@ -574,6 +599,8 @@ def main():
         serve_source(int(a[1]), bind)
     elif cmd == "sink-expect-rst":
         sink_expect_rst(a[1], int(a[2]), a[3])
+    elif cmd == "trickle":
+        trickle(a[1], int(a[2]), a[3])
     elif cmd == "churn":
         churn(a[1], int(a[2]), int(a[3]), int(a[4]) if len(a) > 4 else 8)
     else:

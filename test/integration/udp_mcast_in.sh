@@ -29,7 +29,7 @@ s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
              socket.inet_aton('224.0.0.251') + socket.inet_aton('0.0.0.0') +
              struct.pack('=i', socket.if_nametoindex('h0')))
 print('joined', flush=True)
-time.sleep(30)" >"$WORK/h" 2>&1 &
+time.sleep(90)" >"$WORK/h" 2>&1 &
 track $!
 wait_for grep -q joined "$WORK/h" || { cat "$WORK/h"; fail "member in H"; }
 start_pasta -u 0.0.0.0/5353 -u 224.0.0.252/5355 -u ff05::fb/5356
@@ -60,7 +60,7 @@ socks[s6] = ('ff05::fb', 5356)
 p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
 p.bind(('h0', 0))
 print('ready', flush=True)
-end = time.time() + 8
+end = time.time() + 60
 answered = False
 while time.time() < end:
     r, _, _ = select.select(list(socks) + [p], [], [], 0.5)

@@ -58,6 +58,37 @@ START_TEST(test_arp_handle_request_matches_linux_reply)
 }
 END_TEST
 
+/* arp_probe(): RFC 826 request, broadcast, "who has 203.0.113.15 (the
+ * guest)? tell 203.0.113.2 (the gateway)", from our MAC; none without IPv4
+ */
+START_TEST(test_arp_probe_request_fields)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t hdr[8] = { 0, 1, 0x08, 0, 6, 4, 0, 1 };
+	uint8_t out[64], a[4];
+	struct in_addr t;
+	size_t n;
+
+	inet_pton(AF_INET, "203.0.113.15", &t);
+	n = arp_probe(&c, t, out, sizeof(out));
+	ck_assert_uint_eq(n, 42);
+	ck_assert_mem_eq(out, bcast, 6);
+	ck_assert_mem_eq(out + 6, c.mac_our, 6);
+	ck_assert_uint_eq(out[12], 0x08);
+	ck_assert_uint_eq(out[13], 0x06);
+	ck_assert_mem_eq(out + 14, hdr, 8);
+	ck_assert_mem_eq(out + 14 + 8, c.mac_our, 6);
+	inet_pton(AF_INET, "203.0.113.2", a);
+	ck_assert_mem_eq(out + 14 + 14, a, 4);
+	inet_pton(AF_INET, "203.0.113.15", a);
+	ck_assert_mem_eq(out + 14 + 24, a, 4);
+
+	ck_assert_uint_eq(arp_probe(&c, t, out, 41), 0);
+	c.ip4.enabled = false;
+	ck_assert_uint_eq(arp_probe(&c, t, out, sizeof(out)), 0);
+}
+END_TEST
+
 /* RFC 826 reply fields for a target no host has configured (198.51.100.1,
  * RFC 5737 documentation address): we answer for every address
  */
@@ -217,6 +248,7 @@ static Suite *arp_suite(void)
 	tc = tcase_create("reply");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_arp_handle_request_matches_linux_reply);
+	tcase_add_test(tc, test_arp_probe_request_fields);
 	tcase_add_test(tc, test_arp_handle_any_target_answered);
 	suite_add_tcase(s, tc);
 

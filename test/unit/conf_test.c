@@ -581,6 +581,14 @@ START_TEST(test_conf_parse_values)
 
 	parse("passt", "-m", "65520", NULL);
 	ck_assert_int_eq(c.mtu, 65520);
+	ck_assert(!c.no_mtu);
+
+	/* upstream passt.1: "A zero value disables assignment" */
+	parse("pasta", "-m", "0", NULL);
+	ck_assert(c.no_mtu);
+	ck_assert_int_eq(c.mtu, 65520);
+	parse("passt", "-m", "1500", "-m", "0", NULL);
+	ck_assert(c.no_mtu);
 }
 END_TEST
 
@@ -721,9 +729,9 @@ END_TEST
 /* The exact lines for a few representative errors */
 START_TEST(test_conf_parse_error_lines)
 {
-	EXPECT_ERROR_LINE("pasta: -m/--mtu: invalid value '70000' (accepted: integer 68-65520)",
+	EXPECT_ERROR_LINE("pasta: -m/--mtu: invalid value '70000' (accepted: integer 68-65520, or 0)",
 			  "pasta", "-m", "70000");
-	EXPECT_ERROR_LINE("passt: -m/--mtu: missing value (accepted: integer 68-65520)",
+	EXPECT_ERROR_LINE("passt: -m/--mtu: missing value (accepted: integer 68-65520, or 0)",
 			  "passt", "-m");
 	EXPECT_ERROR_LINE("passt: -6/--ipv6-only: conflicts with -4/--ipv4-only (give at most one)",
 			  "passt", "-4", "-6");
@@ -892,7 +900,8 @@ START_TEST(test_conf_parse_wrong_mode_rejected)
 	EXPECT_REJECTED("passt", "pasta", "--config-net");
 	EXPECT_REJECTED("passt", "pasta", "--dhcp-dns");
 	EXPECT_REJECTED("passt", "pasta", "--no-splice");
-	EXPECT_REJECTED("pasta", "passt", "-F", "0");
+	/* pasta takes -F as upstream does, for a tap device only */
+	EXPECT_REJECTED("pasta", "tap device", "-F", "0");
 	EXPECT_REJECTED("pasta", "passt", "-1");
 	EXPECT_REJECTED("pasta", "passt", "--socket-path", "/tmp/s");
 	EXPECT_REJECTED("pasta", "passt", "--no-dhcp-dns");

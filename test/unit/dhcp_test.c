@@ -297,6 +297,21 @@ START_TEST(test_dhcp_handle_udhcpc_request_ack)
 }
 END_TEST
 
+/* -m 0 (upstream passt.1: "A zero value disables assignment"): no
+ * option 26 (RFC 2132 5.1) in the OFFER, the other options as usual
+ */
+START_TEST(test_dhcp_handle_no_mtu_option)
+{
+	size_t n;
+
+	c.no_mtu = true;
+	n = run(cap_dhcp_discover_udhcpc, sizeof(cap_dhcp_discover_udhcpc));
+	ck_assert_uint_gt(n, 0);
+	opt_absent(26, n);
+	opt_eq(12, "guest", 5, n);
+}
+END_TEST
+
 /* dhclient sends no client identifier: none in the reply */
 START_TEST(test_dhcp_handle_dhclient_exchange)
 {
@@ -1136,6 +1151,7 @@ static Suite *dhcp_suite(void)
 	tcase_add_test(tc, test_dhcp_handle_search_cut_at_max_message);
 	tcase_add_test(tc, test_dhcp_handle_search_split_when_long);
 	tcase_add_test(tc, test_dhcp_handle_reply_within_mtu);
+	tcase_add_test(tc, test_dhcp_handle_no_mtu_option);
 	tcase_add_test(tc, test_dhcp_handle_prefix32_classless_routes);
 	tcase_add_test(tc, test_dhcp_handle_fqdn_unasked_wire_format);
 	tcase_add_test(tc, test_dhcp_handle_fqdn_client_ascii_echoed);

@@ -113,6 +113,26 @@ START_TEST(test_seccomp_list_forbids_dangerous_calls)
 }
 END_TEST
 
+/* Never on the list either: changes to the file system.  The daemon keeps
+ * no directory descriptor after set-up; socket files are removed at exit
+ * by a helper with a filter of its own (passt/sockfile.c, issue 26)
+ */
+START_TEST(test_seccomp_list_no_file_changes)
+{
+	static const char *const never[] = {
+		"unlink", "unlinkat", "rmdir", "rename", "renameat",
+		"renameat2", "link", "linkat", "symlink", "symlinkat",
+		"mkdir", "mkdirat", "mknod", "mknodat", "chmod", "fchmodat",
+		"chown", "lchown", "fchownat", "truncate",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++)
+		ck_assert_msg(!in_list(never[i], SECCOMP_M_BOTH),
+			      "'%s' must not be allowed", never[i]);
+}
+END_TEST
+
 /* mmap() is allowed by isolation.c's seccomp_special[] only, never
  * executable; mprotect() (making memory executable later) by nothing
  */
@@ -637,6 +657,7 @@ static Suite *isolation_suite(void)
 	tc = tcase_create("seccomp_list");
 	tcase_add_test(tc, test_seccomp_list_names_are_syscalls);
 	tcase_add_test(tc, test_seccomp_list_forbids_dangerous_calls);
+	tcase_add_test(tc, test_seccomp_list_no_file_changes);
 	tcase_add_test(tc, test_seccomp_list_leaves_special_rules_alone);
 	tcase_add_test(tc, test_seccomp_list_modes);
 	suite_add_tcase(s, tc);

@@ -354,6 +354,54 @@ START_TEST(test_ndp_ra_small_mtu_and_non64_prefix)
 }
 END_TEST
 
+/* -m 0 (upstream passt.1: "A zero value disables assignment"): no MTU
+ * option (RFC 4861 4.6.4, type 5), the prefix still there
+ */
+START_TEST(test_ndp_ra_no_mtu_option)
+{
+	size_t n;
+
+	c.no_mtu = true;
+	n = ndp_ra(&c, out, sizeof(out));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_ptr_null(nd_opt(n, ICMP + 16, 5));
+	ck_assert_ptr_nonnull(nd_opt(n, ICMP + 16, 3));
+}
+END_TEST
+
+/* ndp_ns_probe(): RFC 4861 4.3 NS for 2001:db8::15 to its solicited-node
+ * address ff02::1:ff00:15 (RFC 4291 2.7.1), MAC 33:33:ff:00:00:15 (RFC
+ * 2464 7), from fe80::1, hop limit 255, our MAC in an SLLA option
+ */
+START_TEST(test_ndp_ns_probe_fields)
+{
+	static const uint8_t dmac[6] = { 0x33, 0x33, 0xff, 0, 0, 0x15 };
+	struct in6_addr t;
+	const uint8_t *o;
+	size_t n;
+
+	inet_pton(AF_INET6, "2001:db8::15", &t);
+	n = ndp_ns_probe(&c, &t, out, sizeof(out));
+	ck_assert_uint_eq(n, 14 + 40 + 32);
+	check_reply_csums(out, n);
+	ck_assert_mem_eq(out, dmac, 6);
+	ck_assert_mem_eq(out + 6, c.mac_our, 6);
+	ck_assert_uint_eq(out[IP6 + 6], 58);
+	ck_assert_uint_eq(out[IP6 + 7], 255);
+	addr_is(out + IP6 + 8, "fe80::1");
+	addr_is(out + IP6 + 24, "ff02::1:ff00:15");
+	ck_assert_uint_eq(out[ICMP], 135);
+	ck_assert_uint_eq(out[ICMP + 1], 0);
+	addr_is(out + ICMP + 8, "2001:db8::15");
+	o = nd_opt(n, ICMP + 24, 1);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_mem_eq(o + 2, c.mac_our, 6);
+
+	c.ip6.enabled = false;
+	ck_assert_uint_eq(ndp_ns_probe(&c, &t, out, sizeof(out)), 0);
+}
+END_TEST
+
 START_TEST(test_ndp_ra_dns_switched_off)
 {
 	size_t n;
@@ -698,6 +746,8 @@ static Suite *ndp_suite(void)
 	tcase_add_test(tc, test_ndp_ra_disabled_none);
 	tcase_add_test(tc, test_ndp_ra_small_mtu_and_non64_prefix);
 	tcase_add_test(tc, test_ndp_ra_dns_switched_off);
+	tcase_add_test(tc, test_ndp_ra_no_mtu_option);
+	tcase_add_test(tc, test_ndp_ns_probe_fields);
 	tcase_add_test(tc, test_ndp_ra_long_search_cut_whole_names);
 	tcase_add_test(tc, test_ndp_ra_tight_buffer_valid);
 	suite_add_tcase(s, tc);

@@ -10,9 +10,12 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <seccomp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../conf/ports.h"
@@ -31,6 +34,7 @@ static void write_range(const char *text)
 {
 	tmp_write(range_path, text);
 	fwd_ephemeral_path = range_path;
+	fwd_ephemeral_load();	/* what fwd_spec_parse() uses */
 }
 
 /**
@@ -810,6 +814,94 @@ START_TEST(test_fwd_ephemeral_range_fallback)
 }
 END_TEST
 
+/* The range is read by fwd_ephemeral_load() only: a spec parsed at run
+ * time (-c, seccomp filter on, no file system) opens no file
+ */
+START_TEST(test_fwd_ephemeral_range_read_once)
+{
+	write_range("40000 50000\n");
+	tmp_write(range_path, "20000 30000\n");
+	ck_assert_int_eq(parse("all"), 0);
+	ck_assert_uint_eq(t.n, 2);
+	check_rule(0, 1, 39999, 1, true);
+	check_rule(1, 50001, 65535, 50001, true);
+	fwd_ephemeral_path = "/nonexistent/ip_local_port_range";
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(parse("~22"), 0);
+	ck_assert_uint_eq(t.n, 3);
+	check_rule(0, 1, 21, 1, true);
+	check_rule(1, 23, 39999, 23, true);
+	check_rule(2, 50001, 65535, 50001, true);
+}
+END_TEST
+
+/* 200 exclusions, last port first (more than glibc's qsort() sorts on the
+ * stack): 100-600 less the odd ports 101-499 is 100, 102, ..., 498 and
+ * 500-600
+ */
+START_TEST(test_fwd_exclusions_many_unsorted)
+{
+	static char spec[FWD_SPEC_MAX_LEN + 1];
+	size_t n = 0;
+	unsigned p, i;
+
+	n += (size_t)snprintf(spec + n, sizeof(spec) - n, "100-600");
+	for (p = 499; p >= 101; p -= 2)
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, ",~%u", p);
+	ck_assert_uint_le(n, FWD_SPEC_MAX_LEN);
+	ck_assert_int_eq(parse(spec), 0);
+	ck_assert_uint_eq(t.n, 201);
+	for (i = 0; i < 200; i++)
+		check_rule(i, 100 + 2 * i, 100 + 2 * i, 100 + 2 * i, false);
+	check_rule(200, 500, 600, 500, false);
+}
+END_TEST
+
+/* fwd_spec_parse() makes no system call: it also runs for -c requests,
+ * under the daemon's seccomp filter, where any call off the list kills the
+ * daemon (openat() of ip_local_port_range did, and glibc's qsort() calling
+ * sysinfo() for 171 exclusions or more).  A child parses an exclusion-only
+ * spec with 200 exclusions, last one first, and "all", with a filter that
+ * allows exit_group() only.
+ */
+START_TEST(test_fwd_spec_parse_no_syscall)
+{
+	static char spec[FWD_SPEC_MAX_LEN + 1];
+	scmp_filter_ctx sc;
+	size_t n = 0;
+	int status;
+	unsigned p;
+	pid_t pid;
+
+	for (p = 499; p >= 101; p -= 2)
+		n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%s~%u",
+				      n ? "," : "", p);
+	ck_assert_uint_le(n, FWD_SPEC_MAX_LEN);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		sc = seccomp_init(SCMP_ACT_KILL_PROCESS);
+		if (!sc || seccomp_rule_add(sc, SCMP_ACT_ALLOW,
+					    SCMP_SYS(exit_group), 0) ||
+		    seccomp_load(sc))
+			_exit(2);
+		/* 1-100, 102, 104 ... 498, 500-32767, 61000-65535 */
+		if (parse(spec) || t.n != 202)
+			_exit(3);
+		memset(&t, 0, sizeof(t));
+		if (parse("all") || t.n != 2)
+			_exit(4);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		ck_abort_msg("parser killed by signal %d (SIGSYS is %d: a "
+			     "system call)", WTERMSIG(status), SIGSYS);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 START_TEST(test_fwd_rule_fmt_forms)
 {
 	char buf[128];
@@ -895,6 +987,9 @@ static Suite *ports_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fwd_ephemeral_range_from_file);
 	tcase_add_test(tc, test_fwd_ephemeral_range_fallback);
+	tcase_add_test(tc, test_fwd_ephemeral_range_read_once);
+	tcase_add_test(tc, test_fwd_exclusions_many_unsorted);
+	tcase_add_test(tc, test_fwd_spec_parse_no_syscall);
 	tcase_add_test(tc, test_fwd_rule_fmt_forms);
 	suite_add_tcase(s, tc);
 

@@ -16,30 +16,10 @@
 #include "../../passt/udp_internal.h"
 #include "captured_frames.h"
 #include "fake_parse.h"
+#include "rfc1071.h"
 
 static const uint8_t mac_guest[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 static const uint8_t mac_our[6] = { 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55 };
-
-/**
- * sum16() - RFC 1071 one's complement sum of 16-bit big-endian words
- * @p:		Data
- * @len:	Length, bytes (an odd byte is padded with zero)
- * @s:		Initial sum
- *
- * Return: folded 16-bit sum (not complemented)
- */
-static uint32_t sum16(const uint8_t *p, size_t len, uint32_t s)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		s += (uint32_t)(p[len - 1] << 8);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return s;
-}
 
 /* RFC 791 (20-byte header) + RFC 768 (8 bytes): 1500 - 28 */
 START_TEST(test_udp_payload_max_ethernet_ipv4)
