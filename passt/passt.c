@@ -538,6 +538,10 @@ static void guest_attached(struct ctx *ctx)
  * @queue:	Its queue index
  * @add:	Start (true) or stop watching
  *
+ * Edge-triggered: each kick wakes us once, and vu_kick_handler() needn't
+ * empty the counter, which it can't do without blocking or spinning on a
+ * front-end's eventfd (tap/vhost_user.c, "Descriptors").
+ *
  * #syscalls:passt epoll_ctl
  * Return: 0, or -errno from epoll_ctl()
  */
@@ -545,7 +549,8 @@ static int vhost_watch(int fd, unsigned queue, bool add)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_KICK,
 				.fd = (uint32_t)fd, .data = queue };
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = ref.u64 };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
+				  .data.u64 = ref.u64 };
 
 	if (epoll_ctl(passt_epollfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd,
 		      add ? &ev : NULL) < 0)

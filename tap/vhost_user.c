@@ -60,22 +60,38 @@
  * buffers; the guest's regions are mapped (mmap of the memfds) for as
  * long as the front-end stays.  Nothing is allocated per frame.
  *
- * Shrinking memory.  A front-end that shrinks a region's file under us
+ * Faulting memory.  A front-end that shrinks a region's file under us
  * makes our next access past its new end fault (SIGBUS, mmap(2)).  QEMU's
  * memory-backend-memfd seals it against that by default (seal=on,
- * F_SEAL_SHRINK); for a region that isn't sealed, vu_sigbus() is
- * installed: it maps zero pages over the faulting region and flags it,
- * and the main loop drops the front-end (vu_broken()).
+ * F_SEAL_SHRINK), but a sealed file faults too when a page can't be had:
+ * a hugetlbfs file mapped with MAP_NORESERVE (as we map every region, and
+ * QEMU's reserve=off does) when no huge page is free.  So vu_sigbus()
+ * guards every region: it maps zero pages over the faulting region and
+ * flags it, and the main loop drops the front-end (vu_broken()).
+ *
+ * Descriptors.  SET_VRING_KICK, _CALL and _ERR must bring eventfds
+ * (vu_fd_is_eventfd(), checked by what the file does: we are isolated by
+ * then); anything else drops the front-end.  The front-end shares each
+ * open file with us, and with it the O_NONBLOCK flag, which it may clear
+ * at any time: no read or write of ours relies on it.  A kick eventfd is
+ * watched edge-triggered and read once per wake-up with RWF_NOWAIT
+ * (vu_kick_handler(): an EFD_SEMAPHORE one costs no more), a call eventfd
+ * is written with a timer armed to interrupt a blocked write
+ * (vu_efd_write()); a call counter that is full means an interrupt is
+ * pending already, and the write is skipped (vu_signal()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/virtio_net.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "../conf/log.h"
@@ -120,6 +136,8 @@
 #define VU_RXBUF			(4 << 20)	/* guest frames, bytes */
 #define VU_RX_CHAINS			128	/* buffers for one frame */
 
+#define VU_WRITE_GUARD_US		10000	/* SIGALRM period, vu_efd_write() */
+
 /**
  * struct vu_queue - A virtqueue and its eventfds
  * @vq:		Ring state (tap/virtio.c)
@@ -129,11 +147,14 @@
  * @addr_set:	SET_VRING_ADDR received
  * @enabled:	SET_VRING_ENABLE 1 (or no protocol features)
  * @started:	Kick fd received and rings mapped, until GET_VRING_BASE
+ * @call_full:	A write to @call_fd found its counter full: check that it
+ *		has room (poll()) before the next one
  */
 struct vu_queue {
 	struct vq vq;
 	int kick_fd, call_fd, err_fd;
 	bool addr_set, enabled, started;
+	bool call_full;
 };
 
 /**
@@ -194,6 +215,7 @@ static struct vq_chain vu_chains[VU_RX_CHAINS];
 static int vu_ring_broken(unsigned i, int err);
 static volatile sig_atomic_t vu_sigbus_hit;	/* vu_sigbus() caught one */
 static bool vu_sigbus_on;			/* vu_sigbus() installed */
+static bool vu_sigalrm_on;			/* vu_sigalrm() installed */
 
 /**
  * vu_has() - Was a virtio feature negotiated?
@@ -252,6 +274,100 @@ static void vu_close_fd(int *fd)
 }
 
 /**
+ * vu_sigalrm() - SIGALRM handler: there only to interrupt a blocked write
+ * @sig:	SIGALRM
+ *
+ * Installed without SA_RESTART, so that a write() blocked on an eventfd
+ * returns EINTR (signal(7), "Interruption of system calls and library
+ * functions by signal handlers").
+ *
+ * Context: signal handler; does nothing
+ * #syscalls:passt rt_sigreturn
+ */
+static void vu_sigalrm(int sig)
+{
+	(void)sig;
+}
+
+/**
+ * vu_efd_write() - Add to an eventfd the front-end gave us, never blocking
+ * @fd:		Its descriptor (kick, call or error eventfd)
+ * @v:		Value to add; 0 leaves the counter as it is (a wake-up only)
+ *
+ * eventfd(2): a write that would take the counter past 0xfffffffffffffffe
+ * blocks unless the file has O_NONBLOCK, and the front-end, which shares
+ * the open file with us, may clear that flag whenever it likes (fcntl(2):
+ * file status flags belong to the open file description, not to a
+ * descriptor).  pwritev2() with RWF_NOWAIT doesn't help: eventfd has no
+ * write_iter, and that fails with EOPNOTSUPP (Linux 6.18).  So an interval
+ * timer (setitimer(2), ITIMER_REAL, every VU_WRITE_GUARD_US) runs during
+ * the write: its SIGALRM, caught by vu_sigalrm() without SA_RESTART, ends a
+ * blocked write with EINTR, and firing again each period also covers a
+ * signal that came before write() started.  Three system calls instead of
+ * one, for an interrupt to the guest.
+ *
+ * #syscalls:passt setitimer rt_sigaction write
+ * Return: 0 if written, -EAGAIN if the counter has no room (O_NONBLOCK set
+ *	   or not), or -errno from sigaction(), setitimer() or write()
+ *	   (-EINVAL: not a file that takes this write, such as a signalfd)
+ */
+static int vu_efd_write(int fd, uint64_t v)
+{
+	static const struct itimerval off;
+	struct itimerval on = { { 0, VU_WRITE_GUARD_US },
+				{ 0, VU_WRITE_GUARD_US } };
+	ssize_t n;
+	int err;
+
+	if (!vu_sigalrm_on) {
+		struct sigaction sa = { .sa_handler = vu_sigalrm };
+
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGALRM, &sa, NULL) < 0)
+			return -errno;
+		vu_sigalrm_on = true;
+	}
+	if (setitimer(ITIMER_REAL, &on, NULL) < 0)
+		return -errno;
+	n = write(fd, &v, sizeof(v));
+	err = errno;
+	setitimer(ITIMER_REAL, &off, NULL);
+	if (n == (ssize_t)sizeof(v))
+		return 0;
+	if (n >= 0)
+		return -EIO;
+	return (err == EINTR || err == EAGAIN) ? -EAGAIN : -err;
+}
+
+/**
+ * vu_fd_is_eventfd() - Is a descriptor the front-end passed an eventfd?
+ * @fd:		The descriptor
+ *
+ * We are isolated by then (no /proc to read its link from, passt.1
+ * "Security"), so we go by what it does.  An eventfd has no file type:
+ * fstat(2) shows an anonymous inode, st_mode without S_IFMT bits, as for a
+ * signalfd, timerfd, epoll, inotify or userfaultfd descriptor; of those,
+ * only an eventfd takes an 8-byte write of 0, which leaves its counter as
+ * it is (eventfd(2)) and only wakes its readers: for a call eventfd, the
+ * guest may see one spurious interrupt per SET_VRING_CALL, which virtio
+ * drivers ignore (no used buffer).  A pipe, socket, regular or memory file,
+ * or device is refused by its type, before anything is written to it.  An
+ * EFD_SEMAPHORE eventfd passes: vu_kick_handler() reads a kick eventfd
+ * once per wake-up, which does for both kinds.
+ *
+ * #syscalls:passt fstat newfstatat
+ * Return: true if it is one
+ */
+static bool vu_fd_is_eventfd(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || (st.st_mode & S_IFMT))
+		return false;
+	return !vu_efd_write(fd, 0);
+}
+
+/**
  * vu_queue_stop() - Stop a queue: stop watching and close its kick fd
  * @i:		Queue index
  */
@@ -277,7 +393,7 @@ static void vu_queue_reset(unsigned i)
 	vu_close_fd(&q->call_fd);
 	vu_close_fd(&q->err_fd);
 	vq_reset(&q->vq);
-	q->addr_set = q->enabled = false;
+	q->addr_set = q->enabled = q->call_full = false;
 }
 
 /**
@@ -478,7 +594,9 @@ bool vu_guest_tso(void)
 bool vu_broken(void)
 {
 	if (vu_sigbus_hit && !vu.broken) {
-		warn_ratelimit(now_ms(), "vhost-user: front-end shrank its memory, dropping it");
+		warn_ratelimit(now_ms(), "vhost-user: guest memory faulted (file shrunk by "
+			       "the front-end, or no huge page left), dropping "
+			       "the front-end");
 		vu.broken = true;
 		vu_stats.frontends_dropped++;
 		vu_stats.shrunk++;
@@ -664,14 +782,17 @@ static int vu_queue_try_start(unsigned i)
 }
 
 /**
- * vu_sigbus() - SIGBUS handler: a guest region's file shrank under us
+ * vu_sigbus() - SIGBUS handler: a guest region faulted
  * @sig:	SIGBUS
  * @si:		Its siginfo: si_addr is the address we touched
  * @uc:	Unused
  *
  * A front-end may ftruncate() a memory file it didn't seal against
  * shrinking (F_SEAL_SHRINK) after giving it to us: our next access to a
- * page past the new end faults with SIGBUS (mmap(2)).  If the address is
+ * page past the new end faults with SIGBUS (mmap(2)).  So does our first
+ * access to a page of a hugetlbfs file, sealed or not, when no huge page
+ * is free for it (we map with MAP_NORESERVE: nothing was reserved,
+ * Documentation/admin-guide/mm/hugetlbpage.rst).  If the address is
  * in one of our guest mappings, that whole mapping is replaced by
  * anonymous zero pages (MAP_FIXED: the faulting instruction then goes on,
  * reading zeroes, and no later access faults), vu_sigbus_hit is set and
@@ -711,7 +832,7 @@ static void vu_sigbus(int sig, siginfo_t *si, void *uc)
 /**
  * vu_sigbus_guard() - Install vu_sigbus(), once
  *
- * Context: SET_MEM_TABLE with a region its front-end may shrink
+ * Context: SET_MEM_TABLE
  * #syscalls:passt rt_sigaction
  * Return: 0, or -errno from sigaction()
  */
@@ -736,8 +857,9 @@ static int vu_sigbus_guard(void)
  * Each region's file must be at least mmap offset + size bytes long
  * (fstat()), so that no access of ours can fault beyond its end.  A file
  * sealed with F_SEAL_SHRINK (QEMU's memory-backend-memfd, seal=on, the
- * default) stays that long; for any other, vu_sigbus() guards against the
- * front-end shrinking it later.
+ * default) stays that long; any other may be shrunk later, and a hugetlbfs
+ * file, sealed or not, faults where no huge page is left for it:
+ * vu_sigbus() guards every region (a fault drops the front-end).
  *
  * mmap() is allowed by passt/isolation.c's seccomp_special[] rule (never
  * executable), which covers it here too.
@@ -786,14 +908,21 @@ static int vu_set_mem_table(struct vu_msg *m)
 			rc = -EINVAL;
 			goto unmap;
 		}
+		/* A hugetlbfs file maps in whole huge pages, its st_blksize
+		 * (stat(2)): so must the zero pages vu_sigbus() puts there,
+		 * and munmap(), as a huge page can't be split
+		 * (Documentation/admin-guide/mm/hugetlbpage.rst)
+		 */
+		if (st.st_blksize > 0 && st.st_blksize <= (1L << 30) &&
+		    !(st.st_blksize & (st.st_blksize - 1)))
+			len = ROUND_UP(len, (size_t)st.st_blksize);
 		seals = fcntl(m->fds[i], F_GET_SEALS);
-		if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+		if (seals < 0 || !(seals & F_SEAL_SHRINK))
 			info_ratelimit(now_ms(), "vhost-user: memory region %u can be shrunk by "
 			     "the front-end (no F_SEAL_SHRINK): SIGBUS guard",
 			     i);
-			if ((rc = vu_sigbus_guard()))
-				goto unmap;
-		}
+		if ((rc = vu_sigbus_guard()))
+			goto unmap;
 		map[i].base = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED | MAP_NORESERVE, m->fds[i], 0);
 		if (map[i].base == MAP_FAILED) {
@@ -835,8 +964,13 @@ close:
  * vu_set_vring_fd() - SET_VRING_KICK, SET_VRING_CALL or SET_VRING_ERR
  * @m:		Message, checked; its fd, if any, is taken
  *
- * #syscalls:passt fcntl
- * Return: 0, 1 to refuse (polling mode: no kick fd), or -errno
+ * vhost-user.rst has these carry eventfds: anything else (a pipe, a
+ * memory file...) drops the front-end (vu_fd_is_eventfd()).  The file
+ * stays as the front-end made it: we never set or rely on O_NONBLOCK,
+ * which it could clear again (vu_kick_handler(), vu_efd_write()).
+ *
+ * Return: 0, 1 to refuse (polling mode: no kick fd), or -errno (-EINVAL:
+ *	   not an eventfd)
  */
 static int vu_set_vring_fd(struct vu_msg *m)
 {
@@ -853,6 +987,12 @@ static int vu_set_vring_fd(struct vu_msg *m)
 			return -EBADMSG;
 		fd = m->fds[0];
 		m->nfds = 0;
+		if (!vu_fd_is_eventfd(fd)) {
+			warn_ratelimit(now_ms(), "vhost-user: request %u, queue %u: "
+				       "descriptor is not an eventfd", m->req, i);
+			close(fd);
+			return -EINVAL;
+		}
 	}
 
 	switch (m->req) {
@@ -860,11 +1000,11 @@ static int vu_set_vring_fd(struct vu_msg *m)
 		vu_queue_stop(i);
 		if (fd < 0)
 			return 1;	/* polling mode: not supported */
-		fcntl(fd, F_SETFL, O_NONBLOCK);
 		q->kick_fd = fd;
 		return vu_queue_try_start(i);
 	case VU_SET_VRING_CALL:
 		slot = &q->call_fd;
+		q->call_full = false;
 		break;
 	default:
 		slot = &q->err_fd;
@@ -1192,36 +1332,72 @@ int vu_cmd_handler(void)
  * vu_signal() - Interrupt the guest for a queue, if it wants one
  * @i:		Queue index
  *
- * #syscalls:passt write
+ * Adds 1 to the call eventfd without ever blocking (vu_efd_write()).  A
+ * counter with no room left means interrupts are pending that nobody took
+ * yet: one more adds nothing, and the write is skipped.  After such a
+ * write, later ones first check for room (poll(2), POLLOUT: an eventfd is
+ * writable while its counter is below 0xfffffffffffffffe, eventfd(2)), so
+ * that a front-end that keeps its counter full and clears O_NONBLOCK costs
+ * us one VU_WRITE_GUARD_US wait, not one per interrupt.
+ *
+ * #syscalls:passt poll ppoll
  */
 static void vu_signal(unsigned i)
 {
 	struct vu_queue *q = &vu.q[i];
-	uint64_t one = 1;
 
 	if (q->call_fd < 0 || !vq_want_interrupt(&q->vq))
 		return;
-	if (write(q->call_fd, &one, sizeof(one)) == sizeof(one))
+	if (q->call_full) {
+		struct pollfd p = { .fd = q->call_fd, .events = POLLOUT };
+
+		if (poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT))
+			return;		/* still full: still pending */
+		q->call_full = false;
+	}
+	switch (vu_efd_write(q->call_fd, 1)) {
+	case 0:
 		vu_stats.calls++;
+		break;
+	case -EAGAIN:
+		q->call_full = true;
+		break;
+	default:
+		break;
+	}
 }
 
 /**
  * vu_kick_handler() - A queue's kick eventfd fired
  * @queue:	Queue index
  *
+ * The eventfd is watched edge-triggered (passt/passt.c: vhost_watch()):
+ * each write to it wakes us once, whatever its counter holds (epoll(7)),
+ * so one read per wake-up is enough, and none at all would do.  That read
+ * must not block, but O_NONBLOCK is the front-end's to clear on the file
+ * we share (fcntl(2)): it's made with preadv2(2) and RWF_NOWAIT, which
+ * eventfd honours since Linux 5.12 (EAGAIN when the counter is zero);
+ * before that, RWF_NOWAIT fails with EOPNOTSUPP, and nothing is read.  An
+ * EFD_SEMAPHORE eventfd, whose reads take 1 each (eventfd(2)), costs one
+ * read per wake-up too: a counter of 2^62 doesn't keep us busy.
+ *
  * Context: main loop.  For queue 1 the caller reads frames (tap_rx());
  * for queue 0 new buffers let blocked senders go on.
- * #syscalls:passt read
- * Return: 0, or -EBADF if @queue isn't started
+ * #syscalls:passt preadv2
+ * Return: 0, -EBADF if @queue isn't started, -EBADMSG if its available
+ *	   index is broken (logged, vu_broken(): drop the front-end)
  */
 int vu_kick_handler(unsigned queue)
 {
 	uint64_t v;
+	struct iovec iov = { .iov_base = &v, .iov_len = sizeof(v) };
 
 	if (queue >= VU_QUEUES || vu.q[queue].kick_fd < 0)
 		return -EBADF;
-	while (read(vu.q[queue].kick_fd, &v, sizeof(v)) == sizeof(v))
-		;
+	if (preadv2(vu.q[queue].kick_fd, &iov, 1, -1, RWF_NOWAIT) < 0 &&
+	    errno != EAGAIN && errno != EOPNOTSUPP)
+		debug("vhost-user: queue %u: kick read: %s", queue,
+		      strerror(errno));
 	vu_stats.kicks++;
 	if (queue == 0)
 		vu.rx_full = false;
@@ -1234,8 +1410,11 @@ int vu_kick_handler(unsigned queue)
 	 * the guest's driver has added anything: those don't count
 	 */
 	if (!vu.had_buffers && vu.q[queue].vq.avail) {
-		if (vq_avail_count(&vu.q[queue].vq) > 0 ||
-		    vu.q[queue].vq.last_avail)
+		int n = vq_avail_count(&vu.q[queue].vq);
+
+		if (n < 0)	/* more than the queue holds */
+			return vu_ring_broken(queue, -VQ_E_HEAD);
+		if (n > 0 || vu.q[queue].vq.last_avail)
 			vu.had_buffers = true;
 		else if (++vu.empty_kicks == VU_EMPTY_KICKS_WARN)
 			warn("vhost-user: the guest kicks its queues but we "
@@ -1327,8 +1506,13 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 	}
 	if (rc < 0)
 		return vu_ring_broken(1, rc);
-	if (rc > 0)
-		vu.tx_more = vq_avail_count(q) > 0;
+	if (rc > 0) {
+		int more = vq_avail_count(q);
+
+		if (more < 0)	/* the guest moved it past the queue size */
+			return vu_ring_broken(1, -VQ_E_HEAD);
+		vu.tx_more = more > 0;
+	}
 	return (int)n;
 }
 

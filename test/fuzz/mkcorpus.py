@@ -190,6 +190,49 @@ def main():
     }
     for name, prog in seqs.items():
         put('seq', name, bytes.fromhex(prog))
+    vhost_fds_seeds()
+
+
+def vhost_fds_setup(mem=1, kick=1, call=1):
+    """vhost_fds operations: VERSION_1 + MRG_RXBUF, a memory table of
+    kind mem, both queues of size 8 with kick and call descriptors of those
+    kinds (see test/fuzz/vhost_fds.c)"""
+    ops = bytes([0, 0x40, 0, 1, mem])
+    for q in (0, 1):
+        ops += bytes([2, (3 << 1) | q, 3, q, 4, q, kick, 4, q | 2, call])
+    return ops
+
+
+def vhost_fds_poke(off, blob):
+    """Operation 7: write blob at guest memory offset off"""
+    return bytes([7, off >> 8, off & 0xff, len(blob)]) + blob
+
+
+def vhost_fds_seeds():
+    # A transmit chain on queue 1 (descriptor 0, 12 + 60 bytes at 0x8000),
+    # a receive buffer on queue 0 (2048 bytes at 0x9000): virtio 1.x 2.7
+    tx = (vhost_fds_poke(0x4000, struct.pack('<QIHH', 0x40008000, 72, 0, 0))
+          + vhost_fds_poke(0x5002, struct.pack('<HH', 1, 0)))
+    rx = (vhost_fds_poke(0x0000, struct.pack('<QIHH', 0x40009000, 2048, 2, 0))
+          + vhost_fds_poke(0x1002, struct.pack('<HH', 1, 0)))
+    kick1, kick0 = bytes([6, 1]), bytes([6, 0])
+    seeds = {
+        'frames': vhost_fds_setup() + tx + kick1 + rx + kick0 +
+                  bytes([8, 10]),
+        'kick_blocking': vhost_fds_setup(kick=2) + bytes([9, 0]) + kick1,
+        'kick_semaphore': vhost_fds_setup(kick=3) + bytes([6, 3]) + kick1,
+        'call_full': vhost_fds_setup(call=4) + bytes([9, 0]) + tx + kick1,
+        'kick_pipe': vhost_fds_setup(kick=5) + kick1,
+        'call_pipe_full': vhost_fds_setup(call=6) + tx + kick1,
+        'kick_timerfd': vhost_fds_setup(kick=8),
+        'hugetlb': vhost_fds_setup(mem=2) + tx + kick1,
+        'truncated': vhost_fds_setup(mem=0) + tx + bytes([9, 2]),
+        'mem_pipe': vhost_fds_setup(mem=3),
+        'bad_avail': vhost_fds_setup() + vhost_fds_poke(0x1002, b'\x0b\x00')
+                     + kick0,
+    }
+    for name, ops in seeds.items():
+        put('vhost_fds', name, ops)
 
 
 if __name__ == '__main__':

@@ -34,7 +34,7 @@ case $runs in
 esac
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
-all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf vhost"
+all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports conf vhost vhost_fds"
 harnesses=${*:-$all}
 # PKG_LIBS of the Makefile
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp libcap-ng"
@@ -84,6 +84,7 @@ for h in $harnesses; do
 	case $h in
 	frame|stream|seq) maxlen=16384 ;;
 	vhost)		maxlen=32768 ;;
+	vhost_fds)	maxlen=4096 ;;
 	conf)		maxlen=1024 ;;
 	*)		maxlen=2048 ;;
 	esac

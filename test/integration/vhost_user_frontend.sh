@@ -7,7 +7,7 @@
 # warning, while passt keeps running and the next front-end is served; so
 # does one that truncates its unsealed memory file after SET_MEM_TABLE and
 # kicks (passt's access faults: its SIGBUS guard maps zeroes there, logs
-# "front-end shrank its memory" and drops it); a
+# "guest memory faulted" and drops it); a
 # proper set-up gets the ARP reply to its ARP request in its receive queue,
 # behind a 12-byte virtio-net header with num_buffers 1.  Then
 # --one-off: passt exits 0 once its front-end is dropped.
@@ -38,7 +38,7 @@ wait_for grep -q "queue 1: buffer outside guest memory" "$WORK/passt.log" ||
 	fail "no log line for the bad ring"
 kill -0 "$PASST_PID" || fail "passt died"
 in_host $T "$S" shrink || fail "shrunk memory: connection not closed"
-wait_for grep -q "front-end shrank its memory, dropping it" "$WORK/passt.log" ||
+wait_for grep -q "guest memory faulted" "$WORK/passt.log" ||
 	{ tail -n 20 "$WORK/passt.log"; fail "no log line for the shrunk memory"; }
 kill -0 "$PASST_PID" || fail "passt died after the front-end shrank its memory"
 log "a front-end that shrank its memory file was dropped, passt still runs"

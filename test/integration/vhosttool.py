@@ -12,14 +12,39 @@
 #              descriptor posted, then the memfd truncated to 0 bytes
 #              (ftruncate) and a kick: the back-end's access faults
 #              (SIGBUS); it must drop us (connection closed), not die
-#   frames     a full set-up, a receive buffer posted, an ARP request
+#   hostile [CASE...]  each CASE (default: all below) on a connection of
+#              its own, then a new front-end that must be served; stops at
+#              the first failure (exit 1)
+#   hostile cases (issue 26): each ends with the back-end's answer to
+#   GET_FEATURES on the same connection within 5 s ("served": it goes on)
+#   or with the connection closed ("dropped"), the back-end still running
+#   kick_blocking   served: queue 1's kick eventfd without O_NONBLOCK;
+#                   after SET_VRING_KICK we clear the flag on our copy
+#                   (file status flags are shared) and kick once
+#   kick_semaphore  served: an EFD_SEMAPHORE kick eventfd holding 2^62;
+#                   the back-end must not burn a CPU on it: with PASST_PID
+#                   set, its CPU time over 2 s must stay under a quarter
+#   call_full       served: queue 1's call eventfd at 2^64-2, O_NONBLOCK
+#                   clear, then a transmit chain and a kick: the back-end
+#                   returns the chain (used index 1) without blocking
+#   kick_pipe, call_pipe, kick_memfd   dropped: not an eventfd
+#   hugetlb         dropped: both regions sealed (F_SEAL_SHRINK), the
+#                   second one a hugetlbfs memfd with no huge page free, a transmit
+#                   chain pointing into it, a kick (exit 77 if this can't
+#                   be set up here: no hugetlbfs, or huge pages free)
+#   hugetlb_small   the same with a 64 KiB region of that 2 MiB file (our
+#                   zero pages must then cover the whole huge page)
+#   badavail        dropped: queue 0's available index 3 past its size,
+#                   then a kick on queue 0
+#   frames     a full set-up, four receive buffers posted, an ARP request
 #              (RFC 826) for GW sent from GUEST (argv 3, 4), waits for the
-#              frame the back-end writes and prints used id, used length,
-#              num_buffers and the ethertype
+#              ARP frame the back-end writes (a router advertisement may
+#              come first) and prints its used id, used length,
+#              num_buffers and ethertype (of the fourth frame if no ARP)
 # Messages are laid out from QEMU's docs/interop/vhost-user.rst; rings
 # from virtio 1.x section 2.7.  Exit status 0 if the back-end behaved as
 # the case expects from our side (reply received, or connection closed).
-import mmap, os, socket, struct, sys, time
+import fcntl, mmap, os, socket, struct, sys, time
 
 GPA = 0x40000000
 UVA = 0x7f1200000000
@@ -45,13 +70,19 @@ def closed(s, timeout=5):
     except socket.timeout:
         return False
 
-def setup(s):
+def setup(s, kick1=None, call1=None, extra=None, seal=False):
     fd = os.memfd_create('guest', os.MFD_ALLOW_SEALING)
     os.ftruncate(fd, MEMSZ)
+    if seal:
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK)
     mem = mmap.mmap(fd, MEMSZ)
     s.sendall(msg(2, struct.pack('<Q', (1 << 32) | (1 << 15))))
     s.sendall(msg(3))
-    socket.send_fds(s, [msg(5, struct.pack('<IIQQQQ', 1, 0, GPA, MEMSZ, UVA, 0))], [fd])
+    regions = [(GPA, MEMSZ, UVA, fd)] + ([extra] if extra else [])
+    table = struct.pack('<II', len(regions), 0)
+    for gpa, size, uva, _ in regions:
+        table += struct.pack('<QQQQ', gpa, size, uva, 0)
+    socket.send_fds(s, [msg(5, table)], [r[3] for r in regions])
     kicks = []
     calls = []
     for q in (0, 1):
@@ -62,6 +93,10 @@ def setup(s):
                                      UVA + base + 0x2000, UVA + base + 0x1000, 0)))
         k = os.eventfd(0, os.EFD_NONBLOCK)
         c = os.eventfd(0, os.EFD_NONBLOCK)
+        if q == 1 and kick1 is not None:
+            k = kick1
+        if q == 1 and call1 is not None:
+            c = call1
         socket.send_fds(s, [msg(12, struct.pack('<Q', q))], [k])
         socket.send_fds(s, [msg(13, struct.pack('<Q', q))], [c])
         kicks.append(k)
@@ -75,8 +110,169 @@ def post(mem, q, d, addr, length, flags):
     struct.pack_into('<H', mem, base + 0x1004 + 2 * (idx % QSZ), d)
     struct.pack_into('<H', mem, base + 0x1002, (idx + 1) & 0xffff)
 
+def served(s, timeout=5):
+    """Does the back-end answer GET_FEATURES within timeout seconds?"""
+    s.settimeout(timeout)
+    try:
+        s.sendall(msg(1))
+        r = reply(s)
+    except (socket.timeout, OSError):
+        return False
+    return bool(r) and r[0] == 1
+
+def cpu_ticks(pid):
+    """User plus system time of a process, clock ticks (proc(5))"""
+    with open('/proc/%s/stat' % pid) as f:
+        st = f.read().rsplit(')', 1)[1].split()
+    return int(st[11]) + int(st[12])
+
+def arp_frame(src, dst):
+    mac = bytes.fromhex('525400123456')
+    return (b'\xff' * 6 + mac + b'\x08\x06' +
+            struct.pack('>HHBBH', 1, 0x0800, 6, 4, 1) + mac +
+            socket.inet_aton(src) + b'\0' * 6 + socket.inet_aton(dst))
+
+def clear_nonblock(fd):
+    fcntl.fcntl(fd, fcntl.F_SETFL,
+                fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+
+def hostile(s, case):
+    """The hostile cases: 0 if the back-end behaved, 1 if not, 77 skip"""
+    if case == 'kick_blocking':
+        k = os.eventfd(0, 0)
+        mem, kicks, calls, fd = setup(s, kick1=k)
+        if not served(s):       # SET_VRING_KICK handled
+            return 1
+        clear_nonblock(k)
+        os.eventfd_write(k, 1)
+        time.sleep(0.2)
+        return 0 if served(s) else 1
+    if case == 'kick_semaphore':
+        k = os.eventfd(0, os.EFD_SEMAPHORE | os.EFD_NONBLOCK)
+        mem, kicks, calls, fd = setup(s, kick1=k)
+        if not served(s):
+            return 1
+        os.eventfd_write(k, 1 << 62)
+        time.sleep(0.2)
+        if not served(s):
+            return 1
+        pid = os.environ.get('PASST_PID')
+        if pid:
+            t0, c0 = time.time(), cpu_ticks(pid)
+            time.sleep(2)
+            used = (cpu_ticks(pid) - c0) / os.sysconf('SC_CLK_TCK')
+            print('back-end CPU time over %.1f s: %.2f s' %
+                  (time.time() - t0, used))
+            if used > (time.time() - t0) / 4:
+                return 1
+        return 0 if served(s) else 1
+    if case == 'call_full':
+        c = os.eventfd(0, 0)
+        os.eventfd_write(c, (1 << 64) - 2)
+        mem, kicks, calls, fd = setup(s, call1=c)
+        if not served(s):
+            return 1
+        arp = arp_frame('192.0.2.2', '192.0.2.1')
+        mem[0x20000:0x20000 + 12 + len(arp)] = b'\0' * 12 + arp
+        post(mem, 1, 0, GPA + 0x20000, 12 + len(arp), 0)
+        os.eventfd_write(kicks[1], 1)
+        end = time.time() + 5
+        while time.time() < end and not struct.unpack_from('<H', mem, 0x4000 + 0x2002)[0]:
+            time.sleep(0.05)
+        if not struct.unpack_from('<H', mem, 0x4000 + 0x2002)[0]:
+            print('transmit chain not returned')
+            return 1
+        time.sleep(0.2)
+        return 0 if served(s) else 1
+    if case in ('kick_pipe', 'call_pipe', 'kick_memfd'):
+        r, w = os.pipe()
+        try:    # the back-end may drop us before the end of the set-up
+            if case == 'kick_pipe':
+                mem, kicks, calls, fd = setup(s, kick1=r)
+            elif case == 'call_pipe':
+                clear_nonblock(w)
+                os.write(w, b'\0' * fcntl.fcntl(w, fcntl.F_GETPIPE_SZ))
+                mem, kicks, calls, fd = setup(s, call1=w)
+            else:
+                m = os.memfd_create('kick')
+                os.ftruncate(m, 4096)
+                mem, kicks, calls, fd = setup(s, kick1=m)
+        except OSError:
+            return 0 if closed(s) else 1
+        # Accepted (the bug): make it block us, as a hostile front-end would
+        if served(s):
+            if case == 'kick_pipe':
+                clear_nonblock(r)
+                os.write(w, b'\1' * 64)
+            elif case == 'call_pipe':
+                arp = arp_frame('192.0.2.2', '192.0.2.1')
+                mem[0x20000:0x20000 + 12 + len(arp)] = b'\0' * 12 + arp
+                post(mem, 1, 0, GPA + 0x20000, 12 + len(arp), 0)
+                os.eventfd_write(kicks[1], 1)
+        return 0 if closed(s) else 1
+    if case in ('hugetlb', 'hugetlb_small'):
+        free = [l for l in open('/proc/meminfo') if l.startswith('HugePages_Free')]
+        if not free or int(free[0].split()[1]):
+            print('huge pages free here: no fault to provoke')
+            return 77
+        try:
+            h = os.memfd_create('huge', os.MFD_HUGETLB | os.MFD_ALLOW_SEALING)
+            os.ftruncate(h, 2 << 20)
+            fcntl.fcntl(h, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK)
+        except OSError as e:
+            print('no sealed hugetlbfs memfd here:', e)
+            return 77
+        hgpa = GPA + (64 << 20)
+        hsize = (64 << 10) if case == 'hugetlb_small' else (2 << 20)
+        mem, kicks, calls, fd = setup(s, extra=(hgpa, hsize, UVA + (64 << 20), h),
+                                      seal=True)
+        post(mem, 1, 0, hgpa, 12 + 60, 0)
+        os.eventfd_write(kicks[1], 1)
+        return 0 if closed(s) else 1
+    if case == 'badavail':
+        mem, kicks, calls, fd = setup(s)
+        if not served(s):
+            return 1
+        struct.pack_into('<H', mem, 0x1002, QSZ + 3)
+        os.eventfd_write(kicks[0], 1)
+        return 0 if closed(s) else 1
+    return 2
+
+HOSTILE = ('kick_blocking', 'kick_semaphore', 'call_full', 'kick_pipe',
+           'call_pipe', 'kick_memfd', 'hugetlb', 'hugetlb_small', 'badavail')
+
+def hostile_all(path, cases):
+    """Each case on its own connection, then a new front-end: served?"""
+    rc = 0
+    for case in cases:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        r = hostile(s, case)
+        s.close()
+        print('%s: %s' % (case, {0: 'ok', 77: 'skipped'}.get(r, 'FAILED')),
+              flush=True)
+        if r not in (0, 77):
+            return 1
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        # a second front-end is refused (closed) while the first one stays:
+        # retry until that one is gone
+        end = time.time() + 10
+        while not served(s):
+            s.close()
+            if time.time() > end:
+                print('%s: next front-end not served' % case)
+                return 1
+            time.sleep(0.1)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+        s.close()
+    return rc
+
 def main():
     path, case = sys.argv[1], sys.argv[2]
+    if case == 'hostile':
+        return hostile_all(path, sys.argv[3:] or HOSTILE)
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)
     if case == 'features':
@@ -90,6 +286,8 @@ def main():
     if case == 'short':
         s.sendall(msg(2, b'\0\0\0\0'))
         return 0 if closed(s) else 1
+    if case in HOSTILE:
+        return hostile(s, case)
     mem, kicks, calls, fd = setup(s)
     if case == 'badring':
         post(mem, 1, 0, GPA + MEMSZ, 64, 0)     # past the end of memory
@@ -106,25 +304,29 @@ def main():
         os.eventfd_write(kicks[1], 1)
         return 0 if closed(s) else 1
     if case == 'frames':
-        post(mem, 0, 0, GPA + 0x10000, 4096, 2)
+        # Four receive buffers: an unsolicited router advertisement may
+        # take one before the ARP reply (RFC 4861 6.2.4, sent as the
+        # queues start and again while the guest is new)
+        for d in range(4):
+            post(mem, 0, d, GPA + 0x10000 + d * 0x1000, 4096, 2)
         os.eventfd_write(kicks[0], 1)
-        mac = bytes.fromhex('525400123456')
-        arp = (b'\xff' * 6 + mac + b'\x08\x06' +
-               struct.pack('>HHBBH', 1, 0x0800, 6, 4, 1) + mac +
-               socket.inet_aton(sys.argv[3]) + b'\0' * 6 +
-               socket.inet_aton(sys.argv[4]))
+        arp = arp_frame(sys.argv[3], sys.argv[4])
         mem[0x20000:0x20000 + 12 + len(arp)] = b'\0' * 12 + arp
         post(mem, 1, 0, GPA + 0x20000, 12 + len(arp), 0)
         os.eventfd_write(kicks[1], 1)
         end = time.time() + 10
+        seen = 0
         while time.time() < end:
             used = struct.unpack_from('<H', mem, 0x2002)[0]
-            if used:
-                uid, ulen = struct.unpack_from('<II', mem, 0x2004)
-                nb = struct.unpack_from('<H', mem, 0x10000 + 10)[0]
-                ethertype = struct.unpack_from('>H', mem, 0x10000 + 12 + 12)[0]
-                print(uid, ulen, nb, hex(ethertype))
-                return 0
+            for u in range(seen, used):
+                uid, ulen = struct.unpack_from('<II', mem, 0x2004 + 8 * u)
+                b = 0x10000 + uid * 0x1000
+                nb = struct.unpack_from('<H', mem, b + 10)[0]
+                ethertype = struct.unpack_from('>H', mem, b + 12 + 12)[0]
+                if ethertype == 0x806 or u == 3:
+                    print(uid, ulen, nb, hex(ethertype))
+                    return 0
+            seen = used
             time.sleep(0.05)
         return 1
     return 2

@@ -51,6 +51,9 @@
 #define LLVMFuzzerTestOneInput fuzz_vhost_one
 #include "../fuzz/vhost.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_vhost_fds_one
+#include "../fuzz/vhost_fds.c"
+#undef LLVMFuzzerTestOneInput
 
 #define REPLAY_MAX	(1 << 20)	/* largest input replayed, bytes */
 
@@ -183,6 +186,12 @@ START_TEST(test_fuzz_vhost_replay)
 }
 END_TEST
 
+START_TEST(test_fuzz_vhost_fds_replay)
+{
+	replay("vhost_fds", fuzz_vhost_fds_one);
+}
+END_TEST
+
 START_TEST(test_fuzz_conf_replay)
 {
 	int out = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
@@ -207,6 +216,7 @@ static Suite *fuzz_regress_suite(void)
 	tcase_add_test(tc, test_fuzz_stream_replay);
 	tcase_add_test(tc, test_fuzz_seq_replay);
 	tcase_add_test(tc, test_fuzz_vhost_replay);
+	tcase_add_test(tc, test_fuzz_vhost_fds_replay);
 	tcase_add_test(tc, test_fuzz_arp_replay);
 	tcase_add_test(tc, test_fuzz_dhcp_replay);
 	tcase_add_test(tc, test_fuzz_dhcpv6_replay);

@@ -25,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "../../tap/vhost_user.h"
@@ -1141,6 +1142,180 @@ START_TEST(test_vu_sigbus_elsewhere_kills)
 }
 END_TEST
 
+/**
+ * clear_nonblock() - Clear O_NONBLOCK on a file, as a front-end may do on
+ *		      its copy of a descriptor it passed us (fcntl(2): file
+ *		      status flags belong to the open file, shared with us)
+ * @fd:		Our copy
+ */
+static void clear_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	ck_assert_int_ge(fl, 0);
+	ck_assert_int_eq(fcntl(fd, F_SETFL, fl & ~O_NONBLOCK), 0);
+}
+
+/* Issue 26 item 4: the front-end clears O_NONBLOCK on its kick eventfd
+ * after passing it: one kick must not leave us blocked in a second read
+ */
+START_TEST(test_vu_kick_blocking_eventfd_returns)
+{
+	uint64_t one = 1;
+
+	start_queues();
+	clear_nonblock(kick[0]);
+	ck_assert_int_eq(write(kick[0], &one, 8), 8);
+	ck_assert_int_eq(vu_kick_handler(0), 0);
+	ck_assert_int_eq(vu_kick_handler(0), 0);	/* nothing pending */
+}
+END_TEST
+
+/* An EFD_SEMAPHORE kick eventfd: each read takes 1 (eventfd(2)); we read
+ * once per wake-up, not until the counter is empty (2^62 reads)
+ */
+START_TEST(test_vu_kick_semaphore_one_read)
+{
+	int sem = eventfd(0, EFD_SEMAPHORE | EFD_NONBLOCK);
+	uint64_t v = 3;
+
+	start_queues();
+	u64_msg(VU_SET_VRING_KICK, 0, sem);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert(vu_ready());
+	ck_assert_int_eq(write(sem, &v, 8), 8);
+	ck_assert_int_eq(vu_kick_handler(0), 0);
+	ck_assert_int_eq(vu_kick_handler(0), 0);
+	ck_assert_int_eq(read(sem, &v, 8), 8);		/* 3 - 2 reads */
+	ck_assert_uint_eq(v, 1);
+	ck_assert_int_lt(read(sem, &v, 8), 0);
+	ck_assert_int_eq(errno, EAGAIN);
+}
+END_TEST
+
+/* Issue 26 item 5: a call eventfd at 0xfffffffffffffffe, the largest
+ * value it holds (eventfd(2)), without O_NONBLOCK: the frame goes to the
+ * guest, the interrupt is skipped (one is pending), and once the guest
+ * has taken its interrupts the next one is written
+ */
+START_TEST(test_vu_call_full_skipped)
+{
+	static const uint8_t frame[60];
+	struct iovec v = { (void *)frame, sizeof(frame) };
+	uint64_t full = 0xfffffffffffffffeULL, ev;
+	uint16_t first = 0;
+	uint8_t niov = 1;
+	uint32_t cs = 0;
+	bool dropped;
+	uint64_t calls;
+
+	start_queues();
+	ck_assert_int_eq(write(call[0], &full, 8), 8);
+	clear_nonblock(call[0]);
+	calls = vu_stats.calls;
+	post(0, 0, 2048, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert(!dropped);
+	ck_assert_uint_eq(used_idx(0), 1);
+	ck_assert_uint_eq(vu_stats.calls, calls);	/* skipped */
+	post(0, 1, 2048, true);				/* still full: no wait */
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert_uint_eq(used_idx(0), 2);
+	ck_assert_int_eq(read(call[0], &ev, 8), 8);	/* the guest takes it */
+	ck_assert_uint_eq(ev, full);
+	post(0, 2, 2048, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert_uint_eq(used_idx(0), 3);
+	ck_assert_uint_eq(vu_stats.calls, calls + 1);
+	ck_assert_int_eq(read(call[0], &ev, 8), 8);
+	ck_assert_uint_eq(ev, 1);
+}
+END_TEST
+
+/**
+ * vring_fd_refused() - SET_VRING_@req with @fd must drop the front-end
+ * @req:	VU_SET_VRING_KICK, _CALL or _ERR
+ * @fd:		Descriptor that isn't an eventfd (closed here)
+ */
+static void vring_fd_refused(uint32_t req, int fd)
+{
+	ck_assert_int_ge(fd, 0);
+	u64_msg(req, 0, fd);
+	close(fd);
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+}
+
+/* Kick, call and error descriptors must be eventfds (vhost-user.rst) */
+START_TEST(test_vu_vring_fd_not_eventfd_drops)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	close(p[1]);
+	vring_fd_refused(VU_SET_VRING_KICK, p[0]);
+}
+END_TEST
+
+START_TEST(test_vu_vring_fd_pipe_call_drops)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	close(p[0]);
+	vring_fd_refused(VU_SET_VRING_CALL, p[1]);
+}
+END_TEST
+
+START_TEST(test_vu_vring_fd_memfd_drops)
+{
+	vring_fd_refused(VU_SET_VRING_ERR, memfd_create("x", MFD_CLOEXEC));
+}
+END_TEST
+
+/* An anonymous inode that isn't an eventfd: a timerfd takes no write */
+START_TEST(test_vu_vring_fd_timerfd_drops)
+{
+	vring_fd_refused(VU_SET_VRING_KICK,
+			 timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+}
+END_TEST
+
+START_TEST(test_vu_vring_fd_socket_drops)
+{
+	vring_fd_refused(VU_SET_VRING_CALL, socket(AF_UNIX, SOCK_DGRAM, 0));
+}
+END_TEST
+
+/* An eventfd with EFD_SEMAPHORE, or without O_NONBLOCK, is an eventfd */
+START_TEST(test_vu_vring_fd_eventfd_kinds_taken)
+{
+	u64_msg(VU_SET_VRING_CALL, 0, eventfd(0, EFD_SEMAPHORE));
+	u64_msg(VU_SET_VRING_ERR, 0, eventfd(0, 0));
+	u64_msg(VU_SET_VRING_KICK, 1, eventfd(0, EFD_NONBLOCK));
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert(vu_attached());
+}
+END_TEST
+
+/* Issue 26 item 9: an available index more than the queue size ahead,
+ * found by the check a kick makes, drops the front-end (virtio 1.x
+ * 2.7.6: the driver never has more than the queue size outstanding)
+ */
+START_TEST(test_vu_kick_broken_avail_drops)
+{
+	uint16_t idx = htole16(QSZ + 3);
+	uint64_t one = 1;
+
+	start_queues();
+	memcpy(gmem + RING(0) + 0x1000 + 2, &idx, 2);
+	ck_assert_int_eq(write(kick[0], &one, 8), 8);
+	ck_assert_int_eq(vu_kick_handler(0), -EBADMSG);
+	ck_assert(vu_broken());
+	vu_detach();
+	ck_assert(!vu_broken());
+}
+END_TEST
+
 static Suite *vhost_user_suite(void)
 {
 	Suite *s = suite_create("vhost_user");
@@ -1170,6 +1345,12 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_log_base_refused_with_ack);
 	tcase_add_test(tc, test_vu_ring_outside_memory_drops);
 	tcase_add_test(tc, test_vu_get_vring_base_stops);
+	tcase_add_test(tc, test_vu_vring_fd_not_eventfd_drops);
+	tcase_add_test(tc, test_vu_vring_fd_pipe_call_drops);
+	tcase_add_test(tc, test_vu_vring_fd_memfd_drops);
+	tcase_add_test(tc, test_vu_vring_fd_timerfd_drops);
+	tcase_add_test(tc, test_vu_vring_fd_socket_drops);
+	tcase_add_test(tc, test_vu_vring_fd_eventfd_kinds_taken);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rings");
@@ -1195,6 +1376,10 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_shrunk_memory_drops);
 	tcase_add_test(tc, test_vu_sealed_memory_kept);
 	tcase_add_test_raise_signal(tc, test_vu_sigbus_elsewhere_kills, SIGBUS);
+	tcase_add_test(tc, test_vu_kick_blocking_eventfd_returns);
+	tcase_add_test(tc, test_vu_kick_semaphore_one_read);
+	tcase_add_test(tc, test_vu_call_full_skipped);
+	tcase_add_test(tc, test_vu_kick_broken_avail_drops);
 	suite_add_tcase(s, tc);
 
 	return s;
