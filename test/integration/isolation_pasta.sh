@@ -40,7 +40,8 @@ grep -q "running as UID $nobody_uid" "$WORK/pasta.log" ||
 # Traffic through the isolated daemon: TCP and ping to the gateway address,
 # which stands for H's loopback
 bg in_host python3 "$(dirname "$0")/tcptool.py" serve-pattern 5100
-sleep 0.3
+# listening before the fetch (Python starts slowly on a loaded machine)
+wait_for in_host sh -c "ss -Htln | grep -q ':5100 '" || fail "no server on 5100"
 in_ns timeout 30 python3 "$(dirname "$0")/tcptool.py" fetch $R4 5100 iso 1048576 ||
 	fail "TCP through the isolated daemon"
 in_ns ping -c1 -W5 $R4 >/dev/null || fail "ping through the isolated daemon"

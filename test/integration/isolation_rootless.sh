@@ -28,6 +28,9 @@ as_nobody() {
 
 # pasta, with a command that fetches 1 MiB from H's loopback via the gateway
 bg in_host python3 "$here/tcptool.py" serve-pattern 5100
+# listening before pasta's command connects (Python starts slowly on a
+# loaded machine)
+wait_for in_host sh -c "ss -Htln | grep -q ':5100 '" || fail "no server on 5100"
 as_nobody "$PASTA_BIN -f --config-net -P $d/pasta.pid -- sh -c \"sleep 1; /usr/bin/python3 $here/tcptool.py fetch $R4 5100 rl 1048576 >$d/fetch.out 2>&1; echo \\\$? >$d/fetch.rc; sleep 60\"" >"$WORK/pasta.log" 2>&1 &
 track $!
 wait_for test -s "$d/pasta.pid" || { cat "$WORK/pasta.log"; fail "pasta as nobody: no pid file"; }
