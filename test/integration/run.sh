@@ -6,8 +6,8 @@
 # listed in ASAN_TESTS, or all with ASAN_ALL=1, run again with it).
 # TESTS="a.sh b.sh" restricts the set.  Exit 0 pass, 1 on any failure.
 # A test exits 0 (pass), 1 (fail) or 77 (skip, with its reason printed).
-# IT_LANES=2 (the default) runs two tests at a time, from one queue of the
-# release and sanitizer passes (lane_queue()): every test has its own
+# IT_LANES=2 (the default) runs the sanitizer pass at the same time as the
+# release pass, one test at a time in each: every test has its own
 # namespaces, work directory and daemon, and the tests are written for a
 # loaded machine.  IT_LANES=1 runs them one after the other.
 set -u
@@ -63,37 +63,11 @@ lane_asan() {
 	done
 }
 
-# With two lanes, both take jobs from one queue (release jobs, then the
-# sanitizer ones): a job is a lane's once it creates its claim directory
-# (mkdir is atomic), so the lane that is done with its own share goes on
-# with the other's, and neither waits idle at the end
-jobs_list() {
-	for t in $tests; do echo "$t"; done
-	[ -n "${PASST_ASAN_BIN:-}" ] || return 0
-	if [ "${ASAN_ALL:-0}" = 1 ]; then asan_tests=$tests
-	else asan_tests=$(cd "$here" && grep -l '^# asan: yes' $tests 2>/dev/null)
-	fi
-	for t in $asan_tests; do echo "$t [asan]"; done
-}
-lane_queue() {
-	n=0
-	jobs_list | while read -r t label; do
-		n=$((n + 1))
-		mkdir "$logdir/.claim.$n" 2>/dev/null || continue
-		if [ -n "$label" ]; then
-			ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} \
-				run_one "$t" "$PASST_ASAN_BIN" "[asan]"
-		else
-			run_one "$t" "$PASST_BIN" ""
-		fi
-	done
-}
-
 if [ "${IT_LANES:-2}" -ge 2 ] && [ -n "${PASST_ASAN_BIN:-}" ]; then
-	lane_queue &
-	queue_pid=$!
-	lane_queue
-	wait $queue_pid
+	lane_asan &
+	asan_pid=$!
+	lane_release
+	wait $asan_pid
 else
 	lane_release
 	lane_asan
