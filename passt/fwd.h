@@ -74,7 +74,7 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
 			  uint16_t dport, union inany *host, uint16_t *hport);
-void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src);
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);

@@ -1560,10 +1560,10 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
  */
 static void tcp_stats_print(void)
 {
-	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, refused (no source address) %lu, RST to guest %lu, RST to host %lu",
 		    tcp_stats.flows_opened, tcp_stats.flows_closed,
-		    flow_stats.tcp_refused_full, tcp_stats.rst_to_tap,
-		    tcp_stats.rst_to_sock);
+		    flow_stats.tcp_refused_full, tcp_stats.refused_no_source,
+		    tcp_stats.rst_to_tap, tcp_stats.rst_to_sock);
 	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
 		    tcp_stats.bytes_to_tap, tcp_stats.bytes_from_tap,
 		    tcp_stats.retrans, tcp_stats.fast_retrans, tcp_stats.rto,

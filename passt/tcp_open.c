@@ -291,6 +291,19 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
+		/* No address to show this peer as (no gateway, -i given):
+		 * refuse at once rather than send a SYN from 0.0.0.0 or ::
+		 * that the guest drops as a martian
+		 */
+		if (!fwd_nat_to_guest(&ctx->c, &peer, &src)) {
+			struct linger l = { 1, 0 };
+
+			tcp_stats.refused_no_source++;
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
 		flow = flow_alloc(ctx);
 		if (!flow) {
 			struct linger l = { 1, 0 };
@@ -303,7 +316,6 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
-		fwd_nat_to_guest(&ctx->c, &peer, &src);
 		if (taddr)
 			gaddr = *taddr;
 		else

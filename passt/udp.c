@@ -532,6 +532,10 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		    ee->ee_code == (v4 ? ICMP_PORT_UNREACH :
 					 ICMP6_DST_UNREACH_NOPORT))
 			src = uf->f.key.faddr;
+		if (inany_is_unspecified(&src)) {	/* no gateway to show */
+			udp_stats.no_source++;
+			continue;
+		}
 
 		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 		if (!l2)
@@ -1237,12 +1241,17 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	af = inany_af(&peer);
 	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
 	if (tap_ok) {
-		fwd_nat_to_guest(c, &peer, &src);
+		/* No address to show the peer as (no gateway, -i given):
+		 * never a datagram from 0.0.0.0 or ::, dropped and counted
+		 */
+		if (!fwd_nat_to_guest(c, &peer, &src))
+			udp_stats.no_source++;
 		if (taddr)
 			gaddr = *taddr;
 		else
 			fwd_guest_addr(c, af, &gaddr);
-		tap_ok = !inany_is_unspecified(&gaddr);
+		tap_ok = !inany_is_unspecified(&src) &&
+			 !inany_is_unspecified(&gaddr);
 	}
 	if (tap_ok) {
 		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
@@ -1478,11 +1487,12 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.too_big,
 		    udp_stats.refused_full, flow_stats.evicted,
-		    udp_stats.evicted_answered, udp_stats.evicted_unanswered);
+		    udp_stats.evicted_answered, udp_stats.evicted_unanswered,
+		    udp_stats.no_source);
 	udp_mcast_stats_log();
 }
 
