@@ -123,6 +123,7 @@
 #include "epoll_ref.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "icmp.h"
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
@@ -463,9 +464,9 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * 3.2) with the MTU the kernel read from it (ee_info), so that the guest's
  * socket sees EMSGSIZE and its route takes the path MTU (the host socket
  * has the default IP_PMTUDISC_WANT: the kernel sets DF and learns the MTU
- * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL) are not
- * relayed.  Reading the queue also clears the socket error (ECONNREFUSED
- * and the like).
+ * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL), parameter
+ * problems and the rest are not relayed (icmp_err_relayable()).  Reading
+ * the queue also clears the socket error (ECONNREFUSED and the like).
  *
  * #syscalls recvmsg
  * Return: number of errors read
@@ -498,26 +499,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			     cm->cmsg_type == IPV6_RECVERR))
 				ee = (const struct sock_extended_err *)
 				     CMSG_DATA(cm);
-		if (!ee || (ee->ee_origin != SO_EE_ORIGIN_ICMP &&
-			    ee->ee_origin != SO_EE_ORIGIN_ICMP6))
+		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
 			continue;
-		if (ee->ee_origin == SO_EE_ORIGIN_ICMP ?
-		    !(ee->ee_type == ICMP_DEST_UNREACH ||
-		      ee->ee_type == ICMP_TIME_EXCEEDED) :
-		    !(ee->ee_type == ICMP6_DST_UNREACH ||
-		      ee->ee_type == ICMP6_PACKET_TOO_BIG ||
-		      ee->ee_type == ICMP6_TIME_EXCEEDED))
-			continue;
-		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP &&
-		     ee->ee_type == ICMP_DEST_UNREACH &&
-		     ee->ee_code == ICMP_FRAG_NEEDED) ||
-		    (ee->ee_origin == SO_EE_ORIGIN_ICMP6 &&
-		     ee->ee_type == ICMP6_PACKET_TOO_BIG))
-			mtu = ee->ee_info;
-		else
-			mtu = 0;
-		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP) != v4 ||
-		    !tap_connected())
+		if (!tap_connected())
 			continue;
 
 		memcpy(&off, SO_EE_OFFENDER(ee),
