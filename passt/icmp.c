@@ -460,7 +460,11 @@ static void icmp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  * unreachable (ICMP code 1) or address unreachable (ICMPv6 code 3).
  * EACCES and EPERM (a host route of type prohibit, or a firewall):
  * communication administratively prohibited (ICMP code 13, RFC 1812
- * 5.2.7.1) or administratively prohibited (ICMPv6 code 1).
+ * 5.2.7.1) or administratively prohibited (ICMPv6 code 1).  ENOPROTOOPT
+ * (a router's protocol unreachable, ICMP code 2; ICMPv6 has none, RFC
+ * 4443 uses a parameter problem): protocol unreachable, IPv4 only.
+ * Others (ECONNREFUSED: port unreachable, or an RST; EPROTO: parameter
+ * problem; ETIMEDOUT) have no error here: the caller resets.
  *
  * Return: true if @err maps to an unreachable error, false otherwise
  */
@@ -478,6 +482,9 @@ bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
 	case EPERM:
 		*code = v4 ? ICMP_PKT_FILTERED : ICMP6_DST_UNREACH_ADMIN;
 		return true;
+	case ENOPROTOOPT:
+		*code = ICMP_PROT_UNREACH;
+		return v4;
 	default:
 		return false;
 	}

@@ -70,9 +70,10 @@ static uint32_t tcp_isn(const struct flow_key *key)
  * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
  * @err:	connect() error, positive errno
  *
- * For ENETUNREACH, EHOSTUNREACH, EACCES and EPERM the guest gets what a
- * router would send (icmp_unreach_to_guest()), so that its connect() fails
- * as it would without us, instead of an RST ("connection refused").  The
+ * For ENETUNREACH, EHOSTUNREACH, EACCES, EPERM (and ENOPROTOOPT over
+ * IPv4) the guest gets what a router would send (icmp_unreach_to_guest()),
+ * so that its connect() fails as it would without us, instead of an RST
+ * ("connection refused").  The
  * SYN frame is gone by now: the quote rebuilds its IP header and TCP
  * header from the flow, without options (data offset 5) and with a zero
  * checksum.  Receivers match the error by addresses, ports and sequence
