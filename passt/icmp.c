@@ -271,7 +271,8 @@ bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
  * kernel chose (ping_err() in net/ipv4/ping.c), and the router that sent
  * it as SO_EE_OFFENDER.  The guest gets the same error (type, code, MTU:
  * icmp_err_relayable()) from that router as it sees it
- * (fwd_nat_to_guest()), quoting an IP header from the guest to the
+ * (fwd_nat_to_guest(); the destination itself as the guest addressed it),
+ * quoting an IP header from the guest to the
  * destination it pinged, then the quoted message with the guest's own
  * identifier back in place and the checksum adjusted for it (RFC 1624):
  * the guest's ping matches the error by destination, identifier and
@@ -297,7 +298,7 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf),
 				     .msg_iov = &iov, .msg_iovlen = 1 };
-		union inany from, src;
+		union inany from, src, dst;
 		size_t l3, qlen, ilen;
 		struct cmsghdr *cm;
 		uint16_t port, id;
@@ -328,7 +329,11 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
 		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
 			continue;
 		inany_from_sockaddr(&from, &port, &off);
-		fwd_nat_to_guest(c, &from, &src);
+		if (fwd_nat_to_host(c, &pf->f.key.faddr, &dst) &&
+		    inany_equals(&from, &dst))
+			src = pf->f.key.faddr;	/* the destination itself */
+		else
+			fwd_nat_to_guest(c, &from, &src);
 
 		/* The quoted request: the guest's identifier, and the
 		 * checksum adjusted for it (RFC 1624, eqn. 3)

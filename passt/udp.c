@@ -458,7 +458,8 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * Each error (ip(7), ipv6(7): struct sock_extended_err, the offender in
  * SO_EE_OFFENDER) about one of the guest's datagrams goes to the guest as
  * the same ICMP or ICMPv6 error, from the router that sent it (translated
- * like any host peer, fwd_nat_to_guest()), quoting the flow's IP and UDP
+ * like any host peer, fwd_nat_to_guest(); from the address the guest sent
+ * to if it is the destination itself), quoting the flow's IP and UDP
  * headers: time exceeded (traceroute), destination unreachable of any
  * code, and fragmentation needed (RFC 1191) or packet too big (RFC 4443
  * 3.2) with the MTU the kernel read from it (ee_info), so that the guest's
@@ -484,9 +485,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf) };
 		struct sockaddr_storage off = { 0 };
-		union inany from, src;
+		union inany from, src, dst;
+		uint16_t port, hport;
 		struct cmsghdr *cm;
-		uint16_t port;
 		uint32_t mtu;
 		uint8_t *l2;
 
@@ -510,12 +511,16 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
 			continue;
 		inany_from_sockaddr(&from, &port, &off);
-		fwd_nat_to_guest(c, &from, &src);
-		/* The destination itself: as the guest addressed it */
-		if (ee->ee_type == (v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH) &&
-		    ee->ee_code == (v4 ? ICMP_PORT_UNREACH :
-					 ICMP6_DST_UNREACH_NOPORT))
+		/* The destination itself: as the guest addressed it (the
+		 * gateway for the host's loopback, --dns-forward for the
+		 * resolver); a router: as any host peer
+		 */
+		if (fwd_nat_to_host_port(c, &uf->f.key.faddr, uf->f.key.fport,
+					 &dst, &hport) &&
+		    inany_equals(&from, &dst))
 			src = uf->f.key.faddr;
+		else
+			fwd_nat_to_guest(c, &from, &src);
 
 		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 		if (!l2)
