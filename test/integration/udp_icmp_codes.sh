@@ -15,6 +15,7 @@
 # the host's.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
+UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
 setup_topology
 in_remote sysctl -q -w net.ipv4.ip_forward=1
@@ -46,35 +47,12 @@ table inet icmptest {
 NFT
 start_pasta
 
-cat >"$WORK/err.py" <<'PY'
-import errno, select, socket, struct, sys
-dst = sys.argv[1]
-fam = socket.AF_INET6 if ':' in dst else socket.AF_INET
-lvl = socket.IPPROTO_IPV6 if fam == socket.AF_INET6 else socket.IPPROTO_IP
-s = socket.socket(fam, socket.SOCK_DGRAM)
-s.setsockopt(lvl, 25 if fam == socket.AF_INET6 else 11, 1)	# *_RECVERR
-s.connect((dst, 4000))
-for attempt in range(3):
-    s.send(b'probe')
-    p = select.poll()
-    p.register(s, select.POLLERR)
-    if not p.poll(3000):
-        continue
-    _, anc, _, _ = s.recvmsg(100, 512, socket.MSG_ERRQUEUE)
-    for l, t, d in anc:
-        eerr, origin, typ, code = struct.unpack('IBBB', d[:7])
-        off = socket.inet_ntop(fam, d[20:24] if fam == socket.AF_INET else d[24:40])
-        print('%d %d %s %s' % (typ, code, errno.errorcode.get(eerr, eerr), off))
-        sys.exit(0)
-print('none')
-PY
-chmod 644 "$WORK/err.py"
 
 for dst in 203.0.113.9 203.0.113.25 203.0.113.41 203.0.113.57 203.0.113.73 \
 	   203.0.113.89 203.0.113.105 2001:db8:90::9 2001:db8:91::9 \
 	   2001:db8:92::9 2001:db8:93::9; do
-	want=$(in_host python3 "$WORK/err.py" $dst)
-	got=$(in_ns python3 "$WORK/err.py" $dst)
+	want=$(in_host $UDPTOOL recverr $dst 4000)
+	got=$(in_ns $UDPTOOL recverr $dst 4000)
 	log "$dst: host '$want', namespace '$got'"
 	[ "$want" != none ] || fail "$dst: no error on the host itself"
 	[ "$got" = "$want" ] && continue
