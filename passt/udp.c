@@ -849,6 +849,11 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
  * @f:		First frame of the tuple
  * @key:	Its guest-side key
  *
+ * A destination the host has no route to, or that a route of type prohibit
+ * forbids (connect() fails: ENETUNREACH, EHOSTUNREACH, EACCES), is
+ * answered with the destination unreachable a router would send
+ * (icmp_unreach_to_guest(), as for a TCP SYN) and the datagram is dropped.
+ *
  * Return: flow, or NULL if the destination can't or mustn't be reached
  */
 static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
@@ -921,6 +926,9 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 	ret = udp_sock_connect(s, false, baddr, f->sport, &host, hport);
 	if (ret < 0) {
 		debug("UDP connect() for a guest datagram: %s", strerror(-ret));
+		/* No route, or a prohibit route: what a router would say */
+		icmp_unreach_to_guest(ctx, key, -ret, f->l3,
+				      f->l3_hlen + f->l4_len);
 		close(s);
 		return NULL;
 	}

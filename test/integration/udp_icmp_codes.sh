@@ -12,7 +12,10 @@
 #   2001:db8:90::/48 .. 2001:db8:93::/48: no-route, admin-prohibited,
 #     addr-unreachable, port-unreachable (ICMPv6 1/0, 1, 3, 4: RFC 4443 3.1)
 # Each line printed is "type code errno from"; the namespace's must equal
-# the host's.
+# the host's.  H's own route "unreachable" for 192.0.2.0/24 (the host's
+# connect() fails with EHOSTUNREACH, nothing is sent): the namespace gets
+# host unreachable (ICMP 3/1, ICMPv6 1/3 for 2001:db8:99::/48) from its
+# gateway, and its socket EHOSTUNREACH, the host's errno.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -45,6 +48,8 @@ table inet icmptest {
 	}
 }
 NFT
+ip -n "$H" route add unreachable 192.0.2.0/24
+ip -n "$H" -6 route add unreachable 2001:db8:99::/48
 start_pasta
 
 
@@ -58,6 +63,16 @@ for dst in 203.0.113.9 203.0.113.25 203.0.113.41 203.0.113.57 203.0.113.73 \
 	[ "$got" = "$want" ] && continue
 	grep -i -e udp -e icmp "$WORK/pasta.log" | tail -n 20
 	fail "$dst: namespace got '$got', expected '$want'"
+done
+
+for dst in 192.0.2.9 2001:db8:99::9; do
+	case $dst in
+	*:*) want="1 3 EHOSTUNREACH $R6" ;;
+	*) want="3 1 EHOSTUNREACH $R4" ;;
+	esac
+	got=$(in_ns $UDPTOOL recverr $dst 4000)
+	log "$dst, no route on H: namespace '$got'"
+	[ "$got" = "$want" ] || fail "$dst, no route on H: '$got', expected '$want'"
 done
 
 pasta_alive
