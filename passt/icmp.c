@@ -536,6 +536,86 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
+ * icmp_sock_err_to_guest() - Relay the ICMP error queued on a host socket
+ * @ctx:	Context
+ * @s:		Socket with IP_RECVERR or IPV6_RECVERR, of @k's family
+ * @k:		Guest-side tuple of the offending packet (@k->gaddr is the
+ *		guest, @k->faddr the destination it wanted)
+ * @hdst:	@k->faddr as translated for the host (the socket's peer)
+ * @quote:	The offending packet as the guest sent it: IP header and at
+ *		least 8 bytes of L4 header
+ * @qlen:	Bytes at @quote
+ *
+ * Reads the socket's error queue (ip(7), ipv6(7)) up to the first error
+ * icmp_err_relayable() accepts, and sends the guest that error (type,
+ * code, MTU), quoting @quote, from the node that sent it: @k->faddr if it
+ * is the destination itself (@hdst), else the router as the guest sees it
+ * (fwd_nat_to_guest(); the host itself appears as the gateway).  For a TCP
+ * connect() that failed on a router's error: the guest's kernel then
+ * fails its connect() the same way.
+ *
+ * #syscalls recvmsg
+ * Return: true if an error was sent, false if none was queued (or the tap
+ *	   side is gone or full)
+ */
+bool icmp_sock_err_to_guest(struct ctx *ctx, int s, const struct flow_key *k,
+			    const union inany *hdst, const uint8_t *quote,
+			    size_t qlen)
+{
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&k->gaddr);
+	unsigned n;
+
+	for (n = 0; n < 16; n++) {
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6))];
+		const struct sock_extended_err *ee = NULL;
+		struct msghdr mh = { .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		struct sockaddr_storage off = { 0 };
+		union inany from, src;
+		struct cmsghdr *cm;
+		uint16_t port;
+		uint32_t mtu;
+		uint8_t *l2;
+
+		if (recvmsg(s, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return false;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
+			continue;
+		memcpy(&off, SO_EE_OFFENDER(ee),
+		       v4 ? sizeof(struct sockaddr_in) :
+			    sizeof(struct sockaddr_in6));
+		if (off.ss_family != (v4 ? AF_INET : AF_INET6) ||
+		    !tap_connected())
+			continue;
+		inany_from_sockaddr(&from, &port, &off);
+		if (inany_equals(&from, hdst))
+			src = k->faddr;
+		else
+			fwd_nat_to_guest(c, &from, &src);
+
+		l2 = tap_tx_frame(icmp_err_len(v4, qlen));
+		if (!l2)
+			return false;
+		icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, &src,
+			      &k->gaddr, ee->ee_type, ee->ee_code, mtu,
+			      quote, qlen);
+		debug("ICMP%s type %u code %u (MTU %u) about a SYN relayed to the guest",
+		      v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
+		return true;
+	}
+	return false;
+}
+
+/**
  * icmp_stats_print() - Print the counters of ICMP echo, and the flow layer's
  *			refusals for want of descriptors
  */

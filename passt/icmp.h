@@ -34,5 +34,8 @@ bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code);
 bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 			   int err, const uint8_t *quote, size_t qlen);
+bool icmp_sock_err_to_guest(struct ctx *ctx, int s, const struct flow_key *k,
+			    const union inany *hdst, const uint8_t *quote,
+			    size_t qlen);
 
 #endif /* PASST_ICMP_H */
