@@ -47,10 +47,12 @@
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
- *    peer sent to.  A datagram that was sent to a group or broadcast
- *    address reaches the guest to that address (udp_mcast_rx_dst()), on
- *    this path even from a loopback peer (a host program multicasting on
- *    lo): a splice would deliver it to the namespace's unicast address.
+ *    peer sent to; ICMP errors about them are read from that socket's
+ *    error queue (udp_listen_errqueue()).  A datagram that was sent to a
+ *    group or broadcast address reaches the guest to that address
+ *    (udp_mcast_rx_dst()), on this path even from a loopback peer (a
+ *    host program multicasting on lo): a splice would deliver it to the
+ *    namespace's unicast address.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -1177,6 +1179,129 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 }
 
 /**
+ * udp_listen_to() - Target port of a forwarded-port socket's datagrams
+ * @c:		Configuration
+ * @ref:	epoll reference of the forwarded-port socket
+ *
+ * Return: port, host order
+ */
+static uint16_t udp_listen_to(const struct conf *c, union epoll_ref ref)
+{
+	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
+
+	return ref.listen.dyn ?
+	       fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
+	       fwd_port(t, ref.listen.rule, ref.listen.port);
+}
+
+/**
+ * udp_listen_errqueue() - Relay ICMP errors about the guest's replies
+ * @ctx:	Context
+ * @ref:	epoll reference of a host forwarded-port socket (-u), which
+ *		has IP_RECVERR/IPV6_RECVERR (fwd.c)
+ *
+ * The guest's replies to a peer of a forwarded port leave through that
+ * port's socket (UDP_TAP_IN).  An error about one names the peer it was
+ * sent to (msg_name: the quoted destination and port, ip(7)); the
+ * UDP_TAP_IN flow of that peer gets it as the same ICMP or ICMPv6 error,
+ * from the node that sent it (the peer itself: as the guest knows it;
+ * a router: fwd_nat_to_guest()), quoting the flow's IP and UDP headers,
+ * as udp_sock_errqueue() does for the guest's own flows.  Errors with no
+ * such flow, or that icmp_err_relayable() refuses, are dropped.  Reading
+ * the queue also clears the socket error, so that the next recvmmsg()
+ * returns datagrams.
+ *
+ * #syscalls recvmsg
+ */
+static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
+{
+	const struct conf *c = &ctx->c;
+	unsigned n;
+
+	for (n = 0; n < UDP_BATCH; n++) {
+		/* The error, and what IP_PKTINFO and IPV6_RECVPKTINFO add
+		 * (both, for IPv4 on a dual-stack socket: ipv6_recv_error())
+		 */
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6)) +
+			     CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+			     CMSG_SPACE(sizeof(struct in_pktinfo))];
+		const struct sock_extended_err *ee = NULL;
+		struct sockaddr_storage name = { 0 }, off = { 0 };
+		struct msghdr mh = { .msg_name = &name,
+				     .msg_namelen = sizeof(name),
+				     .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		union inany peer, from, src, gaddr;
+		uint16_t pport, oport;
+		struct flow_key k;
+		struct udp_flow *uf;
+		struct cmsghdr *cm;
+		union flow *flow;
+		uint32_t mtu;
+		uint8_t *l2;
+		bool v4;
+
+		if (recvmsg((int)ref.fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || (mh.msg_flags & MSG_CTRUNC) || ref.listen.ns ||
+		    !tap_connected() ||
+		    (name.ss_family != AF_INET && name.ss_family != AF_INET6))
+			continue;
+		inany_from_sockaddr(&peer, &pport, &name);
+		v4 = inany_v4(&peer);
+		if (!icmp_err_relayable(ee, v4, &mtu))
+			continue;
+
+		/* The flow of that peer, keyed as udp_listen_flow() does */
+		fwd_nat_to_guest(c, &peer, &src);
+		if (fwd_taddr(&c->udp_in, ref.listen.rule, ref.listen.dyn))
+			gaddr = *fwd_taddr(&c->udp_in, ref.listen.rule,
+					   ref.listen.dyn);
+		else
+			fwd_guest_addr(c, inany_af(&peer), &gaddr);
+		flow_key_fill(&k, IPPROTO_UDP, &gaddr, udp_listen_to(c, ref),
+			      &src, pport);
+		flow = flow_lookup(&k);
+		if (!flow || flow->f.type != FLOW_UDP ||
+		    flow->udp.kind != UDP_TAP_IN)
+			continue;
+		uf = &flow->udp;
+
+		/* A dual-stack socket gives IPv4 offenders as IPv4-mapped
+		 * IPv6 addresses (ipv6(7)): the cmsg has room for either
+		 */
+		memcpy(&off, SO_EE_OFFENDER(ee), sizeof(struct sockaddr_in6));
+		if (off.ss_family == AF_INET || off.ss_family == AF_INET6)
+			inany_from_sockaddr(&from, &oport, &off);
+		else
+			from = peer;
+		if (inany_equals(&from, &peer))
+			src = uf->f.key.faddr;
+		else
+			fwd_nat_to_guest(c, &from, &src);
+		if (!inany_v4(&src) != !v4)
+			continue;
+
+		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
+		if (!l2)
+			return;
+		udp_icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
+				  &uf->f.key, uf->last_len, &src,
+				  ee->ee_type, ee->ee_code, mtu);
+		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) about a reply relayed to the guest",
+			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
+	}
+}
+
+/**
  * udp_listen_flow() - Find or open the flow of a datagram on a forwarded port
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket (rule, port, side)
@@ -1192,9 +1317,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
-	uint16_t to = ref.listen.dyn ?
-		      fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
-		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
+	uint16_t to = udp_listen_to(c, ref), pport;
 	union inany peer, local, src, gaddr;
 	const union inany *taddr;
 	struct flow_key skey, tkey;
@@ -1288,7 +1411,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
  * udp_listen_handler() - Datagrams on a forwarded port (-u, -U)
  * @ctx:	Context
  * @ref:	epoll reference: fd, rule, port, side
- * @events:	epoll events
+ * @events:	epoll events: EPOLLERR for queued ICMP errors
+ *		(udp_listen_errqueue())
  *
  * Context: main loop
  * #syscalls recvmmsg sendmmsg
@@ -1297,7 +1421,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	int rounds;
 
-	(void)events;
+	if (events & EPOLLERR)
+		udp_listen_errqueue(ctx, ref);
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		struct udp_flow *run = NULL;
 		unsigned i, m = 0;
