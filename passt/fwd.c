@@ -645,6 +645,13 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 	 */
 	if (proto == IPPROTO_UDP && dual && !ns)
 		setsockopt(s, IPPROTO_IP, IP_MULTICAST_ALL, &one, sizeof(one));
+	/* ICMP errors about the guest's replies to peers (passt/udp.c):
+	 * IPv4 ones on a dual-stack socket need IP_RECVERR too (ip(7))
+	 */
+	if (proto == IPPROTO_UDP && !ns && af == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+	if (proto == IPPROTO_UDP && !ns && (af == AF_INET || dual))
+		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
 	if (r->ifname[0] &&
 	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,
 		       (socklen_t)strlen(r->ifname)) < 0) {

@@ -1017,6 +1017,11 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
  *
+ * A failure a router's ICMP error caused goes to the guest as that error
+ * (tcp_syn_icmp_relay()); one of the host's own as the error that gives
+ * the same errno (tcp_syn_unreach()); anything else as an RST.  Success
+ * switches IP_RECVERR off again (tcp_sock_recverr()).
+ *
  * #syscalls getsockopt
  */
 static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
@@ -1028,12 +1033,14 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 		err = errno;
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
-		if (tcp_syn_unreach(ctx, conn, err))
+		if (tcp_syn_icmp_relay(ctx, conn) ||
+		    tcp_syn_unreach(ctx, conn, err))
 			tcp_conn_free(conn, false, "unreachable");
 		else
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
 	}
+	tcp_sock_recverr(conn->sock, inany_v4(&conn->f.key.gaddr), false);
 	conn_event(conn, TEV_SOCK_CONNECTED);
 	tcp_rcv_wnd_update(ctx, conn);
 	conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << conn->ws_to_tap);
