@@ -16,8 +16,10 @@
 #  - a client that stalls halfway blocks neither traffic (2 MiB through
 #    5702 meanwhile) nor, after the server's 10 s limit, the next client;
 #  - our pesto refuses a server of another protocol version (a fake one);
-#  - with UPSTREAM_PASST_DIR (a build of upstream passt, not ours), its
-#    pesto drives our pasta and ours drives its pasta; skipped otherwise.
+#  - with UPSTREAM_PASST_DIR (a build of upstream passt, not ours, with
+#    passt, pasta and pesto in it), its pesto adds and deletes on our pasta
+#    and ours on its pasta, 2 MiB intact through the added ports; skipped
+#    otherwise.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 PESTO="$(dirname "$PASST_BIN")/pesto"
@@ -131,6 +133,29 @@ if [ -n "${UPSTREAM_PASST_DIR:-}" ] && [ -x "${UPSTREAM_PASST_DIR:-}/pesto" ]; t
 	wait_for gone 5703 ||
 		fail "5703 after upstream pesto --delete"
 	log "upstream's pesto adds and deletes on our pasta"
+	pasta_alive
+	stop_pasta
+
+	# Ours drives upstream's pasta (binary tables, no text capability)
+	PASTA_BIN="$UPSTREAM_PASST_DIR/pasta" start_pasta --runas 0 -c "$CTL" \
+		-t none -u none -T none -U none
+	"$PESTO" -d --add -t 0.0.0.0/5704:5714 "$CTL" > "$WORK/out" 2>&1 ||
+		{ cat "$WORK/out" "$WORK/pasta.log"; fail "our pesto --add on upstream's pasta"; }
+	grep -q "binary tables only" "$WORK/out" ||
+		{ cat "$WORK/out"; fail "text requests used with upstream's pasta"; }
+	wait_for listening in_host 5704 || fail "5704 after our pesto --add"
+	tcp_through 127.0.0.1 5704 5714 "our pesto's rule 5704 => 5714 on upstream's pasta"
+	"$PESTO" "$CTL" > "$WORK/out" || fail "our pesto show on upstream's pasta"
+	grep -q -- '^-t 0.0.0.0/5704:5714$' "$WORK/out" ||
+		{ cat "$WORK/out"; fail "our pesto show on upstream's pasta"; }
+	"$PESTO" -A -t 5705 -D -t 0.0.0.0/5704:5714 "$CTL" ||
+		fail "our pesto --delete on upstream's pasta"
+	wait_for gone 5704 || fail "5704 after our pesto --delete"
+	wait_for listening in_host 5705 || fail "5705 after our pesto --add"
+	"$PESTO" -D -t 5799 "$CTL" > "$WORK/out" 2>&1 &&
+		fail "deleting a port upstream's pasta doesn't forward"
+	grep -q "not forwarded" "$WORK/out" || { cat "$WORK/out"; fail "message"; }
+	log "our pesto adds and deletes on upstream's pasta, refuses what isn't there"
 else
 	log "UPSTREAM_PASST_DIR not given: upstream interop skipped"
 fi
