@@ -517,12 +517,15 @@ static void ctl_conn_close(struct ctx *ctx)
 static void ctl_conn_watch(struct ctx *ctx)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL };
-	struct epoll_event ev = { .events = EPOLLRDHUP };
+	struct epoll_event ev = { .events = 0 };
 
 	if (ctl_c.out_off < ctl_c.out_len)
 		ev.events |= EPOLLOUT;
+	/* Not after the end of its stream: level-triggered, it would wake
+	 * us again and again while a reply waits for room
+	 */
 	if (!ctl_c.eof && !ctl_c.ready)
-		ev.events |= EPOLLIN;
+		ev.events |= EPOLLIN | EPOLLRDHUP;
 	ref.fd = (uint32_t)ctl_conn_fd;
 	ev.data.u64 = ref.u64;
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, ctl_conn_fd, &ev);
