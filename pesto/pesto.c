@@ -382,6 +382,67 @@ static int pesto_group_put(const struct wire_pif *old,
 }
 
 /**
+ * pesto_addr_match() - Do two bind addresses overlap, as upstream sees it?
+ * @a:		Rule
+ * @b:		Rule
+ *
+ * Both families (dual flag) overlaps anything; a wildcard address overlaps
+ * the addresses of its family; others only themselves.
+ *
+ * Return: true if so
+ */
+static bool pesto_addr_match(const struct wire_rule *a,
+			     const struct wire_rule *b)
+{
+	if ((a->flags | b->flags) & WIRE_F_DUAL_STACK_ANY)
+		return true;
+	if (inany_is_unspecified(&a->addr) || inany_is_unspecified(&b->addr))
+		return !inany_v4(&a->addr) == !inany_v4(&b->addr);
+	return inany_equals(&a->addr, &b->addr);
+}
+
+/**
+ * pesto_conflict() - Rules of a table upstream's pasta would refuse
+ * @p:		Table about to be sent
+ * @err:	Buffer for the reason
+ * @errlen:	Its size
+ *
+ * Upstream's pasta refuses two rules of one protocol whose bind addresses
+ * overlap (pesto_addr_match()) and whose ports overlap, whatever their
+ * interface; ours allows a rule next to "auto", for one.  Said before
+ * sending, rather than after, as "didn't take the new tables".
+ *
+ * Return: true if @p has such rules, reason in @err
+ */
+static bool pesto_conflict(const struct wire_pif *p, char *err,
+			   size_t errlen)
+{
+	unsigned i, j;
+
+	for (i = 0; i < p->n; i++) {
+		for (j = i + 1; j < p->n; j++) {
+			const struct wire_rule *a = &p->rules[i];
+			const struct wire_rule *b = &p->rules[j];
+
+			if (a->proto != b->proto || a->last < b->first ||
+			    b->last < a->first || !pesto_addr_match(a, b))
+				continue;
+			snprintf(err, errlen, "%s %s port %u: two rules (%u-%u%s "
+				 "and %u-%u%s), which this server refuses",
+				 p->name, a->proto == IPPROTO_UDP ? "UDP" :
+								     "TCP",
+				 a->first > b->first ? a->first : b->first,
+				 a->first, a->last,
+				 a->flags & WIRE_F_SCAN ? ", auto" : "",
+				 b->first, b->last,
+				 b->flags & WIRE_F_SCAN ? ", auto" : "");
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
  * pesto_wire() - Carry out a request on a server without text requests
  * @path:	Socket path
  * @srv:	Connection, tables read (closed here)
@@ -460,6 +521,11 @@ static int pesto_wire(const char *path, struct pesto_srv *srv, char *req,
 				sent[i] = *p;
 		}
 		sent[i].n = n;
+		if (pesto_conflict(&sent[i], err, sizeof(err))) {
+			fprintf(stderr, "pesto: %s: nothing changed\n", err);
+			close(srv->fd);
+			return 1;
+		}
 		pesto_frame[off++] = p->id;
 		put_be32(pesto_frame + off, n);
 		off += 4;

@@ -18,8 +18,9 @@
 #  - our pesto refuses a server of another protocol version (a fake one);
 #  - with UPSTREAM_PASST_DIR (a build of upstream passt, not ours, with
 #    passt, pasta and pesto in it), its pesto adds and deletes on our pasta
-#    and ours on its pasta, 2 MiB intact through the added ports; skipped
-#    otherwise.
+#    and ours on its pasta, 2 MiB intact through the added ports, and ours
+#    refuses, before sending, overlapping rules upstream's pasta refuses;
+#    skipped otherwise.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 PESTO="$(dirname "$PASST_BIN")/pesto"
@@ -155,7 +156,10 @@ if [ -n "${UPSTREAM_PASST_DIR:-}" ] && [ -x "${UPSTREAM_PASST_DIR:-}/pesto" ]; t
 	"$PESTO" -D -t 5799 "$CTL" > "$WORK/out" 2>&1 &&
 		fail "deleting a port upstream's pasta doesn't forward"
 	grep -q "not forwarded" "$WORK/out" || { cat "$WORK/out"; fail "message"; }
-	log "our pesto adds and deletes on upstream's pasta, refuses what isn't there"
+	"$PESTO" -A -t 0.0.0.0/5705 "$CTL" > "$WORK/out" 2>&1 &&
+		fail "0.0.0.0/5705 next to */5705 sent to upstream's pasta"
+	grep -q "two rules" "$WORK/out" || { cat "$WORK/out"; fail "message"; }
+	log "our pesto adds and deletes on upstream's pasta, refuses what isn't there and overlaps it would refuse"
 else
 	log "UPSTREAM_PASST_DIR not given: upstream interop skipped"
 fi
