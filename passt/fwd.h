@@ -14,15 +14,6 @@ struct ctx;
 
 #define FWD_UDP_RCVBUF	(4 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUF */
 
-/* Tables, as indices: UDP adds 1, the namespace side 2 */
-enum fwd_tbl {
-	FWD_TBL_T = 0,	/* -t */
-	FWD_TBL_U,	/* -u */
-	FWD_TBL_TNS,	/* -T */
-	FWD_TBL_UNS,	/* -U */
-	FWD_TBLS
-};
-
 /**
  * fwd_tbl_id() - Table index for a protocol and a side
  * @udp:	UDP rather than TCP
