@@ -82,7 +82,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/virtio_config.h>
 #include <linux/virtio_net.h>
+#include <linux/virtio_ring.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -101,28 +103,22 @@
 #include "virtio.h"
 #include "vnet.h"
 
-/* Feature bits: virtio 1.x 5.1.3 and 6, vhost-user.rst */
-#define VIRTIO_NET_F_CSUM_		0
-#define VIRTIO_NET_F_GUEST_CSUM_	1
-#define VIRTIO_NET_F_GUEST_TSO4_	7
-#define VIRTIO_NET_F_GUEST_TSO6_	8
-#define VIRTIO_NET_F_HOST_TSO4_		11
-#define VIRTIO_NET_F_HOST_TSO6_		12
-#define VIRTIO_NET_F_MRG_RXBUF_		15
-#define VIRTIO_RING_F_INDIRECT_DESC_	28
-#define VHOST_USER_F_PROTOCOL_FEATURES_	30
-#define VIRTIO_F_VERSION_1_		32
+/* Feature bits: virtio 1.x 5.1.3 and 6, from the uapi headers
+ * (linux/virtio_net.h, virtio_ring.h, virtio_config.h).  Only the
+ * vhost-user one is in no uapi header: docs/interop/vhost-user.rst of QEMU
+ */
+#define VHOST_USER_F_PROTOCOL_FEATURES	30
 
-#define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM_) |			\
-			 BIT(VIRTIO_NET_F_GUEST_CSUM_) |		\
-			 BIT(VIRTIO_NET_F_GUEST_TSO4_) |		\
-			 BIT(VIRTIO_NET_F_GUEST_TSO6_) |		\
-			 BIT(VIRTIO_NET_F_HOST_TSO4_) |			\
-			 BIT(VIRTIO_NET_F_HOST_TSO6_) |			\
-			 BIT(VIRTIO_NET_F_MRG_RXBUF_) |			\
-			 BIT(VIRTIO_RING_F_INDIRECT_DESC_) |		\
-			 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |		\
-			 BIT(VIRTIO_F_VERSION_1_))
+#define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM) |			\
+			 BIT(VIRTIO_NET_F_GUEST_CSUM) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO4) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO6) |		\
+			 BIT(VIRTIO_NET_F_HOST_TSO4) |			\
+			 BIT(VIRTIO_NET_F_HOST_TSO6) |			\
+			 BIT(VIRTIO_NET_F_MRG_RXBUF) |			\
+			 BIT(VIRTIO_RING_F_INDIRECT_DESC) |		\
+			 BIT(VHOST_USER_F_PROTOCOL_FEATURES) |		\
+			 BIT(VIRTIO_F_VERSION_1))
 
 #define VU_PROTOCOL_F_REPLY_ACK		3
 #define VU_PROTOCOL_FEATURES		BIT(VU_PROTOCOL_F_REPLY_ACK)
@@ -242,11 +238,11 @@ static bool vu_has(unsigned bit)
  */
 static bool vu_features_consistent(uint64_t f)
 {
-	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4_) | BIT(VIRTIO_NET_F_GUEST_TSO6_))) &&
-	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM_)))
+	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4) | BIT(VIRTIO_NET_F_GUEST_TSO6))) &&
+	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM)))
 		return false;
-	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4_) | BIT(VIRTIO_NET_F_HOST_TSO6_))) &&
-	    !(f & BIT(VIRTIO_NET_F_CSUM_)))
+	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4) | BIT(VIRTIO_NET_F_HOST_TSO6))) &&
+	    !(f & BIT(VIRTIO_NET_F_CSUM)))
 		return false;
 	return true;
 }
@@ -554,7 +550,7 @@ unsigned vu_rx_bufs(void)
  */
 bool vu_guest_csum(void)
 {
-	return vu_has(VIRTIO_NET_F_GUEST_CSUM_);
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM);
 }
 
 /**
@@ -564,9 +560,9 @@ bool vu_guest_csum(void)
  */
 static bool vu_tso_negotiated(void)
 {
-	return vu_has(VIRTIO_NET_F_GUEST_CSUM_) &&
-	       vu_has(VIRTIO_NET_F_GUEST_TSO4_) &&
-	       vu_has(VIRTIO_NET_F_GUEST_TSO6_);
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO4) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO6);
 }
 
 /**
@@ -771,7 +767,7 @@ static int vu_queue_try_start(unsigned i)
 	q->vq.used_idx = q->vq.last_avail;
 	q->vq.broken = false;
 	q->started = true;
-	if (!(vu.features & BIT(VHOST_USER_F_PROTOCOL_FEATURES_)))
+	if (!(vu.features & BIT(VHOST_USER_F_PROTOCOL_FEATURES)))
 		q->enabled = true;
 	if (vu_watch && vu_watch(q->kick_fd, i, true) < 0)
 		return -EIO;
@@ -1053,13 +1049,13 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 		}
 		if (f != vu.features)
 			info_ratelimit(now_ms(), "vhost-user: features 0x%llx%s%s", (unsigned long long)f,
-			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4_)) ?
+			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4)) ?
 			     ", TSO to the guest" : "",
-			     (f & BIT(VIRTIO_NET_F_HOST_TSO4_)) ?
+			     (f & BIT(VIRTIO_NET_F_HOST_TSO4)) ?
 			     ", TSO from the guest" : "");
 		vu.features = f;
-		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1_) ||
-			      vu_has(VIRTIO_NET_F_MRG_RXBUF_)) ?
+		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1) ||
+			      vu_has(VIRTIO_NET_F_MRG_RXBUF)) ?
 			     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
 			     sizeof(struct virtio_net_hdr);
 		break;
@@ -1458,7 +1454,7 @@ static int vu_ring_broken(unsigned i, int err)
 int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 {
 	struct vq *q = &vu.q[1].vq;
-	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC);
 	struct vq_chain *ch = &vu_chains[0];
 	size_t used = 0;
 	unsigned n = 0;
@@ -1476,7 +1472,7 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		if (rc <= 0)
 			break;
 		vq_used_add(q, ch->head, 0);
-		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN_ ||
+		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN ||
 		    ch->len_out - vu.hdr_len > FRAME_MAX) {
 			vu_stats.rx_bad_len++;
 			continue;
@@ -1490,8 +1486,8 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		h.csum_start = le16toh(h.csum_start);
 		h.csum_offset = le16toh(h.csum_offset);
 		if (vnet_hdr_in_check(&h, vu_rxbuf + used, flen,
-				      vu_has(VIRTIO_NET_F_HOST_TSO4_),
-				      vu_has(VIRTIO_NET_F_HOST_TSO6_))) {
+				      vu_has(VIRTIO_NET_F_HOST_TSO4),
+				      vu_has(VIRTIO_NET_F_HOST_TSO6))) {
 			vu_stats.rx_bad_gso++;
 			continue;
 		}
@@ -1533,8 +1529,8 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 			     size_t flen, uint32_t csum, uint16_t gso)
 {
 	struct virtio_net_hdr_mrg_rxbuf h = { 0 };
-	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF_);
-	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF);
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC);
 	size_t need = vu.hdr_len + flen, got = 0, done, sofs;
 	struct vq *q = &vu.q[0].vq;
 	unsigned nb = 0, j, s;
