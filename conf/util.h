@@ -34,7 +34,8 @@
 
 
 /* Largest L2 frame we ever handle: 65535 bytes of IP plus the Ethernet
- * header.  The tap MTU is at most 65520 (see conf_mtu_valid()).
+ * header.  The tap MTU is at most CONF_MTU_MAX, 65520 (conf/conf.h, checked
+ * by conf_uint() for -m in conf/options.c).
  */
 #define FRAME_MAX		(65535 + ETH_HLEN)
 

@@ -7,7 +7,7 @@
  * The half of the TCP translation that builds what the guest receives:
  * header-only segments (SYN, ACK, FIN, RST: tcp_send_flags_seq()), and
  * data segments read from the host socket (tcp_data_from_sock()).  Data
- * frames are laid out in the tap transmit arena (tap_tx_frames()) with
+ * frames are laid out in the tap transmit arena (tap_tx_space()) with
  * their headers filled by tcp_frame_fill(); the reader back-end
  * (tcp_reader.c, tcp_devmem.c) peeks the payload straight into them, or
  * hands out pieces that tcp_frames_ext() attaches to header-only frames.
@@ -233,7 +233,7 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 }
 
 /**
- * tcp_send_flags() - Send a segment without payload
+ * tcp_send_flags_seq() - Send a segment without payload
  * @ctx:	Context
  * @conn:	Connection
  * @flags:	TCP flags; SYN adds our MSS and window scale options
@@ -249,9 +249,10 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
 	uint8_t *l2;
 
 	if (flags & F_SYN) {
-		int mss = ctx->c.mtu - (conn_af(conn) == AF_INET ? 40 : 60);
+		int mss = ctx->c.mtu - (int)TCP_HLEN -
+			  (int)(conn_af(conn) == AF_INET ? IP4_HLEN : IP6_HLEN);
 
-		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, 65535),
+		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, UINT16_MAX),
 					  conn->ws_to_tap ? conn->ws_to_tap :
 							    -1);
 	}
@@ -273,8 +274,7 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
  *
  * Return: 0 or -ENOBUFS
  */
-int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn,
-			  uint8_t flags)
+int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags)
 {
 	return tcp_send_flags_seq(ctx, conn, flags, conn->seq_to_tap);
 }
