@@ -1,0 +1,168 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vhost_migrate_qemu10.sh - Live migration of a guest on passt --vhost-user
+# between two QEMU 10 instances (TCG), each with its own passt in H: the
+# guest takes a DHCP lease and fetches a small file from H's loopback
+# every few seconds (short connections: ours can't move open TCP
+# connections yet, and refuses a migration while one is open, so the
+# migration is retried); QMP "migrate" to the destination (started with
+# -incoming); the source passt must have sent its device state, the
+# destination passt loaded it, QEMU must report "completed", and the
+# guest's next fetches, now through the destination passt, must arrive
+# intact (sha256).
+#
+# QEMU 10.0 or later is needed (7.2 can't carry a vhost-user-net
+# back-end's state).  QEMU10_DIR names a tree unpacked (not installed)
+# from bookworm-backports' qemu-system-x86, -common and -data .debs
+# (apt-get download with a private sources list, dpkg -x).
+# opt-in: needs QEMU10_DIR (QEMU 10 unpacked); TESTS=vhost_migrate_qemu10.sh
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=$(cd "$(dirname "$PASST_BIN")" && pwd)
+G=$BUILD_DIR/guest
+Q=${QEMU10_DIR:-}
+[ -n "$Q" ] && [ -x "$Q/usr/bin/qemu-system-x86_64" ] || skip "QEMU10_DIR not set"
+QEMU=$Q/usr/bin/qemu-system-x86_64
+[ "$(id -u)" = 0 ] || skip "needs root (namespaces)"
+make -s -C "$top" --no-print-directory BUILD="$BUILD_DIR" guest \
+	>"$WORK/mkguest.log" 2>&1 || skip "no guest kernel"
+KERNEL=$G/vmlinuz
+[ -s "$G/vmlinux" ] && KERNEL=$G/vmlinux
+APPEND="console=ttyS0 quiet panic=-1 cryptomgr.notests mitigations=off"
+MEM_MIB=256
+GW4=$R4
+
+setup_topology
+mkdir -p "$WORK/www" "$WORK/run"
+head -c 262144 /dev/urandom > "$WORK/www/small"
+want=$(sum "$WORK/www/small")
+( cd "$WORK/www" && exec ip netns exec "$H" python3 -m http.server 8080 --bind :: ) \
+	>/dev/null 2>&1 &
+track $!
+wait_for in_host sh -c "ss -ltn | grep -q ':8080 '" || fail "http server"
+
+cat > "$WORK/run/run.sh" <<EOS
+#!/bin/sh
+ip link set eth0 up
+udhcpc -i eth0 -f -q -n -t 10 -T 2 -O mtu -s /etc/udhcpc/script ||
+	echo "GUEST udhcpc failed"
+i=0
+while [ \$i -lt 1000 ]; do
+	if timeout 20 wget -q -O /tmp/s http://$GW4:8080/small; then
+		echo "GUEST fetch \$i \$(wc -c < /tmp/s) \$(sha256sum /tmp/s | cut -d' ' -f1)"
+	else
+		echo "GUEST fetch \$i failed"
+	fi
+	i=\$((i + 1))
+	sleep 4
+done
+EOS
+chmod 755 "$WORK/run/run.sh"
+(cd "$WORK/run" && find . | cpio -o -H newc --quiet) > "$WORK/run.cpio"
+cat "$G/base.cpio.gz" > "$WORK/initrd"
+gzip -1 -c "$WORK/run.cpio" >> "$WORK/initrd"
+
+mkdir -m 1777 "$WORK/s"
+SA=$WORK/s/a.sock
+SB=$WORK/s/b.sock
+start_passt "$SA" --vhost-user
+PA=$PASST_PID
+ip netns exec "$H" "$PASST_BIN" -f -d -s "$SB" --vhost-user \
+	>"$WORK/passtB.log" 2>&1 &
+PB=$!
+track $PB
+wait_for grep -q "socket bound at $SB" "$WORK/passtB.log" || fail "passt B"
+
+# qemu NAME SOCK EXTRA... - QEMU 10 on vhost-user socket SOCK, QMP at
+# $WORK/qmp.NAME, console $WORK/console.NAME
+qemu() {
+	n=$1; s=$2; shift 2
+	bg "$QEMU" -L "$Q/usr/share/qemu" -L /usr/share/qemu -accel tcg \
+		-m $MEM_MIB -nodefaults -display none -no-reboot \
+		-object "memory-backend-memfd,id=m,share=on,size=${MEM_MIB}M" \
+		-numa node,memdev=m \
+		-serial "file:$WORK/console.$n" -kernel "$KERNEL" \
+		-initrd "$WORK/initrd" -append "$APPEND" \
+		-chardev "socket,id=c,path=$s" \
+		-netdev vhost-user,id=n0,chardev=c \
+		-device virtio-net-pci,netdev=n0,romfile= \
+		-qmp "unix:$WORK/qmp.$n,server=on,wait=off" "$@"
+}
+# qmp NAME COMMAND [ARGS-JSON] - one QMP command, its answer on stdout
+qmp() {
+	python3 - "$WORK/qmp.$1" "$2" "${3:-}" <<'EOP'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+def cmd(c, a=None):
+    m = {"execute": c}
+    if a:
+        m["arguments"] = json.loads(a)
+    f.write(json.dumps(m) + "\n"); f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+cmd("qmp_capabilities")
+print(json.dumps(cmd(sys.argv[2], sys.argv[3] or None)))
+EOP
+}
+show() {
+	for n in A B; do echo "--- console $n"; tr -d '\r' < "$WORK/console.$n"; done
+	echo "--- passt A"; tail -n 30 "$WORK/passt.log"
+	echo "--- passt B"; tail -n 30 "$WORK/passtB.log"
+}
+
+qemu A "$SA"
+QA=$BG_PID
+qemu B "$SB" -incoming "unix:$WORK/mig.sock"
+QB=$BG_PID
+WAIT_S=120 wait_for grep -q "^GUEST fetch 1 " "$WORK/console.A" ||
+	{ show; fail "guest on A: no fetches"; }
+got=$(sed -n 's/^GUEST fetch 1 //p' "$WORK/console.A" | tr -d '\r')
+[ "$got" = "262144 $want" ] || { show; fail "fetch on A: '$got'"; }
+log "guest on A fetches through passt A"
+
+tries=0; st=""
+while [ $tries -lt 10 ]; do
+	tries=$((tries + 1))
+	qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}" > "$WORK/migrate.out"
+	i=0
+	while [ $i -lt 600 ]; do
+		st=$(qmp A query-migrate | python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("status",""))')
+		case "$st" in completed|failed|cancelled) break ;; esac
+		sleep 0.2; i=$((i + 1))
+	done
+	[ "$st" = completed ] && break
+	log "migration try $tries: $st ($(qmp A query-migrate))"
+	grep -q "migration refused" "$WORK/passt.log" || break
+	sleep 1
+done
+qmp A query-migrate > "$WORK/qm.json"
+log "migration: $(cat "$WORK/qm.json")"
+[ "$st" = completed ] || { show; fail "migration $st after $tries tries"; }
+grep -q "device state sent" "$WORK/passt.log" || { show; fail "passt A sent no state"; }
+WAIT_S=30 wait_for grep -q "device state loaded" "$WORK/passtB.log" ||
+	{ show; fail "passt B loaded no state"; }
+log "passt B: $(grep -m1 'migration: guest' "$WORK/passtB.log")"
+i=0
+until qmp B query-status | grep -q '"running"'; do
+	i=$((i + 1))
+	[ $i -lt 150 ] || { qmp B query-status; show; fail "destination not running"; }
+	sleep 0.2
+done
+n0=$(grep -c "^GUEST fetch" "$WORK/console.B" || true)
+WAIT_S=60 wait_for sh -c "[ \$(grep -c '^GUEST fetch' '$WORK/console.B') -ge $((n0 + 2)) ]" ||
+	{ show; fail "guest on B: no fetches after the migration"; }
+tr -d '\r' < "$WORK/console.B" | grep "^GUEST fetch" | tail -n 2 |
+	while read -r _ _ i len s; do
+		[ "$len $s" = "262144 $want" ] || fail "fetch $i on B: '$len $s'"
+	done || { show; fail "fetch on B differs"; }
+grep -q "vhost-user front-end connected\|queues running" "$WORK/passtB.log" ||
+	fail "passt B never served"
+log "after migration the guest fetches through passt B, intact"
+kill "$QA" "$QB" 2>/dev/null
+pass "live migration over passt --vhost-user, QEMU 10, $tries tries"
