@@ -3,10 +3,13 @@
 # vhost_migrate_qemu10.sh - Live migration of a guest on passt --vhost-user
 # between two QEMU 10 instances (TCG), each with its own passt in H: the
 # guest takes a DHCP lease and fetches a small file from H's loopback
-# every few seconds (short connections: ours can't move open TCP
-# connections yet, and refuses a migration while one is open, so the
-# migration is retried); QMP "migrate" to the destination (started with
-# -incoming); the source passt must have sent its device state, the
+# every few seconds (short connections).  First, with a connection from R
+# to the guest held open (-t, a rate-limited download), QMP "migrate" must
+# fail: ours can't move open TCP connections yet and refuses before the
+# guest leaves, so the guest must go on running on the source, its
+# fetches and that download intact.  Then, with the download done, QMP
+# "migrate" to the destination (started with -incoming, again if the
+# failed attempt ended it); the source passt must have sent its device state, the
 # destination passt loaded it, QEMU must report "completed", and the
 # guest's next fetches, now through the destination passt, must arrive
 # intact (sha256).
@@ -44,6 +47,10 @@ wait_for in_host sh -c "ss -ltn | grep -q ':8080 '" || fail "http server"
 
 cat > "$WORK/run/run.sh" <<EOS
 #!/bin/sh
+mkdir -p /www
+dd if=/dev/urandom of=/www/big bs=1024 count=512 2>/dev/null
+sha256sum /www/big | sed 's/^/GUEST big /'
+httpd -p 8081 -h /www
 ip link set eth0 up
 udhcpc -i eth0 -f -q -n -t 10 -T 2 -O mtu -s /etc/udhcpc/script ||
 	echo "GUEST udhcpc failed"
@@ -66,7 +73,7 @@ gzip -1 -c "$WORK/run.cpio" >> "$WORK/initrd"
 mkdir -m 1777 "$WORK/s"
 SA=$WORK/s/a.sock
 SB=$WORK/s/b.sock
-start_passt "$SA" --vhost-user
+start_passt "$SA" --vhost-user -t 8081
 PA=$PASST_PID
 ip netns exec "$H" "$PASST_BIN" -f -d -s "$SB" --vhost-user \
 	>"$WORK/passtB.log" 2>&1 &
@@ -126,10 +133,80 @@ got=$(sed -n 's/^GUEST fetch 1 //p' "$WORK/console.A" | tr -d '\r')
 [ "$got" = "262144 $want" ] || { show; fail "fetch on A: '$got'"; }
 log "guest on A fetches through passt A"
 
+# A connection from R to the guest, held open: its client reads 16 KiB of
+# the response, then nothing until $WORK/go exists, then the rest
+cat > "$WORK/hold.py" <<EOP
+import hashlib, os, socket, sys, time
+s = socket.create_connection(("$H4", 8081), timeout=60)
+s.sendall(b"GET /big HTTP/1.0\\r\\n\\r\\n")
+d = b""
+while len(d) < 16384:
+    c = s.recv(16384 - len(d))
+    if not c:
+        break
+    d += c
+while not os.path.exists("$WORK/go"):
+    time.sleep(0.1)
+while True:
+    c = s.recv(65536)
+    if not c:
+        break
+    d += c
+body = d.split(b"\\r\\n\\r\\n", 1)[1]
+print(len(body), hashlib.sha256(body).hexdigest())
+EOP
+bg in_remote python3 "$WORK/hold.py" > "$WORK/big.out" 2>&1
+CURL=$BG_PID
+WAIT_S=30 wait_for grep -q "flow .* TCP .*:8081.*established" "$WORK/passt.log" ||
+	{ show; fail "no connection to the guest"; }
+r=$(qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}")
+case "$r" in *'"error"'*) show; fail "QEMU won't migrate: $r" ;; esac
+i=0
+while [ $i -lt 300 ]; do
+	st=$(qmp A query-migrate | python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("status",""))')
+	case "$st" in completed|failed|cancelled) break ;; esac
+	sleep 0.2; i=$((i + 1))
+done
+[ "$st" = failed ] || { show; fail "migration with an open connection: '$st'"; }
+grep -q "migration refused: 1 TCP connection open" "$WORK/passt.log" ||
+	{ show; fail "passt A did not refuse"; }
+log "migration with a connection open: $st ($(qmp A query-migrate | cut -c1-200))"
+i=0
+until qmp A query-status | grep -q '"running"'; do
+	i=$((i + 1))
+	[ $i -lt 150 ] || { qmp A query-status; show; fail "source not running after the refusal"; }
+	sleep 0.2
+done
+n0=$(grep -c "^GUEST fetch" "$WORK/console.A")
+WAIT_S=60 wait_for sh -c "[ \$(grep -c '^GUEST fetch' '$WORK/console.A') -ge $((n0 + 2)) ]" ||
+	{ show; fail "guest on A: no fetches after the refusal"; }
+touch "$WORK/go"
+wait "$CURL" || { cat "$WORK/big.out"; show; fail "download from the guest broke"; }
+want_big=$(sed -n 's/^GUEST big \([0-9a-f]*\).*/\1/p' "$WORK/console.A" | tr -d '\r')
+[ "$(cat "$WORK/big.out")" = "524288 $want_big" ] ||
+	{ cat "$WORK/big.out"; show; fail "download from the guest differs"; }
+log "refused cleanly: the guest runs on A, fetches and the 512 KiB download intact"
+# ensure_b - a destination QEMU waiting for the migration (a failed one
+# ends it)
+ensure_b() {
+	if ! kill -0 "$QB" 2>/dev/null; then
+		log "destination QEMU ended with the failed migration: started again"
+		rm -f "$WORK/mig.sock" "$WORK/qmp.B"
+		: > "$WORK/console.B"
+		qemu B "$SB" -incoming "unix:$WORK/mig.sock"
+		QB=$BG_PID
+	fi
+	i=0
+	until [ -S "$WORK/mig.sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+sleep 1
+ensure_b
+
 tries=0; st=""
 while [ $tries -lt 10 ]; do
 	tries=$((tries + 1))
-	qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}" > "$WORK/migrate.out"
+	r=$(qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}")
+	case "$r" in *'"error"'*) show; fail "QEMU won't migrate: $r" ;; esac
 	i=0
 	while [ $i -lt 600 ]; do
 		st=$(qmp A query-migrate | python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("status",""))')
@@ -138,8 +215,9 @@ while [ $tries -lt 10 ]; do
 	done
 	[ "$st" = completed ] && break
 	log "migration try $tries: $st ($(qmp A query-migrate))"
-	grep -q "migration refused" "$WORK/passt.log" || break
+	[ $(grep -c "migration refused" "$WORK/passt.log") -gt 1 ] || break
 	sleep 1
+	ensure_b
 done
 qmp A query-migrate > "$WORK/qm.json"
 log "migration: $(cat "$WORK/qm.json")"
