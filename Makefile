@@ -113,7 +113,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
 	deps-clients check-lsm selinux
 
-all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
+all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto $(BUILD)/passt-repair
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(@D)
@@ -153,6 +153,13 @@ $(BUILD)/pesto: pesto/pesto.c passt/ctl.h $(VERSION_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
 		$(ALL_LDFLAGS)
+
+# passt-repair(1): the TCP_REPAIR helper for --vhost-user migration, libc and
+# libseccomp only
+$(BUILD)/passt-repair: repair/passt-repair.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ repair/passt-repair.c \
+		$(ALL_LDFLAGS) -lseccomp
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
@@ -196,7 +203,7 @@ check-unit: all unit
 	@test/unit/run.sh $(BUILD)/test
 
 check-man:
-	@for m in passt.1 pesto.1; do \
+	@for m in passt.1 pesto.1 passt-repair.1; do \
 		out=$$(groff -ww -man -z $$m 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; echo "man: $$m has warnings"; exit 1; fi; \
 		echo "man: $$m renders without warnings"; \
@@ -322,9 +329,11 @@ install: all
 	# executed, and a symbolic link resolves to passt
 	ln -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta
 	install -m 755 $(BUILD)/pesto $(DESTDIR)$(PREFIX)/bin/pesto
+	install -m 755 $(BUILD)/passt-repair $(DESTDIR)$(PREFIX)/bin/passt-repair
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
 	install -m 644 pesto.1 $(DESTDIR)$(PREFIX)/share/man/man1/pesto.1
+	install -m 644 passt-repair.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt-repair.1
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
 	for f in $(UNIT_FILES); do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f > \
@@ -368,9 +377,11 @@ endif
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
 		$(DESTDIR)$(PREFIX)/bin/pesto \
+		$(DESTDIR)$(PREFIX)/bin/passt-repair \
 		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pesto.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/passt-repair.1 \
 		$(addprefix $(DESTDIR)$(SYSTEMD_UNITDIR)/,$(UNIT_NAMES))
 ifeq ($(APPARMOR),1)
 	rm -f $(addprefix $(DESTDIR)$(APPARMOR_DIR)/,$(AA_FILES))

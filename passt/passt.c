@@ -65,6 +65,7 @@
 #include "nsock.h"
 #include "passt.h"
 #include "pasta.h"
+#include "repair.h"
 #include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
@@ -657,9 +658,40 @@ static int vhost_state_load(const struct devstate *s)
 	return 0;
 }
 
+static struct ctx *vhost_ctx;	/* for vhost_state_done() */
+
+/**
+ * vhost_state_done() - A migration succeeded (QEMU checked our state)
+ * @load:	We are the destination (else the source)
+ *
+ * Either way passt-repair's connection is closed: the helper is started
+ * again for the next migration (as upstream).  On the source, the guest
+ * runs on the destination now: --migrate-exit ends passt with status 0
+ * ("migration complete, exiting"); by default passt keeps running, and
+ * keeps its -t listeners (on another host they conflict with nothing), as
+ * upstream.  --migrate-no-linger has nothing to close: no TCP socket was
+ * migrated (a migration with any open is refused).
+ */
+static void vhost_state_done(bool load)
+{
+	if (!vhost_ctx)
+		return;
+	repair_close(vhost_ctx);
+	if (load)
+		return;
+	info("migration complete%s",
+	     vhost_ctx->c.migrate_exit ? ", exiting" : "");
+	if (vhost_ctx->c.migrate_exit) {
+		vhost_ctx->quit = true;
+		vhost_ctx->quit_now = true;
+		vhost_ctx->exit_status = 0;
+	}
+}
+
 static const struct vu_state_ops vhost_state_ops = {
 	.save = vhost_state_save,
 	.load = vhost_state_load,
+	.done = vhost_state_done,
 };
 
 /**
@@ -679,6 +711,7 @@ int vhost_attach(struct ctx *ctx, int s)
 
 	passt_epollfd = ctx->epollfd;
 	vhost_conf = &ctx->c;
+	vhost_ctx = ctx;
 	vu_set_watch(vhost_watch);
 	vu_set_state_ops(vhost_state_watch, &vhost_state_ops);
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0)
@@ -1068,6 +1101,12 @@ int passt_loop(struct ctx *ctx)
 				break;
 			case EPOLL_TYPE_VHOST_STATE:
 				vu_state_handler();
+				break;
+			case EPOLL_TYPE_REPAIR_LISTEN:
+				repair_listen_handler(ctx);
+				break;
+			case EPOLL_TYPE_REPAIR:
+				repair_handler(ctx, e);
 				break;
 			default:	/* a flow's socket */
 				flow_sock_event(ctx, ref, e);

@@ -216,6 +216,8 @@ enum vu_xfer_state {
  *		a positive errno (what CHECK_DEVICE_STATE reports)
  * @check_pending: CHECK_DEVICE_STATE arrived before the end of the
  *		transfer: answer it when that comes (vu_state_finish())
+ * @checked:	CHECK_DEVICE_STATE is being answered with a success:
+ *		vu_state_checked() once the reply is sent
  * @len:	Bytes in @buf (saving: the stream; loading: received)
  * @off:	Saving: bytes of @buf written so far
  * @buf:	The stream
@@ -226,6 +228,7 @@ struct vu_xfer {
 	bool load;
 	int result;
 	bool check_pending;
+	bool checked;
 	size_t len, off;
 	uint8_t buf[VU_STATE_BUF];
 };
@@ -1309,6 +1312,20 @@ static int vu_set_log_base(struct vu_msg *m, struct vu_msg *reply)
 }
 
 /**
+ * vu_state_checked() - The front-end knows the transfer succeeded
+ *
+ * Tells the daemon (struct vu_state_ops @done), which may end the process
+ * (--migrate-exit): called after the reply went out.
+ */
+static void vu_state_checked(void)
+{
+	if (!vu.xfer.load)
+		info("vhost-user: migration: device state handed over");
+	if (vu_state_ops && vu_state_ops->done)
+		vu_state_ops->done(vu.xfer.load);
+}
+
+/**
  * vu_state_finish() - End the device state transfer
  * @result:	0 if it completed (and a loaded state was taken), else a
  *		positive errno
@@ -1338,6 +1355,8 @@ static void vu_state_finish(int result)
 		vu_put_u64(r.payload, result ? 1 : 0);
 		if (vu_send(&r) < 0)
 			debug("vhost-user: can't send the CHECK_DEVICE_STATE reply");
+		else if (!result)
+			vu_state_checked();
 	}
 }
 
@@ -1567,8 +1586,7 @@ static int vu_check_device_state(struct vu_msg *reply)
 	reply->size = 8;
 	vu_put_u64(reply->payload,
 		   x->state == VU_XFER_DONE && !x->result ? 0 : 1);
-	if (x->state == VU_XFER_DONE && !x->result && !x->load)
-		info("vhost-user: migration: device state handed over");
+	x->checked = x->state == VU_XFER_DONE && !x->result;
 	return 1;
 }
 
@@ -1795,6 +1813,13 @@ static int vu_dispatch(void)
 	if (rc == 2) {
 		vu_stats.refused++;
 		info_ratelimit(now_ms(), "vhost-user: request %u not supported, refused", req);
+	}
+	if (rc == 1 && req == VU_CHECK_DEVICE_STATE && vu.xfer.checked) {
+		vu.xfer.checked = false;
+		if ((rc = vu_send(&reply)) < 0)
+			return rc;
+		vu_state_checked();
+		return 0;
 	}
 	if (rc == 1)
 		return vu_send(&reply);

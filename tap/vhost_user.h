@@ -119,10 +119,15 @@ typedef int (*vu_state_watch_fn)(int fd, bool out, bool add);
  *		refuse the migration (logged by the callee): the source
  *		keeps running as if nothing happened
  * @load:	Take a state received (destination); 0, or -errno
+ * @done:	The front-end checked a transfer that succeeded
+ *		(CHECK_DEVICE_STATE): @load false on the source (the guest
+ *		runs on the destination now), true on the destination;
+ *		may be NULL
  */
 struct vu_state_ops {
 	int (*save)(struct devstate *s);
 	int (*load)(const struct devstate *s);
+	void (*done)(bool load);
 };
 
 void vu_set_watch(vu_watch_fn fn);
