@@ -584,7 +584,7 @@ static int vhost_state_watch(int fd, bool out, bool add)
 	return 0;
 }
 
-static const struct conf *vhost_conf;	/* for vhost_state_save() */
+static struct ctx *vhost_ctx;	/* for vhost_state_save() and _done() */
 
 /**
  * vhost_state_save() - What a migration source hands over (vhost-user)
@@ -602,6 +602,7 @@ static const struct conf *vhost_conf;	/* for vhost_state_save() */
  */
 static int vhost_state_save(struct devstate *s)
 {
+	const struct conf *c = vhost_ctx ? &vhost_ctx->c : NULL;
 	unsigned n = flow_count_type(FLOW_TCP) +
 		     flow_count_type(FLOW_TCP_SPLICE);
 
@@ -613,12 +614,11 @@ static int vhost_state_save(struct devstate *s)
 	}
 	memset(s, 0, sizeof(*s));
 	s->addr4 = tap_guest.addr4_seen;
-	if (!s->addr4.s_addr && vhost_conf && vhost_conf->ip4.enabled)
-		s->addr4 = vhost_conf->ip4.addr;
+	if (!s->addr4.s_addr && c && c->ip4.enabled)
+		s->addr4 = c->ip4.addr;
 	s->addr6 = tap_guest.addr6_seen;
-	if (IN6_IS_ADDR_UNSPECIFIED(&s->addr6) && vhost_conf &&
-	    vhost_conf->ip6.enabled)
-		s->addr6 = vhost_conf->ip6.addr;
+	if (IN6_IS_ADDR_UNSPECIFIED(&s->addr6) && c && c->ip6.enabled)
+		s->addr6 = c->ip6.addr;
 	s->addr6_ll = tap_guest.addr6_ll_seen;
 	if (tap_guest.mac_set)
 		memcpy(s->mac, tap_guest.mac, sizeof(s->mac));
@@ -657,8 +657,6 @@ static int vhost_state_load(const struct devstate *s)
 	     s->mac[5]);
 	return 0;
 }
-
-static struct ctx *vhost_ctx;	/* for vhost_state_done() */
 
 /**
  * vhost_state_done() - A migration succeeded (QEMU checked our state)
@@ -710,7 +708,6 @@ int vhost_attach(struct ctx *ctx, int s)
 				  .data.u64 = ref.u64 };
 
 	passt_epollfd = ctx->epollfd;
-	vhost_conf = &ctx->c;
 	vhost_ctx = ctx;
 	vu_set_watch(vhost_watch);
 	vu_set_state_ops(vhost_state_watch, &vhost_state_ops);
