@@ -191,6 +191,9 @@ static const struct conf_opt conf_opts[] = {
 	  NULL, "exit once a migration as source completed (--vhost-user)" },
 	{ "migrate-no-linger", 0, OPT_MIGRATE_NO_LINGER, no_argument, M_PASST,
 	  NULL, NULL, "close migrated TCP sockets at once (--vhost-user)" },
+	{ "upstream-features", 0, OPT_UPSTREAM_FEATURES, no_argument, M_PASST,
+	  NULL, NULL, "offer only upstream passt's virtio features, so that "
+	  "the guest may migrate to it (--vhost-user)" },
 
 	/* pasta only */
 	{ "tcp-ns", 'T', 'T', required_argument, M_PASTA, "SPEC", PORTS_FORM,

@@ -364,6 +364,8 @@ struct conf_ip6 {
  * @migrate_exit:	--migrate-exit: exit after a migration as source
  * @migrate_no_linger:	--migrate-no-linger: close migrated TCP sockets at
  *			once (none is migrated yet: no effect)
+ * @upstream_features:	--upstream-features: offer only upstream passt's
+ *			virtio features (tap/vhost_user.c)
  *
  * @devmem_if:		--devmem interface, "" if off
  * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n,
@@ -447,6 +449,7 @@ struct conf {
 	char repair_path[108];
 	bool migrate_exit;
 	bool migrate_no_linger;
+	bool upstream_features;
 
 	char devmem_if[IFNAMSIZ];
 	uint64_t devmem_queues;

@@ -908,6 +908,10 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		c->migrate_no_linger = true;
 		st->vu_only = o;
 		break;
+	case OPT_UPSTREAM_FEATURES:
+		c->upstream_features = true;
+		st->vu_only = o;
+		break;
 	case OPT_PRINT_CAPABILITIES:
 		/* vhost-user.rst, "Backend program conventions" */
 		printf("{\n  \"type\": \"net\"\n}\n");

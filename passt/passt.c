@@ -710,6 +710,7 @@ int vhost_attach(struct ctx *ctx, int s)
 	passt_epollfd = ctx->epollfd;
 	vhost_ctx = ctx;
 	vu_set_watch(vhost_watch);
+	vu_offer_upstream_only(ctx->c.upstream_features);
 	vu_set_state_ops(vhost_state_watch, &vhost_state_ops);
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0)
 		return -errno;

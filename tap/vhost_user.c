@@ -147,6 +147,16 @@
 			 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |		\
 			 BIT(VIRTIO_F_VERSION_1_))
 
+/* What upstream passt offers: a guest that negotiated more can't move to
+ * an upstream back-end (QEMU, loading virtio-net: "Features ...
+ * unsupported")
+ */
+#define VU_FEATURES_UPSTREAM	(BIT(VIRTIO_NET_F_GUEST_CSUM_) |		\
+				 BIT(VIRTIO_NET_F_MRG_RXBUF_) |		\
+				 BIT(VHOST_F_LOG_ALL_) |			\
+				 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |	\
+				 BIT(VIRTIO_F_VERSION_1_))
+
 #define VU_PROTOCOL_F_LOG_SHMFD		1
 #define VU_PROTOCOL_F_REPLY_ACK		3
 #define VU_PROTOCOL_F_DEVICE_STATE	19
@@ -297,6 +307,7 @@ static struct vu_dev vu = { .fd = -1, .xfer.fd = -1 };
 static vu_watch_fn vu_watch;
 static vu_state_watch_fn vu_state_watch;
 static const struct vu_state_ops *vu_state_ops;
+static uint64_t vu_offered = VU_FEATURES;	/* GET_FEATURES */
 static uint8_t vu_rxbuf[VU_RXBUF] __attribute__((aligned(64)));
 static struct vq_chain vu_chains[VU_RX_CHAINS];
 static int vu_ring_broken(unsigned i, int err);
@@ -346,6 +357,22 @@ static bool vu_features_consistent(uint64_t f)
 void vu_set_watch(vu_watch_fn fn)
 {
 	vu_watch = fn;
+}
+
+/**
+ * vu_offer_upstream_only() - Offer only what upstream passt offers
+ * @on:		true: VERSION_1, GUEST_CSUM, MRG_RXBUF, LOG_ALL and
+ *		PROTOCOL_FEATURES (no TSO, no checksum offload from the
+ *		guest, no indirect descriptors); false: all of ours
+ *
+ * A guest keeps the features it negotiated across a migration: to move
+ * to a host whose back-end is upstream's, it must not have more than
+ * upstream offers (--upstream-features).  Takes effect at the next
+ * GET_FEATURES (a new front-end).
+ */
+void vu_offer_upstream_only(bool on)
+{
+	vu_offered = on ? VU_FEATURES_UPSTREAM : VU_FEATURES;
 }
 
 /**
@@ -1616,14 +1643,14 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 
 	switch (m->req) {
 	case VU_GET_FEATURES:
-		vu_put_u64(reply->payload, VU_FEATURES);
+		vu_put_u64(reply->payload, vu_offered);
 		reply->size = 8;
 		rc = 1;
 		break;
 	case VU_SET_FEATURES: {
 		uint64_t f = vu_get_u64(p);
 
-		if ((f & ~(uint64_t)VU_FEATURES) || !vu_features_consistent(f)) {
+		if ((f & ~vu_offered) || !vu_features_consistent(f)) {
 			rc = -EINVAL;
 			break;
 		}

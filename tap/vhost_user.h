@@ -131,6 +131,7 @@ struct vu_state_ops {
 };
 
 void vu_set_watch(vu_watch_fn fn);
+void vu_offer_upstream_only(bool on);
 void vu_set_state_ops(vu_state_watch_fn watch, const struct vu_state_ops *ops);
 int vu_state_handler(void);
 void vu_attach(int fd);

@@ -21,6 +21,12 @@
 # back-end's state).  QEMU10_DIR names a tree unpacked (not installed)
 # from bookworm-backports' qemu-system-x86, -common and -data .debs
 # (apt-get download with a private sources list, dpkg -x).
+#
+# MIG_SRC_BIN or MIG_DST_BIN run another passt (upstream's, built from its
+# tree) as the source or the destination, for interoperability; the checks
+# of our own log lines, and the refused migration, are then left out for
+# that side.  MIG_SRC_ARGS adds options to the source (--upstream-features,
+# which a guest that moves to upstream's passt needs).
 # opt-in: needs QEMU10_DIR (QEMU 10 unpacked); TESTS=vhost_migrate_qemu10.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -38,6 +44,10 @@ KERNEL=$G/vmlinuz
 APPEND="console=ttyS0 quiet panic=-1 cryptomgr.notests mitigations=off"
 MEM_MIB=256
 GW4=$R4
+SRC_BIN=${MIG_SRC_BIN:-$PASST_BIN}
+DST_BIN=${MIG_DST_BIN:-$PASST_BIN}
+SRC_OURS=1; [ "$SRC_BIN" = "$PASST_BIN" ] || SRC_OURS=0
+DST_OURS=1; [ "$DST_BIN" = "$PASST_BIN" ] || DST_OURS=0
 
 setup_topology
 mkdir -p "$WORK/www" "$WORK/run"
@@ -76,9 +86,12 @@ gzip -1 -c "$WORK/run.cpio" >> "$WORK/initrd"
 mkdir -m 1777 "$WORK/s"
 SA=$WORK/s/a.sock
 SB=$WORK/s/b.sock
-start_passt "$SA" --vhost-user -t 8081 --migrate-exit
+OURS=$PASST_BIN
+PASST_BIN=$SRC_BIN
+start_passt "$SA" --vhost-user -t 8081 --migrate-exit ${MIG_SRC_ARGS:-}
+PASST_BIN=$OURS
 PA=$PASST_PID
-ip netns exec "$H" "$PASST_BIN" -f -d -s "$SB" --vhost-user \
+ip netns exec "$H" "$DST_BIN" -f -d -s "$SB" --vhost-user \
 	>"$WORK/passtB.log" 2>&1 &
 PB=$!
 track $PB
@@ -88,8 +101,9 @@ bg in_host "$REPAIR" "$SA.repair"
 RA=$BG_PID
 bg in_host "$REPAIR" "$SB.repair"
 RB=$BG_PID
-wait_for grep -q "passt-repair connected" "$WORK/passt.log" || fail "helper A"
-wait_for grep -q "passt-repair connected" "$WORK/passtB.log" || fail "helper B"
+HELPER_RE="passt-repair connected\|Accepted TCP_REPAIR helper"
+wait_for grep -q "$HELPER_RE" "$WORK/passt.log" || fail "helper A"
+wait_for grep -q "$HELPER_RE" "$WORK/passtB.log" || fail "helper B"
 
 # qemu NAME SOCK EXTRA... - QEMU 10 on vhost-user socket SOCK, QMP at
 # $WORK/qmp.NAME, console $WORK/console.NAME
@@ -141,7 +155,8 @@ WAIT_S=120 wait_for grep -q "^GUEST fetch 1 " "$WORK/console.A" ||
 	{ show; fail "guest on A: no fetches"; }
 got=$(sed -n 's/^GUEST fetch 1 //p' "$WORK/console.A" | tr -d '\r')
 [ "$got" = "262144 $want" ] || { show; fail "fetch on A: '$got'"; }
-log "guest on A fetches through passt A"
+log "guest on A fetches through passt A (ours: source $SRC_OURS, destination $DST_OURS)"
+if [ $SRC_OURS = 1 ]; then
 
 # A connection from R to the guest, held open: its client reads 16 KiB of
 # the response, then nothing until $WORK/go exists, then the rest
@@ -211,6 +226,7 @@ ensure_b() {
 }
 sleep 1
 ensure_b
+fi
 
 tries=0; st=""
 while [ $tries -lt 10 ]; do
@@ -225,6 +241,7 @@ while [ $tries -lt 10 ]; do
 	done
 	[ "$st" = completed ] && break
 	log "migration try $tries: $st ($(qmp A query-migrate))"
+	[ $SRC_OURS = 1 ] || break
 	[ $(grep -c "migration refused" "$WORK/passt.log") -gt 1 ] || break
 	sleep 1
 	ensure_b
@@ -232,10 +249,14 @@ done
 qmp A query-migrate > "$WORK/qm.json"
 log "migration: $(cat "$WORK/qm.json")"
 [ "$st" = completed ] || { show; fail "migration $st after $tries tries"; }
-grep -q "device state sent" "$WORK/passt.log" || { show; fail "passt A sent no state"; }
-WAIT_S=30 wait_for grep -q "device state loaded" "$WORK/passtB.log" ||
-	{ show; fail "passt B loaded no state"; }
-log "passt B: $(grep -m1 'migration: guest' "$WORK/passtB.log")"
+if [ $SRC_OURS = 1 ]; then
+	grep -q "device state sent" "$WORK/passt.log" || { show; fail "passt A sent no state"; }
+fi
+if [ $DST_OURS = 1 ]; then
+	WAIT_S=30 wait_for grep -q "device state loaded" "$WORK/passtB.log" ||
+		{ show; fail "passt B loaded no state"; }
+	log "passt B: $(grep -m1 'migration: guest' "$WORK/passtB.log")"
+fi
 i=0
 until qmp B query-status | grep -q '"running"'; do
 	i=$((i + 1))
@@ -249,12 +270,10 @@ tr -d '\r' < "$WORK/console.B" | grep "^GUEST fetch" | tail -n 2 |
 	while read -r _ _ i len s; do
 		[ "$len $s" = "262144 $want" ] || fail "fetch $i on B: '$len $s'"
 	done || { show; fail "fetch on B differs"; }
-grep -q "vhost-user front-end connected\|queues running" "$WORK/passtB.log" ||
-	fail "passt B never served"
 log "after migration the guest fetches through passt B, intact"
 wait "$RA" || fail "helper A: status $? (0: closed by passt A)"
 wait "$RB" || fail "helper B: status $? (0: closed by passt B)"
-grep -q "migration complete, exiting" "$WORK/passt.log" || fail "passt A: no --migrate-exit"
+grep -qi "migration complete, exiting" "$WORK/passt.log" || fail "passt A: no --migrate-exit"
 wait "$PA"; st=$?
 [ $st = 0 ] || fail "passt A (--migrate-exit) exited with $st"
 PASST_PID=""

@@ -721,6 +721,10 @@ START_TEST(test_conf_parse_migration_options)
 			  "passt", "--migrate-exit");
 	EXPECT_ERROR_LINE("passt: --migrate-no-linger: needs --vhost-user",
 			  "passt", "--migrate-no-linger");
+	EXPECT_ERROR_LINE("passt: --upstream-features: needs --vhost-user",
+			  "passt", "--upstream-features");
+	parse("passt", "--vhost-user", "--upstream-features", NULL);
+	ck_assert(c.upstream_features);
 	EXPECT_ERROR_LINE("passt: --repair-path: invalid value '' (accepted: UNIX socket path, 1-107 characters, or none)",
 			  "passt", "--vhost-user", "--repair-path", "");
 	EXPECT_ERROR_LINE("pasta: --migrate-exit: only accepted by passt, not pasta",

@@ -1815,6 +1815,27 @@ START_TEST(test_vu_get_protocol_features_migration)
 }
 END_TEST
 
+/* Upstream passt's vu_get_features_exec() offers VIRTIO_F_VERSION_1 (32),
+ * VIRTIO_NET_F_GUEST_CSUM (1), VIRTIO_NET_F_MRG_RXBUF (15),
+ * VHOST_F_LOG_ALL (26), VHOST_USER_F_PROTOCOL_FEATURES (30)
+ */
+START_TEST(test_vu_upstream_features_only)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	vu_offer_upstream_only(true);
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	ck_assert_uint_eq(le64toh(f), 0x144008002ULL);
+	u64_msg(VU_SET_FEATURES, BIT(32) | BIT(1) | BIT(7), -1); /* TSO4 */
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+	vu_offer_upstream_only(false);
+}
+END_TEST
+
 static Suite *vhost_user_suite(void)
 {
 	Suite *s = suite_create("vhost_user");
@@ -1889,6 +1910,7 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_log_tx_used_ring_only);
 	tcase_add_test(tc, test_vu_log_off_without_log_all);
 	tcase_add_test(tc, test_vu_get_protocol_features_migration);
+	tcase_add_test(tc, test_vu_upstream_features_only);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("device_state");
