@@ -1615,7 +1615,7 @@ static uint64_t check_state(void)
 	uint8_t pl[64];
 	uint64_t r;
 
-	send_msg(VU_CHECK_DEVICE_STATE, 0, NULL, 0, -1);
+	send_msg(VU_CHECK_DEVICE_STATE, 0, "", 0, -1);
 	ck_assert_int_eq(vu_cmd_handler(), 0);
 	ck_assert_uint_eq(read_reply(VU_CHECK_DEVICE_STATE, pl), 8);
 	memcpy(&r, pl, 8);
@@ -1693,7 +1693,7 @@ START_TEST(test_vu_state_load_check_waits)
 
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
-	send_msg(VU_CHECK_DEVICE_STATE, 0, NULL, 0, -1);
+	send_msg(VU_CHECK_DEVICE_STATE, 0, "", 0, -1);
 	ck_assert_int_eq(vu_cmd_handler(), 0);
 	no_reply();				/* not at end of file yet */
 	ck_assert_int_eq(write(p[1], state_v2, 30), 30);
