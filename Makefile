@@ -19,6 +19,9 @@
 #                   check (~30 s, 64 MiB each way; VHOST_SHORT=1: 8 MiB)
 #   make check-stress many TCP connections of mixed sizes and behaviours,
 #                   tap and splice paths, with loss (~2.5 min, not in check)
+#   make check-migrate live migration of a --vhost-user guest between two
+#                   QEMU 10 (fetched from bookworm-backports into
+#                   build/qemu10, not installed; ~1 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
@@ -111,6 +114,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units \
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
+	qemu10 check-migrate \
 	deps-clients check-lsm selinux
 
 all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto $(BUILD)/passt-repair
@@ -278,6 +282,34 @@ check-stress: all
 check-vhost: all
 	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
 		test/integration/run.sh
+
+# QEMU 10 for the migration test (7.2 can't carry a vhost-user-net
+# back-end's state): bookworm-backports' .debs, fetched with a sources list
+# and apt state of our own (the system's are left as they are), unpacked
+# in $(BUILD)/qemu10, never installed
+QEMU10_DIR := $(abspath $(BUILD))/qemu10
+QEMU10_APT := $(abspath $(BUILD))/qemu10-apt
+qemu10:
+	@[ -x $(QEMU10_DIR)/usr/bin/qemu-system-x86_64 ] && exit 0; \
+	mkdir -p $(QEMU10_APT)/lists/partial $(QEMU10_APT)/cache/archives/partial \
+		$(QEMU10_APT)/debs && \
+	echo "deb http://deb.debian.org/debian bookworm-backports main" \
+		> $(QEMU10_APT)/sources.list && \
+	A="-o Dir::Etc::SourceList=$(QEMU10_APT)/sources.list \
+	   -o Dir::Etc::SourceParts=/dev/null \
+	   -o Dir::State::Lists=$(QEMU10_APT)/lists \
+	   -o Dir::Cache=$(QEMU10_APT)/cache" && \
+	apt-get $$A -q update >/dev/null && \
+	cd $(QEMU10_APT)/debs && apt-get $$A -q download \
+		qemu-system-x86/bookworm-backports \
+		qemu-system-common/bookworm-backports \
+		qemu-system-data/bookworm-backports && \
+	for f in $(QEMU10_APT)/debs/*.deb; do dpkg -x $$f $(QEMU10_DIR); done
+
+# Live migration of a --vhost-user guest between two QEMU 10 (opt-in)
+check-migrate: all qemu10
+	@TESTS=vhost_migrate_qemu10.sh QEMU10_DIR=$(QEMU10_DIR) \
+		PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
 check: deps
 	$(MAKE) --no-print-directory -j$(JOBS) all unit

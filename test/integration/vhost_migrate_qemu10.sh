@@ -20,14 +20,14 @@
 # QEMU 10.0 or later is needed (7.2 can't carry a vhost-user-net
 # back-end's state).  QEMU10_DIR names a tree unpacked (not installed)
 # from bookworm-backports' qemu-system-x86, -common and -data .debs
-# (apt-get download with a private sources list, dpkg -x).
+# (apt-get download with a private sources list, dpkg -x): make qemu10.
 #
 # MIG_SRC_BIN or MIG_DST_BIN run another passt (upstream's, built from its
 # tree) as the source or the destination, for interoperability; the checks
 # of our own log lines, and the refused migration, are then left out for
 # that side.  MIG_SRC_ARGS adds options to the source (--upstream-features,
 # which a guest that moves to upstream's passt needs).
-# opt-in: needs QEMU10_DIR (QEMU 10 unpacked); TESTS=vhost_migrate_qemu10.sh
+# opt-in: make check-migrate (fetches QEMU 10 into build/qemu10, about 1 minute)
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
