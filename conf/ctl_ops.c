@@ -153,12 +153,15 @@ static int ctl_del(struct fwd_table *t, const char *spec, bool ns_side,
 					if (n >= ARRAY_SIZE(keep))
 						goto full;
 					keep[n++] = (struct fwd_excl){
-						r.first, x->first - 1 };
+						r.first, x->first - 1, r.to };
 				}
-				if (x->last >= r.last)
+				if (x->last >= r.last) {
 					r.first = 1, r.last = 0; /* empty */
-				else
+				} else {	/* the target moves with it */
+					r.to = (uint16_t)(r.to + (x->last + 1 -
+								  r.first));
 					r.first = x->last + 1;
+				}
 			}
 			if (r.first <= r.last) {
 				if (n >= ARRAY_SIZE(keep))

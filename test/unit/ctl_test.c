@@ -169,6 +169,32 @@ START_TEST(test_ctl_podman)
 	ck_assert(!fwd_auto_excluded(&tbls[FWD_TBL_T], 8004));
 	ck_assert_int_eq(req("del t 8000-8010,auto"), 0);
 	ck_assert(!tbls[FWD_TBL_T].auto_on);
+
+	/* The pieces left keep their targets: port P still goes to P (or
+	 * to P's own target), never to another port of the range
+	 */
+	ck_assert_int_eq(req("add t 7000-7010,auto"), 0);
+	ck_assert_int_eq(req("del t 7005,auto"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_nonly, 2);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].first, 7000);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].last, 7004);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].to, 7000);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[1].first, 7006);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[1].last, 7010);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[1].to, 7006);
+	ck_assert_int_eq(req("del t 7000,auto"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].first, 7001);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].to, 7001);
+	ck_assert_int_eq(req("del t 7001-7010,auto"), 0);
+	ck_assert(!tbls[FWD_TBL_T].auto_on);
+
+	ck_assert_int_eq(req("add t 2000-2010:22-32,auto"), 0);
+	ck_assert_int_eq(req("del t 2003-2004,auto"), 0);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_nonly, 2);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[0].to, 22);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[1].first, 2005);
+	ck_assert_uint_eq(tbls[FWD_TBL_T].auto_only[1].to, 27);
+	ck_assert_int_eq(req("del t 2000-2010,auto"), 0);
 }
 END_TEST
 
