@@ -188,6 +188,21 @@ static void udp_expiry_want(struct ctx *ctx, int64_t at)
 }
 
 /**
+ * udp_flow_touch() - Stamp a flow's last datagram, either way
+ * @uf:		Flow
+ * @now:	Current time, ms (ctx->now)
+ *
+ * Also moves the flow to the most recently used end of the flow layer's
+ * eviction list (flow_lru_touch()), so that a full table gives up the
+ * flow idle the longest without walking the table.
+ */
+void udp_flow_touch(struct udp_flow *uf, int64_t now)
+{
+	uf->last_active_ms = now;
+	flow_lru_touch((const union flow *)uf);
+}
+
+/**
  * udp_flow_new() - Allocate and hash a flow
  * @ctx:	Context
  * @kind:	enum udp_kind
@@ -213,7 +228,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	uf->kind = (uint8_t)kind;
 	uf->sock = -1;
 	uf->listen_sock = -1;
-	uf->last_active_ms = ctx->now;
+	udp_flow_touch(uf, ctx->now);
 	if (flow_hash_add(flow) < 0) {
 		flow_free(flow);
 		return NULL;
@@ -763,7 +778,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			got++;
 		}
 		udp_stats.dgrams_to_tap += got;
-		uf->last_active_ms = ctx->now;
+		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
@@ -847,7 +862,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 			udp_msg_to_peer(mh, uf, cl);
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
-		uf->last_active_ms = ctx->now;
+		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if (r < UDP_BATCH)
 			return;
@@ -1005,7 +1020,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	if (m)
 		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
-	uf->last_active_ms = ctx->now;
+	udp_flow_touch(uf, ctx->now);
 	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
 	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
 	return used;
@@ -1340,7 +1355,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			uf = udp_listen_flow(ctx, ref, i, mc > 0);
 			if (!uf)
 				continue;
-			uf->last_active_ms = ctx->now;
+			udp_flow_touch(uf, ctx->now);
 			uf->seen |= UDP_SEEN_OPENER;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
