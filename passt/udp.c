@@ -45,7 +45,12 @@
  *    sendmmsg(), source address set with IP_PKTINFO/IPV6_PKTINFO;
  *  - from anywhere else (UDP_TAP_IN): copied into frames from the peer's
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
- *    address and the target port.  The guest's replies leave through the
+ *    address and the target port.  Consecutive datagrams of one flow in a
+ *    batch, of one size but the last (which may be shorter), go in one
+ *    UDP super-frame where the tap device takes them (tap_uso_offload():
+ *    VIRTIO_NET_HDR_GSO_UDP_L4, Linux 6.2): the namespace's kernel cuts
+ *    it at the same boundaries (gso_size), so the guest reads the same
+ *    datagrams for one write instead of one write each.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
  *    peer sent to.  A datagram that was sent to a group or broadcast
  *    address reaches the guest to that address (udp_mcast_rx_dst()), on
@@ -103,6 +108,7 @@
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
  * flows through the tap transmit arena.  Nothing is allocated per packet.
+ * Flow sockets ask for a UDP_FLOW_RCVBUF receive buffer (udp_sock_new()).
  */
 #include <errno.h>
 #include <time.h>
@@ -133,6 +139,7 @@
 #define UDP_BATCH		32	/* datagrams per recvmmsg()/sendmmsg() */
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
 #define UDP_ROUNDS		8	/* batches per event before yielding */
+#define UDP_FLOW_RCVBUF		(1 << 20)	/* bytes, SO_RCVBUF of flow sockets */
 
 static const char *const udp_kind_str[UDP_KIND_COUNT] = {
 	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
@@ -151,6 +158,9 @@ static struct sockaddr_storage udp_name_recv[UDP_BATCH];
 static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 					 CMSG_SPACE(sizeof(struct in_pktinfo))]
 	__attribute__((aligned(8)));
+
+/* Datagrams of the current batch gathered for one super-frame */
+static unsigned udp_tap_idx[UDP_BATCH];
 
 /* Send side: one batch at a time, all to one socket */
 static struct mmsghdr udp_mh_send[UDP_BATCH];
@@ -381,13 +391,20 @@ static int udp_sock_connect(int s, bool bound, const union inany *baddr,
  * @ctx:	Context (for rate-limited warnings)
  * @af:		AF_INET or AF_INET6 (IPv6-only)
  *
+ * Its receive buffer is UDP_FLOW_RCVBUF (SO_RCVBUF, capped by the kernel
+ * at net.core.rmem_max, doubled): the peer's answers queue there between
+ * our reads, and the default (net.core.rmem_default, 208 KiB) holds three
+ * datagrams of 64 KiB, so a burst of large answers (a bulk download over
+ * a flow the guest opened) was dropped here while the guest's own socket
+ * had room.  It is a limit, not memory set aside.
+ *
  * #syscalls socket setsockopt
  * Return: fd, or -errno
  */
 static int udp_sock_new(struct ctx *ctx, int af)
 {
 	int s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		       IPPROTO_UDP), one = 1;
+		       IPPROTO_UDP), one = 1, rcvbuf = UDP_FLOW_RCVBUF;
 
 	if (s < 0) {
 		int ret = -errno;
@@ -398,6 +415,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	}
 	if (af == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return s;
 }
 
@@ -825,6 +843,66 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	else
 		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
 	udp_stats.dgrams_to_tap++;
+}
+
+/**
+ * udp_dgrams_to_tap() - Datagrams of one flow from a forwarded port to the
+ *			 guest, in one UDP super-frame if the tap takes them
+ * @ctx:	Context
+ * @k:		Guest-side tuple, as for udp_dgram_to_tap()
+ * @idx:	Indices into udp_buf[] and udp_mh_recv[] of the datagrams, in
+ *		the order they arrived
+ * @n:		Number of datagrams, 1 to TAP_GSO_SEGS_MAX
+ * @seg:	Payload length of each datagram but the last, which is not
+ *		longer, bytes; all within udp_payload_max()
+ *
+ * With UDP segmentation offload to the namespace (tap_uso_offload()) and
+ * more than one datagram, the payloads are copied one after the other
+ * behind one set of headers, and the namespace's stack cuts them apart
+ * again at @seg bytes (VIRTIO_NET_HDR_GSO_UDP_L4): one write() to the tap
+ * for the run, the same datagrams, boundaries and order the guest would
+ * have had frame by frame.  Otherwise one frame each (udp_dgram_to_tap()).
+ */
+static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
+			      const unsigned *idx, unsigned n, size_t seg)
+{
+	bool v4 = inany_v4(&k->gaddr);
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t total = 0, need, avail, flen, off;
+	uint8_t *p, *l2;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		total += udp_mh_recv[idx[i]].msg_len;
+	need = TAP_HEADROOM + hlen + total;
+	if (n < 2 || !tap_uso_offload() || !tap_connected() ||
+	    hlen + total > FRAME_MAX) {
+		for (i = 0; i < n; i++)
+			udp_dgram_to_tap(ctx, k, udp_buf[idx[i]],
+					 udp_mh_recv[idx[i]].msg_len);
+		return;
+	}
+	p = tap_tx_space(&avail);
+	if (avail < need || !tap_tx_frames_free()) {
+		tap_flush();
+		p = tap_tx_space(&avail);
+		if (avail < need || !tap_tx_frames_free()) {
+			tap_stats.tx_dropped += n;
+			return;
+		}
+	}
+	l2 = p + TAP_HEADROOM;
+	for (i = 0, off = hlen; i < n; i++) {
+		size_t len = udp_mh_recv[idx[i]].msg_len;
+
+		memcpy(l2 + off, udp_buf[idx[i]], len);
+		off += len;
+	}
+	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
+	tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+	tap_tx_uso(seg);
+	udp_stats.dgrams_to_tap += n;
+	udp_stats.uso_frames++;
 }
 
 /**
@@ -1317,8 +1395,10 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	(void)events;
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		struct udp_flow *run = NULL;
-		unsigned i, m = 0;
+		struct udp_flow *run = NULL, *tap_run = NULL;
+		unsigned i, m = 0, tap_n = 0;
+		struct flow_key tap_k;
+		size_t tap_seg = 0;
 		int r;
 
 		udp_recv_prepare_bufs();
@@ -1362,7 +1442,31 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				k = uf->f.key;
 				if (mc > 0)
 					k.gaddr = group;
-				udp_dgram_to_tap(ctx, &k, udp_buf[i], len);
+				/* A run of one flow, datagrams of one size
+				 * but the last: one super-frame (USO)
+				 */
+				if (tap_n && (tap_run != uf || mc > 0 ||
+					      tap_n == TAP_GSO_SEGS_MAX ||
+					      !len || len > tap_seg ||
+					      udp_mh_recv[udp_tap_idx[tap_n - 1]].msg_len != tap_seg)) {
+					udp_dgrams_to_tap(ctx, &tap_k,
+							  udp_tap_idx, tap_n,
+							  tap_seg);
+					tap_n = 0;
+				}
+				if (mc > 0 || !len ||
+				    len > udp_payload_max(ctx->c.mtu,
+							  inany_v4(&k.gaddr))) {
+					udp_dgram_to_tap(ctx, &k, udp_buf[i],
+							 len);
+					continue;
+				}
+				if (!tap_n) {
+					tap_run = uf;
+					tap_k = k;
+					tap_seg = len;
+				}
+				udp_tap_idx[tap_n++] = i;
 				continue;
 			}
 
@@ -1379,6 +1483,9 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		}
 		if (run && m)
 			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
+		if (tap_n)
+			udp_dgrams_to_tap(ctx, &tap_k, udp_tap_idx, tap_n,
+					  tap_seg);
 
 		if (r < UDP_BATCH)
 			return;
@@ -1493,11 +1600,12 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
-		    udp_stats.dgrams_from_tap, udp_stats.too_big,
-		    udp_stats.refused_full, flow_stats.evicted,
-		    udp_stats.evicted_answered, udp_stats.evicted_unanswered);
+		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
+		    udp_stats.too_big, udp_stats.refused_full,
+		    flow_stats.evicted, udp_stats.evicted_answered,
+		    udp_stats.evicted_unanswered);
 	udp_mcast_stats_log();
 }
 
