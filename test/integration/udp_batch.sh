@@ -15,7 +15,11 @@
 #  2. the namespace -> the gateway address -> an echo server on H's
 #     loopback, IPv4 and IPv6: runs of one flow leave with one sendmmsg(),
 #     replies come back through recvmmsg() into the tap's frames;
-#  3. with --pcap (frames one by one, full checksums) the same as 1.
+#  3. with --pcap (frames one by one, full checksums) the same as 1;
+#  4. passt: a guest that speaks the stream itself (passt_client.py
+#     udp-batch) sends each round, 8 flows, in one write of frames to the
+#     echo server on H's loopback through the gateway address: the
+#     echoes must come back as frames, checksums right, whole, in order.
 # Then pasta's --stats counters: every datagram counted both ways, and if
 # pasta logged that the tap takes UDP super-frames, some were sent.
 # asan: yes
@@ -64,4 +68,14 @@ in_remote $UDPTOOL flows $H4 6201 8 4 $SIZES || fail "IPv4 with --pcap"
 in_remote $UDPTOOL flows $H6 6201 8 4 $SIZES || fail "IPv6 with --pcap"
 pasta_alive
 stop_pasta
-pass "batches of 8 interleaved UDP flows both ways, IPv4 and IPv6: every datagram whole, in order"
+# passt: a guest speaking the stream itself (passt_client.py), each
+# round of 8 flows in one write of frames, to the echo server on H's
+# loopback through the gateway address
+S=$WORK/passt.sock
+start_passt "$S"
+in_host python3 "$(dirname "$0")/passt_client.py" udp-batch "$S" $R4 5202 8 8 $SIZES \
+	>"$WORK/client.out" 2>&1 || { cat "$WORK/client.out"; fail "passt: UDP batch"; }
+grep "^udp flows" "$WORK/client.out"
+passt_alive
+stop_passt
+pass "batches of 8 interleaved UDP flows both ways through pasta and passt, IPv4 and IPv6: every datagram whole, in order"
