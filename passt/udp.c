@@ -846,6 +846,28 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
+ * udp_uso_joins() - May a datagram join the run of one super-frame?
+ * @same:	It belongs to the run's flow, to the guest's unicast address
+ * @n:		Datagrams in the run, at least one
+ * @seg:	Payload length of the run's first datagram, bytes
+ * @last:	Payload length of the run's last datagram, bytes
+ * @len:	Payload length of the datagram, bytes
+ *
+ * The namespace's kernel cuts a super-frame into datagrams of gso_size
+ * bytes, the last one with what is left (Linux __udp_gso_segment()), at
+ * most TAP_GSO_SEGS_MAX of them: so a run is datagrams of one size and
+ * possibly one shorter last one, and one of length 0 can't be cut out.
+ *
+ * Return: true if it joins, false if the run must be sent first
+ */
+static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
+			  size_t len)
+{
+	return same && n < TAP_GSO_SEGS_MAX && len && len <= seg &&
+	       last == seg;
+}
+
+/**
  * udp_dgrams_to_tap() - Datagrams of one flow from a forwarded port to the
  *			 guest, in one UDP super-frame if the tap takes them
  * @ctx:	Context
@@ -1397,8 +1419,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		struct udp_flow *run = NULL, *tap_run = NULL;
 		unsigned i, m = 0, tap_n = 0;
+		size_t tap_seg = 0, tap_last = 0;
 		struct flow_key tap_k;
-		size_t tap_seg = 0;
 		int r;
 
 		udp_recv_prepare_bufs();
@@ -1445,10 +1467,10 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				/* A run of one flow, datagrams of one size
 				 * but the last: one super-frame (USO)
 				 */
-				if (tap_n && (tap_run != uf || mc > 0 ||
-					      tap_n == TAP_GSO_SEGS_MAX ||
-					      !len || len > tap_seg ||
-					      udp_mh_recv[udp_tap_idx[tap_n - 1]].msg_len != tap_seg)) {
+				if (tap_n &&
+				    !udp_uso_joins(tap_run == uf && mc <= 0,
+						   tap_n, tap_seg, tap_last,
+						   len)) {
 					udp_dgrams_to_tap(ctx, &tap_k,
 							  udp_tap_idx, tap_n,
 							  tap_seg);
@@ -1467,6 +1489,7 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 					tap_seg = len;
 				}
 				udp_tap_idx[tap_n++] = i;
+				tap_last = len;
 				continue;
 			}
 

@@ -591,6 +591,9 @@ client_run() {
 			-u -b 0 -l "${2#U?.}" -w 4M -t "$DUR" -i 1 -J \
 			--connect-timeout 5000 >"$4" 2>&1 & ;;
 	udpq)
+		# the gateway's MAC first: 2000 queries at once would overflow
+		# the neighbour queue while ARP waits for the daemon's answer
+		ip netns exec "$CLI_NS" ping -c 1 -W 1 "$CLI_DST" >/dev/null 2>&1
 		ip netns exec "$CLI_NS" timeout -k 5 $lim "$OUT/udpq" run \
 			"$CLI_DST" "$3" "${2#Q}" "$DUR" >"$4" 2>&1 & ;;
 	sockperf)
