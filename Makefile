@@ -148,10 +148,13 @@ $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
 
-# pesto(1): the client of -c/--conf-path, nothing but libc
-$(BUILD)/pesto: pesto/pesto.c passt/ctl.h $(VERSION_STAMP)
+# pesto(1): the client of -c/--conf-path, libc and the daemon's pure table
+# code: the wire protocol, spec parser and request operations (conf/)
+PESTO_SRCS := pesto/pesto.c conf/wire.c conf/ctl_ops.c conf/ports.c
+$(BUILD)/pesto: $(PESTO_SRCS) passt/ctl.h conf/wire.h conf/ctl_ops.h \
+		conf/ports.h conf/conf.h $(VERSION_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ $(PESTO_SRCS) \
 		$(ALL_LDFLAGS)
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)

@@ -795,6 +795,7 @@ static void ns_gone_check(struct ctx *ctx)
 static void housekeeping(struct ctx *ctx)
 {
 	ns_gone_check(ctx);
+	ctl_timer(ctx);
 	if (ctx->c.mode == MODE_PASTA && !ctx->quit)
 		fwd_auto_scan(ctx);
 

@@ -1017,6 +1017,11 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
  *
+ * A failure a router's ICMP error caused goes to the guest as that error
+ * (tcp_syn_icmp_relay()); one of the host's own as the error that gives
+ * the same errno (tcp_syn_unreach()); anything else as an RST.  Success
+ * switches IP_RECVERR off again (tcp_sock_recverr()).
+ *
  * #syscalls getsockopt
  */
 static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
@@ -1028,12 +1033,14 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 		err = errno;
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
-		if (tcp_syn_unreach(ctx, conn, err))
+		if (tcp_syn_icmp_relay(ctx, conn) ||
+		    tcp_syn_unreach(ctx, conn, err))
 			tcp_conn_free(conn, false, "unreachable");
 		else
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
 	}
+	tcp_sock_recverr(conn->sock, inany_v4(&conn->f.key.gaddr), false);
 	conn_event(conn, TEV_SOCK_CONNECTED);
 	tcp_rcv_wnd_update(ctx, conn);
 	conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << conn->ws_to_tap);
@@ -1560,10 +1567,10 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
  */
 static void tcp_stats_print(void)
 {
-	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, refused (no source address) %lu, RST to guest %lu, RST to host %lu",
 		    tcp_stats.flows_opened, tcp_stats.flows_closed,
-		    flow_stats.tcp_refused_full, tcp_stats.rst_to_tap,
-		    tcp_stats.rst_to_sock);
+		    flow_stats.tcp_refused_full, tcp_stats.refused_no_source,
+		    tcp_stats.rst_to_tap, tcp_stats.rst_to_sock);
 	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
 		    tcp_stats.bytes_to_tap, tcp_stats.bytes_from_tap,
 		    tcp_stats.retrans, tcp_stats.fast_retrans, tcp_stats.rto,

@@ -216,6 +216,8 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn);
 /* tcp_open.c */
 void tcp_open_init(void);
 bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err);
+bool tcp_syn_icmp_relay(struct ctx *ctx, const struct tcp_conn *conn);
+void tcp_sock_recverr(int s, bool v4, bool on);
 void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		       const struct tcp_seg *s);
 

@@ -614,7 +614,10 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				k.gaddr = dst;
 				udp_mcast_stats.to_guest++;
 			}
-			fwd_nat_to_guest(c, &src, &k.faddr);
+			if (!fwd_nat_to_guest(c, &src, &k.faddr)) {
+				udp_stats.no_source++;	/* no gateway */
+				continue;
+			}
 			k.fport = sport;
 			len = udp_frame_fill(c, l2, &k, udp_mcast_mh[i].msg_len,
 					     partial);
