@@ -390,8 +390,8 @@ struct conf {
 
 	int mtu;
 	bool no_mtu;
-	uint8_t mac_our[ETH_ALEN_];
-	uint8_t mac_guest[ETH_ALEN_];
+	uint8_t mac_our[ETH_ALEN];
+	uint8_t mac_guest[ETH_ALEN];
 	bool mac_guest_set;
 	struct conf_ip4 ip4;
 	struct conf_ip6 ip6;

@@ -44,6 +44,7 @@
 #include "../conf/log.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
+#include "../tap/hdr.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
@@ -179,9 +180,10 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 	uint8_t type;
 	int err = 0;
 
-	if (f->l4_hlen < 8)	/* ICMP of the other family: opaque */
+	if (f->l4_hlen < sizeof(struct icmphdr))  /* the other family's */
 		return false;
-	type = f->l4[0];
+	/* type is the first byte of struct icmphdr and struct icmp6_hdr */
+	type = hdr_get8(f->l4, struct icmphdr, type);
 	if (!((f->af == AF_INET && type == ICMP_ECHO) ||
 	      (f->af == AF_INET6 && type == ICMP6_ECHO_REQUEST)))
 		return false;
@@ -388,36 +390,37 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	for (i = 0; i < 16; i++) {
 		const struct conf *c = &ctx->c;
 		bool v4 = inany_v4(&pf->f.key.gaddr);
-		size_t l3 = v4 ? 20 : 40, len;
+		size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, len;
 		ssize_t n;
 		uint8_t *l2;
 		uint16_t ck;
 		uint32_t sum;
 
 		n = recv(pf->sock, icmp_buf, sizeof(icmp_buf), MSG_DONTWAIT);
-		if (n < 8)
+		if (n < (ssize_t)sizeof(struct icmphdr))
 			return;
 
-		len = ETH_HLEN_ + l3 + (size_t)n;
+		len = ETH_HLEN + l3 + (size_t)n;
 		l2 = tap_tx_frame(len);
 		if (!l2)
 			return;
 		eth_hdr_fill(l2, tap_guest_mac_dst(),
-			     c->mac_our, v4 ? 0x0800 : 0x86dd);
-		l3_hdr_fill(l2 + ETH_HLEN_, &pf->f.key.faddr, &pf->f.key.gaddr,
+			     c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+		l3_hdr_fill(l2 + ETH_HLEN, &pf->f.key.faddr, &pf->f.key.gaddr,
 			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
-		memcpy(l2 + ETH_HLEN_ + l3, icmp_buf, (size_t)n);
+		memcpy(l2 + ETH_HLEN + l3, icmp_buf, (size_t)n);
 
 		/* Put back the guest's identifier, then the checksum: ICMP
 		 * over the message (RFC 792), ICMPv6 with the pseudo-header
 		 * (RFC 4443 2.3)
 		 */
-		put_be16(l2 + ETH_HLEN_ + l3 + 4, pf->f.key.gport);
-		put_be16(l2 + ETH_HLEN_ + l3 + 2, 0);
+		hdr_put16(l2 + ETH_HLEN + l3, struct icmphdr, un.echo.id,
+			  pf->f.key.gport);
+		hdr_put16(l2 + ETH_HLEN + l3, struct icmphdr, checksum, 0);
 		sum = v4 ? 0 : csum_pseudo(&pf->f.key.faddr, &pf->f.key.gaddr,
 					   IPPROTO_ICMPV6, (size_t)n);
-		ck = csum(l2 + ETH_HLEN_ + l3, (size_t)n, sum);
-		memcpy(l2 + ETH_HLEN_ + l3 + 2, &ck, 2);
+		ck = csum(l2 + ETH_HLEN + l3, (size_t)n, sum);
+		memcpy(l2 + ETH_HLEN + l3 + ICMP_CSUM_OFF, &ck, sizeof(ck));
 
 		icmp_stats.echo_from_host++;
 		pf->last_active_ms = ctx->now;

@@ -426,39 +426,6 @@ bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
 }
 
 /**
- * tcp_bits_fmt() - Changed bits, spelled out: "+NAME -NAME ..."
- * @old:	Old bits
- * @new:	New bits
- * @names:	Name of each bit, by bit number
- * @count:	Number of bits
- * @buf:	Output
- * @len:	Size of @buf
- *
- * Return: @buf
- */
-static const char *tcp_bits_fmt(uint32_t old, uint32_t new,
-				const char *const *names, unsigned count,
-				char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned i;
-
-	buf[0] = '\0';
-	for (i = 0; i < count && off < len; i++) {
-		int n;
-
-		if (!((old ^ new) & (1U << i)))
-			continue;
-		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
-			     new & (1U << i) ? '+' : '-', names[i]);
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
-	return buf;
-}
-
-/**
  * tcp_events_set() - Write a connection's events: the only writer
  * @conn:	Connection
  * @events:	New enum tcp_ev bits
@@ -479,7 +446,7 @@ void tcp_events_set(struct tcp_conn *conn, unsigned events)
 	state = tcp_state_next(old, events);
 	ASSERT(state == old || tcp_state_allowed(old, state));
 	if (log_level >= LOG_DEBUG) {
-		tcp_bits_fmt(conn->events, events, tcp_ev_str, TEV_COUNT, buf,
+		log_bits_fmt(conn->events, events, tcp_ev_str, TEV_COUNT, buf,
 			     sizeof(buf));
 		if (state != old)
 			flow_dbg(conn, "%s: %s -> %s", buf, tcp_state_str[old],
@@ -500,7 +467,7 @@ void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags)
 {
 	char buf[256];
 
-	tcp_bits_fmt(conn->flags, flags, tcp_fl_str, TFL_COUNT, buf,
+	log_bits_fmt(conn->flags, flags, tcp_fl_str, TFL_COUNT, buf,
 		     sizeof(buf));
 	trace("flow %u TCP: %s", flow_idx((const union flow *)conn), buf);
 }

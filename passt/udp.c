@@ -719,7 +719,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
 	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
 	int rounds;
@@ -785,7 +785,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			len = udp_frame_fill(c, l2, &uf->f.key,
 					     udp_mh_recv[i].msg_len, partial);
 			if (partial)
-				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
+				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			got++;
@@ -811,7 +811,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 			     const uint8_t *data, size_t len)
 {
 	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN, flen;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
 	size_t need = TAP_HEADROOM + hlen + len, avail;
 	uint8_t *p, *l2;
 
@@ -834,7 +834,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
-		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+		tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
 	else
 		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
 	udp_stats.dgrams_to_tap++;
@@ -884,7 +884,7 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 			      const unsigned *idx, unsigned n, size_t seg)
 {
 	bool v4 = inany_v4(&k->gaddr);
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t total = 0, need, avail, flen, off;
 	uint8_t *p, *l2;
 	unsigned i;
@@ -916,7 +916,7 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 		off += len;
 	}
 	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
-	tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+	tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
 	tap_tx_uso(seg);
 	udp_stats.dgrams_to_tap += n;
 	udp_stats.uso_frames++;
