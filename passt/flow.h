@@ -118,7 +118,8 @@ struct ctx;
  *		for none); the flow may be freed
  * @tick:	Timer pass, once for the type before its flows' @timer
  * @idle_since:	Eviction: time of the flow's last activity (ms), or -1 if
- *		it may not be evicted; NULL: the type never is
+ *		it may not be evicted; NULL: the type never is.  Only flows
+ *		put on the eviction list with flow_lru_touch() are candidates
  * @evict:	Close a flow chosen for eviction (flow table full)
  * @drain:	Exit drain: close the flow if it has finished; @abort: the
  *		soft deadline passed, give up on it; return true if it is
@@ -228,6 +229,7 @@ void flow_set_state(union flow *flow, enum flow_state state);
 void flow_activate(union flow *flow, enum flow_type type);
 
 int flow_init(unsigned max);
+void flow_lru_touch(const union flow *flow);
 union flow *flow_alloc(struct ctx *ctx);
 void flow_free(union flow *flow);
 void flow_free_flush(void);

@@ -45,7 +45,12 @@
  *    sendmmsg(), source address set with IP_PKTINFO/IPV6_PKTINFO;
  *  - from anywhere else (UDP_TAP_IN): copied into frames from the peer's
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
- *    address and the target port.  The guest's replies leave through the
+ *    address and the target port.  Consecutive datagrams of one flow in a
+ *    batch, of one size but the last (which may be shorter), go in one
+ *    UDP super-frame where the tap device takes them (tap_uso_offload():
+ *    VIRTIO_NET_HDR_GSO_UDP_L4, Linux 6.2): the namespace's kernel cuts
+ *    it at the same boundaries (gso_size), so the guest reads the same
+ *    datagrams for one write instead of one write each.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
  *    peer sent to; ICMP errors about them are read from that socket's
  *    error queue (udp_listen_errqueue()).  A datagram that was sent to a
@@ -105,6 +110,7 @@
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
  * flows through the tap transmit arena.  Nothing is allocated per packet.
+ * Flow sockets ask for a UDP_FLOW_RCVBUF receive buffer (udp_sock_new()).
  */
 #include <errno.h>
 #include <time.h>
@@ -136,6 +142,7 @@
 #define UDP_BATCH		32	/* datagrams per recvmmsg()/sendmmsg() */
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
 #define UDP_ROUNDS		8	/* batches per event before yielding */
+#define UDP_FLOW_RCVBUF		(1 << 20)	/* bytes, SO_RCVBUF of flow sockets */
 
 static const char *const udp_kind_str[UDP_KIND_COUNT] = {
 	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
@@ -154,6 +161,9 @@ static struct sockaddr_storage udp_name_recv[UDP_BATCH];
 static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 					 CMSG_SPACE(sizeof(struct in_pktinfo))]
 	__attribute__((aligned(8)));
+
+/* Datagrams of the current batch gathered for one super-frame */
+static unsigned udp_tap_idx[UDP_BATCH];
 
 /* Send side: one batch at a time, all to one socket */
 static struct mmsghdr udp_mh_send[UDP_BATCH];
@@ -191,6 +201,21 @@ static void udp_expiry_want(struct ctx *ctx, int64_t at)
 }
 
 /**
+ * udp_flow_touch() - Stamp a flow's last datagram, either way
+ * @uf:		Flow
+ * @now:	Current time, ms (ctx->now)
+ *
+ * Also moves the flow to the most recently used end of the flow layer's
+ * eviction list (flow_lru_touch()), so that a full table gives up the
+ * flow idle the longest without walking the table.
+ */
+void udp_flow_touch(struct udp_flow *uf, int64_t now)
+{
+	uf->last_active_ms = now;
+	flow_lru_touch((const union flow *)uf);
+}
+
+/**
  * udp_flow_new() - Allocate and hash a flow
  * @ctx:	Context
  * @kind:	enum udp_kind
@@ -216,7 +241,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 	uf->kind = (uint8_t)kind;
 	uf->sock = -1;
 	uf->listen_sock = -1;
-	uf->last_active_ms = ctx->now;
+	udp_flow_touch(uf, ctx->now);
 	if (flow_hash_add(flow) < 0) {
 		flow_free(flow);
 		return NULL;
@@ -369,13 +394,20 @@ static int udp_sock_connect(int s, bool bound, const union inany *baddr,
  * @ctx:	Context (for rate-limited warnings)
  * @af:		AF_INET or AF_INET6 (IPv6-only)
  *
+ * Its receive buffer is UDP_FLOW_RCVBUF (SO_RCVBUF, capped by the kernel
+ * at net.core.rmem_max, doubled): the peer's answers queue there between
+ * our reads, and the default (net.core.rmem_default, 208 KiB) holds three
+ * datagrams of 64 KiB, so a burst of large answers (a bulk download over
+ * a flow the guest opened) was dropped here while the guest's own socket
+ * had room.  It is a limit, not memory set aside.
+ *
  * #syscalls socket setsockopt
  * Return: fd, or -errno
  */
 static int udp_sock_new(struct ctx *ctx, int af)
 {
 	int s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		       IPPROTO_UDP), one = 1;
+		       IPPROTO_UDP), one = 1, rcvbuf = UDP_FLOW_RCVBUF;
 
 	if (s < 0) {
 		int ret = -errno;
@@ -386,6 +418,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	}
 	if (af == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return s;
 }
 
@@ -758,7 +791,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			got++;
 		}
 		udp_stats.dgrams_to_tap += got;
-		uf->last_active_ms = ctx->now;
+		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;
@@ -808,6 +841,88 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
+ * udp_uso_joins() - May a datagram join the run of one super-frame?
+ * @same:	It belongs to the run's flow, to the guest's unicast address
+ * @n:		Datagrams in the run, at least one
+ * @seg:	Payload length of the run's first datagram, bytes
+ * @last:	Payload length of the run's last datagram, bytes
+ * @len:	Payload length of the datagram, bytes
+ *
+ * The namespace's kernel cuts a super-frame into datagrams of gso_size
+ * bytes, the last one with what is left (Linux __udp_gso_segment()), at
+ * most TAP_GSO_SEGS_MAX of them: so a run is datagrams of one size and
+ * possibly one shorter last one, and one of length 0 can't be cut out.
+ *
+ * Return: true if it joins, false if the run must be sent first
+ */
+static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
+			  size_t len)
+{
+	return same && n < TAP_GSO_SEGS_MAX && len && len <= seg &&
+	       last == seg;
+}
+
+/**
+ * udp_dgrams_to_tap() - Datagrams of one flow from a forwarded port to the
+ *			 guest, in one UDP super-frame if the tap takes them
+ * @ctx:	Context
+ * @k:		Guest-side tuple, as for udp_dgram_to_tap()
+ * @idx:	Indices into udp_buf[] and udp_mh_recv[] of the datagrams, in
+ *		the order they arrived
+ * @n:		Number of datagrams, 1 to TAP_GSO_SEGS_MAX
+ * @seg:	Payload length of each datagram but the last, which is not
+ *		longer, bytes; all within udp_payload_max()
+ *
+ * With UDP segmentation offload to the namespace (tap_uso_offload()) and
+ * more than one datagram, the payloads are copied one after the other
+ * behind one set of headers, and the namespace's stack cuts them apart
+ * again at @seg bytes (VIRTIO_NET_HDR_GSO_UDP_L4): one write() to the tap
+ * for the run, the same datagrams, boundaries and order the guest would
+ * have had frame by frame.  Otherwise one frame each (udp_dgram_to_tap()).
+ */
+static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
+			      const unsigned *idx, unsigned n, size_t seg)
+{
+	bool v4 = inany_v4(&k->gaddr);
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	size_t total = 0, need, avail, flen, off;
+	uint8_t *p, *l2;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		total += udp_mh_recv[idx[i]].msg_len;
+	need = TAP_HEADROOM + hlen + total;
+	if (n < 2 || !tap_uso_offload() || !tap_connected() ||
+	    hlen + total > FRAME_MAX) {
+		for (i = 0; i < n; i++)
+			udp_dgram_to_tap(ctx, k, udp_buf[idx[i]],
+					 udp_mh_recv[idx[i]].msg_len);
+		return;
+	}
+	p = tap_tx_space(&avail);
+	if (avail < need || !tap_tx_frames_free()) {
+		tap_flush();
+		p = tap_tx_space(&avail);
+		if (avail < need || !tap_tx_frames_free()) {
+			tap_stats.tx_dropped += n;
+			return;
+		}
+	}
+	l2 = p + TAP_HEADROOM;
+	for (i = 0, off = hlen; i < n; i++) {
+		size_t len = udp_mh_recv[idx[i]].msg_len;
+
+		memcpy(l2 + off, udp_buf[idx[i]], len);
+		off += len;
+	}
+	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
+	tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
+	tap_tx_uso(seg);
+	udp_stats.dgrams_to_tap += n;
+	udp_stats.uso_frames++;
+}
+
+/**
  * udp_splice_back() - Datagrams on a spliced flow's socket: back to the peer
  * @ctx:	Context
  * @uf:		UDP_SPLICE_IN or UDP_SPLICE_OUT flow
@@ -842,7 +957,7 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 			udp_msg_to_peer(mh, uf, cl);
 		}
 		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
-		uf->last_active_ms = ctx->now;
+		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if (r < UDP_BATCH)
 			return;
@@ -1008,7 +1123,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	if (m)
 		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
 							  udp_mh_send, m);
-	uf->last_active_ms = ctx->now;
+	udp_flow_touch(uf, ctx->now);
 	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
 	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
 	return used;
@@ -1433,8 +1548,10 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	if (events & EPOLLERR)
 		udp_listen_errqueue(ctx, ref);
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		struct udp_flow *run = NULL;
-		unsigned i, m = 0;
+		struct udp_flow *run = NULL, *tap_run = NULL;
+		unsigned i, m = 0, tap_n = 0;
+		size_t tap_seg = 0, tap_last = 0;
+		struct flow_key tap_k;
 		int r;
 
 		udp_recv_prepare_bufs();
@@ -1471,14 +1588,39 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			uf = udp_listen_flow(ctx, ref, i, mc > 0);
 			if (!uf)
 				continue;
-			uf->last_active_ms = ctx->now;
+			udp_flow_touch(uf, ctx->now);
 			uf->seen |= UDP_SEEN_OPENER;
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
 				if (mc > 0)
 					k.gaddr = group;
-				udp_dgram_to_tap(ctx, &k, udp_buf[i], len);
+				/* A run of one flow, datagrams of one size
+				 * but the last: one super-frame (USO)
+				 */
+				if (tap_n &&
+				    !udp_uso_joins(tap_run == uf && mc <= 0,
+						   tap_n, tap_seg, tap_last,
+						   len)) {
+					udp_dgrams_to_tap(ctx, &tap_k,
+							  udp_tap_idx, tap_n,
+							  tap_seg);
+					tap_n = 0;
+				}
+				if (mc > 0 || !len ||
+				    len > udp_payload_max(ctx->c.mtu,
+							  inany_v4(&k.gaddr))) {
+					udp_dgram_to_tap(ctx, &k, udp_buf[i],
+							 len);
+					continue;
+				}
+				if (!tap_n) {
+					tap_run = uf;
+					tap_k = k;
+					tap_seg = len;
+				}
+				udp_tap_idx[tap_n++] = i;
+				tap_last = len;
 				continue;
 			}
 
@@ -1495,6 +1637,9 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		}
 		if (run && m)
 			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
+		if (tap_n)
+			udp_dgrams_to_tap(ctx, &tap_k, udp_tap_idx, tap_n,
+					  tap_seg);
 
 		if (r < UDP_BATCH)
 			return;
@@ -1609,12 +1754,12 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
-		    udp_stats.dgrams_from_tap, udp_stats.too_big,
-		    udp_stats.refused_full, flow_stats.evicted,
-		    udp_stats.evicted_answered, udp_stats.evicted_unanswered,
-		    udp_stats.no_source);
+		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
+		    udp_stats.too_big, udp_stats.refused_full,
+		    flow_stats.evicted, udp_stats.evicted_answered,
+		    udp_stats.evicted_unanswered, udp_stats.no_source);
 	udp_mcast_stats_log();
 }
 

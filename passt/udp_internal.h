@@ -48,5 +48,6 @@ struct udp_flow;
 void udp_pool_refill(struct ctx *ctx);
 int udp_pool_get(struct ctx *ctx, bool v4, bool *bound);
 bool udp_pool_put_used(struct udp_flow *uf);
+void udp_flow_touch(struct udp_flow *uf, int64_t now);
 
 #endif /* PASST_UDP_INTERNAL_H */

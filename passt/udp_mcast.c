@@ -627,7 +627,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			udp_stats.dgrams_to_tap++;
 		}
-		uf->last_active_ms = ctx->now;
+		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if ((unsigned)r < n)
 			return;

@@ -89,6 +89,12 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+
+/* Linux 6.2, include/uapi/linux/if_tun.h and virtio_net.h */
+#ifndef TUN_F_USO4
+#define TUN_F_USO4	0x20
+#define TUN_F_USO6	0x40
+#endif
 #include "frame.h"
 #include "pcap.h"
 #include "stream.h"
@@ -104,6 +110,7 @@ struct tap_stats tap_stats;
 static enum tap_backend tap_be;
 static int tap_dev_fd = -1;
 static bool tap_vnet;
+static bool tap_uso;	/* the tap device takes VIRTIO_NET_HDR_GSO_UDP_L4 */
 static bool tap_pcap_on;
 
 /* Receive side */
@@ -238,6 +245,36 @@ static void tap_queues_reset(void)
 }
 
 /**
+ * tap_uso_probe() - Does the tap device take UDP super-frames from us?
+ * @fd:		Tap device, with IFF_VNET_HDR and our TUN_F_CSUM | TUN_F_TSO4
+ *		| TUN_F_TSO6 offloads set
+ *
+ * The tun driver builds an skb of type SKB_GSO_UDP_L4 from a frame whose
+ * virtio_net_hdr says VIRTIO_NET_HDR_GSO_UDP_L4 since Linux 6.2, the
+ * version that added TUN_F_USO4 and TUN_F_USO6 to TUNSETOFFLOAD; an
+ * older kernel refuses those flags (EINVAL), and would refuse the frames.
+ * So the flags are tried once and taken back: they say what we accept
+ * from the namespace, and UDP super-frames from there are not taken
+ * (vnet_hdr_in_check()).  One line in the log says which.
+ *
+ * Context: set-up, from tap_init() of a tap device (pasta, main()),
+ *	    before the seccomp filter: no #syscalls needed
+ * Return: true if the kernel has USO for tap devices
+ */
+static bool tap_uso_probe(int fd)
+{
+	unsigned base = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+	bool ok = !ioctl(fd, TUNSETOFFLOAD, base | TUN_F_USO4 | TUN_F_USO6);
+
+	if (ok && ioctl(fd, TUNSETOFFLOAD, base) < 0)
+		warn_perror("tap: TUNSETOFFLOAD after the USO probe");
+	info("tap: UDP segmentation offload to the namespace: %s",
+	     ok ? "yes (datagrams of a flow in one write)" :
+		  "no (Linux < 6.2): one write per datagram");
+	return ok;
+}
+
+/**
  * tap_init() - Select the back-end and its fd
  * @be:		TAP_DEV or TAP_STREAM
  * @fd:		Tap device fd, or connected stream socket (non-blocking)
@@ -248,6 +285,7 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr)
 	tap_be = be;
 	tap_dev_fd = fd;
 	tap_vnet = be == TAP_DEV && vnet_hdr;
+	tap_uso = tap_vnet && tap_uso_probe(fd);
 	tap_queues_reset();
 }
 
@@ -320,6 +358,19 @@ bool tap_gso_offload(void)
 	if (tap_be == TAP_VHOST)
 		return vu_guest_tso() && !tap_pcap_on;
 	return tap_vnet && !tap_pcap_on;
+}
+
+/**
+ * tap_uso_offload() - May UDP frames to the guest be super-frames?
+ *
+ * Return: true for a tap device with virtio_net_hdr whose kernel takes
+ *	   VIRTIO_NET_HDR_GSO_UDP_L4 (tap_uso_probe()), and no pcap capture;
+ *	   false for the stream and vhost-user back-ends (a vhost-user guest
+ *	   would have to negotiate VIRTIO_NET_F_GUEST_USO4/6: not offered)
+ */
+bool tap_uso_offload(void)
+{
+	return tap_be == TAP_DEV && tap_uso && !tap_pcap_on;
 }
 
 /**
@@ -680,6 +731,25 @@ void tap_tx_gso(size_t mss)
 {
 	if (tap_tx_n && tap_gso_offload() && mss && mss <= 0xffff)
 		tap_tx_gso_size[tap_tx_n - 1] = (uint16_t)mss;
+}
+
+/**
+ * tap_tx_uso() - Mark the frame queued last as a UDP super-frame
+ * @seg:	Datagram payload size, bytes: gso_size for the namespace's
+ *		stack, which cuts the payload into datagrams of @seg bytes,
+ *		the last one possibly shorter (Linux __udp_gso_segment())
+ *
+ * The frame must have been queued with a partial checksum (@csum_start
+ * at its UDP header, offset 6), carry more than @seg bytes of payload and
+ * at most TAP_GSO_SEGS_MAX datagrams (the kernel's UDP_MAX_SEGMENTS is 64
+ * or more); the caller checks tap_uso_offload() first.
+ *
+ * Context: right after tap_tx_add()
+ */
+void tap_tx_uso(size_t seg)
+{
+	if (tap_tx_n && tap_uso_offload() && seg && seg <= 0xffff)
+		tap_tx_gso_size[tap_tx_n - 1] = (uint16_t)seg;
 }
 
 /**

@@ -84,6 +84,7 @@ enum tap_backend tap_backend(void);
 bool tap_connected(void);
 bool tap_csum_offload(void);
 bool tap_gso_offload(void);
+bool tap_uso_offload(void);
 void tap_set_pcap(bool on);
 
 int tap_rx(struct tap_rx_batch *b);
@@ -102,6 +103,7 @@ bool tap_tx_pending(void);
 void tap_tx_tag(uint64_t tag);
 size_t tap_gso_seg(size_t hlen, size_t mss);
 void tap_tx_gso(size_t mss);
+void tap_tx_uso(size_t seg);
 void tap_tx_set_drop_cb(tap_tx_drop_fn fn);
 bool tap_tx_blocked(void);
 bool tap_tx_unblock(void);

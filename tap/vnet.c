@@ -30,6 +30,43 @@
 #include "hdr.h"
 #include "vnet.h"
 
+/* VIRTIO_NET_HDR_GSO_UDP_L4: Linux 6.2 headers, virtio 1.2 5.1.6 */
+#define VNET_GSO_UDP_L4	5
+
+/**
+ * vnet_hdr_out_uso() - The GSO part of the header of a UDP super-frame
+ * @vh:		Header, NEEDS_CSUM and csum_start/csum_offset set already
+ * @l2:		Frame, Ethernet header first
+ * @hlen:	Bytes readable at @l2
+ * @len:	Frame length, bytes
+ * @gso:	Datagram payload size, bytes
+ *
+ * Leaves the header as it is (one datagram) unless the frame is UDP over
+ * IPv4 (no options) or IPv6 (no extension headers) with the UDP header at
+ * csum_start, within @hlen, and more than @gso bytes of payload.
+ */
+static void vnet_hdr_out_uso(struct virtio_net_hdr *vh, const uint8_t *l2,
+			     size_t hlen, size_t len, uint16_t gso)
+{
+	size_t th = vh->csum_start, hdr_len = th + UDP_HLEN;
+	uint16_t ethertype;
+
+	if (hlen < ETH_HLEN + IP4_HLEN || hdr_len > hlen ||
+	    hdr_len + gso >= len)
+		return;
+	ethertype = hdr_get16(l2, struct ethhdr, h_proto);
+	if (!(ethertype == ETH_P_IP && th == ETH_HLEN + IP4_HLEN &&
+	      hdr_get8(l2 + ETH_HLEN, struct iphdr, protocol) ==
+	      IPPROTO_UDP) &&
+	    !(ethertype == ETH_P_IPV6 && th == ETH_HLEN + IP6_HLEN &&
+	      hdr_get8(l2 + ETH_HLEN, struct ip6_hdr, ip6_nxt) ==
+	      IPPROTO_UDP))
+		return;
+	vh->gso_type = VNET_GSO_UDP_L4;
+	vh->hdr_len = (uint16_t)hdr_len;
+	vh->gso_size = gso;
+}
+
 /**
  * vnet_hdr_out() - Fill the virtio-net header of a frame we send
  * @vh:		Header to fill (all of it: flags, gso_type, hdr_len,
@@ -39,12 +76,16 @@
  *		payload lives elsewhere: its headers, at least)
  * @len:	Frame length, bytes (all pieces)
  * @csum:	csum_start << 16 | csum_offset, 0 if checksums are complete
- * @gso:	Segment size (tap_tx_gso()), bytes; 0: one segment
+ * @gso:	Segment size (tap_tx_gso(), tap_tx_uso()), bytes; 0: one
+ *		segment
  *
  * With @csum 0 the header is all zeroes (VIRTIO_NET_HDR_GSO_NONE).  A
  * @gso is ignored (the frame goes with NEEDS_CSUM only) unless the frame
  * is TCP over IPv4 or IPv6 with its checksum field at csum_start + 16,
- * its whole TCP header within @hlen, and more than @gso bytes of payload.
+ * its whole TCP header within @hlen, and more than @gso bytes of payload;
+ * or UDP with its checksum field at csum_start + 6 and more than @gso
+ * bytes of payload: VIRTIO_NET_HDR_GSO_UDP_L4 (virtio 1.2 5.1.6.4, Linux
+ * 6.2 for tap devices), hdr_len up to the end of the UDP header.
  */
 void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
 		  size_t len, uint32_t csum, uint16_t gso)
@@ -60,6 +101,10 @@ void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
 	vh->csum_start = (uint16_t)th;
 	vh->csum_offset = (uint16_t)(csum & 0xffff);
 
+	if (gso && vh->csum_offset == UDP_CSUM_OFF) {
+		vnet_hdr_out_uso(vh, l2, hlen, len, gso);
+		return;
+	}
 	if (!gso || vh->csum_offset != TCP_CSUM_OFF ||
 	    hlen < ETH_HLEN + IP4_HLEN || th + sizeof(tcp) > hlen)
 		return;

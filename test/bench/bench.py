@@ -8,7 +8,12 @@
       output of iperf3 -J, sockperf ping-pong, wrk or flows.py run (for
       flows: value is the aggregate Gbit/s, p99_us/p50_us/max_us the
       flows' completion times, count the verified flows, retrans the client
-      namespace's retransmitted segments, stalls the flows over 1 s).
+      namespace's retransmitted segments, stalls the flows over 1 s;
+      for iperf3u, iperf3 -u: value is the datagrams per second the
+      receiver got, bytes its bytes, count its datagrams, retrans the
+      datagrams lost; for udpq: value is replies per second, count the
+      replies, retrans the queries never answered, stalls those refused,
+      p50_us/p99_us/max_us the latencies).
       status is ok, n/a (the client could not connect: the implementation
       doesn't offer that path) or fail.
   bench.py report RESULTS_TSV META_TSV
@@ -52,7 +57,15 @@ SCEN_TITLE = {
     "M2.10": "M2.10 remote->ns, 10 flows",
     "M2.100": "M2.100 remote->ns, 100 flows",
     "M2.1000": "M2.1000 remote->ns, 1000 flows",
+    "U1.1400": "U1.1400 ns->host, 1400-byte datagrams",
+    "U1.8000": "U1.8000 ns->host, 8000-byte datagrams",
+    "U2.1400": "U2.1400 remote->ns (-u), 1400-byte",
+    "U2.8000": "U2.8000 remote->ns (-u), 8000-byte",
+    "Q200": "Q200 ns->host, 200 DNS-like clients",
+    "Q2000": "Q2000 ns->host, 2000 DNS-like clients",
 }
+UDP_BULK_TARGET = 0.8   # issue 31: ours/kernel on every bulk UDP row
+UDP_CPU_1400_TARGET = 10.7 / 2  # issue 31: half of 10.7 s/GB at 1400 bytes
 WAN_RE = re.compile(r"^W([DU])([0-9]+)L([0-9.]+)$")
 for _d in (0, 10, 40):
     for _l in ("0", "0.1", "1"):
@@ -105,6 +118,59 @@ def parse_iperf3(text, rc):
         minfrac = "%.2f" % (min(ivals) / med) if med else None
     return ("ok", "%.3f" % (bps / 1e9), "Gbit/s", None, nbytes, None, retr,
             stalls, minfrac, "")
+
+
+def parse_iperf3u(text, rc):
+    """iperf3 -u: datagrams per second the receiver got, their bytes, loss."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        j = json.loads(text[start:end + 1])
+    except ValueError:
+        reason = clean_note(text) or "no output"
+        if rc == 124:
+            reason = "client timed out: " + reason
+        return ("fail", None, "dgram/s", None, None, None, None, None, None, reason)
+    err = j.get("error")
+    if err:
+        status = "n/a" if "unable to connect" in err or "refused" in err else "fail"
+        return (status, None, "dgram/s", None, None, None, None, None, None,
+                clean_note("iperf3: " + err))
+    recv = j["end"].get("sum_received") or j["end"].get("sum", {})
+    sent, lost = recv.get("packets"), recv.get("lost_packets")
+    secs = recv.get("seconds")
+    if not sent or lost is None or not secs:
+        return ("fail", None, "dgram/s", None, None, None, None, None, None,
+                "no receiver summary")
+    got = sent - lost
+    if got <= 0:
+        return ("fail", None, "dgram/s", None, recv.get("bytes"), 0, lost,
+                None, None, "no datagram arrived")
+    return ("ok", "%.0f" % (got / secs), "dgram/s", None, recv.get("bytes"),
+            got, lost, None, None, "")
+
+
+def parse_udpq(text, rc):
+    """udpq run: replies per second, latency, unanswered and refused."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        j = json.loads(text[start:end + 1])
+    except ValueError:
+        reason = clean_note(text) or "no output"
+        if rc == 124:
+            reason = "client timed out: " + reason
+        return ("fail", None, "replies/s", None, None, None, None, None, None,
+                reason)
+    us = lambda k: "%.0f" % (j[k] * 1e6) if j.get(k, -1) >= 0 else None
+    note = []
+    if j.get("bad"):
+        note.append("%d answers with wrong bytes" % j["bad"])
+    if j.get("errors"):
+        note.append("%d socket errors" % j["errors"])
+    status = "ok" if j.get("replies") and not j.get("bad") else "fail"
+    return (status, "%.0f" % j.get("rate", 0), "replies/s", us("p99_s"),
+            None, j.get("replies"), j.get("unanswered"), j.get("refused"),
+            None, "; ".join(note), us("p50_s"), us("max_s"),
+            j.get("client_cpu_s"))
 
 
 def parse_sockperf(text, rc):
@@ -177,7 +243,8 @@ def cmd_parse(tool, path, rc):
     except OSError as e:
         text = ""
     parser = {"iperf3": parse_iperf3, "sockperf": parse_sockperf,
-              "wrk": parse_wrk, "flows": parse_flows}[tool]
+              "wrk": parse_wrk, "flows": parse_flows,
+              "iperf3u": parse_iperf3u, "udpq": parse_udpq}[tool]
     r = tuple(parser(text, int(rc)))
     out(*(r + (None,) * (13 - len(r))))
 
@@ -224,6 +291,13 @@ class Results:
         self.rows = rows
         self.by = {}
         for r in rows:
+            m = re.match(r"^U[12]\.([0-9]+)$", r.get("scenario", ""))
+            if m and r["status"] == "ok":
+                # derived: received Gbit/s, loss as a percentage
+                got, lost = num(r.get("count")), num(r.get("retrans"))
+                r["gbps"] = "%.4f" % (num(r["value"]) * int(m.group(1)) * 8 / 1e9)
+                if got is not None and lost is not None and got + lost > 0:
+                    r["loss_pct"] = "%.3f" % (100.0 * lost / (got + lost))
             self.by.setdefault((r["scenario"], r["impl"], r["variant"]),
                                {})[r["rep"]] = r
 
@@ -286,9 +360,12 @@ def cmd_report(tsv, meta_path):
     o.append("")
     mtus = ", ".join("%s %s" % (IMPL_TITLE.get(k[4:], k[4:]), v)
                      for k, v in meta.items()
-                     if k.startswith("mtu_") and k[4:] not in ("veth", "lo"))
-    o.append("MTUs: R-H veth %s, loopback %s%s." % (
-        meta.get("mtu_veth"), meta.get("mtu_lo"),
+                     if k.startswith("mtu_") and
+                     k[4:] not in ("veth", "lo", "veth_udp"))
+    o.append("MTUs: R-H veth %s%s, loopback %s%s." % (
+        meta.get("mtu_veth"),
+        (" (%s for the UDP scenarios)" % meta["mtu_veth_udp"])
+        if meta.get("mtu_veth_udp") else "", meta.get("mtu_lo"),
         ("; namespace side: " + mtus) if mtus else ""))
     if meta.get("ours_opts") or meta.get("base_opts"):
         o.append("Extra options: ours '%s'%s." % (
@@ -351,6 +428,8 @@ def cmd_report(tsv, meta_path):
     table("Latency, p99", "us", lat, "p99_us")
     table("Connection rate", "connections/s, wrk, Connection: close",
           [s for s in scens if s == "S5"])
+
+    udp(o, res, scens, cols, table)
 
     wan = [s for s in scens if WAN_RE.match(s)]
     if wan:
@@ -469,7 +548,9 @@ def cmd_report(tsv, meta_path):
         o.append("| " + " | ".join(hdr) + " |")
         o.append("|" + "---|" * len(hdr))
         for s in scens:
-            units = {"S5": "s/1k conn"}.get(s, "s/M rt" if s.startswith("S4") else "s/GB")
+            units = {"S5": "s/1k conn"}.get(s, "s/M rt" if s.startswith("S4")
+                                            else "s/M replies" if s.startswith("Q")
+                                            else "s/GB")
             line = [SCEN_TITLE.get(s, s) + " (" + units + ")"]
             variants = ["peek", "fallback"] if s == "S6" else [""]
             for field, scale in (("cpu_per_unit", 1), ("rss_kib", 1024)):
@@ -532,6 +613,54 @@ def cmd_report(tsv, meta_path):
                                           else ""))
         o.append("")
     print("\n".join(o))
+
+
+def udp(o, res, scens, cols, table):
+    """UDP bulk (U) and DNS-like (Q) tables."""
+    bulk = [s for s in scens if s.startswith("U")]
+    dns = [s for s in scens if s.startswith("Q")]
+    if bulk:
+        o.append("## UDP bulk")
+        o.append("")
+        o.append("One flow of iperf3 -u -b 0 (as fast as the sender can), "
+                 "-w 4M, datagrams of the size in the name; U1 namespace -> "
+                 "gateway -> host loopback, U2 remote -> forwarded -u port "
+                 "-> namespace; kernel veth: remote -> host. Received: what "
+                 "iperf3's server counted; lost: sent but never received "
+                 "(anywhere: the daemon, a full socket buffer, the tap).")
+        o.append("")
+        table("UDP bulk, datagrams received", "per second", bulk)
+        table("UDP bulk, received throughput", "Gbit/s", bulk, "gbps")
+        table("UDP bulk, lost", "% of datagrams sent", bulk, "loss_pct")
+    if dns:
+        o.append("## DNS-like clients")
+        o.append("")
+        o.append("test/bench/udpq.c: N clients, each with one 32-byte query "
+                 "in flight from a new socket (a new source port: a new "
+                 "flow) to an echo server, namespace -> gateway -> host "
+                 "loopback (kernel veth: remote -> host). Unanswered: no "
+                 "answer within 1 s; refused: ICMP port unreachable.")
+        o.append("")
+        table("DNS-like, replies", "per second", dns)
+        table("DNS-like, latency p99", "us", dns, "p99_us")
+        hdr = ["Scenario"] + [IMPL_TITLE[i] for i in cols]
+        o.append("### DNS-like: unanswered / refused queries (summed over "
+                 "repetitions)")
+        o.append("")
+        o.append("| " + " | ".join(hdr) + " |")
+        o.append("|" + "---|" * len(hdr))
+        for s in dns:
+            line = [SCEN_TITLE.get(s, s)]
+            for i in cols:
+                if not res.runs(s, i):
+                    line.append("-")
+                    continue
+                un = res.values(s, i, "retrans")
+                rf = res.values(s, i, "stalls")
+                line.append("%d / %d" % (sum(un), sum(rf)) if un or rf
+                            else res.cell(s, i) or "-")
+            o.append("| " + " | ".join(line) + " |")
+        o.append("")
 
 
 def targets(o, res, scens, impls):
@@ -614,6 +743,28 @@ def targets(o, res, scens, impls):
             r = med(res.ratio(s, "ours", "veth"))
             add("%s ours/kernel" % s, fmt(r), r is not None and r >= WAN_TARGET,
                 ">= %.2f" % WAN_TARGET)
+    issue[0] = "31"
+    for s in [s for s in scens if s.startswith("U")]:
+        if "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth"))
+            add("%s received datagrams ours/kernel" % s, fmt(r),
+                r is not None and r >= UDP_BULK_TARGET,
+                ">= %.1f" % UDP_BULK_TARGET)
+    for s in ("U1.1400", "U2.1400"):
+        if s in scens:
+            c = med(res.values(s, "ours", "cpu_per_unit"))
+            add("%s daemon CPU per GB (s)" % s, fmt(c),
+                c is not None and c <= UDP_CPU_1400_TARGET,
+                "<= %.2f" % UDP_CPU_1400_TARGET)
+    for s in [s for s in scens if s.startswith("Q")]:
+        if "veth" in impls:
+            r = med(res.ratio(s, "ours", "veth"))
+            add("%s replies/s ours/kernel" % s, fmt(r),
+                r is not None and r >= 0.8, ">= 0.8")
+        un = res.values(s, "ours", "retrans") + res.values(s, "ours", "stalls")
+        if res.runs(s, "ours"):
+            add("%s queries unanswered or refused, ours" % s,
+                "%d" % sum(un) if un else None, un and sum(un) == 0, "0")
     issue[0] = "13"
     for s in [s for s in scens if s.startswith("M")]:
         runs = res.runs(s, "ours")

@@ -65,7 +65,8 @@ wan_cells() {
 	done; done
 }
 ALL_W="$(wan_cells D)$(wan_cells U)"
-ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000$ALL_W"
+ALL_U="U1.1400,U1.8000,U2.1400,U2.8000,Q200,Q2000"
+ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000,$ALL_U$ALL_W"
 ALL_IMPLS="ours,base,pasta,upstream,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
@@ -100,13 +101,14 @@ while [ $# -gt 0 ]; do
 done
 
 if [ $SMOKE = 1 ]; then
-	REPS=1; DUR=1; SCEN="S1,S2,M2.10"
+	REPS=1; DUR=1; SCEN="S1,S2,M2.10,U2.1400,Q200"
 fi
 
 # scenario groups: M1 and M2 stand for their three flow counts, M for both
 SCEN=$(echo "$SCEN" | sed 's/\(^\|,\)M\(,\|$\)/\1M1,M2\2/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g;
-	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g' |
+	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g
+	s/\(^\|,\)U\(,\|$\)/\1'"$ALL_U"'\2/g' |
 	sed "s/\(^\|,\)W\(,\|\$\)/\1WD,WU\2/g
 	s/\(^\|,\)WD\(,\|\$\)/\1$(wan_cells D | cut -c2-)\2/g
 	s/\(^\|,\)WU\(,\|\$\)/\1$(wan_cells U | cut -c2-)\2/g")
@@ -181,6 +183,8 @@ IPERF_FWD=5201
 IPERF_HOST=5202
 IPERF_NS=5203
 IPERF_WAN=5204
+UDPQ_FWD=5354
+UDPQ_HOST=5353
 SOCKPERF_FWD=11111
 SOCKPERF_HOST=11112
 HTTP_FWD=8080
@@ -251,6 +255,11 @@ wait_for() {
 # listening NS PORT - true if a TCP socket listens on PORT in NS
 listening() {
 	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null)" ]
+}
+
+# listening_udp NS PORT - true if a UDP socket is bound to PORT in NS
+listening_udp() {
+	[ -n "$(ip netns exec "$1" ss -Hlun "sport = :$2" 2>/dev/null)" ]
 }
 
 setup_topology() {
@@ -343,6 +352,17 @@ wan_check() {
 	return $ok
 }
 
+# veth_mtu_for SCEN - the R-H veth's MTU for SCEN: UDP_VETH_MTU for the UDP
+# scenarios (U, Q: 8000-byte datagrams would otherwise be fragmented on
+# the way from R, and the kernel column would measure fragmentation, not
+# the path at the daemons' MTU), the original one for everything else
+veth_mtu_for() {
+	case "$1" in U*|Q*) m=$UDP_VETH_MTU ;; *) m=$VETH_MTU0 ;; esac
+	[ "$m" = "$VETH_MTU_NOW" ] && return 0
+	ip -n "$H" link set h0 mtu "$m" && ip -n "$R" link set r0 mtu "$m" &&
+		VETH_MTU_NOW=$m
+}
+
 # cpu_ticks PID - utime + stime of the whole process, in clock ticks;
 # nothing if it is gone or a zombie (it died)
 cpu_ticks() {
@@ -354,11 +374,14 @@ cpu_ticks() {
 #   in:         remote (R) -> H's address, forwarded -t port -> namespace (tap)
 #   splice_in:  H's loopback -> -t port -> namespace
 #   splice_out: namespace loopback -> -T port -> H's loopback
-# M1.N is N flows on the out path, M2.N on the in path
+# M1.N is N flows on the out path, M2.N on the in path; U1.LEN is one UDP
+# flow of LEN-byte datagrams on the out path, U2.LEN on the in path (-u as
+# well as -t: iperf3 has a TCP control connection); QN is N DNS-like
+# clients on the out path (the gateway maps to the host's loopback)
 scen_path() {
 	case "$1" in
-	S1|S4.1|M1.*) echo out ;;
-	S2|S2R|S4.2|S5|S6|M2.*) echo in ;;
+	S1|S4.1|M1.*|U1.*|Q*) echo out ;;
+	S2|S2R|S4.2|S5|S6|M2.*|U2.*) echo in ;;
 	S3) echo splice_in ;;
 	S3T) echo splice_out ;;
 	WD*) echo wan_down ;;
@@ -370,6 +393,8 @@ scen_tool() {
 	S4.*) echo sockperf ;;
 	S5) echo wrk ;;
 	M*) echo flows ;;
+	U*) echo iperf3u ;;
+	Q*) echo udpq ;;
 	*) echo iperf3 ;;
 	esac
 }
@@ -377,10 +402,12 @@ scen_tool() {
 # port_for TOOL PATH - the port a server listens on
 port_for() {
 	case "$1:$2" in
-	iperf3:out) echo $IPERF_HOST ;;
-	iperf3:splice_out) echo $IPERF_NS ;;
-	iperf3:wan_*) echo $IPERF_WAN ;;
-	iperf3:*) echo $IPERF_FWD ;;
+	iperf3*:out) echo $IPERF_HOST ;;
+	iperf3*:splice_out) echo $IPERF_NS ;;
+	iperf3*:wan_*) echo $IPERF_WAN ;;
+	iperf3*:*) echo $IPERF_FWD ;;
+	udpq:out) echo $UDPQ_HOST ;;
+	udpq:*) echo $UDPQ_FWD ;;
 	sockperf:out) echo $SOCKPERF_HOST ;;
 	sockperf:*) echo $SOCKPERF_FWD ;;
 	wrk:*) echo $HTTP_FWD ;;
@@ -408,6 +435,7 @@ impl_unsupported() {
 	sockperf) command -v sockperf >/dev/null || { echo "sockperf not installed"; return 0; } ;;
 	wrk) command -v wrk >/dev/null || { echo "wrk not installed"; return 0; }
 	     [ -x "$OUT/httpd" ] || { echo "test/bench/httpd.c did not build"; return 0; } ;;
+	udpq) [ -x "$OUT/udpq" ] || { echo "test/bench/udpq.c did not build"; return 0; } ;;
 	esac
 	return 1
 }
@@ -421,8 +449,13 @@ daemon_start() {
 	port=$(port_for "$(scen_tool "$scen")" "$path")
 	ip netns add "$N" || { NOTE_RUN="ip netns add failed"; return 1; }
 	NAMESPACES="$NAMESPACES $N"
-	t=none; T=none
+	t=none; T=none; u=none
 	case "$path" in in|splice_in) t=$port ;; splice_out) T=$port ;; esac
+	# UDP in: iperf3 -u has a TCP control connection beside the datagrams
+	case "$(scen_tool "$scen"):$path" in
+	iperf3u:in) u=$port ;;
+	udpq:in) u=$port; t=none ;;
+	esac
 
 	case "$impl" in
 	ours|base|pasta|upstream)
@@ -438,7 +471,7 @@ daemon_start() {
 			bin=$DEBIAN_PASTA; extra="-q --runas 0"
 		fi
 		ip netns exec "$H" "$bin" -f $extra --config-net -t $t -T $T \
-			-u none -U none --netns "/run/netns/$N" >"$dlog" 2>&1 &
+			-u $u -U none --netns "/run/netns/$N" >"$dlog" 2>&1 &
 		DPID=$!
 		GW=$R4
 		;;
@@ -460,20 +493,26 @@ daemon_start() {
 	[ -n "$MTU_SEEN" ] || MTU_SEEN=$(ip -n "$N" -o link show | grep -v ' lo:' |
 		sed -n 's/.* mtu \([0-9]*\).*/\1/p' | head -n 1)
 
-	if [ "$impl" = slirp4netns ] && [ "$t" != none ]; then
-		req="{\"execute\": \"add_hostfwd\", \"arguments\": {\"proto\": \"tcp\", \"host_addr\": \"0.0.0.0\", \"host_port\": $t, \"guest_port\": $t}}"
+	for fwd in tcp:$t udp:$u; do
+		fp=${fwd#*:}
+		[ "$impl" = slirp4netns ] && [ "$fp" != none ] || continue
+		req="{\"execute\": \"add_hostfwd\", \"arguments\": {\"proto\": \"${fwd%%:*}\", \"host_addr\": \"0.0.0.0\", \"host_port\": $fp, \"guest_port\": $fp}}"
 		if ! printf '%s' "$req" | timeout 5 "$PY" -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
 s.sendall(sys.stdin.read().encode()); s.shutdown(socket.SHUT_WR)
 r = s.recv(4096).decode(); print(r); sys.exit(0 if "return" in r else 1)' \
 			"$SLIRP_SOCK" >>"$dlog" 2>&1; then
-			NOTE_RUN="slirp4netns add_hostfwd failed"
+			NOTE_RUN="slirp4netns add_hostfwd ${fwd%%:*} failed"
 			return 1
 		fi
-	fi
+	done
 	if [ "$t" != none ] && ! wait_for 50 listening "$H" "$t"; then
 		NOTE_RUN="$impl does not listen on forwarded port $t"
+		return 1
+	fi
+	if [ "$u" != none ] && ! wait_for 50 listening_udp "$H" "$u"; then
+		NOTE_RUN="$impl does not bind forwarded UDP port $u"
 		return 1
 	fi
 	if [ "$T" != none ] && ! wait_for 50 listening "$N" "$T"; then
@@ -513,7 +552,8 @@ placement() {
 server_start() {
 	life=$((DUR + 60))
 	case "$1" in
-	iperf3) ip netns exec "$SRV_NS" timeout $life iperf3 -s -1 -B "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
+	iperf3|iperf3u) ip netns exec "$SRV_NS" timeout $life iperf3 -s -1 -B "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
+	udpq) ip netns exec "$SRV_NS" "$OUT/udpq" serve "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
 	sockperf) ip netns exec "$SRV_NS" timeout $life sockperf server --tcp -i "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
 	wrk) ip netns exec "$SRV_NS" "$OUT/httpd" "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
 	flows) life=$((FLOWS_TIMEOUT + 60))
@@ -522,6 +562,7 @@ server_start() {
 	esac
 	SRV_PID=$!
 	BG_PIDS="$BG_PIDS $SRV_PID"
+	[ "$1" = udpq ] && { wait_for 100 listening_udp "$SRV_NS" "$2"; return; }
 	wait_for 100 listening "$SRV_NS" "$2"
 }
 
@@ -543,6 +584,18 @@ client_run() {
 		case "$2" in W*) [ -n "$WAN_CC" ] && rev="$rev -C $WAN_CC" ;; esac
 		ip netns exec "$CLI_NS" timeout -k 5 $lim iperf3 -c "$CLI_DST" -p "$3" \
 			-t "$DUR" -i 1 -J --connect-timeout 5000 $rev >"$4" 2>&1 & ;;
+	iperf3u)
+		# -w 4M: the receiver's buffer (within rmem_max), as a 8000-byte
+		# burst overflows the default 208 KiB at the first hiccup
+		ip netns exec "$CLI_NS" timeout -k 5 $lim iperf3 -c "$CLI_DST" -p "$3" \
+			-u -b 0 -l "${2#U?.}" -w 4M -t "$DUR" -i 1 -J \
+			--connect-timeout 5000 >"$4" 2>&1 & ;;
+	udpq)
+		# the gateway's MAC first: 2000 queries at once would overflow
+		# the neighbour queue while ARP waits for the daemon's answer
+		ip netns exec "$CLI_NS" ping -c 1 -W 1 "$CLI_DST" >/dev/null 2>&1
+		ip netns exec "$CLI_NS" timeout -k 5 $lim "$OUT/udpq" run \
+			"$CLI_DST" "$3" "${2#Q}" "$DUR" >"$4" 2>&1 & ;;
 	sockperf)
 		ip netns exec "$CLI_NS" timeout -k 5 $lim sockperf ping-pong --tcp \
 			-i "$CLI_DST" -p "$3" -t "$DUR" >"$4" 2>&1 & ;;
@@ -582,6 +635,7 @@ run_case() {
 	raw="$OUT/raw/$tag.txt"
 	dlog="$OUT/logs/$tag.log"
 	NOTE_RUN=""; GW=""; DPID=""
+	veth_mtu_for "$scen"
 	daemon=0
 	case "$impl" in ours|base|pasta|upstream|slirp4netns) daemon=1 ;; esac
 
@@ -648,7 +702,8 @@ run_case() {
 	# cpu per unit: s/GB for bulk, s per 1000 connections, s per 1M round trips
 	per=$(echo "$res" | awk -F'\t' -v c="$cpu" -v t="$tool" '
 		c == "-" || $1 != "ok" { print "-"; exit }
-		(t == "iperf3" || t == "flows") && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
+		(t ~ /^iperf3/ || t == "flows") && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
+		t == "udpq" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
 		t == "wrk" && $6 > 0 { printf "%.3f\n", c / ($6 / 1000); exit }
 		t == "sockperf" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
 		{ print "-" }')
@@ -757,6 +812,9 @@ version_of() {
 # --- main ---
 
 setup_topology || { echo "bench: topology setup failed" >&2; exit 1; }
+VETH_MTU0=$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')
+VETH_MTU_NOW=$VETH_MTU0
+UDP_VETH_MTU=${UDP_VETH_MTU:-65520}
 
 case ",$SCEN," in *,W*) WAN=1 ;; *) WAN=$WAN_CHECK ;; esac
 if [ $WAN = 1 ]; then
@@ -768,6 +826,11 @@ if [ $WAN_CHECK = 1 ]; then
 	wan_check
 	exit $?
 fi
+
+case ",$SCEN," in *,Q*)
+	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/udpq" "$here/udpq.c" 2>"$OUT/logs/udpq-build.log" ||
+		log "udpq.c did not build: Q scenarios will be n/a" ;;
+esac
 
 if command -v wrk >/dev/null; then
 	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/httpd" "$here/httpd.c" 2>"$OUT/logs/httpd-build.log" ||
@@ -802,6 +865,7 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'nofile\t%s\n' "$(ulimit -n)"
 	printf 'flow_size\t%s\n' "$FLOW_SIZE"
 	printf 'mtu_veth\t%s\n' "$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
+	case ",$SCEN," in *,[UQ]*) printf 'mtu_veth_udp\t%s\n' "$UDP_VETH_MTU" ;; esac
 	printf 'mtu_lo\t%s\n' "$(ip -n "$H" -o link show lo | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"
 	[ $WAN = 1 ] && printf 'mtu_wan\t%s\n' "$WAN_MTU"
 	[ $WAN = 1 ] && [ -n "$WAN_RATE" ] && printf 'rate_wan\t%s\n' "$WAN_RATE"
@@ -828,10 +892,10 @@ while [ $rep -le "$REPS" ]; do
 				done
 				continue
 			fi
-			# smoke: many flows for ours and the kernel only
+			# smoke: many flows and UDP for ours and the kernel only
 			case "$SMOKE:$scen:$impl" in
-			1:M*:ours|1:M*:veth) ;;
-			1:M*) continue ;;
+			1:[MUQ]*:ours|1:[MUQ]*:veth) ;;
+			1:[MUQ]*) continue ;;
 			esac
 			MTU_SEEN=$(sed -n "s/^mtu_$impl\t//p" "$META")
 			run_case $rep "$scen" "$impl" ""

@@ -25,6 +25,13 @@ topology.
   upload SOCK DST PORT SEED N  send N bytes of stream SEED, then a FIN, and
                              disconnect as soon as the FIN is ACKed: what
                              passt ACKed must still reach the host peer
+  udp-batch SOCK DST PORT NFLOWS ROUNDS SIZES
+                             NFLOWS UDP flows (source ports) to an echo
+                             server at DST:PORT, rounds of 4 x 8 datagrams
+                             per flow interleaved 8 by 8 (udptool.py
+                             flows: same datagrams and sizes), each round
+                             in one write of the stream; every echo must
+                             come back whole, checksum right, in order
   expect-syn SOCK PORT       wait for a SYN to PORT from passt (-t)
   expect-syn-now SOCK PORT   the same without a DHCP lease first; then
                              prints "ms N": milliseconds from attaching
@@ -45,6 +52,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tcptool  # noqa: E402
+import udptool  # noqa: E402
 
 MY_MAC = bytes.fromhex("5e0000aabb01")
 BCAST = b"\xff" * 6
@@ -408,6 +416,59 @@ class TcpPeer:
         self.out(RST)
 
 
+def udp_batch(link, me, dst, port, nflows, rounds, sizes):
+    """See udp-batch in the usage text."""
+    mac = arp(link, me, dst)
+    sport0 = 40000 + os.getpid() % 10000
+    bases = [sizes[f % len(sizes)] for f in range(nflows)]
+    sent, got, n = [0] * nflows, [0] * nflows, 0
+    for rnd in range(rounds):
+        want, out = {}, []
+        for chunk in range(4):
+            for f in range(nflows):
+                for size in udptool.flow_sizes(bases[f], rnd):
+                    d = udptool.flow_dgram(f, sent[f], size)
+                    want[(f, sent[f])] = d
+                    fr = eth(mac, 0x0800, udp(me, dst, sport0 + f, port, d))
+                    out.append(struct.pack("!I", len(fr)) + fr)
+                    sent[f] += 1
+        link.s.sendall(b"".join(out))      # many frames, many flows
+        end = time.monotonic() + 10
+        while want and time.monotonic() < end:
+            fr = link.recv(end - time.monotonic())
+            if fr is None:
+                break
+            if fr[12:14] != b"\x08\x00" or fr[14 + 9] != 17:
+                continue
+            ihl = (fr[14] & 15) * 4
+            ip = fr[14:14 + struct.unpack("!H", fr[16:18])[0]]
+            u = ip[ihl:]
+            sp, dp, ulen, uc = struct.unpack("!HHHH", u[:8])
+            if ip[12:16] != dst or ip[16:20] != me or sp != port or \
+               not 0 <= dp - sport0 < nflows:
+                continue
+            f = dp - sport0
+            if ulen != len(u):
+                fail("flow %d: UDP length %d, datagram %d" % (f, ulen, len(u)))
+            if uc and l4_csum(dst, me, 17, u) != 0:
+                fail("flow %d: bad UDP checksum from passt" % f)
+            d = u[8:]
+            _, ff, seq, size = struct.unpack("!4sIII", d[:16])
+            exp = want.pop((f, seq), None)
+            if ff != f or seq != got[f] or exp is None:
+                fail("flow %d: seq %d, expected %d (lost, duplicated or "
+                     "out of order)" % (f, seq, got[f]))
+            if d != exp:
+                fail("flow %d seq %d: %d bytes, expected %d, content "
+                     "differs" % (f, seq, len(d), size))
+            got[f] += 1
+            n += len(d)
+        if want:
+            fail("round %d: %d echoes missing, first %s" %
+                 (rnd, len(want), sorted(want)[:5]))
+    print("udp flows %d datagrams %d bytes %d" % (nflows, sum(got), n))
+
+
 def split(link, my_ip, target):
     xid = 0x5a5a0002
     # Two frames in one write
@@ -527,6 +588,9 @@ def main():
         else:
             peer.download(a[4], int(a[5]),
                           sleep_s=1.0 if cmd == "slow" else 0.0)
+    elif cmd == "udp-batch":
+        udp_batch(link, me, socket.inet_aton(a[2]), int(a[3]), int(a[4]),
+                  int(a[5]), [int(x) for x in a[6].split(",")])
     elif cmd == "expect-syn":
         print("ready", flush=True)
         expect_syn(link, int(a[2]))

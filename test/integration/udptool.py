@@ -8,6 +8,16 @@
 #   udptool.py burst HOST PORT COUNT SIZE
 #       COUNT numbered datagrams back to back, then read the echoes: all
 #       must come back, in order
+#   udptool.py flows HOST PORT NFLOWS ROUNDS SIZES
+#       NFLOWS sockets (each its own source port: one flow each) send to an
+#       echo server, ROUNDS rounds of 4 x 8 datagrams per flow, interleaved
+#       8 by 8 (so that one batch of a daemon holds runs of several flows),
+#       the flow's size from the comma-separated SIZES (the eighth of each
+#       run half of it plus 16, every other round one of SIZE + 5 in the
+#       middle: runs of equal sizes end there); each carries flow, sequence
+#       number and length, then bytes from a generator seeded with them.
+#       After each round every echo must be back: whole, byte-identical,
+#       in order per flow, nothing lost or duplicated
 #   udptool.py echo ADDR PORT [SECONDS]
 #       echo server: every datagram back to its sender, as is
 #   udptool.py refused HOST PORT
@@ -32,9 +42,14 @@
 # wait is bounded (socket timeouts: UDPTOOL_TIMEOUT seconds, default 5).
 import hashlib
 import os
+import random
+import select
+import struct
 import socket
 import sys
 import time
+
+SO_SNDBUFFORCE, SO_RCVBUFFORCE = 32, 33    # asm-generic/socket.h
 
 
 def family(host):
@@ -102,6 +117,10 @@ def burst(host, port, count, size):
 def echo(addr, port, seconds):
     s = socket.socket(family(addr), socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    try:    # as root, beyond net.core.rmem_max: bursts of flows
+        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+    except OSError:
+        pass
     s.bind((addr, port))
     s.settimeout(1.0)
     end = time.time() + seconds
@@ -111,6 +130,85 @@ def echo(addr, port, seconds):
         except socket.timeout:
             continue
         s.sendto(data, peer)
+
+
+def flow_dgram(flow, seq, size):
+    """Datagram seq of a flow: header (magic, flow, seq, size), then bytes
+    of a generator seeded with them"""
+    head = struct.pack('!4sIII', b'UDPB', flow, seq, size)
+    body = random.Random((flow << 32) | seq).randbytes(size - len(head))
+    return head + body
+
+
+def flow_sizes(base, rnd):
+    """Sizes of one run of 8 datagrams of a flow whose size is base"""
+    out = [base] * 8
+    if rnd % 2:
+        out[3] = min(base + 5, 65000)
+    out[7] = base // 2 + 16
+    return [max(16, x) for x in out]
+
+
+def flows(host, port, nflows, rounds, sizes):
+    bases = [sizes[f % len(sizes)] for f in range(nflows)]
+    socks = []
+    for f in range(nflows):
+        s = sock_for(host, port)
+        for opt in (SO_RCVBUFFORCE, SO_SNDBUFFORCE):
+            try:
+                s.setsockopt(socket.SOL_SOCKET, opt, 16 << 20)
+            except OSError:
+                pass
+        s.setblocking(False)
+        socks.append(s)
+    sent = [0] * nflows
+    got = [0] * nflows
+    nbytes = 0
+    timeout = float(os.environ.get('UDPTOOL_TIMEOUT', '5'))
+    for rnd in range(rounds):
+        want = {}
+        for chunk in range(4):
+            for f in range(nflows):
+                for k, size in enumerate(flow_sizes(bases[f], rnd)):
+                    d = flow_dgram(f, sent[f], size)
+                    want[(f, sent[f])] = d
+                    socks[f].send(d)
+                    sent[f] += 1
+        end = time.time() + timeout
+        while want and time.time() < end:
+            r, _, _ = select.select(socks, [], [], 0.2)
+            for s in r:
+                f = socks.index(s)
+                while True:
+                    try:
+                        d = s.recv(65536)
+                    except BlockingIOError:
+                        break
+                    if len(d) < 16 or d[:4] != b'UDPB':
+                        print('flow %d: %d bytes, not one of ours' %
+                              (f, len(d)), file=sys.stderr)
+                        sys.exit(1)
+                    _, ff, seq, size = struct.unpack('!4sIII', d[:16])
+                    exp = want.pop((ff, seq), None)
+                    if ff != f or seq != got[f] or exp is None:
+                        print('flow %d: got flow %d seq %d, expected seq '
+                              '%d (lost, duplicated or out of order)' %
+                              (f, ff, seq, got[f]), file=sys.stderr)
+                        sys.exit(1)
+                    if d != exp:
+                        print('flow %d seq %d: %d bytes, expected %d, '
+                              'content differs' % (f, seq, len(d), size),
+                              file=sys.stderr)
+                        sys.exit(1)
+                    got[f] += 1
+                    nbytes += len(d)
+        if want:
+            lost = sorted(want)[:5]
+            print('round %d: %d echoes missing after %.0f s, first %s' %
+                  (rnd, len(want), timeout, lost), file=sys.stderr)
+            sys.exit(1)
+    print('%d flows, %d datagrams and %d bytes echoed whole, in order' %
+          (nflows, sum(got), nbytes))
 
 
 def refused(host, port):
@@ -217,6 +315,9 @@ def main(argv):
         pingpong(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), sport)
     elif cmd == 'burst':
         burst(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    elif cmd == 'flows':
+        flows(argv[2], int(argv[3]), int(argv[4]), int(argv[5]),
+              [int(x) for x in argv[6].split(',')])
     elif cmd == 'echo':
         echo(argv[2], int(argv[3]), float(argv[4]) if len(argv) > 4 else 60)
     elif cmd == 'refused':

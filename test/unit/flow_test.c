@@ -203,6 +203,7 @@ static void fill_fake(void)
 		ck_assert_ptr_nonnull(fl);
 		flow_activate(fl, FLOW_UDP);
 		fl->udp.last_active_ms = (int64_t)i * 10;
+		flow_lru_touch(fl);
 	}
 	fctx.timer_next = INT64_MAX;
 	fake_evicted = ~0U;
@@ -239,6 +240,31 @@ START_TEST(test_flow_evict_however_recent)
 	fctx.now = 100000;
 	ck_assert_ptr_null(flow_alloc(NULL));
 	ck_assert_uint_eq(fake_evicted, ~0U);
+}
+END_TEST
+
+/* Eviction follows the order of use (flow_lru_touch()), not the index:
+ * flow 0 used again goes last, a freed flow is no candidate
+ */
+START_TEST(test_flow_evict_lru_order)
+{
+	union flow *fl;
+
+	fill_fake();
+	fctx.now = 1000;
+	flow_lru_touch(flow_at(0));
+	flow_free(flow_at(1));
+	flow_free_flush();
+	fl = flow_alloc(&fctx);		/* takes the free entry 1 */
+	ck_assert_uint_eq(flow_idx(fl), 1);
+	flow_activate(fl, FLOW_UDP);
+	flow_lru_touch(fl);
+	ck_assert_uint_eq(fake_evicted, ~0U);
+	ck_assert_ptr_nonnull(flow_alloc(&fctx));
+	ck_assert_uint_eq(fake_evicted, 2);	/* 0 and 1 were used since */
+	flow_free_flush();
+	ck_assert_ptr_nonnull(flow_alloc(&fctx));
+	ck_assert_uint_eq(fake_evicted, 3);
 }
 END_TEST
 
@@ -368,6 +394,7 @@ int main(void)
 	tcase_add_test(tc, test_flow_churn);
 	tcase_add_test(tc, test_flow_evict_oldest_idle);
 	tcase_add_test(tc, test_flow_evict_however_recent);
+	tcase_add_test(tc, test_flow_evict_lru_order);
 	tcase_add_test(tc, test_flow_timer_one_pass);
 	tcase_add_test(tc, test_flow_drain_counts_open);
 	suite_add_tcase(s, tc);

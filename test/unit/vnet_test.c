@@ -105,10 +105,45 @@ START_TEST(test_vnet_out_no_gso)
 	ck_assert_uint_eq(h.gso_type, 0);
 	ck_assert_uint_eq(h.csum_start, 0);
 
-	fr[14 + 9] = 17;			/* UDP */
-	vnet_hdr_out(&h, fr, len, len, 34 << 16 | 6, 1460);
+	fr[14 + 9] = 1;				/* ICMP: never GSO */
+	vnet_hdr_out(&h, fr, len, len, 34 << 16 | 2, 1460);
 	ck_assert_uint_eq(h.gso_type, 0);
+	ck_assert_uint_eq(h.csum_offset, 2);
+}
+END_TEST
+
+/* UDP super-frames (tap_tx_uso()): VIRTIO_NET_HDR_GSO_UDP_L4 (5), hdr_len
+ * up to the end of the 8-byte UDP header (RFC 768), csum_offset 6; one
+ * datagram's worth of payload or less stays GSO_NONE
+ */
+START_TEST(test_vnet_out_uso)
+{
+	struct virtio_net_hdr h;
+	size_t len = tcp_frame(fr, false, 0, 10 * 1400);
+
+	fr[14 + 9] = 17;			/* UDP */
+	vnet_hdr_out(&h, fr, len, len, 34 << 16 | 6, 1400);
+	ck_assert_uint_eq(h.flags, 1);
+	ck_assert_uint_eq(h.gso_type, 5);
+	ck_assert_uint_eq(h.hdr_len, 14 + 20 + 8);
+	ck_assert_uint_eq(h.gso_size, 1400);
+	ck_assert_uint_eq(h.csum_start, 34);
 	ck_assert_uint_eq(h.csum_offset, 6);
+
+	len = tcp_frame(fr, true, 0, 3 * 1000);
+	fr[14 + 6] = 17;
+	vnet_hdr_out(&h, fr, len, len, 54 << 16 | 6, 1000);
+	ck_assert_uint_eq(h.gso_type, 5);
+	ck_assert_uint_eq(h.hdr_len, 14 + 40 + 8);
+
+	/* payload of one datagram at most: no super-frame */
+	len = 14 + 20 + 8 + 1400;
+	fr[14 + 6] = 0;
+	tcp_frame(fr, false, 0, 1400);
+	fr[14 + 9] = 17;
+	vnet_hdr_out(&h, fr, len, len, 34 << 16 | 6, 1400);
+	ck_assert_uint_eq(h.gso_type, 0);
+	ck_assert_uint_eq(h.flags, 1);
 }
 END_TEST
 
@@ -195,6 +230,7 @@ static Suite *vnet_suite(void)
 	tcase_add_test(tc, test_vnet_out_gso_v6_options);
 	tcase_add_test(tc, test_vnet_out_gso_headers_only_in_first_piece);
 	tcase_add_test(tc, test_vnet_out_no_gso);
+	tcase_add_test(tc, test_vnet_out_uso);
 	tcase_add_test(tc, test_vnet_in_ok);
 	tcase_add_test(tc, test_vnet_in_bad);
 	suite_add_tcase(s, tc);
