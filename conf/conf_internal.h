@@ -74,6 +74,7 @@ enum conf_opt_id {
 	OPT_HOST_LO_TO_NS_LO,
 	OPT_VHOST_USER,
 	OPT_PRINT_CAPABILITIES,
+	OPT_NO_FOLLOW_HOST,
 };
 
 /**
