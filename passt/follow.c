@@ -233,7 +233,7 @@ void follow_handler(struct ctx *ctx, union epoll_ref ref)
  * then the name is opened again in the directories kept open, the
  * target's first.  A file that can't be read leaves the last contents.
  *
- * #syscalls fstat openat close
+ * #syscalls fstat newfstatat openat close
  */
 static void follow_resolv_reread(void)
 {

@@ -65,7 +65,7 @@ static int nsconf_sock = -1;
  * @ctx:	Context (target namespace, tap name, --runas)
  *
  * Context: forked child; never returns
- * #syscalls:helper recvfrom exit_group brk mmap munmap
+ * #syscalls:helper recvfrom exit_group brk mmap munmap getpid setsockopt
  */
 static void nsconf_helper(int fd, const struct ctx *ctx)
 {
