@@ -233,17 +233,47 @@ struct follow_fam_view {
 };
 
 /**
- * follow_tpl_eq() - Same addresses and routes to copy?
+ * follow_tpl_addrs_eq() - Same addresses to copy, but for the guest's own?
+ * @af:		AF_INET or AF_INET6
+ * @a:		Old list
+ * @pa:		Old guest address (network order), left out of @a
+ * @b:		New list
+ * @pb:		New guest address, left out of @b
+ *
+ * Return: true if the other addresses are the same, in the same order
+ */
+static bool follow_tpl_addrs_eq(int af, const struct conf_tpl *a,
+				const void *pa, const struct conf_tpl *b,
+				const void *pb)
+{
+	size_t alen = af == AF_INET ? 4 : 16;
+	unsigned i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->addr_count && !memcmp(&a->addrs[i].addr, pa, alen))
+			i++;
+		while (j < b->addr_count && !memcmp(&b->addrs[j].addr, pb, alen))
+			j++;
+		if (i == a->addr_count || j == b->addr_count)
+			return i == a->addr_count && j == b->addr_count;
+		if (memcmp(&a->addrs[i], &b->addrs[j], sizeof(a->addrs[i])))
+			return false;
+		i++;
+		j++;
+	}
+}
+
+/**
+ * follow_tpl_routes_eq() - Same routes to copy?
  * @a:		Old list
  * @b:		New list
  *
  * Return: true if equal
  */
-static bool follow_tpl_eq(const struct conf_tpl *a, const struct conf_tpl *b)
+static bool follow_tpl_routes_eq(const struct conf_tpl *a,
+				 const struct conf_tpl *b)
 {
-	return a->addr_count == b->addr_count &&
-	       a->route_count == b->route_count &&
-	       !memcmp(a->addrs, b->addrs, sizeof(a->addrs[0]) * a->addr_count) &&
+	return a->route_count == b->route_count &&
 	       !memcmp(a->routes, b->routes,
 		       sizeof(a->routes[0]) * a->route_count);
 }
@@ -271,35 +301,47 @@ static unsigned follow_fam(int af, const struct follow_fam_view *a,
 		snprintf(msg, sizeof(msg), "host changed: %s template "
 			 "interface %s -> %s", f, *a->ifname ? a->ifname :
 			 "none", *b->ifname ? b->ifname : "none");
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	if (memcmp(a->addr, b->addr, alen) || a->plen != b->plen) {
 		snprintf(msg, sizeof(msg), "host changed: %s address %s/%d -> "
 			 "%s/%d", f, follow_a(af, a->addr, x), a->plen,
 			 follow_a(af, b->addr, y), b->plen);
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	if (memcmp(a->gw, b->gw, alen)) {
 		snprintf(msg, sizeof(msg), "host changed: %s gateway %s -> %s",
 			 f, follow_a(af, a->gw, x), follow_a(af, b->gw, y));
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	if (memcmp(a->mhl, b->mhl, alen) && memcmp(b->mhl, b->gw, alen)) {
 		snprintf(msg, sizeof(msg), "host changed: %s address mapped to "
 			 "host loopback %s -> %s", f, follow_a(af, a->mhl, x),
 			 follow_a(af, b->mhl, y));
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
-	if (!follow_tpl_eq(a->tpl, b->tpl)) {
-		snprintf(msg, sizeof(msg), "host changed: %s addresses and "
-			 "routes to copy: %u and %u -> %u and %u", f,
-			 a->tpl->addr_count, a->tpl->route_count,
-			 b->tpl->addr_count, b->tpl->route_count);
-		line(msg);
+	if (!follow_tpl_addrs_eq(af, a->tpl, a->addr, b->tpl, b->addr)) {
+		snprintf(msg, sizeof(msg), "host changed: %s addresses copied "
+			 "to the namespace: %u -> %u", f, a->tpl->addr_count,
+			 b->tpl->addr_count);
+		if (line)
+			line(msg);
+		n++;
+	}
+	if (!follow_tpl_routes_eq(a->tpl, b->tpl)) {
+		snprintf(msg, sizeof(msg), "host changed: %s routes copied to "
+			 "the namespace: %u -> %u", f, a->tpl->route_count,
+			 b->tpl->route_count);
+		if (line)
+			line(msg);
 		n++;
 	}
 	if (a->dns_count != b->dns_count ||
@@ -308,7 +350,8 @@ static unsigned follow_fam(int af, const struct follow_fam_view *a,
 			 "the guest %s -> %s", f,
 			 follow_list(af, a->dns, a->dns_count, la, sizeof(la)),
 			 follow_list(af, b->dns, b->dns_count, lb, sizeof(lb)));
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	if (memcmp(a->dns_host, b->dns_host, alen)) {
@@ -316,7 +359,8 @@ static unsigned follow_fam(int af, const struct follow_fam_view *a,
 			 "forwarding goes to %s -> %s", f,
 			 follow_a(af, a->dns_host, x),
 			 follow_a(af, b->dns_host, y));
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	return n;
@@ -326,7 +370,8 @@ static unsigned follow_fam(int af, const struct follow_fam_view *a,
  * follow_diff() - Say what changed, one line per item
  * @a:		Old configuration
  * @b:		New configuration (follow_derive())
- * @line:	Called with each line ("host changed: IPv4 address ...")
+ * @line:	Called with each line ("host changed: IPv4 address ..."), or
+ *		NULL to count only
  *
  * Return: number of changed items (lines), 0 if nothing changed
  */
@@ -365,7 +410,8 @@ unsigned follow_diff(const struct conf *a, const struct conf *b,
 						 " %s", b->search[i]);
 		if (!b->search_count)
 			snprintf(msg + used, sizeof(msg) - used, " (none)");
-		line(msg);
+		if (line)
+			line(msg);
 		n++;
 	}
 	return n;
