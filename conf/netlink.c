@@ -1779,3 +1779,33 @@ out:
 	nl_socket_free(sk);
 	return rc;
 }
+
+/**
+ * netlink_watch_has_addr() - Does the host have this address now?
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Address, network order
+ *
+ * Looks in the watched address cache (no system call).
+ *
+ * Return: true if a link of the host has @addr, or if nothing is watched
+ *	   (we can't tell)
+ */
+bool netlink_watch_has_addr(int af, const void *addr)
+{
+	size_t alen = netlink_af_len(af);
+	struct nl_object *o;
+
+	if (!netlink_watch_mngr || !alen)
+		return true;
+	for (o = nl_cache_get_first(netlink_watch_nc.addrs); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		struct nl_addr *l = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_family(a) == af && l &&
+		    nl_addr_get_len(l) == alen &&
+		    !memcmp(nl_addr_get_binary_addr(l), addr, alen))
+			return true;
+	}
+	return false;
+}

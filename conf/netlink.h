@@ -9,6 +9,7 @@
 #ifndef CONF_NETLINK_H
 #define CONF_NETLINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -32,6 +33,7 @@ int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
 int netlink_watch_open(void);
 int netlink_watch_read(void);
 int netlink_watch_derive(struct conf *c);
+bool netlink_watch_has_addr(int af, const void *addr);
 int netlink_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
 
 #endif /* CONF_NETLINK_H */

@@ -22,7 +22,9 @@
  * the configuration at every use, so they follow at once; a changed IPv6
  * configuration restarts the router advertisement schedule (an RA goes
  * out at once); pasta --config-net updates the namespace's addresses and
- * routes through its configuration helper (passt/nsconf.c).
+ * routes through its configuration helper (passt/nsconf.c); TCP
+ * connections whose host-side address the host no longer has are reset
+ * (flow_host_changed()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +42,7 @@
 #include "../conf/netlink.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"
+#include "flow.h"
 #include "follow.h"
 #include "nsconf.h"
 
@@ -290,8 +293,11 @@ static void follow_apply(struct ctx *ctx)
 	if (rc)
 		debug("host changed, but its addresses can't be derived: %s",
 		      strerror(-rc));
-	if (!follow_diff(&ctx->c, &next, follow_line))
+	if (!follow_diff(&ctx->c, &next, follow_line)) {
+		if (follow_nl_fd >= 0)	/* a secondary address may be gone */
+			flow_host_changed(ctx, netlink_watch_has_addr);
 		return;
+	}
 
 	v6 = memcmp(&ctx->c.ip6, &next.ip6, sizeof(next.ip6));
 	ctx->c.ip4 = next.ip4;
@@ -299,6 +305,8 @@ static void follow_apply(struct ctx *ctx)
 	memcpy(ctx->c.search, next.search, sizeof(next.search));
 	ctx->c.search_count = next.search_count;
 
+	if (follow_nl_fd >= 0)	/* connections from a lost address */
+		flow_host_changed(ctx, netlink_watch_has_addr);
 	if (v6 && ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
 		ndp_ra_restart();	/* new prefix or gateway: tell at once */
 	nsconf_update(ctx);

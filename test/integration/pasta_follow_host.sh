@@ -11,7 +11,9 @@
 #    default route via a new address of R (203.0.113.2): N gets the new
 #    address and default route, loses the old address, and a TCP transfer
 #    from N to another new address of R, 203.0.113.5 (1 MiB, sha256
-#    compared) works (the gateway address itself means H);
+#    compared) works (the gateway address itself means H), and a
+#    connection opened before, from the old address, is reset (socat
+#    in N exits) instead of hanging;
 #  - a flood of address changes on H and a garbage, then a 2 MiB,
 #    resolv.conf: pasta stays up and DNS works again once the file is
 #    sane;
@@ -68,6 +70,16 @@ grep -q "host changed: IPv4 name server DNS forwarding goes to 127.0.0.1 -> 127.
 	"$WORK/pasta.log" || fail "no info line for the name server change"
 log "DNS forwarding follows resolv.conf"
 
+# A connection open from N to R over H's old address: reset once it's gone
+ip -n "$R" addr add 198.51.100.3/24 dev r0	# not the gateway: a peer
+bg in_remote socat TCP4-LISTEN:$((PORT + 1)),bind=198.51.100.3,reuseaddr SYSTEM:"sleep 60"
+wait_for sh -c "ip netns exec $R ss -Htln | grep -q ':$((PORT + 1)) '" ||
+	fail "listener on R"
+bg in_ns socat SYSTEM:"sleep 60" TCP4:198.51.100.3:$((PORT + 1))
+OLD_PID=$BG_PID
+wait_for sh -c "ip netns exec $R ss -Htn state established | grep -q ':$((PORT + 1)) '" ||
+	fail "connection from N to R"
+
 # Re-address H
 ip -n "$R" addr add 203.0.113.2/24 dev r0
 ip -n "$R" addr add 203.0.113.5/24 dev r0	# the gateway means H: a peer
@@ -81,6 +93,9 @@ mirrored() {
 }
 wait_for mirrored || { cat "$WORK/pasta.log"; ip -n "$N" addr; ip -n "$N" route;
 		       fail "N doesn't mirror H's new address and route"; }
+wait_for sh -c "! kill -0 $OLD_PID 2>/dev/null || grep -q '^State:.*Z' /proc/$OLD_PID/status" ||
+	fail "the connection from H's old address wasn't reset"
+log "the connection from H's old address was reset"
 log "N mirrors H: $(ip -n "$N" -o -4 addr show scope global | awk '{print $4}'), $(ip -n "$N" route show default)"
 for w in "IPv4 address $H4/24 -> 203.0.113.1/24" \
 	 "IPv4 gateway $R4 -> 203.0.113.2"; do
