@@ -22,8 +22,11 @@
  *   Information-request -> Reply with DNS servers (RFC 3646 option 23)
  *                          and the domain list (option 24) only
  *
- * The first IA_NA of a message gets c->ip6.addr with infinite lifetimes,
- * T1 and T2 (0xffffffff, section 7.7); other addresses the client lists in
+ * The first IA_NA of a message gets c->ip6.addr with lifetimes of 600 s,
+ * T1 300 s and T2 480 s (section 21.4's 0.5 and 0.8): the address may
+ * change while we run (passt/follow.c), and the client asks again within
+ * 300 s; with --no-follow-host, infinite ones (0xffffffff, section 7.7),
+ * as the address never changes then.  Other addresses the client lists in
  * it are returned with lifetimes 0 (sections 18.3.2, 18.3.4, 18.3.5), so
  * an address from an earlier run is dropped at once.  Further IA_NAs get
  * status NoAddrsAvail.  IA_TA and IA_PD are not served (left out of the
@@ -87,6 +90,9 @@
 #define STATUS_NOTONLINK	4
 
 #define DHCPV6_INFINITE		0xffffffffU	/* section 7.7 */
+#define DHCPV6_FOLLOW_LIFE_S	600	/* following the host: lifetimes */
+#define DHCPV6_FOLLOW_T1_S	300	/* ... renew after 0.5 of them, */
+#define DHCPV6_FOLLOW_T2_S	480	/* rebind after 0.8 (section 21.4) */
 #define DHCPV6_IA_MAX		4	/* IA_NAs we look at in one message */
 #define DHCPV6_ADDR_MAX		4	/* addresses we look at in one IA_NA */
 #define DUID_LL_LEN		10	/* type, hardware type, MAC */
@@ -338,8 +344,10 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 
 	/* Section 21.4: IAID echoed, T1, T2 */
 	memcpy(p, ia, 4);
-	put_be32(p + 4, first ? DHCPV6_INFINITE : 0);
-	put_be32(p + 8, first ? DHCPV6_INFINITE : 0);
+	put_be32(p + 4, !first ? 0 : c->no_follow_host ? DHCPV6_INFINITE :
+		 DHCPV6_FOLLOW_T1_S);
+	put_be32(p + 8, !first ? 0 : c->no_follow_host ? DHCPV6_INFINITE :
+		 DHCPV6_FOLLOW_T2_S);
 	at = 12;
 
 	if (!first) {
@@ -351,8 +359,10 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 	put_be16(p + at, OPT_IAADDR);
 	put_be16(p + at + 2, 24);
 	memcpy(p + at + 4, &c->ip6.addr, 16);
-	put_be32(p + at + 20, DHCPV6_INFINITE);
-	put_be32(p + at + 24, DHCPV6_INFINITE);
+	put_be32(p + at + 20, c->no_follow_host ? DHCPV6_INFINITE :
+		 DHCPV6_FOLLOW_LIFE_S);
+	put_be32(p + at + 24, c->no_follow_host ? DHCPV6_INFINITE :
+		 DHCPV6_FOLLOW_LIFE_S);
 	at += 28;
 
 	for (i = 0; i < n; i++) {
