@@ -21,7 +21,8 @@
  * values in place: DNS forwarding, DHCP, DHCPv6 and NDP read them from
  * the configuration at every use, so they follow at once; a changed IPv6
  * configuration restarts the router advertisement schedule (an RA goes
- * out at once); pasta --config-net updates the namespace's addresses and
+ * out at once, with the old prefix and lifetimes 0 if the prefix changed:
+ * ndp_ra_prefix_gone()); pasta --config-net updates the namespace's addresses and
  * routes through its configuration helper (passt/nsconf.c); TCP
  * connections whose host-side address the host no longer has are reset
  * (flow_host_changed()).
@@ -281,8 +282,9 @@ static void follow_line(const char *msg)
 static void follow_apply(struct ctx *ctx)
 {
 	static struct conf next;
+	struct in6_addr old6;
+	int rc, old6_plen;
 	bool v6;
-	int rc;
 
 	if (follow_resolv_dirty) {
 		follow_resolv_dirty = false;
@@ -300,6 +302,8 @@ static void follow_apply(struct ctx *ctx)
 	}
 
 	v6 = memcmp(&ctx->c.ip6, &next.ip6, sizeof(next.ip6));
+	old6 = ctx->c.ip6.addr;
+	old6_plen = ctx->c.ip6.prefix_len;
 	ctx->c.ip4 = next.ip4;
 	ctx->c.ip6 = next.ip6;
 	memcpy(ctx->c.search, next.search, sizeof(next.search));
@@ -307,8 +311,15 @@ static void follow_apply(struct ctx *ctx)
 
 	if (follow_nl_fd >= 0)	/* connections from a lost address */
 		flow_host_changed(ctx, netlink_watch_has_addr);
-	if (v6 && ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp)
-		ndp_ra_restart();	/* new prefix or gateway: tell at once */
+	if (v6 && ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp) {
+		/* new prefix or gateway: tell at once, old prefix deprecated */
+		if (!IN6_IS_ADDR_UNSPECIFIED(&old6) &&
+		    (old6_plen != ctx->c.ip6.prefix_len ||
+		     memcmp(&old6, &ctx->c.ip6.addr, sizeof(old6))))
+			ndp_ra_prefix_gone(&old6, old6_plen);
+		else
+			ndp_ra_restart();
+	}
 	nsconf_update(ctx);
 }
 
