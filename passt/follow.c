@@ -11,7 +11,10 @@
  * directory of its target; the file itself stays open, and so does each
  * directory (O_PATH), to read the file again after the file system is
  * gone from view (isolation: an empty root).  Both fds are in the epoll
- * set.
+ * set.  The seccomp filter allows openat() relative to those directories
+ * only, read-only and without following a symbolic link (a replaced
+ * resolv.conf that is a link to another place isn't found again: the
+ * directory of its first target is watched, see follow_resolv_init()).
  *
  * Each notification only marks a change (follow_settle_event()) and asks
  * for a timer: once no notification came for FOLLOW_QUIET_MS (or
@@ -47,7 +50,7 @@
 #include "follow.h"
 #include "nsconf.h"
 
-#define FOLLOW_RESOLV_DIRS	2	/* resolv.conf's and its target's */
+#define FOLLOW_RESOLV_DIRS	FOLLOW_DIRS_MAX	/* resolv.conf's, its target's */
 
 static struct follow_settle follow_settle;
 static struct resolv_conf follow_resolv;	/* what resolv.conf says */
@@ -136,6 +139,26 @@ static void follow_resolv_init(void)
 		resolv_read_fd(follow_file_fd, &follow_resolv);
 	else
 		resolv_read(resolv_path, &follow_resolv);
+}
+
+/**
+ * follow_dir_fds() - Directories kept open to find resolv.conf again
+ * @fds:	Filled with their fds, FOLLOW_DIRS_MAX entries at most
+ *
+ * For the seccomp filter (passt/isolation.c): openat() is allowed
+ * relative to these only, with FOLLOW_OPEN_FLAGS.
+ *
+ * Return: number of fds
+ */
+unsigned follow_dir_fds(int *fds)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < FOLLOW_RESOLV_DIRS; i++) {
+		if (follow_dir_fd[i] >= 0)
+			fds[n++] = follow_dir_fd[i];
+	}
+	return n;
 }
 
 /**
@@ -252,7 +275,7 @@ static void follow_resolv_reread(void)
 			if (follow_dir_fd[i] < 0)
 				continue;
 			fd = openat(follow_dir_fd[i], follow_base[i],
-				    O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+				    FOLLOW_OPEN_FLAGS);
 			if (fd < 0)
 				continue;
 			if (follow_file_fd >= 0)

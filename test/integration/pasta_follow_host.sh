@@ -14,6 +14,8 @@
 #    compared) works (the gateway address itself means H), and a
 #    connection opened before, from the old address, is reset (socat
 #    in N exits) instead of hanging;
+#  - the same with a resolv.conf replaced by rename (pasta runs with a
+#    copy of /etc of its own, in a mount namespace of its own);
 #  - a flood of address changes on H and a garbage, then a 2 MiB,
 #    resolv.conf: pasta stays up and DNS works again once the file is
 #    sane;
@@ -58,6 +60,30 @@ pasta_alive
 stop_pasta
 ip -n "$H" addr del 198.51.100.9/24 dev h0
 echo "nameserver 127.0.0.1" > "$RESOLV"
+ip netns del "$N"; ip netns add "$N" || fail "ip netns add $N"
+
+# A resolv.conf replaced by rename, as tools do: pasta in a mount namespace
+# of its own whose /etc is a copy with a plain resolv.conf (no bind mount
+# pins the old file); it finds the new file again after isolation
+mkdir -p "$WORK/etc"
+cp /etc/passwd /etc/group "$WORK/etc/"
+cp /etc/ld.so.cache "$WORK/etc/" 2>/dev/null
+echo "nameserver 127.0.0.1" > "$WORK/etc/resolv.conf"
+rm -f "$WORK/etc.pid"
+ip netns exec "$H" unshare -m sh -c "mount --bind '$WORK/etc' /etc &&
+	exec '$PASTA_BIN' -f -d --config-net --pid '$WORK/etc.pid' \
+	--netns /run/netns/$N" > "$WORK/pasta.log" 2>&1 &
+PASTA_PID=$!
+track $PASTA_PID
+wait_for test -s "$WORK/etc.pid" || { cat "$WORK/pasta.log"; fail "pasta (own /etc)"; }
+wait_for answers $R4 203.0.113.77 || fail "own /etc: DNS at start: '$(ask $R4)'"
+echo "nameserver 127.0.0.2" > "$WORK/etc/resolv.conf.new"
+mv "$WORK/etc/resolv.conf.new" "$WORK/etc/resolv.conf"
+wait_for answers $R4 203.0.113.78 ||
+	{ cat "$WORK/pasta.log"; fail "replaced resolv.conf not followed: '$(ask $R4)'"; }
+pasta_alive
+log "a resolv.conf replaced by rename is followed"
+stop_pasta
 ip netns del "$N"; ip netns add "$N" || fail "ip netns add $N"
 
 # Following (the default)
