@@ -630,6 +630,39 @@ int isolate_helper(const struct conf *c)
 }
 
 /**
+ * isolate_helper_keep() - Detach a helper that keeps one capability
+ * @c:		Configuration (--runas, --chroot-fallback)
+ * @cap:	CAP_* value to keep, effective and permitted, over the
+ *		namespaces the helper is in
+ *
+ * As isolate_helper() (new mount, IPC and UTS namespaces with an empty
+ * root; started as root in the initial user namespace, the switch to the
+ * --runas user or nobody), but @cap survives the switch of IDs, and every
+ * other capability is dropped here, the bounding set cleared.  For pasta's
+ * namespace configuration helper (passt/nsconf.c), which keeps
+ * CAP_NET_ADMIN.
+ *
+ * Context: forked helper, single-threaded, in its target namespaces
+ * Return: 0, or -EPERM if the capabilities or IDs couldn't be changed
+ */
+int isolate_helper_keep(const struct conf *c, unsigned cap)
+{
+	if (isolate_have_cap(CAP_SYS_ADMIN))
+		isolate_detach(c->chroot_fallback);
+	if (capng_get_caps_process())
+		return -EPERM;
+	capng_clear(CAPNG_SELECT_BOTH);
+	capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, cap);
+	if (isolate_root_in_init_userns() && c->uid) {
+		if (capng_change_id((int)c->uid, (int)c->gid,
+				    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING))
+			return -EPERM;
+		return 0;
+	}
+	return capng_apply(CAPNG_SELECT_BOTH) ? -EPERM : 0;
+}
+
+/**
  * isolate_low_ports() - Does a forwarding rule include a privileged port?
  * @c:		Configuration
  *

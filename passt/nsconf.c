@@ -9,8 +9,9 @@
  * the daemon has no capability left once it runs.  So nsconf_init(),
  * during set-up (pasta with --config-net, unless --no-follow-host), forks
  * one helper that enters the target namespace, keeps CAP_NET_ADMIN and
- * nothing else (switching to --runas or nobody if started as root), sets
- * no_new_privs and the helpers' seccomp filter, and waits on a
+ * nothing else (isolate_helper_keep(): an empty root of its own, and the
+ * --runas user or nobody if started as root), sets no_new_privs and the
+ * helpers' seccomp filter, and waits on a
  * SOCK_SEQPACKET socketpair.  nsconf_update() sends it, per family, the
  * addresses and routes the namespace should have (the guest's address and
  * gateway, and what --config-net copies); the helper makes the tap link
@@ -25,8 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <cap-ng.h>
+#include <linux/capability.h>
 
 #include "../conf/log.h"
 #include "../conf/netlink.h"
@@ -85,16 +85,8 @@ static void nsconf_helper(int fd, const struct ctx *ctx)
 	if (ifi <= 0)
 		_exit(1);
 
-	capng_clear(CAPNG_SELECT_BOTH);
-	capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED,
-		     CAP_NET_ADMIN);
-	if (!geteuid() && c->uid) {
-		if (capng_change_id((int)c->uid, (int)c->gid,
-				    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING))
-			_exit(1);
-	} else if (capng_apply(CAPNG_SELECT_BOTH)) {
+	if (isolate_helper_keep(c, CAP_NET_ADMIN))
 		_exit(1);
-	}
 	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 	if (isolate_seccomp_helper() < 0)
 		_exit(1);
