@@ -1493,8 +1493,9 @@ out:
 /* Host-side watch (netlink_watch_open()): libnl's cache manager keeps
  * the three caches up to date from RTNLGRP_* notifications
  */
+#define NETLINK_WATCH_DRAIN_TRIES	64	/* reads after an overrun */
+
 static struct nl_cache_mngr *netlink_watch_mngr;
-static struct nl_sock *netlink_watch_sync;	/* refills after an overrun */
 static struct netlink_caches netlink_watch_nc;
 static unsigned netlink_watch_changes;
 
@@ -1520,9 +1521,9 @@ static void netlink_watch_change(struct nl_cache *cache, struct nl_object *obj,
  *
  * Allocates a libnl cache manager (its notification socket joins the link,
  * IPv4/IPv6 address and route groups, rtnetlink(7)) and fills its caches
- * with a dump, plus one more socket to dump them again if notifications
- * were lost.  The receive buffer is made large (1 MiB, if allowed) so that
- * a burst of changes rarely overruns it.
+ * with a dump.  The receive buffer is made large (1 MiB, if allowed) so
+ * that a burst of changes rarely overruns it.  Two descriptors stay open:
+ * the notification socket and the manager's own for dumps.
  *
  * Context: set-up, in the host's network namespace, before isolation (the
  * sockets must be made there and then).
@@ -1556,9 +1557,6 @@ int netlink_watch_open(void)
 		if (rc < 0)
 			return netlink_errno(rc);
 	}
-	rc = netlink_open(&netlink_watch_sync);
-	if (rc)
-		return rc;
 	return nl_cache_mngr_get_fd(netlink_watch_mngr);
 }
 
@@ -1566,9 +1564,12 @@ int netlink_watch_open(void)
  * netlink_watch_read() - Take in the notifications that arrived
  *
  * An overrun (ENOBUFS: the kernel dropped notifications, netlink(7))
- * refills the three caches with a dump, and counts as a change.
+ * drains the queue, then refills the three caches with a dump, through a
+ * socket opened for that
+ * and closed again (the host's namespace is ours: no privilege needed),
+ * and counts as a change.
  *
- * #syscalls recvmsg sendmsg sendto
+ * #syscalls recvmsg sendmsg sendto socket bind getsockname setsockopt close
  * Return: number of objects added, removed or changed (0: nothing that
  *	   matters), or -errno if even the refill failed
  */
@@ -1577,6 +1578,7 @@ int netlink_watch_read(void)
 	struct nl_cache *caches[] = { netlink_watch_nc.links,
 				      netlink_watch_nc.addrs,
 				      netlink_watch_nc.routes };
+	struct nl_sock *sk;
 	unsigned i;
 	int rc;
 
@@ -1589,12 +1591,22 @@ int netlink_watch_read(void)
 
 	debug("netlink notifications lost (%s): dumping again",
 	      nl_geterror(rc));
-	for (i = 0; i < ARRAY_SIZE(caches); i++) {
-		rc = nl_cache_refill(netlink_watch_sync, caches[i]);
-		if (rc < 0)
-			return netlink_errno(rc);
+	/* Drain the queue first: until it is empty, the kernel drops what
+	 * comes next without reporting ENOBUFS again (the socket stays
+	 * congested, netlink_overrun() in net/netlink/af_netlink.c), so a
+	 * dump taken earlier could miss those changes
+	 */
+	for (i = 0; i < NETLINK_WATCH_DRAIN_TRIES; i++) {
+		if (nl_cache_mngr_data_ready(netlink_watch_mngr) >= 0)
+			break;
 	}
-	return 1;
+	rc = netlink_open(&sk);
+	if (rc)
+		return rc;
+	for (i = 0; i < ARRAY_SIZE(caches) && rc >= 0; i++)
+		rc = nl_cache_refill(sk, caches[i]);
+	nl_socket_free(sk);
+	return rc < 0 ? netlink_errno(rc) : 1;
 }
 
 /**

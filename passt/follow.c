@@ -46,6 +46,7 @@
 #include "../conf/netlink.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"
+#include "../tap/tap.h"
 #include "flow.h"
 #include "follow.h"
 #include "nsconf.h"
@@ -238,6 +239,8 @@ void follow_handler(struct ctx *ctx, union epoll_ref ref)
 	if (ref.type == EPOLL_TYPE_FOLLOW_NL) {
 		int rc = netlink_watch_read();
 
+		trace("netlink watch: %d", rc);
+
 		if (rc < 0) {
 			debug("netlink watch: %s", strerror(-rc));
 			hit = true;
@@ -318,6 +321,8 @@ static void follow_apply(struct ctx *ctx)
 	if (rc)
 		debug("host changed, but its addresses can't be derived: %s",
 		      strerror(-rc));
+	else if (follow_nl_fd >= 0)
+		debug("host: %s", netlink_host_summary());
 	if (!follow_diff(&ctx->c, &next, follow_line)) {
 		if (follow_nl_fd >= 0)	/* a secondary address may be gone */
 			flow_host_changed(ctx, netlink_watch_has_addr);
@@ -332,8 +337,10 @@ static void follow_apply(struct ctx *ctx)
 	memcpy(ctx->c.search, next.search, sizeof(next.search));
 	ctx->c.search_count = next.search_count;
 
-	if (follow_nl_fd >= 0)	/* connections from a lost address */
+	if (follow_nl_fd >= 0) {	/* connections from a lost address */
 		flow_host_changed(ctx, netlink_watch_has_addr);
+		tap_flush();	/* RSTs out before the namespace drops it */
+	}
 	if (v6 && ctx->c.ip6.enabled && !ctx->c.no_ra && !ctx->c.no_ndp) {
 		/* new prefix or gateway: tell at once, old prefix deprecated */
 		if (!IN6_IS_ADDR_UNSPECIFIED(&old6) &&

@@ -16,8 +16,9 @@
 #    in N exits) instead of hanging;
 #  - the same with a resolv.conf replaced by rename (pasta runs with a
 #    copy of /etc of its own, in a mount namespace of its own);
-#  - a flood of address changes on H and a garbage, then a 2 MiB,
-#    resolv.conf: pasta stays up and DNS works again once the file is
+#  - a flood of address changes on H, one so large (pasta stopped
+#    meanwhile) that notifications are lost, after which a new address on
+#    H still reaches N; a garbage, then a 2 MiB, resolv.conf: pasta stays up and DNS works again once the file is
 #    sane;
 #  - with --no-follow-host, after the same resolv.conf rewrite and a new
 #    address on H, N keeps its addresses and DNS its old server (checked
@@ -140,12 +141,26 @@ log "TCP from N to R after re-addressing: 1 MiB, sha256 matches"
 
 # Bad input: a flood of netlink messages, garbage and huge resolv.conf
 ip -n "$H" link add dflood type veth peer name dflood1 || fail "veth for the flood"
-i=0
-while [ $i -lt 200 ]; do
-	echo "addr add 192.0.2.$((i % 250 + 1))/32 dev dflood"
-	echo "addr del 192.0.2.$((i % 250 + 1))/32 dev dflood"
-	i=$((i + 1))
-done | ip -n "$H" -batch - || fail "flood"
+flood() { # flood N: N addresses added and removed on dflood, one batch
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "addr add 192.0.2.$((i % 250 + 1))/32 dev dflood"
+		echo "addr del 192.0.2.$((i % 250 + 1))/32 dev dflood"
+		i=$((i + 1))
+	done | ip -n "$H" -batch - || fail "flood"
+}
+flood 200
+# While pasta is stopped, more than its socket buffer can hold: the kernel
+# drops notifications (ENOBUFS), pasta dumps everything again
+kill -STOP $PASTA_PID
+flood 3000
+kill -CONT $PASTA_PID
+wait_for grep -q "netlink notifications lost" "$WORK/pasta.log" ||
+	fail "no overrun seen after 6000 notifications"
+ip -n "$H" addr add 203.0.113.9/24 dev h0
+wait_for sh -c "ip -n $N -o addr show | grep -q 'inet 203.0.113.9/24'" ||
+	fail "an address added after the overrun wasn't copied"
+log "after a notification overrun, N still follows H"
 head -c 65536 /dev/urandom > "$RESOLV"
 sleep 1
 { i=0; while [ $i -lt 65536 ]; do echo "nameserver 300.1.2.$i search a b"; i=$((i + 1)); done; } > "$RESOLV"
