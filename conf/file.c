@@ -16,7 +16,11 @@
  * - an existing file is opened without O_CREAT and with O_NONBLOCK (a
  *   FIFO planted there can't block us) and must be a regular file or a
  *   character device (--pcap /dev/null; device nodes can't be planted by
- *   users): FIFOs, sockets and block devices are refused.  Only a regular
+ *   users): FIFOs, sockets and block devices are refused.  A regular file
+ *   with more than one hard link is refused too (-EMLINK): where
+ *   fs.protected_hardlinks is off, anyone may link a file they can't write
+ *   (/etc/shadow) into a directory they can, and we would truncate or
+ *   append to it (Documentation/admin-guide/sysctl/fs.rst).  Only a regular
  *   file is truncated (ftruncate(2)), if asked.  In a sticky directory
  *   others can write to (/tmp), a file of another user who doesn't own the
  *   directory is refused with EACCES, as the kernel's fs.protected_regular
@@ -80,7 +84,8 @@ static bool file_foreign_in_sticky(const char *path, const struct stat *st)
  *
  * Return: fd, -ENOENT if there's nothing at @path, -ELOOP for a symbolic
  *	   link, -EFTYPE_ (neither a regular file nor a character device),
- *	   -EACCES for another user's
+ *	   -EMLINK for a regular file with other hard links, -EACCES for
+ *	   another user's
  *	   file in a sticky directory, other -errno
  */
 static int file_open_existing(const char *path, int flags)
@@ -98,6 +103,10 @@ static int file_open_existing(const char *path, int flags)
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		ret = -EFTYPE_;
+		goto err;
+	}
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		ret = -EMLINK;
 		goto err;
 	}
 	if (file_foreign_in_sticky(path, &st)) {
@@ -176,8 +185,8 @@ static int file_open_new(const char *path, int flags, mode_t mode)
  * Context: set-up, before the seccomp filter
  * Return: fd, or -ELOOP if the last component of @path is a symbolic
  *	   link, -EFTYPE_ if it's neither a regular file nor a character
- *	   device, -EACCES if it's
- *	   another user's in a sticky directory, other -errno
+ *	   device, -EMLINK if it's a regular file with other hard links,
+ *	   -EACCES if it's another user's in a sticky directory, other -errno
  */
 int file_open_safe(const char *path, int flags, mode_t mode)
 {
@@ -216,6 +225,8 @@ const char *file_strerror(int err)
 		return "is a symbolic link: refused (a link planted there would make us write where it points), give the file's own path";
 	if (err == EFTYPE_)
 		return "not a regular file (nor a character device): refused";
+	if (err == EMLINK)
+		return "has other hard links: refused (a link planted there would make us write to the file it shares), give a file of its own";
 	if (err == EACCES)
 		return "permission denied (or another user's file in a sticky directory: refused)";
 	return strerror(err);

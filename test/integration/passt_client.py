@@ -26,7 +26,9 @@ topology.
                              disconnect as soon as the FIN is ACKed: what
                              passt ACKed must still reach the host peer
   expect-syn SOCK PORT       wait for a SYN to PORT from passt (-t)
-  expect-syn-now SOCK PORT   the same without a DHCP lease first
+  expect-syn-now SOCK PORT   the same without a DHCP lease first; then
+                             prints "ms N": milliseconds from attaching
+                             to the SYN (no interpreter start-up in it)
   withfd IP CMD...           make a socketpair, run CMD with "{fd}" in its
                              arguments replaced by one end (passt -F), get
                              a lease and an ARP reply for IP on the other,
@@ -496,8 +498,10 @@ def main():
         lease(link)
         return
     if cmd == "expect-syn-now":     # no lease first: it would eat the SYN
+        t0 = time.monotonic()
         print("ready", flush=True)
         expect_syn(link, int(a[2]))
+        print("ms", int((time.monotonic() - t0) * 1000))
         return
     ack = lease(link)
     me = ack["yiaddr"]

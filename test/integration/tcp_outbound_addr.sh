@@ -41,7 +41,10 @@ for fam in 4 6; do
 	in_remote $PEER icmp-src $fam > "$WORK/icmp$fam" &
 	rawpid=$!
 	track $rawpid
-	sleep 0.3	# let the raw socket open; a late one only costs a retry
+	# ping sends only three requests: the raw socket must be open first
+	# (Python starts slowly on a loaded machine)
+	wait_for in_remote sh -c "ss -Hwan -$fam | grep -q ." ||
+		fail "raw ICMPv$fam socket in R"
 	in_ns ping -$fam -c3 -i0.3 -W2 $dst > "$WORK/p$fam" ||
 		{ cat "$WORK/p$fam" "$WORK/pasta.log"; fail "ping -$fam $dst"; }
 	wait $rawpid

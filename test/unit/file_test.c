@@ -231,6 +231,24 @@ START_TEST(test_file_foreign_in_sticky)
 }
 END_TEST
 
+/* A hard link to a file we could otherwise write (as where
+ * fs.protected_hardlinks is off): refused for truncation and appending
+ * alike, the shared file intact
+ */
+START_TEST(test_file_hardlink_refused)
+{
+	ck_assert_int_eq(link(victim, path), 0);
+	ck_assert_int_eq(file_open_safe(path, O_WRONLY | O_TRUNC, 0600),
+			 -EMLINK);
+	ck_assert_int_eq(file_open_safe(path, O_RDWR | O_APPEND, 0600),
+			 -EMLINK);
+	ck_assert_int_eq(pcap_open(path), -EMLINK);
+	ck_assert_int_eq(log_open_file(path, 65536), -EMLINK);
+	ck_assert_ptr_nonnull(strstr(file_strerror(-EMLINK), "hard link"));
+	victim_intact();
+}
+END_TEST
+
 /* A name too long for the temporary suffix: created directly, O_EXCL */
 START_TEST(test_file_long_name)
 {
@@ -279,6 +297,7 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, test_file_pcap_and_log_refuse_symlink);
 	tcase_add_test(tc, test_file_foreign_in_sticky);
 	tcase_add_test(tc, test_file_long_name);
+	tcase_add_test(tc, test_file_hardlink_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
