@@ -1613,15 +1613,36 @@ int netlink_watch_read(void)
  * netlink_watch_derive() - netlink_host_defaults() on the watched caches
  * @c:		Configuration, as for netlink_host_defaults()
  *
- * No system call: the caches are those netlink_watch_read() keeps.
+ * Links and addresses come from the caches netlink_watch_read() keeps;
+ * routes are dumped again first, through a socket opened for that (see
+ * the comment inside).
+ *
+ * #syscalls socket bind getsockname setsockopt sendmsg recvmsg close
  *
  * Return: 0, -EBADF without netlink_watch_open(), or as
  *	   netlink_host_defaults()
  */
 int netlink_watch_derive(struct conf *c)
 {
+	struct nl_sock *sk;
+	int rc;
+
 	if (!netlink_watch_mngr)
 		return -EBADF;
+
+	/* Routes from a dump: libnl's cache merges the next hops of IPv6
+	 * routes with the same key (IPv6 multipath routes come one next hop
+	 * per message), and an IPv6 default route replaced on the host
+	 * ("ip -6 route replace default via NEW") kept its old gateway in
+	 * the cache (pasta_follow_host.sh)
+	 */
+	rc = netlink_open(&sk);
+	if (rc)
+		return rc;
+	rc = nl_cache_refill(sk, netlink_watch_nc.routes);
+	nl_socket_free(sk);
+	if (rc < 0)
+		return netlink_errno(rc);
 	return netlink_defaults_from(c, &netlink_watch_nc);
 }
 

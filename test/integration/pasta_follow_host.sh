@@ -8,8 +8,9 @@
 #    203.0.113.77): a query from N to the gateway address (DNS forwarding
 #    of a loopback name server, as at start) gets the new answer;
 #  - H is re-addressed: 198.51.100.1/24 goes, 203.0.113.1/24 comes, with a
-#    default route via a new address of R (203.0.113.2): N gets the new
-#    address and default route, loses the old address, and a TCP transfer
+#    default route via a new address of R (203.0.113.2), and likewise
+#    2001:db8:1::1/64 -> 2001:db8:3::1/64 via 2001:db8:3::2: N gets the new
+#    addresses and default routes, loses the old addresses, and a TCP transfer
 #    from N to another new address of R, 203.0.113.5 (1 MiB, sha256
 #    compared) works (the gateway address itself means H), and a
 #    connection opened before, from the old address, is reset (socat
@@ -113,17 +114,24 @@ ip -n "$R" addr add 203.0.113.5/24 dev r0	# the gateway means H: a peer
 ip -n "$H" addr del $H4/24 dev h0
 ip -n "$H" addr add 203.0.113.1/24 dev h0
 ip -n "$H" route replace default via 203.0.113.2
+ip -n "$R" addr add 2001:db8:3::2/64 dev r0 nodad
+ip -n "$H" addr del $H6/64 dev h0
+ip -n "$H" addr add 2001:db8:3::1/64 dev h0 nodad
+ip -n "$H" -6 route replace default via 2001:db8:3::2
 mirrored() {
 	ip -n "$N" -o addr show | grep -q "inet 203.0.113.1/24" &&
 	! ip -n "$N" -o addr show | grep -q "inet $H4/" &&
-	ip -n "$N" route show default | grep -q "via 203.0.113.2"
+	ip -n "$N" route show default | grep -q "via 203.0.113.2" &&
+	ip -n "$N" -o addr show | grep -q "inet6 2001:db8:3::1/64" &&
+	! ip -n "$N" -o addr show | grep -q "inet6 $H6/" &&
+	ip -n "$N" -6 route show default | grep -q "via 2001:db8:3::2"
 }
 wait_for mirrored || { cat "$WORK/pasta.log"; ip -n "$N" addr; ip -n "$N" route;
 		       fail "N doesn't mirror H's new address and route"; }
 wait_for sh -c "! kill -0 $OLD_PID 2>/dev/null || grep -q '^State:.*Z' /proc/$OLD_PID/status" ||
 	fail "the connection from H's old address wasn't reset"
 log "the connection from H's old address was reset"
-log "N mirrors H: $(ip -n "$N" -o -4 addr show scope global | awk '{print $4}'), $(ip -n "$N" route show default)"
+log "N mirrors H: $(ip -n "$N" -o addr show scope global | awk '{print $4}' | tr '\n' ' '), $(ip -n "$N" route show default), $(ip -n "$N" -6 route show default)"
 for w in "IPv4 address $H4/24 -> 203.0.113.1/24" \
 	 "IPv4 gateway $R4 -> 203.0.113.2"; do
 	grep -q "host changed: $w" "$WORK/pasta.log" || fail "no info line '$w'"
