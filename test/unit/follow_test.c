@@ -284,6 +284,38 @@ START_TEST(test_diff_lines)
 }
 END_TEST
 
+/* Copied addresses: the guest's own address changing is the address line
+ * only; another address going is a line of its own; a route too
+ */
+START_TEST(test_diff_copied_addresses_and_routes)
+{
+	start();
+	cur.ip4.tpl.addrs[0].addr.a4 = a4("198.51.100.1");
+	cur.ip4.tpl.addrs[0].prefix_len = 24;
+	cur.ip4.tpl.addr_count = 1;
+	next = cur;
+	next.ip4.addr = a4("203.0.113.1");
+	next.ip4.tpl.addrs[0].addr.a4 = a4("203.0.113.1");
+	nlines = 0;
+	ck_assert_uint_eq(follow_diff(&cur, &next, line_rec), 1);
+	ck_assert_str_eq(lines[0], "host changed: IPv4 address "
+			 "198.51.100.1/24 -> 203.0.113.1/24");
+
+	cur.ip4.tpl.addrs[1].addr.a4 = a4("198.51.100.4");
+	cur.ip4.tpl.addrs[1].prefix_len = 24;
+	cur.ip4.tpl.addr_count = 2;
+	next.ip4.tpl.routes[0].dst.a4 = a4("192.0.2.0");
+	next.ip4.tpl.routes[0].prefix_len = 24;
+	next.ip4.tpl.route_count = 1;
+	nlines = 0;
+	ck_assert_uint_eq(follow_diff(&cur, &next, line_rec), 3);
+	ck_assert_str_eq(lines[1], "host changed: IPv4 addresses copied to "
+			 "the namespace: 2 -> 1");
+	ck_assert_str_eq(lines[2], "host changed: IPv4 routes copied to the "
+			 "namespace: 0 -> 1");
+}
+END_TEST
+
 static char tmpdir[64];
 
 /* Garbage, NUL bytes and a huge file: bounded, no crash */
@@ -346,6 +378,7 @@ static Suite *follow_suite(void)
 	tcase_add_test(tc, test_derive_no_address_keeps);
 	tcase_add_test(tc, test_derive_state_stays);
 	tcase_add_test(tc, test_diff_lines);
+	tcase_add_test(tc, test_diff_copied_addresses_and_routes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("resolv");
