@@ -8,6 +8,9 @@
 #   make guest      kernel and initramfs for the QEMU tests (apt-get download)
 #   make bench      benchmarks against Debian's pasta and the kernel (root)
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS or FUZZ_RUNS each
+#   make test T=NAME  one unit program (T=frame; CASE=TCASE for one Check
+#                   test case) or one integration script (T=tcp_bulk.sh),
+#                   see test/README.md
 #   make install    PREFIX=/usr/local: binaries, pasta link, man pages, systemd
 #                   units (SYSTEMD_UNITDIR, default $(PREFIX)/lib/systemd/system),
 #                   AppArmor profiles and SELinux modules (LSM=0, APPARMOR=0,
@@ -69,7 +72,11 @@ AA_FILES := abstractions/passt abstractions/pasta usr.bin.passt usr.bin.pasta \
 SE_MODULES := passt pasta pesto
 # Compile jobs of make check's two builds (release, sanitizers): one per CPU
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-CC ?= gcc
+# "CC ?= gcc" would do nothing: make defines CC (as cc) itself.  gcc unless
+# the command line or the environment names another compiler
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 
 PKG_LIBS := libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp \
 	libcap-ng
@@ -109,15 +116,23 @@ UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
 UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
-	bench-smoke fuzz install uninstall clean asan unit guest check-units \
+	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
 	deps-clients check-lsm selinux
 
 all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
 
-$(BUILD)/obj/%.o: %.c $(HDRS)
+# Each object depends on the headers it includes: the compiler lists them
+# in a .d file next to it (-MMD; -MP: a header that goes away doesn't break
+# the build).  An object without its .d file (built before, or the .d lost)
+# is rebuilt once: the empty rule makes the missing .d look new.
+DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj/%.d: ;
+.PRECIOUS: $(BUILD)/obj/%.d
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
 
 # The seccomp allow-list, from the "#syscalls" lines of every source file
 SECCOMP_LIST := $(BUILD)/gen/seccomp_list.h
@@ -148,10 +163,13 @@ $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 $(BUILD)/pasta: $(BUILD)/passt
 	ln -sf passt $@
 
-# pesto(1): the client of -c/--conf-path, nothing but libc
-$(BUILD)/pesto: pesto/pesto.c passt/ctl.h $(VERSION_STAMP)
+# pesto(1): the client of -c/--conf-path, libc and the daemon's pure table
+# code: the wire protocol, spec parser and request operations (conf/)
+PESTO_SRCS := pesto/pesto.c conf/wire.c conf/ctl_ops.c conf/ports.c
+$(BUILD)/pesto: $(PESTO_SRCS) passt/ctl.h conf/wire.h conf/ctl_ops.h \
+		conf/ports.h conf/conf.h $(VERSION_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ pesto/pesto.c \
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ $(PESTO_SRCS) \
 		$(ALL_LDFLAGS)
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
@@ -160,10 +178,31 @@ FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
 $(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a \
 		$(FUZZ_HARNESS_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(UNIT_HELPERS) \
-		$(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) $(CHECK_LIBS)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ $< \
+		$(UNIT_HELPERS) $(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) \
+		$(CHECK_LIBS)
+-include $(UNIT_BINS:=.d)
 
 unit: $(UNIT_BINS)
+
+# One test (test/README.md): T=frame (or frame_test) builds and runs
+# $(BUILD)/test/frame_test, CASE=NAME only its Check test case NAME
+# (CK_RUN_CASE); T=tcp_bulk.sh runs one integration script with the release
+# binary, and with build-asan/passt too if that exists and the script has
+# "# asan: yes"
+test: all
+	@case "$(T)" in \
+	'') echo "usage: make test T=NAME [CASE=TCASE]: T=frame (unit program" \
+		"test/unit/frame_test.c) or T=tcp_bulk.sh (integration script)"; \
+	    exit 1 ;; \
+	*.sh) PASST_BIN=$(abspath $(BUILD))/passt \
+		$(if $(wildcard build-asan/passt),PASST_ASAN_BIN=$(abspath build-asan)/passt) \
+		TESTS="$(T)" test/integration/run.sh ;; \
+	*) t=$(BUILD)/test/$(patsubst %_test,%,$(T))_test; \
+	   $(MAKE) --no-print-directory $$t || exit 1; \
+	   if [ -n "$(CASE)" ]; then export CK_RUN_CASE="$(CASE)"; fi; \
+	   CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-20} $$t ;; \
+	esac
 
 # Install what is missing; a no-op when everything is there.
 deps:

@@ -423,7 +423,7 @@ void conf_usage(const struct conf *c)
  */
 static void conf_defaults(struct conf *c, const char *argv0)
 {
-	static const uint8_t mac[ETH_ALEN_] = CONF_MAC_OUR_DEFAULT;
+	static const uint8_t mac[ETH_ALEN] = CONF_MAC_OUR_DEFAULT;
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 
 	base = base ? base + 1 : argv0;
@@ -438,7 +438,7 @@ static void conf_defaults(struct conf *c, const char *argv0)
 	c->drain_timeout_s = CONF_DRAIN_TIMEOUT_DEFAULT;
 	c->udp_timeout_s = CONF_UDP_TIMEOUT_DEFAULT;
 	c->log_size = CONF_LOG_SIZE_DEFAULT;
-	memcpy(c->mac_our, mac, ETH_ALEN_);
+	memcpy(c->mac_our, mac, ETH_ALEN);
 	c->ip4.prefix_len = c->ip6.prefix_len = -1;
 
 	/* upstream: pasta doesn't advertise DNS unless --dhcp-dns/-search */

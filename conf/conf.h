@@ -53,6 +53,15 @@ enum conf_mode {
 	MODE_PASST,
 };
 
+/* Tables, as indices: UDP adds 1, the namespace side 2 */
+enum fwd_tbl {
+	FWD_TBL_T = 0,	/* -t */
+	FWD_TBL_U,	/* -u */
+	FWD_TBL_TNS,	/* -T */
+	FWD_TBL_UNS,	/* -U */
+	FWD_TBLS
+};
+
 /**
  * struct fwd_rule - One range of forwarded ports
  * @af:		AF_UNSPEC to bind the wildcard address of both families,
@@ -405,8 +414,8 @@ struct conf {
 
 	int mtu;
 	bool no_mtu;
-	uint8_t mac_our[ETH_ALEN_];
-	uint8_t mac_guest[ETH_ALEN_];
+	uint8_t mac_our[ETH_ALEN];
+	uint8_t mac_guest[ETH_ALEN];
 	bool mac_guest_set;
 	struct conf_ip4 ip4;
 	struct conf_ip6 ip6;

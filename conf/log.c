@@ -408,6 +408,42 @@ void log_stderr_off(void)
 }
 
 /**
+ * log_bits_fmt() - Changed bits of a flag word, spelled out: "+NAME -NAME ..."
+ * @old:	Old bits
+ * @new:	New bits
+ * @names:	Name of each bit, by bit number (at least @count entries)
+ * @count:	Number of bits to look at, from bit 0 (at most 32)
+ * @buf:	Output, always NUL-terminated (truncated if too small)
+ * @len:	Size of @buf, bytes, at least 1
+ *
+ * Used by the state setters of TCP (passt/tcp.c) and spliced TCP
+ * (splice/tcp_splice.c) to log which event or flag bits a change sets (+)
+ * and clears (-).
+ *
+ * Return: @buf
+ */
+const char *log_bits_fmt(uint32_t old, uint32_t new, const char *const *names,
+			 unsigned count, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < count && off < len; i++) {
+		int n;
+
+		if (!((old ^ new) & (1U << i)))
+			continue;
+		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
+			     new & (1U << i) ? '+' : '-', names[i]);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	return buf;
+}
+
+/**
  * log_ratelimit_ok() - Token check for rate-limited messages
  * @last_s:	Per call site: second of the last message
  * @count:	Per call site: messages printed in that second

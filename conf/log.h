@@ -42,6 +42,8 @@ void log_early_end(void);
 ssize_t log_file_trim(int fd, size_t max, size_t need);
 void log_to_syslog(const char *ident);
 void log_stderr_off(void);
+const char *log_bits_fmt(uint32_t old, uint32_t new, const char *const *names,
+			 unsigned count, char *buf, size_t len);
 bool log_ratelimit_ok(int64_t *last_s, unsigned *count, int64_t now_ms);
 void die_msg(bool with_errno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -1057,7 +1057,7 @@ static int netlink_link_change(int ifindex, enum netlink_link_op op, int val,
 		rtnl_link_set_txqlen(change, (unsigned)val);
 		break;
 	case NL_LINK_MAC:
-		lladdr = nl_addr_build(AF_LLC, mac, ETH_ALEN_);
+		lladdr = nl_addr_build(AF_LLC, mac, ETH_ALEN);
 		if (!lladdr) {
 			rc = -ENOMEM;
 			goto out;
@@ -1159,10 +1159,10 @@ int netlink_link_get_mac(int ifindex, uint8_t *mac)
 	if (rc)
 		goto out;
 	a = rtnl_link_get_addr(link);
-	if (!a || nl_addr_get_len(a) != ETH_ALEN_) {
+	if (!a || nl_addr_get_len(a) != ETH_ALEN) {
 		rc = -EOPNOTSUPP;
 	} else {
-		memcpy(mac, nl_addr_get_binary_addr(a), ETH_ALEN_);
+		memcpy(mac, nl_addr_get_binary_addr(a), ETH_ALEN);
 		rc = 0;
 	}
 	rtnl_link_put(link);

@@ -160,12 +160,12 @@ static bool conf_addr_unicast(const union inany *a, bool ll_ok)
  */
 static int conf_mac(const char *s, uint8_t *mac)
 {
-	static const uint8_t zero[ETH_ALEN_];
+	static const uint8_t zero[ETH_ALEN];
 	int i, j;
 
 	if (strlen(s) != 17)
 		return -EINVAL;
-	for (i = 0; i < ETH_ALEN_; i++) {
+	for (i = 0; i < ETH_ALEN; i++) {
 		unsigned v = 0;
 
 		for (j = 0; j < 2; j++) {
@@ -181,11 +181,11 @@ static int conf_mac(const char *s, uint8_t *mac)
 			else
 				return -EINVAL;
 		}
-		if (i < ETH_ALEN_ - 1 && s[i * 3 + 2] != ':')
+		if (i < ETH_ALEN - 1 && s[i * 3 + 2] != ':')
 			return -EINVAL;
 		mac[i] = (uint8_t)v;
 	}
-	if ((mac[0] & 1) || !memcmp(mac, zero, ETH_ALEN_))
+	if ((mac[0] & 1) || !memcmp(mac, zero, ETH_ALEN))
 		return -EINVAL;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <linux/if_ether.h>	/* ETH_ALEN, ETH_HLEN, ETH_ZLEN, ETH_P_* */
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define BIT(n)			(1UL << (n))
@@ -31,14 +32,12 @@
 #define STRINGIFY_(x)		#x
 #define STRINGIFY(x)		STRINGIFY_(x)
 
-/* Ethernet */
-#define ETH_ALEN_		6
-#define ETH_HLEN_		14
 
 /* Largest L2 frame we ever handle: 65535 bytes of IP plus the Ethernet
- * header.  The tap MTU is at most 65520 (see conf_mtu_valid()).
+ * header.  The tap MTU is at most CONF_MTU_MAX, 65520 (conf/conf.h, checked
+ * by conf_uint() for -m in conf/options.c).
  */
-#define FRAME_MAX		(65535 + ETH_HLEN_)
+#define FRAME_MAX		(65535 + ETH_HLEN)
 
 /**
  * union inany - IPv6 address, or IPv4 address stored IPv4-mapped (::ffff:a.b.c.d)

@@ -2,15 +2,23 @@
 /* passt/ctl.c - Port forwarding changes at run time: the -c socket, for
  * pesto(1)
  *
- * With -c PATH, a SOCK_SEQPACKET UNIX socket listens at PATH (mode 0600).
- * One client at a time; its UID (SO_PEERCRED) must be the one that started
- * us.  Each message is a request (passt/ctl.h); it is read from the main
- * loop and carried out after the batch of epoll events it came in, so that
- * no event of that batch refers to a listening socket closed meanwhile.
+ * With -c PATH, a SOCK_STREAM UNIX socket listens at PATH (mode 0600), and
+ * speaks upstream's pesto protocol (conf/wire.h).  One client at a time;
+ * its UID (SO_PEERCRED) must be the one that started us (else it is closed
+ * without a word).  Others wait in the backlog: the listening socket isn't
+ * watched meanwhile.  A client gets our hello and tables, then sends
+ * binary replacement tables (no reply), or, ours, a text request
+ * (passt/ctl.h), which gets a reply.  Everything is read and written
+ * without blocking, from the main loop: a client that stalls for
+ * CTL_CLIENT_TIMEOUT_S is closed, and blocks neither traffic nor (after
+ * that) the next client.  A complete request is carried out after the
+ * batch of epoll events it came in, so that no event of that batch refers
+ * to a listening socket closed meanwhile.
  *
  * A request is applied to copies of the four tables first: any malformed
- * line, unknown option or side, or conflict (conf/ports.c) gives an error
- * reply and leaves everything as it was.  Then, per table:
+ * line, unknown option or side, or conflict (conf/ports.c), or binary
+ * tables ours can't hold (conf/wire.c), gives an error reply (binary: a
+ * warning in the log) and leaves everything as it was.  Then, per table:
  *  - listening sockets of the old rules whose port and bind address (and
  *    interface) are still covered by a new rule stay open, and are moved
  *    to that rule (EPOLL_CTL_MOD of their reference, which holds the rule
@@ -43,6 +51,7 @@
 
 #include "../conf/log.h"
 #include "../conf/ports.h"
+#include "../conf/wire.h"
 #include "ctl.h"
 #include "epoll_ref.h"
 #include "fwd.h"
@@ -57,10 +66,35 @@ static int ctl_listen_fd = -1;
 static int ctl_conn_fd = -1;
 static uid_t ctl_owner;			/* UID that started us */
 
-static char ctl_req[CTL_REQ_MAX + 1];
-static ssize_t ctl_req_len = -1;	/* pending request, -1 for none */
 static char ctl_rep[CTL_REP_MAX];
 static size_t ctl_rep_len;
+
+/**
+ * struct ctl_conn - The client being served
+ * @deadline:	Time (ms, CLOCK_MONOTONIC) it is closed at, whatever it does
+ * @in_len:	Bytes of request in ctl_in
+ * @eof:	The client ended its side
+ * @ready:	A complete request waits for ctl_process()
+ * @out_len:	Bytes to send in ctl_outb
+ * @out_off:	Bytes of them sent
+ * @closing:	Close once @out_len bytes are sent
+ */
+static struct ctl_conn {
+	int64_t deadline;
+	size_t in_len;
+	bool eof;
+	bool ready;
+	size_t out_len;
+	size_t out_off;
+	bool closing;
+} ctl_c;
+
+#define CTL_IN_MAX	(WIRE_MAX_FRAME)
+#define CTL_OUT_MAX	(WIRE_MAX_FRAME > CTL_REP_MAX ? WIRE_MAX_FRAME : \
+			 CTL_REP_MAX)
+static uint8_t ctl_in[CTL_IN_MAX + 1];
+static uint8_t ctl_outb[CTL_OUT_MAX];
+static struct wire_pif ctl_pifs[WIRE_PIF_MAX];
 
 /* Scratch: the tables being built, and their sockets */
 static struct fwd_table ctl_new[FWD_TBLS];
@@ -102,299 +136,6 @@ static struct fwd_table *ctl_table(struct conf *c, unsigned i)
 					  &c->tcp_out, &c->udp_out };
 
 	return t[i];
-}
-
-/**
- * ctl_table_usable() - Can a table be changed here?
- * @c:		Configuration
- * @i:		enum fwd_tbl
- *
- * Return: false for -T and -U in passt mode, and for a protocol disabled
- *	   with --no-tcp or --no-udp
- */
-static bool ctl_table_usable(const struct conf *c, unsigned i)
-{
-	bool udp = i == FWD_TBL_U || i == FWD_TBL_UNS;
-
-	if (i >= FWD_TBL_TNS && c->mode != MODE_PASTA)
-		return false;
-	return udp ? !c->no_udp : !c->no_tcp;
-}
-
-/**
- * ctl_same_bind() - Same bind address and interface?
- * @a:		Rule
- * @b:		Rule
- *
- * Return: true if so
- */
-static bool ctl_same_bind(const struct fwd_rule *a, const struct fwd_rule *b)
-{
-	if (a->af != b->af || strcmp(a->ifname, b->ifname))
-		return false;
-	return a->af == AF_UNSPEC || inany_equals(&a->addr, &b->addr);
-}
-
-/**
- * ctl_del() - Take the ports of a spec out of a table
- * @t:		Table (a copy), unchanged on error
- * @spec:	Spec, as for -t: ports, ranges, optional address, or "auto"
- * @ns_side:	Namespace side, for messages
- * @err:	Error message buffer
- * @len:	Its size
- *
- * Ports are taken out whatever their target; every port given must be
- * forwarded, for that bind address.
- *
- * Return: 0, or -EINVAL with a message in @err
- */
-static int ctl_del(struct fwd_table *t, const char *spec, bool ns_side,
-		   char *err, size_t len)
-{
-	static struct fwd_table d, out;
-	unsigned i, j;
-
-	memset(&d, 0, sizeof(d));
-	if (fwd_spec_parse(&d, spec, ns_side, err, len))
-		return -EINVAL;
-	if (!d.n && !d.auto_on) {
-		snprintf(err, len, "no ports to delete");
-		return -EINVAL;
-	}
-	if (d.auto_on && !t->auto_on) {
-		snprintf(err, len, "'auto' is not on");
-		return -EINVAL;
-	}
-
-	for (i = 0; i < d.n; i++) {
-		const struct fwd_rule *dr = &d.rules[i];
-		unsigned p;
-
-		for (p = dr->first; p <= dr->last; p++) {
-			for (j = 0; j < t->n; j++) {
-				const struct fwd_rule *r = &t->rules[j];
-
-				if (ctl_same_bind(r, dr) && p >= r->first &&
-				    p <= r->last)
-					break;
-			}
-			if (j == t->n) {
-				snprintf(err, len, "port %u is not forwarded "
-					 "(for that address)", p);
-				return -EINVAL;
-			}
-		}
-	}
-
-	out = *t;
-	for (i = 0; i < d.n; i++) {
-		const struct fwd_rule *dr = &d.rules[i];
-		static struct fwd_rule keep[CONF_MAX_FWD_RULES];
-		unsigned n = 0;
-
-		for (j = 0; j < out.n; j++) {
-			const struct fwd_rule *r = &out.rules[j];
-			struct fwd_rule piece;
-
-			if (!ctl_same_bind(r, dr) || dr->last < r->first ||
-			    dr->first > r->last) {
-				if (n >= CONF_MAX_FWD_RULES)
-					goto full;
-				keep[n++] = *r;
-				continue;
-			}
-			if (r->first < dr->first) {	/* left of the hole */
-				piece = *r;
-				piece.last = dr->first - 1;
-				if (n >= CONF_MAX_FWD_RULES)
-					goto full;
-				keep[n++] = piece;
-			}
-			if (r->last > dr->last) {	/* right of it */
-				piece = *r;
-				piece.first = dr->last + 1;
-				piece.to = (uint16_t)(r->to +
-						      (piece.first - r->first));
-				if (n >= CONF_MAX_FWD_RULES)
-					goto full;
-				keep[n++] = piece;
-			}
-		}
-		memcpy(out.rules, keep, n * sizeof(keep[0]));
-		out.n = n;
-	}
-	if (d.auto_on && d.auto_nonly && out.auto_nonly) {
-		/* "PORTS,auto": those ports only, "auto" stays for others */
-		static struct fwd_excl keep[CONF_MAX_FWD_RULES];
-		unsigned n = 0, k;
-
-		for (j = 0; j < out.auto_nonly; j++) {
-			struct fwd_excl r = out.auto_only[j];
-
-			for (k = 0; k < d.auto_nonly && r.first <= r.last;
-			     k++) {
-				const struct fwd_excl *x = &d.auto_only[k];
-
-				if (x->last < r.first || x->first > r.last)
-					continue;
-				if (x->first > r.first) {
-					if (n >= ARRAY_SIZE(keep))
-						goto full;
-					keep[n++] = (struct fwd_excl){
-						r.first, x->first - 1 };
-				}
-				if (x->last >= r.last)
-					r.first = 1, r.last = 0; /* empty */
-				else
-					r.first = x->last + 1;
-			}
-			if (r.first <= r.last) {
-				if (n >= ARRAY_SIZE(keep))
-					goto full;
-				keep[n++] = r;
-			}
-		}
-		memcpy(out.auto_only, keep, n * sizeof(keep[0]));
-		out.auto_nonly = n;
-		if (!n) {
-			out.auto_on = false;
-			out.auto_nexc = 0;
-		}
-	} else if (d.auto_on && d.auto_nonly) {
-		snprintf(err, len, "'auto' is on for every port: delete 'auto' "
-			 "itself");
-		return -EINVAL;
-	} else if (d.auto_on) {
-		out.auto_on = false;
-		out.auto_nexc = 0;
-		out.auto_nonly = 0;
-	}
-	*t = out;
-	return 0;
-full:
-	snprintf(err, len, "too many forwarding rules after the deletion (at "
-		 "most %d)", CONF_MAX_FWD_RULES);
-	return -EINVAL;
-}
-
-/**
- * ctl_op() - Apply one line of a request to the copies of the tables
- * @c:		Configuration (mode, disabled protocols)
- * @tbls:	Copies of the tables, FWD_TBLS of them
- * @line:	The line, NUL-terminated, no newline
- * @err:	Error message buffer
- * @len:	Its size
- *
- * Return: 1 for "show", 0 for a change, -EINVAL with a message in @err
- */
-static int ctl_op(const struct conf *c, struct fwd_table *tbls, char *line,
-		  char *err, size_t len)
-{
-	char *cmd = line, *arg, *spec;
-	unsigned i;
-
-	arg = strchr(cmd, ' ');
-	if (arg)
-		*arg++ = '\0';
-	if (!strcmp(cmd, "show") && !arg)
-		return 1;
-
-	if (!strcmp(cmd, "clear")) {
-		unsigned from, to;
-
-		/* upstream's pif names: HOST, SPLICE */
-		if (arg && !strcasecmp(arg, "host")) {
-			from = FWD_TBL_T;
-			to = FWD_TBL_U;
-		} else if (arg && (!strcmp(arg, "ns") ||
-				   !strcasecmp(arg, "splice")) &&
-			   c->mode == MODE_PASTA) {
-			from = FWD_TBL_TNS;
-			to = FWD_TBL_UNS;
-		} else {
-			snprintf(err, len, "unknown pif '%.32s' (accepted: "
-				 "host or HOST%s)", arg ? arg : "",
-				 c->mode == MODE_PASTA ? ", ns or SPLICE" : "");
-			return -EINVAL;
-		}
-		for (i = from; i <= to; i++)
-			memset(&tbls[i], 0, sizeof(tbls[i]));
-		return 0;
-	}
-
-	if (strcmp(cmd, "set") && strcmp(cmd, "add") && strcmp(cmd, "del")) {
-		snprintf(err, len, "unknown operation '%.32s' (accepted: show, "
-			 "set, add, del, clear)", cmd);
-		return -EINVAL;
-	}
-	spec = arg ? strchr(arg, ' ') : NULL;
-	if (!spec) {
-		snprintf(err, len, "%.8s: missing option or spec (accepted: "
-			 "%.8s OPT SPEC)", cmd, cmd);
-		return -EINVAL;
-	}
-	*spec++ = '\0';
-	for (i = 0; i < FWD_TBLS; i++) {
-		if (arg[0] == ctl_opt[i] && !arg[1])
-			break;
-	}
-	if (i == FWD_TBLS || !ctl_table_usable(c, i)) {
-		snprintf(err, len, "option '%.8s' can't be changed here "
-			 "(accepted: t, u%s, enabled)", arg,
-			 c->mode == MODE_PASTA ? ", T, U" : "");
-		return -EINVAL;
-	}
-
-	if (!strcmp(cmd, "del"))
-		return ctl_del(&tbls[i], spec, i >= FWD_TBL_TNS, err, len);
-
-	if (!strcmp(cmd, "set"))
-		memset(&tbls[i], 0, sizeof(tbls[i]));
-	if (fwd_spec_parse(&tbls[i], spec, i >= FWD_TBL_TNS, err, len))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * ctl_parse() - Apply the lines of a request to copies of the tables
- * @c:		Configuration (mode, disabled protocols)
- * @req:	Request, NUL-terminated; lines are cut in place
- * @tbls:	Copies of the four tables (enum fwd_tbl order), changed
- * @show:	Set if a line is "show"
- * @change:	Set if a line changes something
- * @err:	Error message buffer: "line N: reason"
- * @len:	Its size
- *
- * Empty lines are skipped.  On error, @tbls are half-changed: the caller
- * throws them away.
- *
- * Return: 0, or -EINVAL with a message in @err
- */
-int ctl_parse(const struct conf *c, char *req, struct fwd_table *tbls,
-	      bool *show, bool *change, char *err, size_t len)
-{
-	char why[200], *line, *next;
-	unsigned n = 0;
-	int rc;
-
-	for (line = req; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		n++;
-		if (!*line)
-			continue;
-		rc = ctl_op(c, tbls, line, why, sizeof(why));
-		if (rc < 0) {
-			snprintf(err, len, "line %u: %s", n, why);
-			return rc;
-		}
-		if (rc)
-			*show = true;
-		else
-			*change = true;
-	}
-	return 0;
 }
 
 /**
@@ -659,10 +400,11 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 }
 
 /**
- * ctl_run() - Carry out the pending request, fill the reply
+ * ctl_run_text() - Carry out a text request, fill the reply
  * @ctx:	Context
+ * @req:	Request, NUL-terminated, at most CTL_REQ_MAX bytes
  */
-static void ctl_run(struct ctx *ctx)
+static void ctl_run_text(struct ctx *ctx, char *req)
 {
 	struct conf *c = &ctx->c;
 	bool show = false, change = false;
@@ -673,18 +415,7 @@ static void ctl_run(struct ctx *ctx)
 	for (i = 0; i < FWD_TBLS; i++)
 		ctl_new[i] = *ctl_table(c, i);
 
-	if ((size_t)ctl_req_len > CTL_REQ_MAX) {
-		ctl_out("error\nrequest of %zd bytes, at most %d are accepted\n",
-			ctl_req_len, CTL_REQ_MAX);
-		return;
-	}
-	ctl_req[ctl_req_len] = '\0';
-	if (memchr(ctl_req, '\0', (size_t)ctl_req_len)) {
-		ctl_out("error\nrequest with a NUL byte\n");
-		return;
-	}
-
-	if (ctl_parse(c, ctl_req, ctl_new, &show, &change, err, sizeof(err))) {
+	if (ctl_parse(c, req, ctl_new, &show, &change, err, sizeof(err))) {
 		ctl_out("error\n%s: nothing changed\n", err);
 		return;
 	}
@@ -704,25 +435,68 @@ static void ctl_run(struct ctx *ctx)
 }
 
 /**
- * ctl_process() - Carry out a request read in this batch of events
+ * ctl_run_wire() - Carry out a client's frame of replacement tables
  * @ctx:	Context
+ * @len:	Length of the frame at the start of ctl_in
  *
- * Context: main loop, after the batch of epoll events
- * #syscalls sendto
+ * The protocol has no reply: what is refused is logged, and nothing
+ * changes.
  */
-void ctl_process(struct ctx *ctx)
+static void ctl_run_wire(struct ctx *ctx, size_t len)
 {
-	if (ctl_req_len < 0)
+	struct conf *c = &ctx->c;
+	struct fwd_table cur[FWD_TBLS];
+	unsigned npifs = 0, i;
+	char err[256];
+
+	if (wire_frame_get(ctl_in, len, false, ctl_pifs, &npifs, err,
+			   sizeof(err)) <= 0) {
+		warn("-c: refused a client's tables: %s: nothing changed",
+		     err);
 		return;
-	ctl_run(ctx);
-	ctl_req_len = -1;
-	if (ctl_conn_fd >= 0 &&
-	    send(ctl_conn_fd, ctl_rep, ctl_rep_len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-		debug_perror("-c: reply");
+	}
+	for (i = 0; i < FWD_TBLS; i++)
+		cur[i] = *ctl_table(c, i);
+	if (wire_pifs_apply(ctl_pifs, npifs, cur, ctl_new,
+			    c->mode == MODE_PASTA, err, sizeof(err))) {
+		warn("-c: refused a client's tables: %s: nothing changed",
+		     err);
+		return;
+	}
+	for (i = 0; i < FWD_TBLS; i++) {
+		if (!ctl_table_usable(c, i) && fwd_table_on(&ctl_new[i])) {
+			warn("-c: refused a client's tables: %s %s rules, "
+			     "but %s is disabled: nothing changed",
+			     i >= FWD_TBL_TNS ? "SPLICE" : "HOST",
+			     (i & 1) ? "UDP" : "TCP", (i & 1) ? "UDP" : "TCP");
+			return;
+		}
+	}
+	if (ctl_commit(ctx, err, sizeof(err))) {
+		warn("-c: refused a client's tables: %s: nothing changed",
+		     err);
+		return;
+	}
+	info("-c: port forwarding changed");
 }
 
 /**
- * ctl_conn_close() - Close the client connection
+ * ctl_listen_watch() - Watch the listening socket, or not
+ * @ctx:	Context
+ * @on:		Watch it (no client): a waiting client is accepted next
+ */
+static void ctl_listen_watch(struct ctx *ctx, bool on)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
+	struct epoll_event ev = { .events = on ? EPOLLIN : 0 };
+
+	ref.fd = (uint32_t)ctl_listen_fd;
+	ev.data.u64 = ref.u64;
+	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, ctl_listen_fd, &ev);
+}
+
+/**
+ * ctl_conn_close() - Close the client connection, take the next client
  * @ctx:	Context
  */
 static void ctl_conn_close(struct ctx *ctx)
@@ -732,52 +506,275 @@ static void ctl_conn_close(struct ctx *ctx)
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, ctl_conn_fd, NULL);
 	close(ctl_conn_fd);
 	ctl_conn_fd = -1;
-	ctl_req_len = -1;
+	memset(&ctl_c, 0, sizeof(ctl_c));
+	ctl_listen_watch(ctx, true);
 }
 
 /**
- * ctl_handler() - A request, or the end of the connection
+ * ctl_conn_watch() - Events we wait for on the client connection
+ * @ctx:	Context
+ */
+static void ctl_conn_watch(struct ctx *ctx)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_CTL };
+	struct epoll_event ev = { .events = 0 };
+
+	if (ctl_c.out_off < ctl_c.out_len)
+		ev.events |= EPOLLOUT;
+	/* Not after the end of its stream: level-triggered, it would wake
+	 * us again and again while a reply waits for room
+	 */
+	if (!ctl_c.eof && !ctl_c.ready)
+		ev.events |= EPOLLIN | EPOLLRDHUP;
+	ref.fd = (uint32_t)ctl_conn_fd;
+	ev.data.u64 = ref.u64;
+	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, ctl_conn_fd, &ev);
+}
+
+/**
+ * ctl_flush() - Send what is queued for the client, without blocking
+ * @ctx:	Context
+ *
+ * Return: 0, or -1 if the connection was closed (error, or all sent with
+ *	   @ctl_c.closing)
+ *
+ * #syscalls sendto
+ */
+static int ctl_flush(struct ctx *ctx)
+{
+	while (ctl_c.out_off < ctl_c.out_len) {
+		ssize_t n = send(ctl_conn_fd, ctl_outb + ctl_c.out_off,
+				 ctl_c.out_len - ctl_c.out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			debug_perror("-c: send to client");
+			ctl_conn_close(ctx);
+			return -1;
+		}
+		ctl_c.out_off += (size_t)n;
+	}
+	if (ctl_c.out_off == ctl_c.out_len && ctl_c.closing) {
+		ctl_conn_close(ctx);
+		return -1;
+	}
+	ctl_conn_watch(ctx);
+	return 0;
+}
+
+/**
+ * ctl_process() - Carry out a request read in this batch of events
+ * @ctx:	Context
+ *
+ * Context: main loop, after the batch of epoll events
+ */
+void ctl_process(struct ctx *ctx)
+{
+	ssize_t len;
+
+	if (ctl_conn_fd < 0 || !ctl_c.ready)
+		return;
+	ctl_c.ready = false;
+
+	if (ctl_in[0] < 0x20) {		/* a pif id: binary tables */
+		len = wire_frame_get(ctl_in, ctl_c.in_len, false, NULL, NULL,
+				     NULL, 0);
+		if (len > 0)
+			ctl_run_wire(ctx, (size_t)len);
+		ctl_conn_close(ctx);
+		return;
+	}
+
+	/* Text (ours): the whole stream up to its end */
+	if (ctl_c.in_len > CTL_REQ_MAX) {
+		ctl_rep_len = 0;
+		ctl_out("error\nrequest longer than %d bytes (at most %d "
+			"are accepted): nothing changed\n", CTL_REQ_MAX,
+			CTL_REQ_MAX);
+	} else if (memchr(ctl_in, '\0', ctl_c.in_len)) {
+		ctl_rep_len = 0;
+		ctl_out("error\nrequest with a NUL byte: nothing changed\n");
+	} else {
+		ctl_in[ctl_c.in_len] = '\0';
+		ctl_run_text(ctx, (char *)ctl_in);
+	}
+	memcpy(ctl_outb, ctl_rep, ctl_rep_len);
+	ctl_c.out_len = ctl_rep_len;
+	ctl_c.out_off = 0;
+	ctl_c.closing = true;
+	ctl_flush(ctx);
+}
+
+/**
+ * ctl_input() - Look at what the client sent so far
+ * @ctx:	Context
+ *
+ * A first byte below 0x20 is a pif id (0 to 3): binary tables, complete
+ * at their terminating 0 (conf/wire.h); anything else is a text request,
+ * complete at the end of the stream.  An empty stream is a client that
+ * read the tables and changes nothing.
+ *
+ * Return: 0, or -1 if the connection was closed
+ */
+static int ctl_input(struct ctx *ctx)
+{
+	char err[160];
+	ssize_t rc;
+
+	if (!ctl_c.in_len) {
+		if (ctl_c.eof) {
+			ctl_conn_close(ctx);
+			return -1;
+		}
+		return 0;
+	}
+	if (ctl_in[0] >= 0x20) {
+		if (ctl_c.eof)
+			ctl_c.ready = true;	/* error reply if too long */
+		return 0;
+	}
+	rc = wire_frame_get(ctl_in, ctl_c.in_len, false, NULL, NULL, err,
+			    sizeof(err));
+	if (rc > 0) {
+		ctl_c.ready = true;
+		return 0;
+	}
+	if (rc < 0) {
+		warn("-c: refused a client's tables: %s: nothing changed",
+		     err);
+	} else if (ctl_c.eof || ctl_c.in_len >= CTL_IN_MAX) {
+		warn("-c: client's tables end after %zu bytes, incomplete: "
+		     "nothing changed", ctl_c.in_len);
+	} else {
+		return 0;
+	}
+	ctl_conn_close(ctx);
+	return -1;
+}
+
+/**
+ * ctl_handler() - The client can take more, sent more, or went away
  * @ctx:	Context
  * @events:	epoll events
+ *
+ * Reads at most what the buffer holds: binary tables longer than that are
+ * refused, text beyond CTL_REQ_MAX is read and dropped up to its end (then
+ * refused with a reply); a client that stalls is closed by ctl_timer().
  *
  * #syscalls recvfrom
  */
 void ctl_handler(struct ctx *ctx, uint32_t events)
 {
-	ssize_t n;
-
 	if (ctl_conn_fd < 0)
 		return;
-	if (events & EPOLLIN) {
-		n = recv(ctl_conn_fd, ctl_req, CTL_REQ_MAX,
-			 MSG_TRUNC | MSG_DONTWAIT);
-		if (n > 0) {
-			ctl_req_len = n;
-			return;
-		}
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
+	if ((events & EPOLLOUT) && ctl_flush(ctx))
+		return;
+	if (ctl_c.closing || ctl_c.ready) {
+		if (events & (EPOLLERR | EPOLLHUP))
+			ctl_conn_close(ctx);
+		return;
 	}
+	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
+		while (!ctl_c.eof && ctl_c.in_len < CTL_IN_MAX) {
+			ssize_t n = recv(ctl_conn_fd, ctl_in + ctl_c.in_len,
+					 CTL_IN_MAX - ctl_c.in_len,
+					 MSG_DONTWAIT);
+
+			if (n > 0) {
+				ctl_c.in_len += (size_t)n;
+				/* Text too long: read to its end, keep none */
+				if (ctl_in[0] >= 0x20 &&
+				    ctl_c.in_len > CTL_REQ_MAX)
+					ctl_c.in_len = CTL_REQ_MAX + 1;
+				continue;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				break;
+			if (n < 0) {
+				debug_perror("-c: receive from client");
+				ctl_conn_close(ctx);
+				return;
+			}
+			ctl_c.eof = true;
+		}
+		if (ctl_input(ctx))
+			return;
+		ctl_conn_watch(ctx);
+	}
+}
+
+/**
+ * ctl_timer() - Close a client that takes too long
+ * @ctx:	Context
+ *
+ * Context: main loop, housekeeping tick
+ */
+void ctl_timer(struct ctx *ctx)
+{
+	if (ctl_conn_fd < 0 || ctx->now < ctl_c.deadline)
+		return;
+	warn("-c: client took longer than %d s: closed, nothing changed",
+	     CTL_CLIENT_TIMEOUT_S);
 	ctl_conn_close(ctx);
 }
 
 /**
- * ctl_listen_handler() - A client connects: check its UID
+ * ctl_caps() - Capabilities we announce for our tables
+ * @c:		Configuration
+ *
+ * Return: WIRE_CAP_* bits
+ */
+static uint32_t ctl_caps(const struct conf *c)
+{
+	uint32_t caps = WIRE_CAP_IFNAME | WIRE_CAP_X_TEXT;
+
+	if (c->ip4.enabled)
+		caps |= WIRE_CAP_IPV4;
+	if (c->ip6.enabled)
+		caps |= WIRE_CAP_IPV6;
+	if (!c->no_tcp)
+		caps |= WIRE_CAP_TCP;
+	if (!c->no_udp)
+		caps |= WIRE_CAP_UDP;
+	if (c->mode == MODE_PASTA)
+		caps |= WIRE_CAP_SCAN;
+	return caps;
+}
+
+/**
+ * ctl_listen_handler() - A client connects: check its UID, greet it
  * @ctx:	Context
  *
- * Out of descriptors, the client is taken off the queue and its connection
+ * The greeting is the hello and our tables (conf/wire.h), sent without
+ * blocking; the listening socket is not watched until this client is
+ * done, so that others wait in its backlog, as with upstream's pasta.  Out
+ * of descriptors, the client is taken off the queue and its connection
  * closed (limits_accept_refuse()), as for forwarded TCP ports.
  *
- * #syscalls accept4 getsockopt epoll_ctl close sendto
+ * #syscalls accept4 getsockopt epoll_ctl close
  */
 void ctl_listen_handler(struct ctx *ctx)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP };
+	const struct conf *c = &ctx->c;
+	struct fwd_table cur[FWD_TBLS];
 	struct ucred cred;
 	socklen_t sl = sizeof(cred);
+	ssize_t len;
+	unsigned i;
 	int s;
 
+	if (ctl_conn_fd >= 0) {
+		ctl_listen_watch(ctx, false);	/* after this one */
+		return;
+	}
 	s = accept4(ctl_listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (s < 0) {
 		/* Left in the queue, the client would wake us for ever */
@@ -790,41 +787,45 @@ void ctl_listen_handler(struct ctx *ctx)
 	}
 	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &sl) ||
 	    cred.uid != ctl_owner) {
-		static const char msg[] = "error\nnot the owner of this "
-					  "instance\n";
-
-		send(s, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 		warn("-c: refused a client with UID %u (not %u)",
 		     (unsigned)cred.uid, (unsigned)ctl_owner);
 		close(s);
 		return;
 	}
-	if (ctl_conn_fd >= 0) {
-		static const char msg[] = "error\nanother client is "
-					  "connected\n";
 
-		send(s, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	for (i = 0; i < FWD_TBLS; i++)
+		cur[i] = *ctl_table(&ctx->c, i);
+	len = wire_tables_put(ctl_outb, sizeof(ctl_outb), cur,
+			      c->mode == MODE_PASTA, true, ctl_caps(c));
+	if (len < 0) {
+		warn("-c: tables too large to send");
 		close(s);
 		return;
 	}
+
 	ref.fd = (uint32_t)s;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev)) {
 		close(s);
 		return;
 	}
+	memset(&ctl_c, 0, sizeof(ctl_c));
 	ctl_conn_fd = s;
+	ctl_c.deadline = ctx->now + CTL_CLIENT_TIMEOUT_S * 1000LL;
+	ctl_c.out_len = (size_t)len;
+	ctl_listen_watch(ctx, false);
+	ctl_flush(ctx);
 }
 
 /**
  * ctl_init() - -c: bind and listen on the configuration socket
  * @ctx:	Context
  *
- * A socket file nobody listens on any more is taken over.  The file is
- * created with mode 0600 (umask around bind()); started as root, it
- * belongs to the user we switch to, but only root may use it
- * (SO_PEERCRED).  Nothing touches the path after bind(), and the file is
- * removed at exit by a helper (passt/sockfile.c).
+ * A SOCK_STREAM socket, as upstream's.  A socket file nobody listens on
+ * any more is taken over.  The file is created with mode 0600 (umask
+ * around bind()); started as root, it belongs to the user we switch to,
+ * but only root may use it (SO_PEERCRED).  Nothing touches the path after
+ * bind(), and the file is removed at exit by a helper (passt/sockfile.c).
  *
  * Context: set-up, before isolation; dies if the path can't be bound
  */
@@ -839,7 +840,7 @@ void ctl_init(struct ctx *ctx)
 	if (!*c->conf_path)
 		return;
 	ctl_owner = geteuid();
-	s = sockfile_listen(c->conf_path, SOCK_SEQPACKET, 4, 0177,
+	s = sockfile_listen(c->conf_path, SOCK_STREAM, 8, 0177,
 			    give ? c->uid : SOCKFILE_NO_CHOWN, c->gid);
 	if (s < 0) {
 		errno = -s;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* passt/ctl.h - Port forwarding changes at run time: the -c socket
  *
- * Shared with pesto(1) (pesto/pesto.c), which speaks the protocol: one
- * SOCK_SEQPACKET message per request, one per reply, text.
+ * A SOCK_STREAM socket speaking upstream's pesto protocol (conf/wire.h):
+ * the server greets each client with a hello and its tables; the client
+ * sends replacement tables, or, ours, a text request, which gets a reply.
+ * Shared with pesto(1) (pesto/pesto.c).
  *
- * A request is lines, one operation each, applied all or nothing:
+ * A text request is lines, one operation each, applied all or nothing:
  *	show			the tables, nothing changed
  *	set OPT SPEC		OPT (t, u, T or U) gets SPEC in place of
  *				its rules and "auto"
@@ -12,7 +14,9 @@
  *	del OPT SPEC		the ports of SPEC (or "auto") taken out of OPT
  *	clear PIF		every rule and "auto" of one side: "host"
  *				(-t, -u) or "ns" (-T, -U)
- * A reply's first line is "ok" or "error", text follows.
+ * The client ends its side of the stream after the request
+ * (shutdown(SHUT_WR)).  A reply's first line is "ok" or "error", text
+ * follows; the server closes the stream after it.
  */
 #ifndef PASST_CTL_H
 #define PASST_CTL_H
@@ -21,18 +25,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CTL_REQ_MAX	16384	/* bytes in a request */
+#include "../conf/ctl_ops.h"
+
+#define CTL_REQ_MAX	16384	/* bytes in a text request */
 #define CTL_REP_MAX	65536	/* bytes in a reply */
+#define CTL_CLIENT_TIMEOUT_S	10	/* a client is closed after that */
 
 struct ctx;
-struct conf;
-struct fwd_table;
 
 void ctl_init(struct ctx *ctx);
 void ctl_listen_handler(struct ctx *ctx);
 void ctl_handler(struct ctx *ctx, uint32_t events);
 void ctl_process(struct ctx *ctx);
-int ctl_parse(const struct conf *c, char *req, struct fwd_table *tbls,
-	      bool *show, bool *change, char *err, size_t len);
+void ctl_timer(struct ctx *ctx);
 
 #endif /* PASST_CTL_H */

@@ -235,9 +235,15 @@ bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
  *
  * Loopback peers, and peers using the host's own address (which the guest
  * also has), appear as --map-host-loopback (or --map-guest-addr for the
- * latter if set), else as the gateway.
+ * latter if set), else as the gateway.  With none of them (a host with no
+ * default route, -i given) there is no address to show such a peer as:
+ * the unspecified address is only a source while a host configures itself
+ * (RFC 1122 3.2.1.3 (a), RFC 4291 2.5.2), so the caller must drop the
+ * datagram or refuse the connection.
+ *
+ * Return: true if @src is usable, false if it is unspecified
  */
-void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src)
 {
 	const struct in_addr *p4 = inany_v4(peer);
@@ -253,10 +259,7 @@ void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 			inany_from_v4(src, c->ip4.map_host_loopback);
 		else if (lo || self)
 			inany_from_v4(src, c->ip4.gw);
-		return;
-	}
-
-	{
+	} else {
 		bool lo = IN6_IS_ADDR_LOOPBACK(&peer->a6);
 		bool self = IN6_ARE_ADDR_EQUAL(&peer->a6, &c->ip6.addr);
 
@@ -268,6 +271,7 @@ void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		else if (lo || self)
 			src->a6 = c->ip6.gw;
 	}
+	return !inany_is_unspecified(src);
 }
 
 /**
@@ -641,6 +645,13 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 	 */
 	if (proto == IPPROTO_UDP && dual && !ns)
 		setsockopt(s, IPPROTO_IP, IP_MULTICAST_ALL, &one, sizeof(one));
+	/* ICMP errors about the guest's replies to peers (passt/udp.c):
+	 * IPv4 ones on a dual-stack socket need IP_RECVERR too (ip(7))
+	 */
+	if (proto == IPPROTO_UDP && !ns && af == AF_INET6)
+		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
+	if (proto == IPPROTO_UDP && !ns && (af == AF_INET || dual))
+		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
 	if (r->ifname[0] &&
 	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,
 		       (socklen_t)strlen(r->ifname)) < 0) {

@@ -14,15 +14,6 @@ struct ctx;
 
 #define FWD_UDP_RCVBUF	(4 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUF */
 
-/* Tables, as indices: UDP adds 1, the namespace side 2 */
-enum fwd_tbl {
-	FWD_TBL_T = 0,	/* -t */
-	FWD_TBL_U,	/* -u */
-	FWD_TBL_TNS,	/* -T */
-	FWD_TBL_UNS,	/* -U */
-	FWD_TBLS
-};
-
 /**
  * fwd_tbl_id() - Table index for a protocol and a side
  * @udp:	UDP rather than TCP
@@ -74,7 +65,7 @@ bool fwd_nat_to_host(const struct conf *c, const union inany *dst,
 		     union inany *host);
 bool fwd_nat_to_host_port(const struct conf *c, const union inany *dst,
 			  uint16_t dport, union inany *host, uint16_t *hport);
-void fwd_nat_to_guest(const struct conf *c, const union inany *peer,
+bool fwd_nat_to_guest(const struct conf *c, const union inany *peer,
 		      union inany *src);
 void fwd_guest_addr(const struct conf *c, int af, union inany *addr);
 int fwd_splice_ns_target(const struct conf *c, int af, union inany *dst);

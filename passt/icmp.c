@@ -13,6 +13,16 @@
  * PING_TIMEOUT_MS are closed.  If the kernel refuses ping sockets, one
  * warning says so and echo requests are dropped from then on.
  *
+ * The guest's TTL or hop limit goes out with its requests (IP_TTL,
+ * IPV6_UNICAST_HOPS), so that "ping -t" and "ping -t 1" mean what they
+ * say.  ICMP errors about them (destination unreachable of any code,
+ * fragmentation needed or packet too big, time exceeded) reach the ping
+ * socket's error queue (IP_RECVERR, IPV6_RECVERR) and go to the guest as
+ * the same error from the router that sent it, quoting its request with
+ * its own identifier (icmp_sock_errqueue()).  A request the host can't
+ * send at all (connect() fails: a local route "unreachable", "prohibit")
+ * is answered the same way as a TCP SYN (icmp_unreach_to_guest()).
+ *
  * Errors to the guest.  When a guest's TCP connection can't be made
  * because the host has no route, or a firewall forbids it, the guest gets
  * the ICMP or ICMPv6 destination unreachable a router would send, from the
@@ -21,7 +31,10 @@
  * unreachable errors.
  */
 #include <errno.h>
+#include <time.h>
+#include <linux/errqueue.h>
 #include <netinet/icmp6.h>
+#include <netinet/in.h>
 #include <netinet/ip_icmp.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -31,6 +44,7 @@
 #include "../conf/log.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
+#include "../tap/hdr.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
@@ -67,6 +81,8 @@ static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
  * @ctx:	Context
  * @key:	Flow key
  * @dst:	Translated destination
+ * @err:	Set to connect()'s errno if that is what failed, else left
+ *		alone
  *
  * The socket is bound as -o and --outbound-if4/6 say (fwd_sock_outbound()).
  *
@@ -76,7 +92,7 @@ static void icmp_flow_free(struct ctx *ctx, struct ping_flow *pf)
  */
 static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 				       const struct flow_key *key,
-				       const union inany *dst)
+				       const union inany *dst, int *err)
 {
 	int af = inany_af(dst);
 	int proto = af == AF_INET ? IPPROTO_ICMP : IPPROTO_ICMPV6;
@@ -99,6 +115,15 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 		}
 		return NULL;
 	}
+	{
+		int one = 1;	/* errors about our requests: ip(7), ipv6(7) */
+
+		if (af == AF_INET)
+			setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+		else
+			setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one,
+				   sizeof(one));
+	}
 	if (fwd_sock_outbound(&ctx->c, s, dst, true) < 0) {
 		debug_perror("ICMP echo: outbound bind");
 		close(s);
@@ -106,6 +131,8 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 	}
 	sl = sockaddr_from_inany(&sa, dst, 0, 0);
 	if (connect(s, (struct sockaddr *)&sa, sl) < 0) {
+		if (err)
+			*err = errno;
 		close(s);
 		return NULL;
 	}
@@ -140,7 +167,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
  * @ctx:	Context
  * @f:		ICMP or ICMPv6 frame (frame_parse() checked 8 bytes of header)
  *
- * #syscalls sendto
+ * #syscalls sendto setsockopt
  * Return: true if the frame was an echo request we handled (or dropped
  *	   because echo is disabled), false if it's another ICMP type
  */
@@ -151,10 +178,12 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 	union inany dst;
 	union flow *flow;
 	uint8_t type;
+	int err = 0;
 
-	if (f->l4_hlen < 8)	/* ICMP of the other family: opaque */
+	if (f->l4_hlen < sizeof(struct icmphdr))  /* the other family's */
 		return false;
-	type = f->l4[0];
+	/* type is the first byte of struct icmphdr and struct icmp6_hdr */
+	type = hdr_get8(f->l4, struct icmphdr, type);
 	if (!((f->af == AF_INET && type == ICMP_ECHO) ||
 	      (f->af == AF_INET6 && type == ICMP6_ECHO_REQUEST)))
 		return false;
@@ -168,9 +197,27 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 	if (flow && flow->f.type == FLOW_PING)
 		pf = &flow->ping;
 	else
-		pf = icmp_flow_new(ctx, &key, &dst);
-	if (!pf)
+		pf = icmp_flow_new(ctx, &key, &dst, &err);
+	if (!pf) {
+		if (err)	/* No route, or a prohibit route: as for TCP */
+			icmp_unreach_to_guest(ctx, &key, err, f->l3,
+					      f->l3_hlen + f->l4_len);
 		return true;
+	}
+
+	/* The guest's TTL or hop limit, as UDP does (traceroute -I) */
+	if (f->ttl && f->ttl != pf->ttl) {
+		int ttl = f->ttl;
+
+		if (f->af == AF_INET)
+			setsockopt(pf->sock, IPPROTO_IP, IP_TTL, &ttl,
+				   sizeof(ttl));
+		else
+			setsockopt(pf->sock, IPPROTO_IPV6, IPV6_UNICAST_HOPS,
+				   &ttl, sizeof(ttl));
+		pf->ttl = f->ttl;
+	}
+	pf->last_len = (uint16_t)f->l4_len;
 
 	/* The kernel fills in the identifier and the checksum */
 	if (send(pf->sock, f->l4, f->l4_len, MSG_DONTWAIT | MSG_NOSIGNAL) > 0)
@@ -180,56 +227,200 @@ bool icmp_tap_handler(struct ctx *ctx, const struct frame *f)
 }
 
 /**
+ * icmp_err_relayable() - Which errors from a host socket go to the guest
+ * @ee:		Extended error from the socket's error queue (ip(7), ipv6(7))
+ * @v4:		The flow is IPv4 (only ICMP errors count), else IPv6
+ * @mtu:	Result: MTU to put in the error (fragmentation needed, RFC
+ *		1191 4; packet too big, RFC 4443 3.2), 0 for other errors
+ *
+ * Relayed: destination unreachable of any code (RFC 792, RFC 4443 3.1),
+ * fragmentation needed and packet too big with the MTU the kernel read
+ * from them (ee_info), time exceeded (RFC 792, RFC 4443 3.3).  Dropped:
+ * errors of local origin (the host's own, such as EMSGSIZE before
+ * sending), parameter problems (their pointer is into the packet the host
+ * built, not the guest's: RFC 792, RFC 4443 3.4), and the kernel's other
+ * reports (source quench, redirect: RFC 6633, RFC 1812 4.3.3.2).
+ *
+ * Return: true if the error should be relayed
+ */
+bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
+			uint32_t *mtu)
+{
+	*mtu = 0;
+	if (ee->ee_origin != (v4 ? SO_EE_ORIGIN_ICMP : SO_EE_ORIGIN_ICMP6))
+		return false;
+	if (v4) {
+		if (ee->ee_type == ICMP_DEST_UNREACH &&
+		    ee->ee_code == ICMP_FRAG_NEEDED)
+			*mtu = ee->ee_info;
+		return ee->ee_type == ICMP_DEST_UNREACH ||
+		       ee->ee_type == ICMP_TIME_EXCEEDED;
+	}
+	if (ee->ee_type == ICMP6_PACKET_TOO_BIG)
+		*mtu = ee->ee_info;
+	return ee->ee_type == ICMP6_DST_UNREACH ||
+	       ee->ee_type == ICMP6_PACKET_TOO_BIG ||
+	       ee->ee_type == ICMP6_TIME_EXCEEDED;
+}
+
+/**
+ * icmp_sock_errqueue() - Relay ICMP errors queued on a ping socket
+ * @ctx:	Context
+ * @pf:		Echo flow, its socket with IP_RECVERR or IPV6_RECVERR
+ *
+ * The kernel queues an error about one of our requests with the quoted
+ * ICMP message as data, from its header on, with the identifier the
+ * kernel chose (ping_err() in net/ipv4/ping.c), and the router that sent
+ * it as SO_EE_OFFENDER.  The guest gets the same error (type, code, MTU:
+ * icmp_err_relayable()) from that router as it sees it
+ * (fwd_nat_to_guest(); the destination itself as the guest addressed it),
+ * quoting an IP header from the guest to the
+ * destination it pinged, then the quoted message with the guest's own
+ * identifier back in place and the checksum adjusted for it (RFC 1624):
+ * the guest's ping matches the error by destination, identifier and
+ * sequence number (RFC 792: the quote is the IP header and at least 8
+ * bytes of the datagram).
+ *
+ * #syscalls recvmsg
+ * Return: number of errors read from the queue
+ */
+static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
+{
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&pf->f.key.gaddr);
+	unsigned n;
+
+	for (n = 0; n < 16; n++) {
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6))];
+		const struct sock_extended_err *ee = NULL;
+		uint8_t q[40 + 1232];	/* at most what fits in 1280 */
+		struct sockaddr_storage off = { 0 };
+		struct iovec iov;
+		struct msghdr mh = { .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf),
+				     .msg_iov = &iov, .msg_iovlen = 1 };
+		union inany from, src, dst;
+		size_t l3, qlen, ilen;
+		struct cmsghdr *cm;
+		uint16_t port, id;
+		uint32_t mtu, sum;
+		ssize_t len;
+		uint8_t *l2;
+
+		l3 = v4 ? 20 : 40;
+		iov.iov_base = q + l3;
+		iov.iov_len = sizeof(q) - l3;
+		len = recvmsg(pf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT);
+		if (len < 0)
+			break;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || !icmp_err_relayable(ee, v4, &mtu) ||
+		    len < 8 || !tap_connected())
+			continue;
+
+		memcpy(&off, SO_EE_OFFENDER(ee),
+		       v4 ? sizeof(struct sockaddr_in) :
+			    sizeof(struct sockaddr_in6));
+		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
+			continue;
+		inany_from_sockaddr(&from, &port, &off);
+		if (fwd_nat_to_host(c, &pf->f.key.faddr, &dst) &&
+		    inany_equals(&from, &dst))
+			src = pf->f.key.faddr;	/* the destination itself */
+		else if (!fwd_nat_to_guest(c, &from, &src))
+			continue;		/* no gateway to show */
+
+		/* The quoted request: the guest's identifier, and the
+		 * checksum adjusted for it (RFC 1624, eqn. 3)
+		 */
+		ilen = (size_t)len;
+		id = get_be16(q + l3 + 4);
+		sum = (uint16_t)~get_be16(q + l3 + 2);
+		sum += (uint16_t)~id;
+		sum += pf->f.key.gport;
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		put_be16(q + l3 + 2, (uint16_t)~sum);
+		put_be16(q + l3 + 4, pf->f.key.gport);
+		l3_hdr_fill(q, &pf->f.key.gaddr, &pf->f.key.faddr,
+			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6,
+			    MAX(ilen, (size_t)pf->last_len));
+		qlen = l3 + ilen;
+
+		l2 = tap_tx_frame(icmp_err_len(v4, qlen));
+		if (!l2)
+			break;
+		icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, &src,
+			      &pf->f.key.gaddr, ee->ee_type, ee->ee_code, mtu,
+			      q, qlen);
+		icmp_stats.errors_to_guest++;
+		debug("ICMP%s echo: type %u code %u (MTU %u) relayed to the guest",
+		      v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
+	}
+	return n;
+}
+
+/**
  * icmp_sock_handler() - Echo reply on a ping socket: frame to the guest
  * @ctx:	Context
  * @ref:	epoll reference (flow index)
- * @events:	epoll events (unused: a reply or nothing)
+ * @events:	epoll events: EPOLLIN for replies, EPOLLERR for queued
+ *		errors (icmp_sock_errqueue())
  *
  * #syscalls recvfrom
  */
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
-	(void)events;
 	union flow *flow = flow_at(ref.flow);
 	struct ping_flow *pf = &flow->ping;
 	int i;
 
 	if (flow->f.type != FLOW_PING || pf->sock != (int)ref.fd)
 		return;
+	if (events & EPOLLERR)
+		icmp_sock_errqueue(ctx, pf);
 
 	for (i = 0; i < 16; i++) {
 		const struct conf *c = &ctx->c;
 		bool v4 = inany_v4(&pf->f.key.gaddr);
-		size_t l3 = v4 ? 20 : 40, len;
+		size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, len;
 		ssize_t n;
 		uint8_t *l2;
 		uint16_t ck;
 		uint32_t sum;
 
 		n = recv(pf->sock, icmp_buf, sizeof(icmp_buf), MSG_DONTWAIT);
-		if (n < 8)
+		if (n < (ssize_t)sizeof(struct icmphdr))
 			return;
 
-		len = ETH_HLEN_ + l3 + (size_t)n;
+		len = ETH_HLEN + l3 + (size_t)n;
 		l2 = tap_tx_frame(len);
 		if (!l2)
 			return;
 		eth_hdr_fill(l2, tap_guest_mac_dst(),
-			     c->mac_our, v4 ? 0x0800 : 0x86dd);
-		l3_hdr_fill(l2 + ETH_HLEN_, &pf->f.key.faddr, &pf->f.key.gaddr,
+			     c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+		l3_hdr_fill(l2 + ETH_HLEN, &pf->f.key.faddr, &pf->f.key.gaddr,
 			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
-		memcpy(l2 + ETH_HLEN_ + l3, icmp_buf, (size_t)n);
+		memcpy(l2 + ETH_HLEN + l3, icmp_buf, (size_t)n);
 
 		/* Put back the guest's identifier, then the checksum: ICMP
 		 * over the message (RFC 792), ICMPv6 with the pseudo-header
 		 * (RFC 4443 2.3)
 		 */
-		put_be16(l2 + ETH_HLEN_ + l3 + 4, pf->f.key.gport);
-		put_be16(l2 + ETH_HLEN_ + l3 + 2, 0);
+		hdr_put16(l2 + ETH_HLEN + l3, struct icmphdr, un.echo.id,
+			  pf->f.key.gport);
+		hdr_put16(l2 + ETH_HLEN + l3, struct icmphdr, checksum, 0);
 		sum = v4 ? 0 : csum_pseudo(&pf->f.key.faddr, &pf->f.key.gaddr,
 					   IPPROTO_ICMPV6, (size_t)n);
-		ck = csum(l2 + ETH_HLEN_ + l3, (size_t)n, sum);
-		memcpy(l2 + ETH_HLEN_ + l3 + 2, &ck, 2);
+		ck = csum(l2 + ETH_HLEN + l3, (size_t)n, sum);
+		memcpy(l2 + ETH_HLEN + l3 + ICMP_CSUM_OFF, &ck, sizeof(ck));
 
 		icmp_stats.echo_from_host++;
 		pf->last_active_ms = ctx->now;
@@ -277,7 +468,11 @@ static void icmp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  * unreachable (ICMP code 1) or address unreachable (ICMPv6 code 3).
  * EACCES and EPERM (a host route of type prohibit, or a firewall):
  * communication administratively prohibited (ICMP code 13, RFC 1812
- * 5.2.7.1) or administratively prohibited (ICMPv6 code 1).
+ * 5.2.7.1) or administratively prohibited (ICMPv6 code 1).  ENOPROTOOPT
+ * (a router's protocol unreachable, ICMP code 2; ICMPv6 has none, RFC
+ * 4443 uses a parameter problem): protocol unreachable, IPv4 only.
+ * Others (ECONNREFUSED: port unreachable, or an RST; EPROTO: parameter
+ * problem; ETIMEDOUT) have no error here: the caller resets.
  *
  * Return: true if @err maps to an unreachable error, false otherwise
  */
@@ -295,6 +490,9 @@ bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
 	case EPERM:
 		*code = v4 ? ICMP_PKT_FILTERED : ICMP6_DST_UNREACH_ADMIN;
 		return true;
+	case ENOPROTOOPT:
+		*code = ICMP_PROT_UNREACH;
+		return v4;
 	default:
 		return false;
 	}
@@ -341,14 +539,94 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
+ * icmp_sock_err_to_guest() - Relay the ICMP error queued on a host socket
+ * @ctx:	Context
+ * @s:		Socket with IP_RECVERR or IPV6_RECVERR, of @k's family
+ * @k:		Guest-side tuple of the offending packet (@k->gaddr is the
+ *		guest, @k->faddr the destination it wanted)
+ * @hdst:	@k->faddr as translated for the host (the socket's peer)
+ * @quote:	The offending packet as the guest sent it: IP header and at
+ *		least 8 bytes of L4 header
+ * @qlen:	Bytes at @quote
+ *
+ * Reads the socket's error queue (ip(7), ipv6(7)) up to the first error
+ * icmp_err_relayable() accepts, and sends the guest that error (type,
+ * code, MTU), quoting @quote, from the node that sent it: @k->faddr if it
+ * is the destination itself (@hdst), else the router as the guest sees it
+ * (fwd_nat_to_guest(); the host itself appears as the gateway).  For a TCP
+ * connect() that failed on a router's error: the guest's kernel then
+ * fails its connect() the same way.
+ *
+ * #syscalls recvmsg
+ * Return: true if an error was sent, false if none was queued (or the tap
+ *	   side is gone or full)
+ */
+bool icmp_sock_err_to_guest(struct ctx *ctx, int s, const struct flow_key *k,
+			    const union inany *hdst, const uint8_t *quote,
+			    size_t qlen)
+{
+	const struct conf *c = &ctx->c;
+	bool v4 = inany_v4(&k->gaddr);
+	unsigned n;
+
+	for (n = 0; n < 16; n++) {
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6))];
+		const struct sock_extended_err *ee = NULL;
+		struct msghdr mh = { .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		struct sockaddr_storage off = { 0 };
+		union inany from, src;
+		struct cmsghdr *cm;
+		uint16_t port;
+		uint32_t mtu;
+		uint8_t *l2;
+
+		if (recvmsg(s, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return false;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
+			continue;
+		memcpy(&off, SO_EE_OFFENDER(ee),
+		       v4 ? sizeof(struct sockaddr_in) :
+			    sizeof(struct sockaddr_in6));
+		if (off.ss_family != (v4 ? AF_INET : AF_INET6) ||
+		    !tap_connected())
+			continue;
+		inany_from_sockaddr(&from, &port, &off);
+		if (inany_equals(&from, hdst))
+			src = k->faddr;
+		else if (!fwd_nat_to_guest(c, &from, &src))
+			continue;		/* no gateway to show */
+
+		l2 = tap_tx_frame(icmp_err_len(v4, qlen));
+		if (!l2)
+			return false;
+		icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, &src,
+			      &k->gaddr, ee->ee_type, ee->ee_code, mtu,
+			      quote, qlen);
+		debug("ICMP%s type %u code %u (MTU %u) about a SYN relayed to the guest",
+		      v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
+		return true;
+	}
+	return false;
+}
+
+/**
  * icmp_stats_print() - Print the counters of ICMP echo, and the flow layer's
  *			refusals for want of descriptors
  */
 static void icmp_stats_print(void)
 {
-	info_always("stats: ICMP echo to host %lu, replies %lu; flows refused (no fds) %lu",
+	info_always("stats: ICMP echo to host %lu, replies %lu, errors relayed %lu; flows refused (no fds) %lu",
 		    icmp_stats.echo_to_host, icmp_stats.echo_from_host,
-		    flow_stats.refused_nofile);
+		    icmp_stats.errors_to_guest, flow_stats.refused_nofile);
 }
 
 static const struct flow_ops icmp_flow_ops = {

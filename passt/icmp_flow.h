@@ -13,11 +13,17 @@
  * @sock:	Ping socket (SOCK_DGRAM, IPPROTO_ICMP or IPPROTO_ICMPV6),
  *		connected to the translated destination
  * @last_active_ms: Last request or reply, ms
+ * @last_len:	ICMP length of the guest's last echo request, bytes (for
+ *		the IP header quoted in errors about it)
+ * @ttl:	TTL or hop limit set on @sock (the guest's), 0 for the
+ *		kernel's default
  */
 struct ping_flow {
 	struct flow_common f;
 	int sock;
 	int64_t last_active_ms;
+	uint16_t last_len;
+	uint8_t ttl;
 };
 
 #endif /* PASST_ICMP_FLOW_H */

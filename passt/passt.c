@@ -47,6 +47,7 @@
 
 #include "../conf/log.h"
 #include "../tap/guest.h"
+#include "../tap/hdr.h"
 #include "../tap/services.h"
 #include "../tap/tap.h"
 #include "../tap/vhost_user.h"
@@ -189,7 +190,7 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
 		const struct frame *fr = &f[i];
 		unsigned j = i + 1, used;
 
-		if (fr->ethertype == 0x0806) {
+		if (fr->ethertype == ETH_P_ARP) {
 			if (c->ip4.enabled)
 				svc_send(arp_handle(c, fr, svc_out,
 						    sizeof(svc_out)));
@@ -248,7 +249,7 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
 				stats.frames_unhandled++;
 				break;
 			}
-			type = fr->l4[0];
+			type = hdr_get8(fr->l4, struct icmp6_hdr, icmp6_type);
 
 			if (type == ND_ROUTER_SOLICIT ||
 			    type == ND_NEIGHBOR_SOLICIT) {
@@ -796,6 +797,7 @@ static void ns_gone_check(struct ctx *ctx)
 static void housekeeping(struct ctx *ctx)
 {
 	ns_gone_check(ctx);
+	ctl_timer(ctx);
 	if (ctx->c.mode == MODE_PASTA && !ctx->quit)
 		fwd_auto_scan(ctx);
 

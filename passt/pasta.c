@@ -504,7 +504,7 @@ static int pasta_ns_setup(void *p)
 	struct pasta_ns_arg *a = p;
 	const struct conf *c = &a->ctx->c;
 	const char *name = c->ifname_ns;
-	uint8_t mac[ETH_ALEN_];
+	uint8_t mac[ETH_ALEN];
 	int fd, ifi, lo, ret;
 
 	if (!*name)

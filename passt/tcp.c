@@ -426,39 +426,6 @@ bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
 }
 
 /**
- * tcp_bits_fmt() - Changed bits, spelled out: "+NAME -NAME ..."
- * @old:	Old bits
- * @new:	New bits
- * @names:	Name of each bit, by bit number
- * @count:	Number of bits
- * @buf:	Output
- * @len:	Size of @buf
- *
- * Return: @buf
- */
-static const char *tcp_bits_fmt(uint32_t old, uint32_t new,
-				const char *const *names, unsigned count,
-				char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned i;
-
-	buf[0] = '\0';
-	for (i = 0; i < count && off < len; i++) {
-		int n;
-
-		if (!((old ^ new) & (1U << i)))
-			continue;
-		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
-			     new & (1U << i) ? '+' : '-', names[i]);
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
-	return buf;
-}
-
-/**
  * tcp_events_set() - Write a connection's events: the only writer
  * @conn:	Connection
  * @events:	New enum tcp_ev bits
@@ -479,7 +446,7 @@ void tcp_events_set(struct tcp_conn *conn, unsigned events)
 	state = tcp_state_next(old, events);
 	ASSERT(state == old || tcp_state_allowed(old, state));
 	if (log_level >= LOG_DEBUG) {
-		tcp_bits_fmt(conn->events, events, tcp_ev_str, TEV_COUNT, buf,
+		log_bits_fmt(conn->events, events, tcp_ev_str, TEV_COUNT, buf,
 			     sizeof(buf));
 		if (state != old)
 			flow_dbg(conn, "%s: %s -> %s", buf, tcp_state_str[old],
@@ -500,7 +467,7 @@ void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags)
 {
 	char buf[256];
 
-	tcp_bits_fmt(conn->flags, flags, tcp_fl_str, TFL_COUNT, buf,
+	log_bits_fmt(conn->flags, flags, tcp_fl_str, TFL_COUNT, buf,
 		     sizeof(buf));
 	trace("flow %u TCP: %s", flow_idx((const union flow *)conn), buf);
 }
@@ -1017,6 +984,11 @@ static void tcp_established_segs(struct ctx *ctx, struct tcp_conn *conn,
  * @ctx:	Context
  * @conn:	Connection in TAP_SYN_RCVD
  *
+ * A failure a router's ICMP error caused goes to the guest as that error
+ * (tcp_syn_icmp_relay()); one of the host's own as the error that gives
+ * the same errno (tcp_syn_unreach()); anything else as an RST.  Success
+ * switches IP_RECVERR off again (tcp_sock_recverr()).
+ *
  * #syscalls getsockopt
  */
 static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
@@ -1028,12 +1000,14 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 		err = errno;
 	if (err) {
 		conn_dbg(conn, "connect(): %s", strerror(err));
-		if (tcp_syn_unreach(ctx, conn, err))
+		if (tcp_syn_icmp_relay(ctx, conn) ||
+		    tcp_syn_unreach(ctx, conn, err))
 			tcp_conn_free(conn, false, "unreachable");
 		else
 			tcp_rst(ctx, conn, "connect() failed");
 		return;
 	}
+	tcp_sock_recverr(conn->sock, inany_v4(&conn->f.key.gaddr), false);
 	conn_event(conn, TEV_SOCK_CONNECTED);
 	tcp_rcv_wnd_update(ctx, conn);
 	conn->wnd_to_tap = MIN(conn->wnd_to_tap, 65535U << conn->ws_to_tap);
@@ -1560,10 +1534,10 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
  */
 static void tcp_stats_print(void)
 {
-	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, RST to guest %lu, RST to host %lu",
+	info_always("stats: TCP flows opened %lu closed %lu, refused (table full) %lu, refused (no source address) %lu, RST to guest %lu, RST to host %lu",
 		    tcp_stats.flows_opened, tcp_stats.flows_closed,
-		    flow_stats.tcp_refused_full, tcp_stats.rst_to_tap,
-		    tcp_stats.rst_to_sock);
+		    flow_stats.tcp_refused_full, tcp_stats.refused_no_source,
+		    tcp_stats.rst_to_tap, tcp_stats.rst_to_sock);
 	info_always("stats: TCP bytes to guest %lu, from guest %lu, retransmissions %lu (fast %lu, RTO %lu), partial sends %lu, out-of-order %lu, bad options %lu",
 		    tcp_stats.bytes_to_tap, tcp_stats.bytes_from_tap,
 		    tcp_stats.retrans, tcp_stats.fast_retrans, tcp_stats.rto,

@@ -25,6 +25,7 @@ struct tcp_stats {
 	uint64_t synack_rexmit;		/* SYN-ACK again: resent from SND.UNA */
 	uint64_t drained;		/* closed cleanly while exiting */
 	uint64_t orphan_rst;		/* reset at exit, host peer had all */
+	uint64_t refused_no_source;	/* host peer with no address to show */
 	uint64_t orphan_timeout;	/* reset at exit, host peer hadn't */
 	uint64_t wnd_read;		/* windows from SO_MEMINFO */
 	uint64_t wnd_kept;		/* ACKs that kept the right edge */

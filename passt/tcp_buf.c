@@ -7,7 +7,7 @@
  * The half of the TCP translation that builds what the guest receives:
  * header-only segments (SYN, ACK, FIN, RST: tcp_send_flags_seq()), and
  * data segments read from the host socket (tcp_data_from_sock()).  Data
- * frames are laid out in the tap transmit arena (tap_tx_frames()) with
+ * frames are laid out in the tap transmit arena (tap_tx_space()) with
  * their headers filled by tcp_frame_fill(); the reader back-end
  * (tcp_reader.c, tcp_devmem.c) peeks the payload straight into them, or
  * hands out pieces that tcp_frames_ext() attaches to header-only frames.
@@ -164,7 +164,8 @@ static void tcp_tap_dropped(uint64_t tag)
  */
 static size_t tcp_l2_hlen(const struct tcp_conn *conn)
 {
-	return ETH_HLEN_ + (conn_af(conn) == AF_INET ? 20 : 40) + TCP_HLEN;
+	return ETH_HLEN + (conn_af(conn) == AF_INET ? IP4_HLEN : IP6_HLEN) +
+	       TCP_HLEN;
 }
 
 /**
@@ -189,29 +190,29 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 {
 	const struct conf *c = &ctx->c;
 	size_t l3len, l4len = TCP_HLEN + optlen + plen;
-	uint8_t *th;
+	struct tcphdr tcp = { 0 };
 	uint32_t wnd, sum;
+	uint8_t *th;
 	uint16_t ck;
 
 	eth_hdr_fill(l2, tap_guest_mac_dst(), c->mac_our,
-		     conn_af(conn) == AF_INET ? 0x0800 : 0x86dd);
-	l3len = l3_hdr_fill(l2 + ETH_HLEN_, &conn->f.key.faddr,
+		     conn_af(conn) == AF_INET ? ETH_P_IP : ETH_P_IPV6);
+	l3len = l3_hdr_fill(l2 + ETH_HLEN, &conn->f.key.faddr,
 			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);
-	th = l2 + ETH_HLEN_ + l3len;
+	th = l2 + ETH_HLEN + l3len;
 
-	put_be16(th, conn->f.key.fport);
-	put_be16(th + 2, conn->f.key.gport);
-	put_be32(th + 4, seq);
-	put_be32(th + 8, (flags & F_ACK) ? conn->seq_from_tap : 0);
-	th[12] = (uint8_t)(((TCP_HLEN + optlen) / 4) << 4);
-	th[13] = flags;
 	if (flags & F_SYN)
-		wnd = MIN(conn->wnd_to_tap, 65535U);	/* RFC 7323 2.2 */
+		wnd = MIN(conn->wnd_to_tap, UINT16_MAX); /* RFC 7323 2.2 */
 	else
-		wnd = MIN(conn->wnd_to_tap >> conn->ws_to_tap, 65535U);
-	put_be16(th + 14, (uint16_t)wnd);
-	put_be16(th + 16, 0);
-	put_be16(th + 18, 0);
+		wnd = MIN(conn->wnd_to_tap >> conn->ws_to_tap, UINT16_MAX);
+	tcp.source = htons(conn->f.key.fport);
+	tcp.dest = htons(conn->f.key.gport);
+	tcp.seq = htonl(seq);
+	tcp.ack_seq = htonl((flags & F_ACK) ? conn->seq_from_tap : 0);
+	tcp.doff = (uint16_t)((TCP_HLEN + optlen) / HDR_WORD);
+	tcp.th_flags = flags;
+	tcp.window = htons((uint16_t)wnd);
+	hdr_store(th, &tcp);		/* checksum and urgent pointer 0 */
 	if (optlen)
 		memcpy(th + TCP_HLEN, opt, optlen);
 
@@ -222,17 +223,17 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	} else {
 		ck = csum(th, l4len, sum);
 	}
-	memcpy(th + 16, &ck, 2);
+	memcpy(th + TCP_CSUM_OFF, &ck, sizeof(ck));
 
 	if (flags & F_ACK)
 		conn->seq_wnd_edge_to_tap = conn->seq_from_tap +
 					    ((flags & F_SYN) ? wnd :
 					     wnd << conn->ws_to_tap);
-	return ETH_HLEN_ + l3len + l4len;
+	return ETH_HLEN + l3len + l4len;
 }
 
 /**
- * tcp_send_flags() - Send a segment without payload
+ * tcp_send_flags_seq() - Send a segment without payload
  * @ctx:	Context
  * @conn:	Connection
  * @flags:	TCP flags; SYN adds our MSS and window scale options
@@ -248,9 +249,10 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
 	uint8_t *l2;
 
 	if (flags & F_SYN) {
-		int mss = ctx->c.mtu - (conn_af(conn) == AF_INET ? 40 : 60);
+		int mss = ctx->c.mtu - (int)TCP_HLEN -
+			  (int)(conn_af(conn) == AF_INET ? IP4_HLEN : IP6_HLEN);
 
-		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, 65535),
+		optlen = tcp_opt_syn_fill(opt, (uint16_t)MIN(mss, UINT16_MAX),
 					  conn->ws_to_tap ? conn->ws_to_tap :
 							    -1);
 	}
@@ -272,8 +274,7 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn,
  *
  * Return: 0 or -ENOBUFS
  */
-int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn,
-			  uint8_t flags)
+int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags)
 {
 	return tcp_send_flags_seq(ctx, conn, flags, conn->seq_to_tap);
 }
@@ -353,11 +354,11 @@ static void tcp_csum_ext(const struct tcp_conn *conn, uint8_t *th,
 				   IPPROTO_TCP, TCP_HLEN + plen);
 	uint16_t ck;
 
-	put_be16(th + 16, 0);
+	hdr_put16(th, struct tcphdr, check, 0);
 	sum = csum_unfolded(th, TCP_HLEN, sum);
 	sum = csum_iov(pay, k, sum);	/* the header has even length */
 	ck = csum_fold(sum);
-	memcpy(th + 16, &ck, 2);
+	memcpy(th + TCP_CSUM_OFF, &ck, sizeof(ck));
 }
 
 /**
@@ -594,7 +595,8 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 						     NULL, 0, plen, partial);
 				if (partial) {
 					tap_tx_add(frames[i], len,
-						   hlen - TCP_HLEN, 16);
+						   hlen - TCP_HLEN,
+						   TCP_CSUM_OFF);
 					if (plen > mss)
 						tap_tx_gso(mss);
 				} else

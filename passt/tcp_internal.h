@@ -14,6 +14,7 @@
 
 #include "../conf/log.h"
 #include "../tap/frame.h"
+#include "../tap/hdr.h"
 #include "flow_table.h"
 #include "tcp_conn.h"
 #include "tcp_reader.h"
@@ -21,14 +22,14 @@
 struct ctx;
 struct frame;
 
-/* TCP header flags (RFC 9293 3.1) */
-#define F_FIN			0x01
-#define F_SYN			0x02
-#define F_RST			0x04
-#define F_PSH			0x08
-#define F_ACK			0x10
+/* TCP header flags (RFC 9293 3.1), th_flags of struct tcphdr */
+#define F_FIN			TH_FIN
+#define F_SYN			TH_SYN
+#define F_RST			TH_RST
+#define F_PSH			TH_PUSH
+#define F_ACK			TH_ACK
 
-#define TCP_HLEN		20
+/* TCP_HLEN: the header without options, sizeof(struct tcphdr) (tap/hdr.h) */
 #define TCP_WS_OUR		8	/* our window shift: up to 16 MiB */
 #define TCP_WND_MAX		(65535U << TCP_WS_OUR)
 #define TCP_WND_READ_MS		10	/* tcp_rcv_wnd_ack(): read again after, ms */
@@ -185,10 +186,10 @@ struct tcp_seg {
  */
 static inline void tcp_seg_get(const struct frame *f, struct tcp_seg *s)
 {
-	s->seq = get_be32(f->l4 + 4);
-	s->ack = get_be32(f->l4 + 8);
-	s->flags = f->l4[13];
-	s->wnd = get_be16(f->l4 + 14);
+	s->seq = hdr_get32(f->l4, struct tcphdr, seq);
+	s->ack = hdr_get32(f->l4, struct tcphdr, ack_seq);
+	s->flags = hdr_get8(f->l4, struct tcphdr, th_flags);
+	s->wnd = hdr_get16(f->l4, struct tcphdr, window);
 	s->payload = f->payload;
 	s->len = f->payload_len;
 }
@@ -216,6 +217,8 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn);
 /* tcp_open.c */
 void tcp_open_init(void);
 bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err);
+bool tcp_syn_icmp_relay(struct ctx *ctx, const struct tcp_conn *conn);
+void tcp_sock_recverr(int s, bool v4, bool on);
 void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 		       const struct tcp_seg *s);
 

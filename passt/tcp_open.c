@@ -11,6 +11,10 @@
  * handshake then goes on in tcp.c.  A destination that can't be reached
  * at once (no route, prohibited) is answered with an ICMP destination
  * unreachable quoting the SYN (tcp_syn_unreach()), a refusal with an RST.
+ * Until connect() completes, the socket has IP_RECVERR (IPV6_RECVERR): an
+ * error from a router that fails it is relayed as it is, from that router
+ * (tcp_syn_icmp_relay()); once connected, the option is off again, so that
+ * errors about an established connection stay soft (tcp(7), ip(7)).
  *
  * Inbound: tcp_listen_handler() accepts on a -t/-T listener and asks
  * fwd_tcp_path() which path the connection takes: the splice path
@@ -65,25 +69,43 @@ static uint32_t tcp_isn(const struct flow_key *key)
 }
 
 /**
- * tcp_syn_unreach() - Answer a guest's SYN with ICMP destination unreachable
- * @ctx:	Context
- * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
- * @err:	connect() error, positive errno
+ * tcp_sock_recverr() - Switch IP_RECVERR or IPV6_RECVERR on a TCP socket
+ * @s:		Socket
+ * @v4:		IPv4 socket (IP_RECVERR), else IPv6 (IPV6_RECVERR)
+ * @on:		Switch on; off also empties the error queue (ip(7))
  *
- * For ENETUNREACH, EHOSTUNREACH, EACCES and EPERM the guest gets what a
- * router would send (icmp_unreach_to_guest()), so that its connect() fails
- * as it would without us, instead of an RST ("connection refused").  The
- * SYN frame is gone by now: the quote rebuilds its IP header and TCP
+ * With the option on, the kernel also treats ICMP errors about an
+ * established connection as fatal (tcp_v4_err(), RFC 1122 4.2.3.9 asks
+ * for soft errors there): on only while connecting.
+ *
+ * #syscalls setsockopt
+ */
+void tcp_sock_recverr(int s, bool v4, bool on)
+{
+	int v = on;
+
+	if (v4)
+		setsockopt(s, IPPROTO_IP, IP_RECVERR, &v, sizeof(v));
+	else
+		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &v, sizeof(v));
+}
+
+/**
+ * tcp_syn_quote() - Rebuild the guest's SYN for the quote of an ICMP error
+ * @conn:	Connection in TAP_SYN_RCVD
+ * @q:		Buffer, at least 40 + TCP_HLEN bytes
+ *
+ * The SYN frame is gone by now: the quote rebuilds its IP header and TCP
  * header from the flow, without options (data offset 5) and with a zero
  * checksum.  Receivers match the error by addresses, ports and sequence
  * number, which are the guest's: ISN = RCV.NXT - 1.
  *
- * Return: true if the error was sent, false if the caller should reset
+ * Return: bytes written
  */
-bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err)
+static size_t tcp_syn_quote(const struct tcp_conn *conn, uint8_t *q)
 {
 	const struct flow_key *k = &conn->f.key;
-	uint8_t q[40 + TCP_HLEN], *th;
+	uint8_t *th;
 	size_t l3;
 
 	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
@@ -95,9 +117,56 @@ bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err)
 	th[12] = (TCP_HLEN / 4) << 4;
 	th[13] = F_SYN;
 	put_be16(th + 14, conn->wnd_from_tap_last_unscaled);
-	if (!icmp_unreach_to_guest(ctx, k, err, q, l3 + TCP_HLEN))
+	return l3 + TCP_HLEN;
+}
+
+/**
+ * tcp_syn_unreach() - Answer a guest's SYN with ICMP destination unreachable
+ * @ctx:	Context
+ * @conn:	Connection in TAP_SYN_RCVD whose connect() failed
+ * @err:	connect() error, positive errno
+ *
+ * For ENETUNREACH, EHOSTUNREACH, EACCES, EPERM (and ENOPROTOOPT over
+ * IPv4) the guest gets what a router would send (icmp_unreach_to_guest()),
+ * so that its connect() fails as it would without us, instead of an RST
+ * ("connection refused"), quoting its SYN (tcp_syn_quote()).
+ *
+ * Return: true if the error was sent, false if the caller should reset
+ */
+bool tcp_syn_unreach(struct ctx *ctx, const struct tcp_conn *conn, int err)
+{
+	uint8_t q[40 + TCP_HLEN];
+
+	return icmp_unreach_to_guest(ctx, &conn->f.key, err, q,
+				     tcp_syn_quote(conn, q));
+}
+
+/**
+ * tcp_syn_icmp_relay() - Relay the ICMP error that failed our connect()
+ * @ctx:	Context
+ * @conn:	Connection in TAP_SYN_RCVD whose connect() failed, its socket
+ *		with IP_RECVERR or IPV6_RECVERR (set in tcp_conn_from_tap())
+ *
+ * A router's error about our SYN (destination unreachable of any code,
+ * time exceeded: RFC 1122 4.2.3.9) ends the host's connect(), and the
+ * kernel queues it: the guest gets the same error from that router
+ * (icmp_sock_err_to_guest()), quoting its SYN, and its kernel fails its
+ * own connect() as the host's did.
+ *
+ * Return: true if an error was relayed, false if none was queued (the
+ * error was the host's own: tcp_syn_unreach())
+ */
+bool tcp_syn_icmp_relay(struct ctx *ctx, const struct tcp_conn *conn)
+{
+	const struct flow_key *k = &conn->f.key;
+	uint8_t q[40 + TCP_HLEN];
+	union inany host;
+	uint16_t hport;
+
+	if (!fwd_nat_to_host_port(&ctx->c, &k->faddr, k->fport, &host, &hport))
 		return false;
-	return true;
+	return icmp_sock_err_to_guest(ctx, conn->sock, k, &host, q,
+				      tcp_syn_quote(conn, q));
 }
 
 /**
@@ -185,6 +254,8 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	}
 	setsockopt(conn->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(conn->sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	/* A router's error about the SYN, for the guest: until connected */
+	tcp_sock_recverr(conn->sock, inany_v4(&host), true);
 
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
 	tcp_stats.flows_opened++;
@@ -291,6 +362,19 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
+		/* No address to show this peer as (no gateway, -i given):
+		 * refuse at once rather than send a SYN from 0.0.0.0 or ::
+		 * that the guest drops as a martian
+		 */
+		if (!fwd_nat_to_guest(&ctx->c, &peer, &src)) {
+			struct linger l = { 1, 0 };
+
+			tcp_stats.refused_no_source++;
+			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			close(s);
+			continue;
+		}
+
 		flow = flow_alloc(ctx);
 		if (!flow) {
 			struct linger l = { 1, 0 };
@@ -303,7 +387,6 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			continue;
 		}
 
-		fwd_nat_to_guest(&ctx->c, &peer, &src);
 		if (taddr)
 			gaddr = *taddr;
 		else

@@ -47,10 +47,12 @@
  *    address as the guest sees it (fwd_nat_to_guest()) to the guest's
  *    address and the target port.  The guest's replies leave through the
  *    forwarded-port socket, addressed to the peer, from the address the
- *    peer sent to.  A datagram that was sent to a group or broadcast
- *    address reaches the guest to that address (udp_mcast_rx_dst()), on
- *    this path even from a loopback peer (a host program multicasting on
- *    lo): a splice would deliver it to the namespace's unicast address.
+ *    peer sent to; ICMP errors about them are read from that socket's
+ *    error queue (udp_listen_errqueue()).  A datagram that was sent to a
+ *    group or broadcast address reaches the guest to that address
+ *    (udp_mcast_rx_dst()), on this path even from a loopback peer (a
+ *    host program multicasting on lo): a splice would deliver it to the
+ *    namespace's unicast address.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
  * namespace at set-up (ns_call()); whatever arrives there is carried to the
  * same or mapped port on the host's loopback through a host socket
@@ -123,6 +125,7 @@
 #include "epoll_ref.h"
 #include "flow_table.h"
 #include "fwd.h"
+#include "icmp.h"
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
@@ -457,15 +460,16 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * Each error (ip(7), ipv6(7): struct sock_extended_err, the offender in
  * SO_EE_OFFENDER) about one of the guest's datagrams goes to the guest as
  * the same ICMP or ICMPv6 error, from the router that sent it (translated
- * like any host peer, fwd_nat_to_guest()), quoting the flow's IP and UDP
+ * like any host peer, fwd_nat_to_guest(); from the address the guest sent
+ * to if it is the destination itself), quoting the flow's IP and UDP
  * headers: time exceeded (traceroute), destination unreachable of any
  * code, and fragmentation needed (RFC 1191) or packet too big (RFC 4443
  * 3.2) with the MTU the kernel read from it (ee_info), so that the guest's
  * socket sees EMSGSIZE and its route takes the path MTU (the host socket
  * has the default IP_PMTUDISC_WANT: the kernel sets DF and learns the MTU
- * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL) are not
- * relayed.  Reading the queue also clears the socket error (ECONNREFUSED
- * and the like).
+ * too, ip(7)).  Errors of local origin (SO_EE_ORIGIN_LOCAL), parameter
+ * problems and the rest are not relayed (icmp_err_relayable()).  Reading
+ * the queue also clears the socket error (ECONNREFUSED and the like).
  *
  * #syscalls recvmsg
  * Return: number of errors read
@@ -483,9 +487,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf) };
 		struct sockaddr_storage off = { 0 };
-		union inany from, src;
+		union inany from, src, dst;
+		uint16_t port, hport;
 		struct cmsghdr *cm;
-		uint16_t port;
 		uint32_t mtu;
 		uint8_t *l2;
 
@@ -498,26 +502,9 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 			     cm->cmsg_type == IPV6_RECVERR))
 				ee = (const struct sock_extended_err *)
 				     CMSG_DATA(cm);
-		if (!ee || (ee->ee_origin != SO_EE_ORIGIN_ICMP &&
-			    ee->ee_origin != SO_EE_ORIGIN_ICMP6))
+		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
 			continue;
-		if (ee->ee_origin == SO_EE_ORIGIN_ICMP ?
-		    !(ee->ee_type == ICMP_DEST_UNREACH ||
-		      ee->ee_type == ICMP_TIME_EXCEEDED) :
-		    !(ee->ee_type == ICMP6_DST_UNREACH ||
-		      ee->ee_type == ICMP6_PACKET_TOO_BIG ||
-		      ee->ee_type == ICMP6_TIME_EXCEEDED))
-			continue;
-		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP &&
-		     ee->ee_type == ICMP_DEST_UNREACH &&
-		     ee->ee_code == ICMP_FRAG_NEEDED) ||
-		    (ee->ee_origin == SO_EE_ORIGIN_ICMP6 &&
-		     ee->ee_type == ICMP6_PACKET_TOO_BIG))
-			mtu = ee->ee_info;
-		else
-			mtu = 0;
-		if ((ee->ee_origin == SO_EE_ORIGIN_ICMP) != v4 ||
-		    !tap_connected())
+		if (!tap_connected())
 			continue;
 
 		memcpy(&off, SO_EE_OFFENDER(ee),
@@ -526,12 +513,20 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
 			continue;
 		inany_from_sockaddr(&from, &port, &off);
-		fwd_nat_to_guest(c, &from, &src);
-		/* The destination itself: as the guest addressed it */
-		if (ee->ee_type == (v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH) &&
-		    ee->ee_code == (v4 ? ICMP_PORT_UNREACH :
-					 ICMP6_DST_UNREACH_NOPORT))
+		/* The destination itself: as the guest addressed it (the
+		 * gateway for the host's loopback, --dns-forward for the
+		 * resolver); a router: as any host peer
+		 */
+		if (fwd_nat_to_host_port(c, &uf->f.key.faddr, uf->f.key.fport,
+					 &dst, &hport) &&
+		    inany_equals(&from, &dst))
 			src = uf->f.key.faddr;
+		else
+			fwd_nat_to_guest(c, &from, &src);
+		if (inany_is_unspecified(&src)) {	/* no gateway to show */
+			udp_stats.no_source++;
+			continue;
+		}
 
 		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
 		if (!l2)
@@ -691,7 +686,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
 	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
 	int rounds;
@@ -757,7 +752,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			len = udp_frame_fill(c, l2, &uf->f.key,
 					     udp_mh_recv[i].msg_len, partial);
 			if (partial)
-				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
+				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			got++;
@@ -783,7 +778,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 			     const uint8_t *data, size_t len)
 {
 	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN, flen;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
 	size_t need = TAP_HEADROOM + hlen + len, avail;
 	uint8_t *p, *l2;
 
@@ -806,7 +801,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
-		tap_tx_add(l2, flen, ETH_HLEN_ + l3, 6);
+		tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
 	else
 		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
 	udp_stats.dgrams_to_tap++;
@@ -859,6 +854,11 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
  * @ctx:	Context
  * @f:		First frame of the tuple
  * @key:	Its guest-side key
+ *
+ * A destination the host has no route to, or that a route of type prohibit
+ * forbids (connect() fails: ENETUNREACH, EHOSTUNREACH, EACCES), is
+ * answered with the destination unreachable a router would send
+ * (icmp_unreach_to_guest(), as for a TCP SYN) and the datagram is dropped.
  *
  * Return: flow, or NULL if the destination can't or mustn't be reached
  */
@@ -932,6 +932,9 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 	ret = udp_sock_connect(s, false, baddr, f->sport, &host, hport);
 	if (ret < 0) {
 		debug("UDP connect() for a guest datagram: %s", strerror(-ret));
+		/* No route, or a prohibit route: what a router would say */
+		icmp_unreach_to_guest(ctx, key, -ret, f->l3,
+				      f->l3_hlen + f->l4_len);
 		close(s);
 		return NULL;
 	}
@@ -1180,6 +1183,129 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 }
 
 /**
+ * udp_listen_to() - Target port of a forwarded-port socket's datagrams
+ * @c:		Configuration
+ * @ref:	epoll reference of the forwarded-port socket
+ *
+ * Return: port, host order
+ */
+static uint16_t udp_listen_to(const struct conf *c, union epoll_ref ref)
+{
+	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
+
+	return ref.listen.dyn ?
+	       fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
+	       fwd_port(t, ref.listen.rule, ref.listen.port);
+}
+
+/**
+ * udp_listen_errqueue() - Relay ICMP errors about the guest's replies
+ * @ctx:	Context
+ * @ref:	epoll reference of a host forwarded-port socket (-u), which
+ *		has IP_RECVERR/IPV6_RECVERR (fwd.c)
+ *
+ * The guest's replies to a peer of a forwarded port leave through that
+ * port's socket (UDP_TAP_IN).  An error about one names the peer it was
+ * sent to (msg_name: the quoted destination and port, ip(7)); the
+ * UDP_TAP_IN flow of that peer gets it as the same ICMP or ICMPv6 error,
+ * from the node that sent it (the peer itself: as the guest knows it;
+ * a router: fwd_nat_to_guest()), quoting the flow's IP and UDP headers,
+ * as udp_sock_errqueue() does for the guest's own flows.  Errors with no
+ * such flow, or that icmp_err_relayable() refuses, are dropped.  Reading
+ * the queue also clears the socket error, so that the next recvmmsg()
+ * returns datagrams.
+ *
+ * #syscalls recvmsg
+ */
+static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
+{
+	const struct conf *c = &ctx->c;
+	unsigned n;
+
+	for (n = 0; n < UDP_BATCH; n++) {
+		/* The error, and what IP_PKTINFO and IPV6_RECVPKTINFO add
+		 * (both, for IPv4 on a dual-stack socket: ipv6_recv_error())
+		 */
+		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
+					sizeof(struct sockaddr_in6)) +
+			     CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+			     CMSG_SPACE(sizeof(struct in_pktinfo))];
+		const struct sock_extended_err *ee = NULL;
+		struct sockaddr_storage name = { 0 }, off = { 0 };
+		struct msghdr mh = { .msg_name = &name,
+				     .msg_namelen = sizeof(name),
+				     .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		union inany peer, from, src, gaddr;
+		uint16_t pport, oport;
+		struct flow_key k;
+		struct udp_flow *uf;
+		struct cmsghdr *cm;
+		union flow *flow;
+		uint32_t mtu;
+		uint8_t *l2;
+		bool v4;
+
+		if (recvmsg((int)ref.fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if ((cm->cmsg_level == IPPROTO_IP &&
+			     cm->cmsg_type == IP_RECVERR) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 &&
+			     cm->cmsg_type == IPV6_RECVERR))
+				ee = (const struct sock_extended_err *)
+				     CMSG_DATA(cm);
+		if (!ee || (mh.msg_flags & MSG_CTRUNC) || ref.listen.ns ||
+		    !tap_connected() ||
+		    (name.ss_family != AF_INET && name.ss_family != AF_INET6))
+			continue;
+		inany_from_sockaddr(&peer, &pport, &name);
+		v4 = inany_v4(&peer);
+		if (!icmp_err_relayable(ee, v4, &mtu))
+			continue;
+
+		/* The flow of that peer, keyed as udp_listen_flow() does */
+		fwd_nat_to_guest(c, &peer, &src);
+		if (fwd_taddr(&c->udp_in, ref.listen.rule, ref.listen.dyn))
+			gaddr = *fwd_taddr(&c->udp_in, ref.listen.rule,
+					   ref.listen.dyn);
+		else
+			fwd_guest_addr(c, inany_af(&peer), &gaddr);
+		flow_key_fill(&k, IPPROTO_UDP, &gaddr, udp_listen_to(c, ref),
+			      &src, pport);
+		flow = flow_lookup(&k);
+		if (!flow || flow->f.type != FLOW_UDP ||
+		    flow->udp.kind != UDP_TAP_IN)
+			continue;
+		uf = &flow->udp;
+
+		/* A dual-stack socket gives IPv4 offenders as IPv4-mapped
+		 * IPv6 addresses (ipv6(7)): the cmsg has room for either
+		 */
+		memcpy(&off, SO_EE_OFFENDER(ee), sizeof(struct sockaddr_in6));
+		if (off.ss_family == AF_INET || off.ss_family == AF_INET6)
+			inany_from_sockaddr(&from, &oport, &off);
+		else
+			from = peer;
+		if (inany_equals(&from, &peer))
+			src = uf->f.key.faddr;
+		else
+			fwd_nat_to_guest(c, &from, &src);
+		if (!inany_v4(&src) != !v4 || inany_is_unspecified(&src))
+			continue;
+
+		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
+		if (!l2)
+			return;
+		udp_icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
+				  &uf->f.key, uf->last_len, &src,
+				  ee->ee_type, ee->ee_code, mtu);
+		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) about a reply relayed to the guest",
+			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
+	}
+}
+
+/**
  * udp_listen_flow() - Find or open the flow of a datagram on a forwarded port
  * @ctx:	Context
  * @ref:	epoll reference of the forwarded-port socket (rule, port, side)
@@ -1195,9 +1321,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 {
 	const struct conf *c = &ctx->c;
 	const struct fwd_table *t = ref.listen.ns ? &c->udp_out : &c->udp_in;
-	uint16_t to = ref.listen.dyn ?
-		      fwd_dyn_port(t, ref.listen.rule, ref.listen.port) :
-		      fwd_port(t, ref.listen.rule, ref.listen.port), pport;
+	uint16_t to = udp_listen_to(c, ref), pport;
 	union inany peer, local, src, gaddr;
 	const union inany *taddr;
 	struct flow_key skey, tkey;
@@ -1237,12 +1361,17 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	af = inany_af(&peer);
 	tap_ok = (af == AF_INET ? c->ip4.enabled : c->ip6.enabled);
 	if (tap_ok) {
-		fwd_nat_to_guest(c, &peer, &src);
+		/* No address to show the peer as (no gateway, -i given):
+		 * never a datagram from 0.0.0.0 or ::, dropped and counted
+		 */
+		if (!fwd_nat_to_guest(c, &peer, &src))
+			udp_stats.no_source++;
 		if (taddr)
 			gaddr = *taddr;
 		else
 			fwd_guest_addr(c, af, &gaddr);
-		tap_ok = !inany_is_unspecified(&gaddr);
+		tap_ok = !inany_is_unspecified(&src) &&
+			 !inany_is_unspecified(&gaddr);
 	}
 	if (tap_ok) {
 		flow_key_fill(&tkey, IPPROTO_UDP, &gaddr, to, &src, pport);
@@ -1291,7 +1420,8 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
  * udp_listen_handler() - Datagrams on a forwarded port (-u, -U)
  * @ctx:	Context
  * @ref:	epoll reference: fd, rule, port, side
- * @events:	epoll events
+ * @events:	epoll events: EPOLLERR for queued ICMP errors
+ *		(udp_listen_errqueue())
  *
  * Context: main loop
  * #syscalls recvmmsg sendmmsg
@@ -1300,7 +1430,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	int rounds;
 
-	(void)events;
+	if (events & EPOLLERR)
+		udp_listen_errqueue(ctx, ref);
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		struct udp_flow *run = NULL;
 		unsigned i, m = 0;
@@ -1478,11 +1609,12 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu)",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.too_big,
 		    udp_stats.refused_full, flow_stats.evicted,
-		    udp_stats.evicted_answered, udp_stats.evicted_unanswered);
+		    udp_stats.evicted_answered, udp_stats.evicted_unanswered,
+		    udp_stats.no_source);
 	udp_mcast_stats_log();
 }
 

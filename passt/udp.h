@@ -16,6 +16,7 @@ struct udp_stats {
 	uint64_t flows_opened, dgrams_to_tap, dgrams_from_tap;
 	uint64_t too_big, refused_full;
 	uint64_t evicted_answered, evicted_unanswered;
+	uint64_t no_source;	/* host peer with no address to show: dropped */
 };
 
 extern struct udp_stats udp_stats;

@@ -44,42 +44,6 @@ size_t udp_payload_max(int mtu, bool v4)
 }
 
 /**
- * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
- * @uh:		Header start; @plen bytes of payload follow it
- * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
- * @sport:	Source port, host order
- * @dst:	Destination address, same family
- * @dport:	Destination port, host order
- * @plen:	Payload length, bytes (header + payload <= 65535)
- * @partial:	Leave only the pseudo-header sum in the checksum field, for
- *		the tap device to complete (VIRTIO_NET_HDR_F_NEEDS_CSUM)
- *
- * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
- * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
- */
-void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
-		  const union inany *dst, uint16_t dport, size_t plen,
-		  bool partial)
-{
-	size_t l4len = UDP_HLEN + plen;
-	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
-	uint16_t ck;
-
-	put_be16(uh, sport);
-	put_be16(uh + 2, dport);
-	put_be16(uh + 4, (uint16_t)l4len);
-	put_be16(uh + 6, 0);
-	if (partial) {
-		ck = (uint16_t)~csum_fold(sum);
-	} else {
-		ck = csum(uh, l4len, sum);
-		if (!ck)
-			ck = 0xffff;
-	}
-	memcpy(uh + 6, &ck, 2);
-}
-
-/**
  * udp_icmp_unreach_len() - Length of the frame udp_icmp_unreach_fill() builds
  * @v4:		IPv4 rather than IPv6
  *
@@ -145,14 +109,17 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 			 size_t dlen, const union inany *src, uint8_t type,
 			 uint8_t code, uint32_t info)
 {
-	uint8_t q[40 + UDP_HLEN];
+	struct udphdr uh = {
+		.source	= htons(k->gport),
+		.dest	= htons(k->fport),
+		.len	= htons((uint16_t)(UDP_HLEN + dlen)),
+		.check	= 0,
+	};
+	uint8_t q[IP6_HLEN + UDP_HLEN];
 	size_t l3;
 
 	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
-	put_be16(q + l3, k->gport);
-	put_be16(q + l3 + 2, k->fport);
-	put_be16(q + l3 + 4, (uint16_t)(UDP_HLEN + dlen));
-	put_be16(q + l3 + 6, 0);
+	hdr_store(q + l3, &uh);
 
 	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
 			     info, q, l3 + UDP_HLEN);
@@ -161,8 +128,8 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 /**
  * udp_frame_fill() - Write Ethernet, IP and UDP headers of a frame to the guest
  * @c:		Configuration (MACs)
- * @l2:		Frame start; @plen bytes of payload are at l2 + 14 + 20 + 8
- *		(IPv4) or l2 + 14 + 40 + 8 (IPv6) already
+ * @l2:		Frame start; @plen bytes of payload are already after the
+ *		Ethernet, IP (20 or 40 bytes) and UDP headers
  * @k:		Guest-side tuple: from @k->faddr:fport to @k->gaddr:gport;
  *		@k->gaddr may be a group or broadcast address (the Ethernet
  *		destination is then the matching one, udp_mcast_mac())
@@ -175,19 +142,19 @@ size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 		      const struct flow_key *k, size_t plen, bool partial)
 {
 	bool v4 = inany_v4(&k->gaddr);
-	uint8_t gmac[ETH_ALEN_];
+	uint8_t gmac[ETH_ALEN];
 	size_t l3;
 
 	if (udp_mcast_mac(c, &k->gaddr, gmac))
-		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? 0x0800 : 0x86dd);
+		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
 	else
 		eth_hdr_fill(l2, tap_guest_mac_dst(),
-			     c->mac_our, v4 ? 0x0800 : 0x86dd);
-	l3 = l3_hdr_fill(l2 + ETH_HLEN_, &k->faddr, &k->gaddr, IPPROTO_UDP,
+			     c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+	l3 = l3_hdr_fill(l2 + ETH_HLEN, &k->faddr, &k->gaddr, IPPROTO_UDP,
 			 UDP_HLEN + plen);
-	udp_hdr_fill(l2 + ETH_HLEN_ + l3, &k->faddr, k->fport, &k->gaddr,
+	udp_hdr_fill(l2 + ETH_HLEN + l3, &k->faddr, k->fport, &k->gaddr,
 		     k->gport, plen, partial);
-	return ETH_HLEN_ + l3 + UDP_HLEN + plen;
+	return ETH_HLEN + l3 + UDP_HLEN + plen;
 }
 
 /**

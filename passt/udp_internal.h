@@ -13,9 +13,8 @@
 #include <stdint.h>
 
 #include "../conf/util.h"
+#include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"
-
-#define UDP_HLEN		8	/* RFC 768 */
 
 /* Flow key "protocols" of spliced flows: values from the range RFC 3692
  * reserves for experiments, which the frame path never looks up, so the
@@ -25,9 +24,6 @@
 #define UDP_KEY_SPLICE_NS	253	/* peer sent to a -U port in the netns */
 
 size_t udp_payload_max(int mtu, bool v4);
-void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
-		  const union inany *dst, uint16_t dport, size_t plen,
-		  bool partial);
 struct conf;
 size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 		      const struct flow_key *k, size_t plen, bool partial);

@@ -539,7 +539,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN_ + l3 + UDP_HLEN;
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
 	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
 	int rounds;
@@ -614,12 +614,15 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				k.gaddr = dst;
 				udp_mcast_stats.to_guest++;
 			}
-			fwd_nat_to_guest(c, &src, &k.faddr);
+			if (!fwd_nat_to_guest(c, &src, &k.faddr)) {
+				udp_stats.no_source++;	/* no gateway */
+				continue;
+			}
 			k.fport = sport;
 			len = udp_frame_fill(c, l2, &k, udp_mcast_mh[i].msg_len,
 					     partial);
 			if (partial)
-				tap_tx_add(l2, len, ETH_HLEN_ + l3, 6);
+				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			udp_stats.dgrams_to_tap++;

@@ -198,39 +198,6 @@ static const char *splice_ev_fmt(unsigned events, char *buf, size_t len)
 }
 
 /**
- * splice_bits_fmt() - Changed bits, spelled out: "+NAME -NAME ..."
- * @old:	Old bits
- * @new:	New bits
- * @names:	Name of each bit, by bit number
- * @count:	Number of bits
- * @buf:	Output
- * @len:	Size of @buf
- *
- * Return: @buf
- */
-static const char *splice_bits_fmt(unsigned old, unsigned new,
-				   const char *const *names, unsigned count,
-				   char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned i;
-
-	buf[0] = '\0';
-	for (i = 0; i < count && off < len; i++) {
-		int n;
-
-		if (!((old ^ new) & (1U << i)))
-			continue;
-		n = snprintf(buf + off, len - off, "%s%c%s", off ? " " : "",
-			     new & (1U << i) ? '+' : '-', names[i]);
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
-	return buf;
-}
-
-/**
  * splice_events_valid() - Is a set of events one a connection can have?
  * @events:	enum splice_ev bits
  *
@@ -310,9 +277,9 @@ static void splice_events_set(struct tcp_splice_conn *conn, unsigned events)
 		return;
 	ASSERT(splice_events_allowed(conn->events, events));
 	if (log_level >= LOG_DEBUG)
-		flow_dbg(conn, "%s", splice_bits_fmt(conn->events, events,
-						     splice_ev_str, SEV_COUNT,
-						     buf, sizeof(buf)));
+		flow_dbg(conn, "%s", log_bits_fmt(conn->events, events,
+						  splice_ev_str, SEV_COUNT,
+						  buf, sizeof(buf)));
 	conn->events = (uint8_t)events;
 }
 
@@ -353,8 +320,8 @@ static void splice_flags_set(struct tcp_splice_conn *conn, unsigned flags)
 	if (log_trace_on)
 		trace("flow %u spliced TCP: %s",
 		      flow_idx((const union flow *)conn),
-		      splice_bits_fmt(conn->flags, flags, splice_fl_str,
-				      SFL_COUNT, buf, sizeof(buf)));
+		      log_bits_fmt(conn->flags, flags, splice_fl_str,
+				   SFL_COUNT, buf, sizeof(buf)));
 	conn->flags = (uint8_t)flags;
 }
 

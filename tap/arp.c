@@ -22,14 +22,40 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
+#include "hdr.h"
 #include "services.h"
 
-/* ARP operation codes (RFC 826, IANA "Operation Codes") */
-#define ARP_OP_REQUEST	1
-#define ARP_OP_REPLY	2
+/* Ethernet + ARP for Ethernet/IPv4 (struct ether_arp) */
+#define ARP_FRAME_LEN	(ETH_HLEN + sizeof(struct ether_arp))
 
-/* Ethernet + ARP for Ethernet/IPv4 */
-#define ARP_FRAME_LEN	(ETH_HLEN_ + 28)
+/**
+ * arp_fill() - Write an ARP packet for Ethernet and IPv4 (RFC 826)
+ * @p:		Start of the ARP packet, after the Ethernet header, any
+ *		alignment, sizeof(struct ether_arp) bytes
+ * @op:		ARPOP_REQUEST or ARPOP_REPLY, host order
+ * @sha:	Sender hardware address, ETH_ALEN bytes
+ * @spa:	Sender protocol address, network order
+ * @tha:	Target hardware address, ETH_ALEN bytes
+ * @tpa:	Target protocol address, network order
+ */
+static void arp_fill(uint8_t *p, uint16_t op, const uint8_t *sha,
+		     struct in_addr spa, const uint8_t *tha,
+		     struct in_addr tpa)
+{
+	struct ether_arp a = {
+		.arp_hrd = htons(ARPHRD_ETHER),
+		.arp_pro = htons(ETH_P_IP),
+		.arp_hln = ETH_ALEN,
+		.arp_pln = sizeof(struct in_addr),
+		.arp_op	 = htons(op),
+	};
+
+	memcpy(a.arp_sha, sha, sizeof(a.arp_sha));
+	memcpy(a.arp_spa, &spa, sizeof(a.arp_spa));
+	memcpy(a.arp_tha, tha, sizeof(a.arp_tha));
+	memcpy(a.arp_tpa, &tpa, sizeof(a.arp_tpa));
+	hdr_store(p, &a);
+}
 
 /**
  * arp_probe() - Write an ARP request for the guest's address
@@ -46,25 +72,17 @@
 size_t arp_probe(const struct conf *c, struct in_addr tpa, uint8_t *out,
 		 size_t cap)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
+	static const uint8_t bcast[ETH_ALEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
-	uint8_t *r;
+	static const uint8_t unknown[ETH_ALEN];
 
 	if (!c->ip4.enabled || !c->ip4.gw.s_addr || !tpa.s_addr ||
 	    cap < ARP_FRAME_LEN)
 		return 0;
 	eth_hdr_fill(out, bcast, c->mac_our, ETH_P_ARP);
-	r = out + ETH_HLEN_;
-	put_be16(r, 1);			/* hrd: Ethernet */
-	put_be16(r + 2, ETH_P_IP);	/* pro: IPv4 */
-	r[4] = ETH_ALEN_;
-	r[5] = 4;
-	put_be16(r + 6, ARP_OP_REQUEST);
-	memcpy(r + 8, c->mac_our, ETH_ALEN_);	/* sha */
-	memcpy(r + 14, &c->ip4.gw, 4);		/* spa */
-	memset(r + 18, 0, ETH_ALEN_);		/* tha: unknown */
-	memcpy(r + 24, &tpa, 4);		/* tpa */
+	arp_fill(out + ETH_HLEN, ARPOP_REQUEST, c->mac_our, c->ip4.gw,
+		 unknown, tpa);
 	return ARP_FRAME_LEN;
 }
 
@@ -86,7 +104,7 @@ static bool arp_target_ok(const struct conf *c, struct in_addr spa,
 	if (spa.s_addr == INADDR_ANY || spa.s_addr == tpa.s_addr)
 		return false;
 	if (t == INADDR_ANY || t == INADDR_BROADCAST || IN_MULTICAST(t) ||
-	    (t >> 24) == 127)
+	    (t >> IN_CLASSA_NSHIFT) == IN_LOOPBACKNET)
 		return false;
 	return true;
 }
@@ -110,36 +128,28 @@ size_t arp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap)
 {
 	struct in_addr spa, tpa;
-	const uint8_t *a;
-	uint8_t *r;
+	struct ether_arp a;
 
-	if (f->ethertype != ETH_P_ARP || !f->l3 || f->l3_len < 28)
+	if (f->ethertype != ETH_P_ARP || !f->l3 || f->l3_len < sizeof(a))
 		return 0;
-	a = f->l3;
-	if (get_be16(a + 6) != ARP_OP_REQUEST)
+	hdr_load(&a, f->l3);
+	if (ntohs(a.arp_op) != ARPOP_REQUEST)
 		return 0;
 
 	svc_stats.arp_req++;
 	if (!c->ip4.enabled || cap < ARP_FRAME_LEN)
 		return 0;
 
-	/* RFC 826 packet layout: sha at 8, spa at 14, tha at 18, tpa at 24 */
-	memcpy(&spa, a + 14, 4);
-	memcpy(&tpa, a + 24, 4);
+	memcpy(&spa, a.arp_spa, sizeof(spa));
+	memcpy(&tpa, a.arp_tpa, sizeof(tpa));
 	if (!arp_target_ok(c, spa, tpa))
 		return 0;
 
-	eth_hdr_fill(out, a + 8, c->mac_our, ETH_P_ARP);
-	r = out + ETH_HLEN_;
-	put_be16(r, 1);			/* hrd: Ethernet */
-	put_be16(r + 2, ETH_P_IP);	/* pro: IPv4 */
-	r[4] = ETH_ALEN_;
-	r[5] = 4;
-	put_be16(r + 6, ARP_OP_REPLY);
-	memcpy(r + 8, c->mac_our, ETH_ALEN_);	/* sha: we own the target */
-	memcpy(r + 14, &tpa, 4);		/* spa: the address asked for */
-	memcpy(r + 18, a + 8, ETH_ALEN_);	/* tha: requester's MAC */
-	memcpy(r + 24, &spa, 4);		/* tpa: requester's address */
+	/* We own the target: sender is us with the address asked for,
+	 * target the requester
+	 */
+	eth_hdr_fill(out, a.arp_sha, c->mac_our, ETH_P_ARP);
+	arp_fill(out + ETH_HLEN, ARPOP_REPLY, c->mac_our, tpa, a.arp_sha, spa);
 
 	svc_stats.arp_reply++;
 	return ARP_FRAME_LEN;

@@ -63,24 +63,55 @@
 #include "../conf/log.h"
 #include "csum.h"
 #include "dns_name.h"
+#include "hdr.h"
 #include "services.h"
 
-#define DHCP_PORT_SERVER	67
-#define DHCP_PORT_CLIENT	68
+/**
+ * struct bootp_msg - Fixed part of a BOOTP/DHCP message (RFC 2131 section 2,
+ *		      figure 1; RFC 951), all fields network order
+ * @op:		BOOTP_OP_REQUEST or BOOTP_OP_REPLY
+ * @htype:	Hardware address type, ARPHRD_ETHER
+ * @hlen:	Hardware address length, ETH_ALEN
+ * @hops:	Relay hops
+ * @xid:	Transaction ID, chosen by the client
+ * @secs:	Seconds since the client began
+ * @flags:	BOOTP_FLAG_BROADCAST
+ * @ciaddr:	Client address (if it has one)
+ * @yiaddr:	"Your" address: the one offered
+ * @siaddr:	Next server (RFC 951: the server)
+ * @giaddr:	Relay agent
+ * @chaddr:	Client hardware address, padded to 16 bytes
+ * @sname:	Server host name
+ * @file:	Boot file name
+ * @cookie:	Magic cookie (RFC 2132 section 2), then the options
+ *
+ * Only its offsets are used (the message sits unaligned in a frame):
+ * offsetof() names them below, and fields are copied by hdr_copy_*().
+ */
+struct bootp_msg {
+	uint8_t op;
+	uint8_t htype;
+	uint8_t hlen;
+	uint8_t hops;
+	uint32_t xid;
+	uint16_t secs;
+	uint16_t flags;
+	struct in_addr ciaddr;
+	struct in_addr yiaddr;
+	struct in_addr siaddr;
+	struct in_addr giaddr;
+	uint8_t chaddr[16];
+	uint8_t sname[64];
+	uint8_t file[128];
+	uint8_t cookie[4];
+} PACKED;
+_Static_assert(sizeof(struct bootp_msg) == 240, "RFC 2131 figure 1");
 
-/* BOOTP message layout, RFC 2131 section 2 figure 1 */
-#define BOOTP_OP		0
-#define BOOTP_HTYPE		1
-#define BOOTP_HLEN		2
-#define BOOTP_XID		4
-#define BOOTP_FLAGS		10
-#define BOOTP_CIADDR		12
-#define BOOTP_YIADDR		16
-#define BOOTP_SIADDR		20
-#define BOOTP_GIADDR		24
-#define BOOTP_CHADDR		28
-#define BOOTP_COOKIE		236
-#define BOOTP_OPTIONS		240
+#define BOOTP_OP		offsetof(struct bootp_msg, op)
+#define BOOTP_HTYPE		offsetof(struct bootp_msg, htype)
+#define BOOTP_HLEN		offsetof(struct bootp_msg, hlen)
+#define BOOTP_COOKIE		offsetof(struct bootp_msg, cookie)
+#define BOOTP_OPTIONS		sizeof(struct bootp_msg)	/* 240 */
 
 #define BOOTP_OP_REQUEST	1
 #define BOOTP_OP_REPLY		2
@@ -477,53 +508,56 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 			 const struct dhcp_req *r, uint8_t type, bool plain,
 			 struct in_addr server, uint8_t *out, size_t cap)
 {
-	static const uint8_t bcast_mac[ETH_ALEN_] = {
+	static const uint8_t bcast_mac[ETH_ALEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 	const uint8_t *req = f->payload, *dst_mac;
-	size_t lim, bootp_len, l4_len;
 	struct in_addr ciaddr, yiaddr = { 0 }, dst;
+	size_t lim, bootp_len, l4_len;
+	union inany src6, dst6;
 	struct dhcp_opts o;
 	uint8_t *bootp;
-	uint16_t sum;
 	uint8_t *udp;
 
 	/* Largest IP datagram the client takes, within our MTU */
 	lim = r->max_msg > DHCP_MIN_MSG ? r->max_msg : DHCP_MIN_MSG;
 	if (c->mtu >= DHCP_MIN_MSG && lim > (size_t)c->mtu)
 		lim = (size_t)c->mtu;
-	lim += ETH_HLEN_;
+	lim += ETH_HLEN;
 	if (lim > cap)
 		lim = cap;
-	if (lim < ETH_HLEN_ + 20 + 8 + BOOTP_MIN_LEN)
+	if (lim < ETH_HLEN + IP4_HLEN + UDP_HLEN + BOOTP_MIN_LEN)
 		return 0;
 
-	udp = out + ETH_HLEN_ + 20;
-	bootp = udp + 8;
+	udp = out + ETH_HLEN + IP4_HLEN;
+	bootp = udp + UDP_HLEN;
 	memset(bootp, 0, BOOTP_OPTIONS);
 
-	bootp[BOOTP_OP] = BOOTP_OP_REPLY;
-	bootp[BOOTP_HTYPE] = 1;
-	bootp[BOOTP_HLEN] = ETH_ALEN_;
-	memcpy(bootp + BOOTP_XID, req + BOOTP_XID, 4);
-	memcpy(bootp + BOOTP_FLAGS, req + BOOTP_FLAGS, 2);
-	memcpy(bootp + BOOTP_CHADDR, req + BOOTP_CHADDR, 16);
-	memcpy(&ciaddr, req + BOOTP_CIADDR, 4);
+	hdr_put8(bootp, struct bootp_msg, op, BOOTP_OP_REPLY);
+	hdr_put8(bootp, struct bootp_msg, htype, ARPHRD_ETHER);
+	hdr_put8(bootp, struct bootp_msg, hlen, ETH_ALEN);
+	memcpy(HDR_AT_W(bootp, struct bootp_msg, xid),
+	       HDR_AT(req, struct bootp_msg, xid), sizeof(uint32_t));
+	memcpy(HDR_AT_W(bootp, struct bootp_msg, flags),
+	       HDR_AT(req, struct bootp_msg, flags), sizeof(uint16_t));
+	hdr_copy_in(bootp, struct bootp_msg, chaddr,
+		    HDR_AT(req, struct bootp_msg, chaddr));
+	hdr_copy_out(&ciaddr, req, struct bootp_msg, ciaddr);
 
 	/* RFC 2131 table 3: ACK echoes ciaddr, OFFER and NAK carry 0; yiaddr
 	 * is the address in OFFER and ACK, but 0 for INFORM (section 3.4)
 	 */
 	if (type == DHCPACK)
-		memcpy(bootp + BOOTP_CIADDR, &ciaddr, 4);
+		hdr_copy_in(bootp, struct bootp_msg, ciaddr, &ciaddr);
 	if (type != DHCPNAK && r->type != DHCPINFORM)
 		yiaddr = c->ip4.addr;
-	memcpy(bootp + BOOTP_YIADDR, &yiaddr, 4);
+	hdr_copy_in(bootp, struct bootp_msg, yiaddr, &yiaddr);
 
 	if (plain) {
 		/* RFC 951: siaddr is the server's address; the 64-byte
 		 * vendor area stays zero, in the client's unknown format
 		 */
-		memcpy(bootp + BOOTP_SIADDR, &server, 4);
+		hdr_copy_in(bootp, struct bootp_msg, siaddr, &server);
 		memset(bootp + BOOTP_COOKIE, 0, BOOTP_MIN_LEN - BOOTP_COOKIE);
 		bootp_len = BOOTP_MIN_LEN;
 		goto headers;
@@ -532,7 +566,7 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 
 	o.p = bootp + BOOTP_OPTIONS;
 	o.len = 0;
-	o.cap = lim - ETH_HLEN_ - 20 - 8 - BOOTP_OPTIONS - 1;
+	o.cap = lim - ETH_HLEN - IP4_HLEN - UDP_HLEN - BOOTP_OPTIONS - 1;
 
 	/* Option 53 first, whatever the client asked for: some small clients
 	 * look for it there only.  A BOOTREPLY (@type 0) has no DHCP options
@@ -557,35 +591,32 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 		bootp_len = BOOTP_MIN_LEN;
 	}
 headers:
-	l4_len = 8 + bootp_len;
+	l4_len = UDP_HLEN + bootp_len;
 
 	/* RFC 2131 section 4.1, "giaddr is zero" cases: NAK is broadcast,
 	 * a client with an address (ciaddr) gets unicast there, the
 	 * broadcast flag asks for broadcast, else unicast to yiaddr/chaddr
 	 */
 	if (type == DHCPNAK || (ciaddr.s_addr == INADDR_ANY &&
-	    ((get_be16(req + BOOTP_FLAGS) & BOOTP_FLAG_BROADCAST) ||
+	    ((hdr_get16(req, struct bootp_msg, flags) &
+	      BOOTP_FLAG_BROADCAST) ||
 	     yiaddr.s_addr == INADDR_ANY))) {
 		dst.s_addr = INADDR_BROADCAST;
 		dst_mac = bcast_mac;
 	} else {
 		dst = ciaddr.s_addr != INADDR_ANY ? ciaddr : yiaddr;
-		dst_mac = req + BOOTP_CHADDR;
+		dst_mac = HDR_AT(req, struct bootp_msg, chaddr);
 	}
 
-	put_be16(udp, DHCP_PORT_SERVER);
-	put_be16(udp + 2, DHCP_PORT_CLIENT);
-	put_be16(udp + 4, (uint16_t)l4_len);
-	put_be16(udp + 6, 0);
-	sum = csum(udp, l4_len, csum_pseudo4(server, dst, IPPROTO_UDP, l4_len));
-	if (!sum)
-		sum = 0xffff;	/* RFC 768: zero means "no checksum" */
-	memcpy(udp + 6, &sum, 2);
-
-	ip4_hdr_fill(out + ETH_HLEN_, server, dst, IPPROTO_UDP, l4_len, 64);
+	inany_from_v4(&src6, server);
+	inany_from_v4(&dst6, dst);
+	udp_hdr_fill(udp, &src6, DHCP_SERVER_PORT, &dst6, DHCP_CLIENT_PORT,
+		     bootp_len, false);
+	ip4_hdr_fill(out + ETH_HLEN, server, dst, IPPROTO_UDP, l4_len,
+		     IP_TTL_DEFAULT);
 	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IP);
 
-	return ETH_HLEN_ + 20 + l4_len;
+	return ETH_HLEN + IP4_HLEN + l4_len;
 }
 
 /**
@@ -620,7 +651,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	size_t len;
 
 	if (f->af != AF_INET || f->proto != IPPROTO_UDP ||
-	    f->dport != DHCP_PORT_SERVER || !f->payload)
+	    f->dport != DHCP_SERVER_PORT || !f->payload)
 		return 0;
 	if (c->no_dhcp || !c->ip4.enabled)
 		return 0;
@@ -631,7 +662,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	    memcmp(m + BOOTP_COOKIE, dhcp_cookie, sizeof(dhcp_cookie)))
 		plain = true;	/* RFC 951 vendor area: no options to read */
 	if (len < BOOTP_OPTIONS || m[BOOTP_OP] != BOOTP_OP_REQUEST ||
-	    m[BOOTP_HTYPE] != 1 || m[BOOTP_HLEN] != ETH_ALEN_ ||
+	    m[BOOTP_HTYPE] != ARPHRD_ETHER || m[BOOTP_HLEN] != ETH_ALEN ||
 	    (!plain &&
 	     dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r)) ||
 	    (r.type && (r.type < DHCPDISCOVER || r.type > DHCPINFORM))) {
@@ -640,7 +671,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	}
 	svc_stats.dhcp_req++;
 
-	if (get_be32(m + BOOTP_GIADDR))
+	if (hdr_get32(m, struct bootp_msg, giaddr))
 		return 0;		/* relayed: not on our link */
 
 	server = c->ip4.gw;
@@ -662,7 +693,7 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 			return 0;
 		want = r.req_addr;
 		if (want.s_addr == INADDR_ANY)
-			memcpy(&want, m + BOOTP_CIADDR, 4);
+			hdr_copy_out(&want, m, struct bootp_msg, ciaddr);
 		type = want.s_addr == c->ip4.addr.s_addr ? DHCPACK : DHCPNAK;
 		break;
 	case DHCPINFORM:

@@ -48,10 +48,8 @@
 
 #include "csum.h"
 #include "dns_name.h"
+#include "hdr.h"
 #include "services.h"
-
-#define DHCPV6_PORT_CLIENT	546
-#define DHCPV6_PORT_SERVER	547
 
 /* Message types, RFC 8415 section 7.3 */
 #define SOLICIT			1
@@ -95,8 +93,84 @@
 #define DHCPV6_FOLLOW_T2_S	480	/* rebind after 0.8 (section 21.4) */
 #define DHCPV6_IA_MAX		4	/* IA_NAs we look at in one message */
 #define DHCPV6_ADDR_MAX		4	/* addresses we look at in one IA_NA */
-#define DUID_LL_LEN		10	/* type, hardware type, MAC */
-#define IP6_MIN_MTU		1280
+#define DUID_TYPE_LL		3	/* section 11.4 */
+#define DHCPV6_PREF_MAX		255	/* section 21.8: go ahead at once */
+
+/* Wire formats (RFC 8415), network order.  They sit unaligned in frames:
+ * only offsetof() and sizeof() are used, fields are copied with
+ * hdr_get*() / hdr_put*() (hdr.h)
+ */
+
+/**
+ * struct dhcpv6_msg - Client/server message header, section 8
+ * @type:	msg-type
+ * @xid:	transaction-id
+ */
+struct dhcpv6_msg {
+	uint8_t type;
+	uint8_t xid[3];
+} PACKED;
+
+/**
+ * struct dhcpv6_opt - Option header, section 21.1
+ * @code:	option-code
+ * @len:	option-len: bytes of data after this header
+ */
+struct dhcpv6_opt {
+	uint16_t code;
+	uint16_t len;
+} PACKED;
+
+/**
+ * struct dhcpv6_ia_na - IA_NA option data before its options, section 21.4
+ * @iaid:	Identity association identifier, chosen by the client
+ * @t1:		Time to renew, seconds
+ * @t2:		Time to rebind, seconds
+ */
+struct dhcpv6_ia_na {
+	uint32_t iaid;
+	uint32_t t1;
+	uint32_t t2;
+} PACKED;
+
+/**
+ * struct dhcpv6_iaaddr - IA Address option, header included, section 21.6
+ * @hdr:	OPT_IAADDR, length 24
+ * @addr:	Address
+ * @preferred:	Preferred lifetime, seconds
+ * @valid:	Valid lifetime, seconds
+ */
+struct dhcpv6_iaaddr {
+	struct dhcpv6_opt hdr;
+	struct in6_addr addr;
+	uint32_t preferred;
+	uint32_t valid;
+} PACKED;
+
+/**
+ * struct dhcpv6_duid_ll - DUID based on link-layer address, section 11.4
+ * @type:	DUID_TYPE_LL
+ * @hw_type:	ARPHRD_ETHER
+ * @mac:	Link-layer address
+ */
+struct dhcpv6_duid_ll {
+	uint16_t type;
+	uint16_t hw_type;
+	uint8_t mac[ETH_ALEN];
+} PACKED;
+
+/**
+ * struct dhcpv6_status - Status Code option header, section 21.13
+ * @hdr:	OPT_STATUS_CODE, length 2 + message
+ * @code:	status-code, then the UTF-8 message
+ */
+struct dhcpv6_status {
+	struct dhcpv6_opt hdr;
+	uint16_t code;
+} PACKED;
+
+#define IAADDR_DATA_LEN		(sizeof(struct dhcpv6_iaaddr) -		\
+				 sizeof(struct dhcpv6_opt))		/* 24 */
 
 /**
  * struct dhcpv6_req - What we use from a client message
@@ -156,16 +230,18 @@ struct dhcpv6_out {
 static int dhcpv6_opt_next(const uint8_t *buf, size_t len, size_t *off,
 			   uint16_t *code, const uint8_t **data, size_t *olen)
 {
+	const size_t hlen = sizeof(struct dhcpv6_opt);
+
 	if (*off == len)
 		return 0;
-	if (len - *off < 4)
+	if (len - *off < hlen)
 		return -1;
-	*code = get_be16(buf + *off);
-	*olen = get_be16(buf + *off + 2);
-	if (*olen > len - *off - 4)
+	*code = hdr_get16(buf + *off, struct dhcpv6_opt, code);
+	*olen = hdr_get16(buf + *off, struct dhcpv6_opt, len);
+	if (*olen > len - *off - hlen)
 		return -1;
-	*data = buf + *off + 4;
-	*off += 4 + *olen;
+	*data = buf + *off + hlen;
+	*off += hlen + *olen;
 	return 1;
 }
 
@@ -179,15 +255,15 @@ static int dhcpv6_opt_next(const uint8_t *buf, size_t len, size_t *off,
  */
 static int dhcpv6_parse(const uint8_t *m, size_t len, struct dhcpv6_req *r)
 {
+	size_t off = sizeof(struct dhcpv6_msg), olen;
 	const uint8_t *d;
-	size_t off = 4, olen;
 	uint16_t code;
 	int ret;
 
-	if (len < 4)
+	if (len < sizeof(struct dhcpv6_msg))
 		return -1;
-	r->type = m[0];
-	r->xid = m + 1;
+	r->type = hdr_get8(m, struct dhcpv6_msg, type);
+	r->xid = HDR_AT(m, struct dhcpv6_msg, xid);
 
 	while ((ret = dhcpv6_opt_next(m, len, &off, &code, &d, &olen)) > 0) {
 		switch (code) {
@@ -218,7 +294,7 @@ static int dhcpv6_parse(const uint8_t *m, size_t len, struct dhcpv6_req *r)
 			break;
 		case OPT_IA_NA:
 			/* Section 21.4: IAID, T1, T2, then options */
-			if (olen < 12)
+			if (olen < sizeof(struct dhcpv6_ia_na))
 				return -1;
 			if (r->n_ia_na < DHCPV6_IA_MAX) {
 				r->ia_na[r->n_ia_na] = d;
@@ -248,8 +324,8 @@ static int dhcpv6_parse(const uint8_t *m, size_t len, struct dhcpv6_req *r)
 static int dhcpv6_ia_addrs(const uint8_t *ia, size_t len,
 			   struct in6_addr *addrs)
 {
+	size_t off = sizeof(struct dhcpv6_ia_na), olen;
 	const uint8_t *d;
-	size_t off = 12, olen;
 	uint16_t code;
 	int ret, n = 0;
 
@@ -257,10 +333,10 @@ static int dhcpv6_ia_addrs(const uint8_t *ia, size_t len,
 		if (code != OPT_IAADDR)
 			continue;
 		/* Section 21.6: address, preferred and valid lifetime */
-		if (olen < 24)
+		if (olen < IAADDR_DATA_LEN)
 			return -1;
 		if (n < DHCPV6_ADDR_MAX)
-			memcpy(&addrs[n++], d, 16);
+			memcpy(&addrs[n++], d, sizeof(*addrs));
 	}
 	return ret < 0 ? -1 : n;
 }
@@ -275,15 +351,16 @@ static int dhcpv6_ia_addrs(const uint8_t *ia, size_t len,
  */
 static uint8_t *dhcpv6_put(struct dhcpv6_out *o, uint16_t code, size_t len)
 {
+	const size_t hlen = sizeof(struct dhcpv6_opt);
 	uint8_t *p;
 
-	if (len > 0xffff || o->cap - o->len < 4 + len)
+	if (len > UINT16_MAX || o->cap - o->len < hlen + len)
 		return NULL;
 	p = o->p + o->len;
-	put_be16(p, code);
-	put_be16(p + 2, (uint16_t)len);
-	o->len += 4 + len;
-	return p + 4;
+	hdr_put16(p, struct dhcpv6_opt, code, code);
+	hdr_put16(p, struct dhcpv6_opt, len, len);
+	o->len += hlen + len;
+	return p + hlen;
 }
 
 /**
@@ -296,13 +373,40 @@ static uint8_t *dhcpv6_put(struct dhcpv6_out *o, uint16_t code, size_t len)
  */
 static size_t dhcpv6_put_status(uint8_t *p, uint16_t status, const char *msg)
 {
+	const size_t hlen = sizeof(struct dhcpv6_status);
 	size_t n = strlen(msg);
 
-	put_be16(p, OPT_STATUS_CODE);
-	put_be16(p + 2, (uint16_t)(2 + n));
-	put_be16(p + 4, status);
-	memcpy(p + 6, msg, n);
-	return 6 + n;
+	hdr_put16(p, struct dhcpv6_status, hdr.code, OPT_STATUS_CODE);
+	hdr_put16(p, struct dhcpv6_status, hdr.len,
+		  hlen - sizeof(struct dhcpv6_opt) + n);
+	hdr_put16(p, struct dhcpv6_status, code, status);
+	memcpy(p + hlen, msg, n);
+	return hlen + n;
+}
+
+/**
+ * dhcpv6_put_iaaddr() - Write an IA Address option (section 21.6)
+ * @p:		Where, sizeof(struct dhcpv6_iaaddr) bytes, any alignment
+ * @addr:	Address
+ * @lifetime:	Preferred and valid lifetime, seconds, host order
+ *
+ * Return: bytes written
+ */
+static size_t dhcpv6_put_iaaddr(uint8_t *p, const struct in6_addr *addr,
+				uint32_t lifetime)
+{
+	struct dhcpv6_iaaddr a = {
+		.hdr = {
+			.code = htons(OPT_IAADDR),
+			.len = htons(IAADDR_DATA_LEN),
+		},
+		.addr = *addr,
+		.preferred = htonl(lifetime),
+		.valid = htonl(lifetime),
+	};
+
+	hdr_store(p, &a);
+	return sizeof(a);
 }
 
 /**
@@ -320,7 +424,7 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 {
 	static const char noaddrs[] = "one address per client";
 	struct in6_addr addrs[DHCPV6_ADDR_MAX];
-	size_t olen = 12, at;
+	size_t olen = sizeof(struct dhcpv6_ia_na), at;
 	int n, i, stale = 0;
 	uint8_t *p;
 
@@ -333,9 +437,9 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 			if (!IN6_ARE_ADDR_EQUAL(&addrs[i], &c->ip6.addr))
 				stale++;
 		}
-		olen += (size_t)(1 + stale) * 28;
+		olen += (size_t)(1 + stale) * sizeof(struct dhcpv6_iaaddr);
 	} else {
-		olen += 6 + sizeof(noaddrs) - 1;
+		olen += sizeof(struct dhcpv6_status) + sizeof(noaddrs) - 1;
 	}
 
 	p = dhcpv6_put(o, OPT_IA_NA, olen);
@@ -343,37 +447,28 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 		return -1;
 
 	/* Section 21.4: IAID echoed, T1, T2 */
-	memcpy(p, ia, 4);
-	put_be32(p + 4, !first ? 0 : c->no_follow_host ? DHCPV6_INFINITE :
-		 DHCPV6_FOLLOW_T1_S);
-	put_be32(p + 8, !first ? 0 : c->no_follow_host ? DHCPV6_INFINITE :
-		 DHCPV6_FOLLOW_T2_S);
-	at = 12;
+	hdr_copy_in(p, struct dhcpv6_ia_na, iaid,
+		    HDR_AT(ia, struct dhcpv6_ia_na, iaid));
+	hdr_put32(p, struct dhcpv6_ia_na, t1, !first ? 0 :
+		  c->no_follow_host ? DHCPV6_INFINITE : DHCPV6_FOLLOW_T1_S);
+	hdr_put32(p, struct dhcpv6_ia_na, t2, !first ? 0 :
+		  c->no_follow_host ? DHCPV6_INFINITE : DHCPV6_FOLLOW_T2_S);
+	at = sizeof(struct dhcpv6_ia_na);
 
 	if (!first) {
 		dhcpv6_put_status(p + at, STATUS_NOADDRSAVAIL, noaddrs);
 		return 0;
 	}
 
-	/* Section 21.6: IA Address, preferred then valid lifetime */
-	put_be16(p + at, OPT_IAADDR);
-	put_be16(p + at + 2, 24);
-	memcpy(p + at + 4, &c->ip6.addr, 16);
-	put_be32(p + at + 20, c->no_follow_host ? DHCPV6_INFINITE :
-		 DHCPV6_FOLLOW_LIFE_S);
-	put_be32(p + at + 24, c->no_follow_host ? DHCPV6_INFINITE :
-		 DHCPV6_FOLLOW_LIFE_S);
-	at += 28;
-
+	/* Section 21.6: IA Address, preferred then valid lifetime; the
+	 * client's other addresses with zero lifetimes (section 18.3.4)
+	 */
+	at += dhcpv6_put_iaaddr(p + at, &c->ip6.addr, c->no_follow_host ?
+				DHCPV6_INFINITE : DHCPV6_FOLLOW_LIFE_S);
 	for (i = 0; i < n; i++) {
 		if (IN6_ARE_ADDR_EQUAL(&addrs[i], &c->ip6.addr))
 			continue;
-		put_be16(p + at, OPT_IAADDR);
-		put_be16(p + at + 2, 24);
-		memcpy(p + at + 4, &addrs[i], 16);
-		put_be32(p + at + 20, 0);
-		put_be32(p + at + 24, 0);
-		at += 28;
+		at += dhcpv6_put_iaaddr(p + at, &addrs[i], 0);
 	}
 	return 0;
 }
@@ -464,12 +559,14 @@ static void dhcpv6_put_dns(const struct conf *c, struct dhcpv6_out *o)
 		for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS); i++)
 			n += !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]);
 		/* RFC 3646 section 3: list of 16-byte addresses */
-		if (n && (p = dhcpv6_put(o, OPT_DNS_SERVERS, n * 16))) {
+		if (n && (p = dhcpv6_put(o, OPT_DNS_SERVERS,
+					 n * sizeof(struct in6_addr)))) {
 			for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS);
 			     i++) {
 				if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]))
 					continue;
-				memcpy(p, &c->ip6.dns[i], 16);
+				memcpy(p, &c->ip6.dns[i],
+				       sizeof(struct in6_addr));
 				p += 16;
 			}
 		}
@@ -490,6 +587,18 @@ static void dhcpv6_put_dns(const struct conf *c, struct dhcpv6_out *o)
 }
 
 /**
+ * dhcpv6_duid() - Our server DUID: DUID-LL of our MAC (section 11.4)
+ * @c:		Configuration (reads mac_our)
+ * @duid:	Result, network order
+ */
+static void dhcpv6_duid(const struct conf *c, struct dhcpv6_duid_ll *duid)
+{
+	duid->type = htons(DUID_TYPE_LL);
+	duid->hw_type = htons(ARPHRD_ETHER);
+	memcpy(duid->mac, c->mac_our, sizeof(duid->mac));
+}
+
+/**
  * dhcpv6_valid() - Validate a client message as in RFC 8415 section 16
  * @c:		Configuration
  * @f:		Frame
@@ -500,12 +609,12 @@ static void dhcpv6_put_dns(const struct conf *c, struct dhcpv6_out *o)
 static bool dhcpv6_valid(const struct conf *c, const struct frame *f,
 			 const struct dhcpv6_req *r)
 {
-	uint8_t duid[DUID_LL_LEN] = { 0, 3, 0, 1 };
 	bool mcast = IN6_IS_ADDR_MULTICAST(&f->dst.a6), sid_ok;
+	struct dhcpv6_duid_ll duid;
 
-	memcpy(duid + 4, c->mac_our, ETH_ALEN_);
+	dhcpv6_duid(c, &duid);
 	sid_ok = r->server_id && r->server_id_len == sizeof(duid) &&
-		 !memcmp(r->server_id, duid, sizeof(duid));
+		 !memcmp(r->server_id, &duid, sizeof(duid));
 
 	switch (r->type) {
 	case SOLICIT:		/* 16.2 */
@@ -548,15 +657,17 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 {
 	static const char ok[] = "success", notonlink[] = "not on link";
 	struct dhcpv6_req r = { 0 };
+	struct dhcpv6_duid_ll duid;
+	const size_t mhlen = sizeof(struct dhcpv6_msg);
+	union inany src, dst;
 	struct dhcpv6_out o;
 	size_t lim, l4_len;
 	int status = -1;
 	uint8_t *p, *udp;
-	uint16_t sum;
 	unsigned i;
 
 	if (f->af != AF_INET6 || f->proto != IPPROTO_UDP ||
-	    f->dport != DHCPV6_PORT_SERVER || !f->payload)
+	    f->dport != DHCPV6_SERVER_PORT || !f->payload)
 		return 0;
 	if (c->no_dhcpv6 || !c->ip6.enabled ||
 	    IN6_IS_ADDR_UNSPECIFIED(&c->ip6.our_ll))
@@ -576,26 +687,26 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 	}
 	svc_stats.dhcpv6_req++;
 
-	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN_;
+	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN;
 	if (lim > cap)
 		lim = cap;
-	if (lim < ETH_HLEN_ + 40 + 8 + 4)
+	if (lim < ETH_HLEN + IP6_HLEN + UDP_HLEN + mhlen)
 		return 0;
 
-	udp = out + ETH_HLEN_ + 40;
-	o.p = udp + 8;
-	o.cap = lim - ETH_HLEN_ - 40 - 8;
-	o.len = 4;
+	udp = out + ETH_HLEN + IP6_HLEN;
+	o.p = udp + UDP_HLEN;
+	o.cap = lim - ETH_HLEN - IP6_HLEN - UDP_HLEN;
+	o.len = mhlen;
 
-	o.p[0] = (r.type == SOLICIT && !r.rapid_commit) ? ADVERTISE : REPLY;
-	memcpy(o.p + 1, r.xid, 3);
+	hdr_put8(o.p, struct dhcpv6_msg, type,
+		 (r.type == SOLICIT && !r.rapid_commit) ? ADVERTISE : REPLY);
+	hdr_copy_in(o.p, struct dhcpv6_msg, xid, r.xid);
 
 	/* Section 21.3: Server Identifier, DUID-LL (section 11.4) */
-	if (!(p = dhcpv6_put(&o, OPT_SERVERID, DUID_LL_LEN)))
+	if (!(p = dhcpv6_put(&o, OPT_SERVERID, sizeof(duid))))
 		return 0;
-	put_be16(p, 3);			/* DUID-LL */
-	put_be16(p + 2, 1);		/* hardware type: Ethernet */
-	memcpy(p + 4, c->mac_our, ETH_ALEN_);
+	dhcpv6_duid(c, &duid);
+	hdr_store(p, &duid);
 
 	if (r.client_id) {
 		if (!(p = dhcpv6_put(&o, OPT_CLIENTID, r.client_id_len)))
@@ -612,7 +723,7 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 			/* Section 21.8: 255 makes the client go ahead */
 			if (!(p = dhcpv6_put(&o, OPT_PREFERENCE, 1)))
 				return 0;
-			*p = 255;
+			*p = DHCPV6_PREF_MAX;
 		}
 		/* fall through */
 	case REQUEST:
@@ -633,7 +744,8 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 	case DECLINE:
 		if (r.type != CONFIRM)
 			status = STATUS_SUCCESS;
-		if (o.cap - o.len < 6 + sizeof(notonlink))
+		if (o.cap - o.len < sizeof(struct dhcpv6_status) +
+				    sizeof(notonlink))
 			return 0;
 		o.len += dhcpv6_put_status(o.p + o.len, (uint16_t)status,
 					   status ? notonlink : ok);
@@ -643,21 +755,16 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 		break;
 	}
 
-	l4_len = 8 + o.len;
-	put_be16(udp, DHCPV6_PORT_SERVER);
-	put_be16(udp + 2, DHCPV6_PORT_CLIENT);
-	put_be16(udp + 4, (uint16_t)l4_len);
-	put_be16(udp + 6, 0);
-	sum = csum(udp, l4_len, csum_pseudo6(&c->ip6.our_ll, &f->src.a6,
-					     IPPROTO_UDP, l4_len));
-	if (!sum)
-		sum = 0xffff;	/* RFC 8200 8.1: zero is not allowed */
-	memcpy(udp + 6, &sum, 2);
-
-	ip6_hdr_fill(out + ETH_HLEN_, &c->ip6.our_ll, &f->src.a6, IPPROTO_UDP,
-		     l4_len, 64);
-	eth_hdr_fill(out, f->l2 + ETH_ALEN_, c->mac_our, ETH_P_IPV6);
+	l4_len = UDP_HLEN + o.len;
+	src.a6 = c->ip6.our_ll;
+	dst.a6 = f->src.a6;
+	udp_hdr_fill(udp, &src, DHCPV6_SERVER_PORT, &dst, DHCPV6_CLIENT_PORT,
+		     o.len, false);
+	ip6_hdr_fill(out + ETH_HLEN, &c->ip6.our_ll, &f->src.a6, IPPROTO_UDP,
+		     l4_len, IP_TTL_DEFAULT);
+	eth_hdr_fill(out, HDR_AT(f->l2, struct ethhdr, h_source), c->mac_our,
+		     ETH_P_IPV6);
 
 	svc_stats.dhcpv6_reply++;
-	return ETH_HLEN_ + 40 + l4_len;
+	return ETH_HLEN + IP6_HLEN + l4_len;
 }

@@ -51,17 +51,17 @@
 #include "../conf/log.h"
 #include "csum.h"
 #include "frame.h"
+#include "hdr.h"
 
 /* Longest IPv6 extension header chain we walk before giving up */
 #define FRAME_EXTHDR_MAX	8
 
-/* IPv6 Next Header values of extension headers (IANA, RFC 8200 4) */
-#define IP6_NH_HOPOPTS		0
-#define IP6_NH_ROUTING		43
-#define IP6_NH_FRAGMENT		44
-#define IP6_NH_AH		51
-#define IP6_NH_NONE		59
-#define IP6_NH_DSTOPTS		60
+/* IPv6 extension headers (RFC 8200 4): Hdr Ext Len counts 8-octet units
+ * after the first 8; AH's counts 4-octet units minus 2 (RFC 4302 2.2)
+ */
+#define IP6_EXT_UNIT		8
+#define IP6_AH_UNIT		4
+#define IP6_AH_LEN_BIAS		2
 
 const char *const frame_drop_str[FD_COUNT] = {
 	[FD_OK]		= "ok",
@@ -91,24 +91,26 @@ const char *const frame_drop_str[FD_COUNT] = {
  */
 static int frame_parse_arp(struct frame *f, size_t avail)
 {
-	const uint8_t *a = f->l3;
+	struct ether_arp arp;
 	struct in_addr spa, tpa;
 
-	/* RFC 826: hrd (2), pro (2), hln (1), pln (1), op (2), then
-	 * sha (6), spa (4), tha (6), tpa (4) for Ethernet and IPv4
+	/* RFC 826: struct arphdr, then sender and target hardware and
+	 * protocol addresses, for Ethernet and IPv4 (struct ether_arp)
 	 */
-	if (avail < 28)
+	if (avail < sizeof(arp))
 		return -FD_SHORT_ARP;
-	if (get_be16(a) != 1 || get_be16(a + 2) != ETH_P_IP ||
-	    a[4] != ETH_ALEN_ || a[5] != 4)
+	hdr_load(&arp, f->l3);
+	if (ntohs(arp.arp_hrd) != ARPHRD_ETHER ||
+	    ntohs(arp.arp_pro) != ETH_P_IP ||
+	    arp.arp_hln != ETH_ALEN || arp.arp_pln != sizeof(struct in_addr))
 		return -FD_SHORT_ARP;
 
-	memcpy(&spa, a + 14, 4);
-	memcpy(&tpa, a + 24, 4);
+	memcpy(&spa, arp.arp_spa, sizeof(spa));
+	memcpy(&tpa, arp.arp_tpa, sizeof(tpa));
 	inany_from_v4(&f->src, spa);
 	inany_from_v4(&f->dst, tpa);
-	f->l3_len = 28;
-	f->l3_hlen = 28;
+	f->l3_len = sizeof(arp);
+	f->l3_hlen = sizeof(arp);
 	return 0;
 }
 
@@ -121,41 +123,42 @@ static int frame_parse_arp(struct frame *f, size_t avail)
  */
 static int frame_parse_ip4(struct frame *f, size_t avail)
 {
-	const uint8_t *ip = f->l3;
 	struct in_addr a;
+	struct iphdr ip;
 	size_t hlen, tot;
 
-	if (avail < 20)
+	if (avail < sizeof(ip))
 		return -FD_SHORT_IP;
-	if (ip[0] >> 4 != 4)
+	hdr_load(&ip, f->l3);
+	if (ip.version != IP4_VERSION)
 		return -FD_IP_VERSION;
 
-	hlen = (size_t)(ip[0] & 0x0f) * 4;
-	if (hlen < 20 || hlen > avail)
+	hlen = (size_t)ip.ihl * HDR_WORD;
+	if (hlen < sizeof(ip) || hlen > avail)
 		return -FD_IP_HLEN;
 
-	tot = get_be16(ip + 2);
+	tot = ntohs(ip.tot_len);
 	if (tot > avail || tot < hlen)
 		return -FD_IP_LEN;
 
 	/* RFC 1071: the sum over a correct header, checksum included, is
 	 * all ones, so the complemented fold is zero
 	 */
-	if (csum(ip, hlen, 0))
+	if (csum(f->l3, hlen, 0))
 		return -FD_IP_CSUM;
 
-	/* Flags and fragment offset: bit 13 is MF, low 13 bits the offset */
-	if (get_be16(ip + 6) & 0x3fff)
+	/* More Fragments, or a fragment offset: not the whole datagram */
+	if (ntohs(ip.frag_off) & (IP_MF | IP_OFFMASK))
 		return -FD_IP_FRAG;
 
-	memcpy(&a, ip + 12, 4);
+	a.s_addr = ip.saddr;
 	inany_from_v4(&f->src, a);
-	memcpy(&a, ip + 16, 4);
+	a.s_addr = ip.daddr;
 	inany_from_v4(&f->dst, a);
 
 	f->af = AF_INET;
-	f->ttl = ip[8];
-	f->proto = ip[9];
+	f->ttl = ip.ttl;
+	f->proto = ip.protocol;
 	f->l3_len = tot;
 	f->l3_hlen = hlen;
 	return 0;
@@ -170,61 +173,61 @@ static int frame_parse_ip4(struct frame *f, size_t avail)
  */
 static int frame_parse_ip6(struct frame *f, size_t avail)
 {
-	const uint8_t *ip = f->l3;
-	size_t off = 40, tot;
+	size_t off = sizeof(struct ip6_hdr), tot;
+	struct ip6_hdr ip;
 	unsigned n;
 	uint8_t nh;
 
-	if (avail < 40)
+	if (avail < sizeof(ip))
 		return -FD_SHORT_IP;
-	if (ip[0] >> 4 != 6)
+	hdr_load(&ip, f->l3);
+	if (ip.ip6_vfc >> 4 != IP6_VERSION)
 		return -FD_IP_VERSION;
 
-	tot = 40 + (size_t)get_be16(ip + 4);
+	tot = sizeof(ip) + (size_t)ntohs(ip.ip6_plen);
 	if (tot > avail)
 		return -FD_IP_LEN;
 
-	memcpy(&f->src.a6, ip + 8, 16);
-	memcpy(&f->dst.a6, ip + 24, 16);
+	f->src.a6 = ip.ip6_src;
+	f->dst.a6 = ip.ip6_dst;
 	f->af = AF_INET6;
-	f->ttl = ip[7];
+	f->ttl = ip.ip6_hlim;
 	f->l3_len = tot;
 
-	nh = ip[6];
+	nh = ip.ip6_nxt;
 	for (n = 0; ; n++) {
-		const uint8_t *h = ip + off;
+		struct ip6_ext ext;
 		size_t hlen;
 
 		switch (nh) {
-		case IP6_NH_HOPOPTS:
+		case IPPROTO_HOPOPTS:
 			/* RFC 8200 4.1: only right after the IPv6 header */
 			if (n)
 				return -FD_EXTHDR;
 			/* fall through */
-		case IP6_NH_ROUTING:
-		case IP6_NH_DSTOPTS:
-		case IP6_NH_AH:
+		case IPPROTO_ROUTING:
+		case IPPROTO_DSTOPTS:
+		case IPPROTO_AH:
 			break;
-		case IP6_NH_FRAGMENT:
+		case IPPROTO_FRAGMENT:
 			return -FD_IP_FRAG;
 		default:
 			goto done;
 		}
 
-		if (n >= FRAME_EXTHDR_MAX || tot - off < 8)
+		if (n >= FRAME_EXTHDR_MAX || tot - off < IP6_EXT_UNIT)
 			return -FD_EXTHDR;
 
-		/* Hdr Ext Len: 8-octet units not counting the first 8
-		 * (RFC 8200 4.3-4.6); AH: 4-octet units minus 2 (RFC 4302 2.2)
-		 */
-		if (nh == IP6_NH_AH)
-			hlen = ((size_t)h[1] + 2) * 4;
+		hdr_load(&ext, f->l3 + off);
+		if (nh == IPPROTO_AH)
+			hlen = ((size_t)ext.ip6e_len + IP6_AH_LEN_BIAS) *
+			       IP6_AH_UNIT;
 		else
-			hlen = ((size_t)h[1] + 1) * 8;
+			hlen = ((size_t)ext.ip6e_len + 1) * IP6_EXT_UNIT;
 		if (hlen > tot - off)
 			return -FD_EXTHDR;
 
-		nh = h[0];
+		nh = ext.ip6e_nxt;
 		off += hlen;
 	}
 done:
@@ -242,44 +245,60 @@ done:
 static int frame_parse_l4(struct frame *f)
 {
 	const uint8_t *l4 = f->l4;
-	uint8_t type;
+	struct icmp6_hdr ih6;
+	struct icmphdr ih;
+	struct tcphdr th;
+	struct udphdr uh;
 
 	switch (f->proto) {
 	case IPPROTO_TCP:
 		/* RFC 9293 3.1: fixed header 20 bytes, Data Offset in words */
-		if (f->l4_len < 20)
+		if (f->l4_len < sizeof(th))
 			return -FD_SHORT_L4;
-		f->l4_hlen = (size_t)(l4[12] >> 4) * 4;
-		if (f->l4_hlen < 20 || f->l4_hlen > f->l4_len)
+		hdr_load(&th, l4);
+		f->l4_hlen = (size_t)th.doff * HDR_WORD;
+		if (f->l4_hlen < sizeof(th) || f->l4_hlen > f->l4_len)
 			return -FD_SHORT_L4;
-		f->sport = get_be16(l4);
-		f->dport = get_be16(l4 + 2);
+		f->sport = ntohs(th.source);
+		f->dport = ntohs(th.dest);
 		break;
 	case IPPROTO_UDP:
 		/* RFC 768: 8-byte header, Length covers header and data */
-		if (f->l4_len < 8)
+		if (f->l4_len < sizeof(uh))
 			return -FD_SHORT_L4;
-		if (get_be16(l4 + 4) != f->l4_len)
+		hdr_load(&uh, l4);
+		if (ntohs(uh.len) != f->l4_len)
 			return -FD_L4_LEN;
-		f->l4_hlen = 8;
-		f->sport = get_be16(l4);
-		f->dport = get_be16(l4 + 2);
+		f->l4_hlen = sizeof(uh);
+		f->sport = ntohs(uh.source);
+		f->dport = ntohs(uh.dest);
 		break;
 	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		/* ICMP in IPv6 or ICMPv6 in IPv4: not ours, pass as opaque */
-		if ((f->proto == IPPROTO_ICMP) != (f->af == AF_INET))
+		/* ICMP in IPv6: not ours, pass as opaque */
+		if (f->af != AF_INET)
 			break;
-		/* RFC 792 / RFC 4443 2.1: type, code, checksum, then 4 bytes
-		 * of message body (identifier and sequence for echo)
+		/* RFC 792: type, code, checksum, then 4 bytes of message
+		 * body (identifier and sequence for echo)
 		 */
-		if (f->l4_len < 8)
+		if (f->l4_len < sizeof(ih))
 			return -FD_SHORT_L4;
-		f->l4_hlen = 8;
-		type = l4[0];
-		if ((f->proto == IPPROTO_ICMP && (type == 8 || type == 0)) ||
-		    (f->proto == IPPROTO_ICMPV6 && (type == 128 || type == 129)))
-			f->sport = get_be16(l4 + 4);
+		hdr_load(&ih, l4);
+		f->l4_hlen = sizeof(ih);
+		if (ih.type == ICMP_ECHO || ih.type == ICMP_ECHOREPLY)
+			f->sport = ntohs(ih.un.echo.id);
+		break;
+	case IPPROTO_ICMPV6:
+		/* ICMPv6 in IPv4: not ours, pass as opaque */
+		if (f->af != AF_INET6)
+			break;
+		/* RFC 4443 2.1: the same 8 bytes as ICMP */
+		if (f->l4_len < sizeof(ih6))
+			return -FD_SHORT_L4;
+		hdr_load(&ih6, l4);
+		f->l4_hlen = sizeof(ih6);
+		if (ih6.icmp6_type == ICMP6_ECHO_REQUEST ||
+		    ih6.icmp6_type == ICMP6_ECHO_REPLY)
+			f->sport = ntohs(ih6.icmp6_id);
 		break;
 	default:
 		break;
@@ -304,11 +323,12 @@ static bool frame_src_ok(const struct frame *f)
 		uint32_t s = ntohl(f->src.v4.a4.s_addr);
 
 		if (IN_MULTICAST(s) || s == INADDR_BROADCAST ||
-		    (s >> 24) == 127)
+		    (s >> IN_CLASSA_NSHIFT) == IN_LOOPBACKNET)
 			return false;
 		/* RFC 2131 4.1: a client without an address sends from 0 */
 		if (s == INADDR_ANY)
-			return f->proto == IPPROTO_UDP && f->dport == 67;
+			return f->proto == IPPROTO_UDP &&
+			       f->dport == DHCP_SERVER_PORT;
 		return true;
 	}
 
@@ -350,12 +370,12 @@ int frame_parse(const uint8_t *buf, size_t len, struct frame *f)
 	f->l2 = buf;
 	f->l2_len = len;
 
-	if (!buf || len < ETH_HLEN_)
+	if (!buf || len < ETH_HLEN)
 		return -FD_SHORT_ETH;
 
-	f->ethertype = get_be16(buf + 12);
-	f->l3 = buf + ETH_HLEN_;
-	avail = len - ETH_HLEN_;
+	f->ethertype = hdr_get16(buf, struct ethhdr, h_proto);
+	f->l3 = buf + ETH_HLEN;
+	avail = len - ETH_HLEN;
 
 	switch (f->ethertype) {
 	case ETH_P_ARP:
@@ -373,7 +393,7 @@ int frame_parse(const uint8_t *buf, size_t len, struct frame *f)
 		return ret;
 
 	f->l4 = f->l3 + f->l3_hlen;
-	if (f->proto == IP6_NH_NONE && f->af == AF_INET6)
+	if (f->proto == IPPROTO_NONE && f->af == AF_INET6)
 		f->l4_len = 0;		/* RFC 8200 4.7: ignore what follows */
 	else
 		f->l4_len = f->l3_len - f->l3_hlen;

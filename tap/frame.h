@@ -91,11 +91,9 @@ void frame_frag_warn(int64_t now, uint64_t total);
 void frame_trace(const char *dir, const uint8_t *l2, size_t avail,
 		 size_t len);
 
-/* Shortest Ethernet frame without FCS (IEEE 802.3 clause 3.2.8, the
- * kernel's ETH_ZLEN): shorter ones are padded with zeros
+/* ETH_ZLEN (linux/if_ether.h, 60): the shortest Ethernet frame without
+ * FCS (IEEE 802.3 clause 3.2.8); frame_pad() pads shorter ones with zeros
  */
-#define ETH_ZLEN_	60
-
 size_t frame_pad(uint8_t *l2, size_t len);
 
 /* Builders: fill headers in place, return the header length written */
@@ -109,6 +107,9 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
 		   uint8_t proto, size_t l4_len);
 size_t l3_hdr_len(const union inany *addr);
+void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		  const union inany *dst, uint16_t dport, size_t plen,
+		  bool partial);
 
 /* ICMP/ICMPv6 error header: type, code, checksum, 4 unused bytes */
 #define ICMP_ERR_HLEN	8

@@ -12,10 +12,12 @@
 
 #include "csum.h"
 #include "frame.h"
+#include "hdr.h"
+
 
 /**
  * frame_pad() - Zero-pad a frame to the Ethernet minimum
- * @l2:		Frame start, with room for ETH_ZLEN_ bytes
+ * @l2:		Frame start, with room for ETH_ZLEN bytes
  * @len:	Frame length, bytes
  *
  * A frame shorter than 60 bytes (ARP replies, bare TCP ACKs, small UDP
@@ -24,14 +26,14 @@
  * it.  The pad follows the IP packet, outside its total length, so no L3 or
  * L4 length or checksum changes: receivers trim to the IP length (RFC 894).
  *
- * Return: new frame length, bytes: MAX(@len, ETH_ZLEN_)
+ * Return: new frame length, bytes: MAX(@len, ETH_ZLEN)
  */
 size_t frame_pad(uint8_t *l2, size_t len)
 {
-	if (len >= ETH_ZLEN_)
+	if (len >= ETH_ZLEN)
 		return len;
-	memset(l2 + len, 0, ETH_ZLEN_ - len);
-	return ETH_ZLEN_;
+	memset(l2 + len, 0, ETH_ZLEN - len);
+	return ETH_ZLEN;
 }
 
 /**
@@ -46,10 +48,13 @@ size_t frame_pad(uint8_t *l2, size_t len)
 size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
 		    uint16_t ethertype)
 {
-	memcpy(p, dst, ETH_ALEN_);
-	memcpy(p + ETH_ALEN_, src, ETH_ALEN_);
-	put_be16(p + 12, ethertype);
-	return ETH_HLEN_;
+	struct ethhdr eh;
+
+	memcpy(eh.h_dest, dst, sizeof(eh.h_dest));
+	memcpy(eh.h_source, src, sizeof(eh.h_source));
+	eh.h_proto = htons(ethertype);
+	hdr_store(p, &eh);
+	return sizeof(eh);
 }
 
 /**
@@ -66,21 +71,23 @@ size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
 size_t ip4_hdr_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
 		    uint8_t proto, size_t l4_len, uint8_t ttl)
 {
-	uint16_t c;
+	struct iphdr ip = {
+		.version	= IP4_VERSION,
+		.ihl		= IP4_IHL_MIN,
+		.tos		= 0,
+		.tot_len	= htons((uint16_t)(sizeof(ip) + l4_len)),
+		.id		= 0,		/* DF set: unused */
+		.frag_off	= htons(IP_DF),
+		.ttl		= ttl,
+		.protocol	= proto,
+		.check		= 0,
+		.saddr		= src.s_addr,
+		.daddr		= dst.s_addr,
+	};
 
-	p[0] = 0x45;			/* version 4, IHL 5 */
-	p[1] = 0;			/* DSCP/ECN */
-	put_be16(p + 2, (uint16_t)(20 + l4_len));
-	put_be16(p + 4, 0);		/* identification: DF set, unused */
-	put_be16(p + 6, 0x4000);	/* DF */
-	p[8] = ttl;
-	p[9] = proto;
-	put_be16(p + 10, 0);
-	memcpy(p + 12, &src, 4);
-	memcpy(p + 16, &dst, 4);
-	c = csum(p, 20, 0);
-	memcpy(p + 10, &c, 2);
-	return 20;
+	ip.check = csum(&ip, sizeof(ip), 0);
+	hdr_store(p, &ip);
+	return sizeof(ip);
 }
 
 /**
@@ -98,13 +105,18 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 		    const struct in6_addr *dst, uint8_t proto, size_t l4_len,
 		    uint8_t hop_limit)
 {
-	put_be32(p, 0x60000000);	/* version 6, class 0, flow label 0 */
-	put_be16(p + 4, (uint16_t)l4_len);
-	p[6] = proto;
-	p[7] = hop_limit;
-	memcpy(p + 8, src, 16);
-	memcpy(p + 24, dst, 16);
-	return 40;
+	struct ip6_hdr ip = {
+		.ip6_src	= *src,
+		.ip6_dst	= *dst,
+	};
+
+	/* Version 6, traffic class 0, flow label 0 */
+	ip.ip6_flow = htonl((uint32_t)IP6_VERSION << 28);
+	ip.ip6_plen = htons((uint16_t)l4_len);
+	ip.ip6_nxt = proto;
+	ip.ip6_hlim = hop_limit;
+	hdr_store(p, &ip);
+	return sizeof(ip);
 }
 
 /**
@@ -115,7 +127,7 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
  */
 size_t l3_hdr_len(const union inany *addr)
 {
-	return inany_v4(addr) ? 20 : 40;
+	return inany_v4(addr) ? IP4_HLEN : IP6_HLEN;
 }
 
 /**
@@ -136,8 +148,48 @@ size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
 	const struct in_addr *s4 = inany_v4(src);
 
 	if (s4)
-		return ip4_hdr_fill(p, *s4, *inany_v4(dst), proto, l4_len, 64);
-	return ip6_hdr_fill(p, &src->a6, &dst->a6, proto, l4_len, 64);
+		return ip4_hdr_fill(p, *s4, *inany_v4(dst), proto, l4_len,
+				    IP_TTL_DEFAULT);
+	return ip6_hdr_fill(p, &src->a6, &dst->a6, proto, l4_len, IP_TTL_DEFAULT);
+}
+
+/**
+ * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
+ * @uh:		Header start; @plen bytes of payload follow it
+ * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
+ * @sport:	Source port, host order
+ * @dst:	Destination address, same family
+ * @dport:	Destination port, host order
+ * @plen:	Payload length, bytes (header + payload <= 65535)
+ * @partial:	Leave only the pseudo-header sum in the checksum field, for
+ *		the tap device to complete (VIRTIO_NET_HDR_F_NEEDS_CSUM)
+ *
+ * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
+ * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
+ */
+void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		  const union inany *dst, uint16_t dport, size_t plen,
+		  bool partial)
+{
+	size_t l4len = UDP_HLEN + plen;
+	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
+	struct udphdr h = {
+		.source	= htons(sport),
+		.dest	= htons(dport),
+		.len	= htons((uint16_t)l4len),
+		.check	= 0,
+	};
+	uint16_t ck;
+
+	hdr_store(uh, &h);
+	if (partial) {
+		ck = (uint16_t)~csum_fold(sum);
+	} else {
+		ck = csum(uh, l4len, sum);
+		if (!ck)
+			ck = (uint16_t)~0;	/* all ones: RFC 768 */
+	}
+	memcpy(uh + UDP_CSUM_OFF, &ck, sizeof(ck));
 }
 
 /**
@@ -152,9 +204,9 @@ size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
  */
 static size_t icmp_err_quote_max(bool v4, size_t qlen)
 {
-	size_t l3 = v4 ? 20 : 40;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN;
 
-	return MIN(qlen, (v4 ? 576U : 1280U) - l3 - ICMP_ERR_HLEN);
+	return MIN(qlen, (v4 ? IP4_MIN_MTU : IP6_MIN_MTU) - l3 - ICMP_ERR_HLEN);
 }
 
 /**
@@ -166,7 +218,7 @@ static size_t icmp_err_quote_max(bool v4, size_t qlen)
  */
 size_t icmp_err_len(bool v4, size_t qlen)
 {
-	return ETH_HLEN_ + (v4 ? 20 : 40) + ICMP_ERR_HLEN +
+	return ETH_HLEN + (v4 ? IP4_HLEN : IP6_HLEN) + ICMP_ERR_HLEN +
 	       icmp_err_quote_max(v4, qlen);
 }
 
@@ -204,27 +256,27 @@ size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 		     uint32_t info, const uint8_t *quote, size_t qlen)
 {
 	bool v4 = inany_v4(dst);
-	uint32_t info_be;
+	struct icmp6_hdr ih = { .icmp6_type = type, .icmp6_code = code };
 	size_t l3, mlen;
 	uint32_t sum;
-	uint8_t *ih;
+	uint8_t *msg;
 	uint16_t ck;
 
 	qlen = icmp_err_quote_max(v4, qlen);
 	mlen = ICMP_ERR_HLEN + qlen;
-	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? 0x0800 : 0x86dd);
-	l3 = l3_hdr_fill(l2 + ETH_HLEN_, src, dst,
+	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? ETH_P_IP : ETH_P_IPV6);
+	l3 = l3_hdr_fill(l2 + ETH_HLEN, src, dst,
 			 v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
-	ih = l2 + ETH_HLEN_ + l3;
-	memset(ih, 0, ICMP_ERR_HLEN);
-	ih[0] = type;
-	ih[1] = code;
-	info_be = htonl(v4 ? info & 0xffff : info);
-	memcpy(ih + 4, &info_be, sizeof(info_be));
-	memcpy(ih + ICMP_ERR_HLEN, quote, qlen);
+	msg = l2 + ETH_HLEN + l3;
+	/* The same 8 bytes for ICMP (struct icmphdr, RFC 792) and ICMPv6;
+	 * ICMP's next-hop MTU is the low 16 bits of the word (RFC 1191 4)
+	 */
+	ih.icmp6_data32[0] = htonl(v4 ? info & 0xffff : info);
+	hdr_store(msg, &ih);
+	memcpy(msg + ICMP_ERR_HLEN, quote, qlen);
 
 	sum = v4 ? 0 : csum_pseudo(src, dst, IPPROTO_ICMPV6, mlen);
-	ck = csum(ih, mlen, sum);
-	memcpy(ih + 2, &ck, 2);
-	return ETH_HLEN_ + l3 + mlen;
+	ck = csum(msg, mlen, sum);
+	memcpy(msg + ICMP6_CSUM_OFF, &ck, sizeof(ck));
+	return ETH_HLEN + l3 + mlen;
 }

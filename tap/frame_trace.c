@@ -18,18 +18,12 @@
 #include "../conf/log.h"
 #include "../conf/util.h"
 #include "frame.h"
+#include "hdr.h"
 
-#define TRACE_ETH_HLEN	14
-#define TRACE_TCP_FIN	0x01
-#define TRACE_TCP_SYN	0x02
-#define TRACE_TCP_RST	0x04
-#define TRACE_TCP_PSH	0x08
-#define TRACE_TCP_ACK	0x10
-#define TRACE_TCP_URG	0x20
 
 /**
  * frame_trace_tcp_flags() - Format TCP flags as letters, as tcpdump does
- * @flags:	Flags byte of the TCP header (offset 13)
+ * @flags:	th_flags of the TCP header (TH_* bits, netinet/tcp.h)
  * @buf:	Output, at least 8 bytes
  *
  * Return: @buf, "." for none
@@ -37,9 +31,8 @@
 static const char *frame_trace_tcp_flags(uint8_t flags, char *buf)
 {
 	static const struct { uint8_t bit; char c; } f[] = {
-		{ TRACE_TCP_SYN, 'S' }, { TRACE_TCP_FIN, 'F' },
-		{ TRACE_TCP_RST, 'R' }, { TRACE_TCP_PSH, 'P' },
-		{ TRACE_TCP_URG, 'U' }, { TRACE_TCP_ACK, '.' },
+		{ TH_SYN, 'S' }, { TH_FIN, 'F' }, { TH_RST, 'R' },
+		{ TH_PUSH, 'P' }, { TH_URG, 'U' }, { TH_ACK, '.' },
 	};
 	size_t i, n = 0;
 
@@ -66,41 +59,51 @@ static void frame_trace_l4(const char *dir, uint8_t proto, const char *s,
 			   const char *d, const uint8_t *l4, size_t l4_avail,
 			   size_t len)
 {
+	struct icmp6_hdr ih;	/* same 8 bytes as struct icmphdr */
+	struct tcphdr th;
+	struct udphdr uh;
 	char fl[8];
 
 	switch (proto) {
 	case IPPROTO_TCP:
-		if (l4_avail < 20)
+		if (l4_avail < sizeof(th))
 			break;
+		hdr_load(&th, l4);
 		log_msg(LOG_TRACE, false,
 			"%s: TCP %s:%u > %s:%u len %zu flags %s seq %u ack %u win %u",
-			dir, s, get_be16(l4), d, get_be16(l4 + 2), len,
-			frame_trace_tcp_flags(l4[13], fl), get_be32(l4 + 4),
-			get_be32(l4 + 8), get_be16(l4 + 14));
+			dir, s, ntohs(th.source), d, ntohs(th.dest), len,
+			frame_trace_tcp_flags(th.th_flags, fl), ntohl(th.seq),
+			ntohl(th.ack_seq), ntohs(th.window));
 		return;
 	case IPPROTO_UDP:
-		if (l4_avail < 8)
+		if (l4_avail < sizeof(uh))
 			break;
+		hdr_load(&uh, l4);
 		log_msg(LOG_TRACE, false, "%s: UDP %s:%u > %s:%u len %zu",
-			dir, s, get_be16(l4), d, get_be16(l4 + 2), len);
+			dir, s, ntohs(uh.source), d, ntohs(uh.dest), len);
 		return;
 	case IPPROTO_ICMP:
 	case IPPROTO_ICMPV6: {
 		const char *name = proto == IPPROTO_ICMP ? "ICMP" : "ICMPv6";
 
-		if (l4_avail < 8)
+		if (l4_avail < sizeof(ih))
 			break;
-		/* Echo request/reply: 8/0 (RFC 792), 128/129 (RFC 4443) */
-		if ((proto == IPPROTO_ICMP && (l4[0] == 8 || l4[0] == 0)) ||
-		    (proto == IPPROTO_ICMPV6 && (l4[0] == 128 || l4[0] == 129)))
+		hdr_load(&ih, l4);
+		/* Echo request/reply (RFC 792, RFC 4443 4.1, 4.2) */
+		if ((proto == IPPROTO_ICMP && (ih.icmp6_type == ICMP_ECHO ||
+					       ih.icmp6_type == ICMP_ECHOREPLY)) ||
+		    (proto == IPPROTO_ICMPV6 &&
+		     (ih.icmp6_type == ICMP6_ECHO_REQUEST ||
+		      ih.icmp6_type == ICMP6_ECHO_REPLY)))
 			log_msg(LOG_TRACE, false,
 				"%s: %s %s > %s len %zu type %u code %u id %u seq %u",
-				dir, name, s, d, len, l4[0], l4[1],
-				get_be16(l4 + 4), get_be16(l4 + 6));
+				dir, name, s, d, len, ih.icmp6_type,
+				ih.icmp6_code, ntohs(ih.icmp6_id),
+				ntohs(ih.icmp6_seq));
 		else
 			log_msg(LOG_TRACE, false,
 				"%s: %s %s > %s len %zu type %u code %u", dir,
-				name, s, d, len, l4[0], l4[1]);
+				name, s, d, len, ih.icmp6_type, ih.icmp6_code);
 		return;
 	}
 	}
@@ -122,45 +125,61 @@ static void frame_trace_l4(const char *dir, uint8_t proto, const char *s,
 void frame_trace(const char *dir, const uint8_t *l2, size_t avail, size_t len)
 {
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
-	const uint8_t *l3 = l2 + TRACE_ETH_HLEN;
+	const uint8_t *l3 = l2 + ETH_HLEN;
 	uint16_t type;
 
-	if (avail < TRACE_ETH_HLEN) {
+	if (avail < ETH_HLEN) {
 		log_msg(LOG_TRACE, false, "%s: short frame, %zu bytes", dir,
 			len);
 		return;
 	}
-	type = get_be16(l2 + 12);
-	avail -= TRACE_ETH_HLEN;
+	type = hdr_get16(l2, struct ethhdr, h_proto);
+	avail -= ETH_HLEN;
 
 	switch (type) {
-	case ETH_P_ARP:
-		if (avail < 28)
+	case ETH_P_ARP: {
+		struct ether_arp a;
+
+		if (avail < sizeof(a))
 			break;
-		inet_ntop(AF_INET, l3 + 14, s, sizeof(s));
-		inet_ntop(AF_INET, l3 + 24, d, sizeof(d));
+		hdr_load(&a, l3);
+		inet_ntop(AF_INET, a.arp_spa, s, sizeof(s));
+		inet_ntop(AF_INET, a.arp_tpa, d, sizeof(d));
 		log_msg(LOG_TRACE, false, "%s: ARP %s %s > %s len %zu", dir,
-			get_be16(l3 + 6) == 1 ? "request" : "reply", s, d, len);
+			ntohs(a.arp_op) == ARPOP_REQUEST ? "request" : "reply",
+			s, d, len);
 		return;
+	}
 	case ETH_P_IP: {
+		struct iphdr ip;
 		size_t ihl;
 
-		if (avail < 20 || (l3[0] >> 4) != 4)
+		if (avail < sizeof(ip))
 			break;
-		ihl = (size_t)(l3[0] & 0x0f) * 4;
-		inet_ntop(AF_INET, l3 + 12, s, sizeof(s));
-		inet_ntop(AF_INET, l3 + 16, d, sizeof(d));
-		frame_trace_l4(dir, l3[9], s, d, l3 + ihl,
+		hdr_load(&ip, l3);
+		if (ip.version != IP4_VERSION)
+			break;
+		ihl = (size_t)ip.ihl * HDR_WORD;
+		inet_ntop(AF_INET, &ip.saddr, s, sizeof(s));
+		inet_ntop(AF_INET, &ip.daddr, d, sizeof(d));
+		frame_trace_l4(dir, ip.protocol, s, d, l3 + ihl,
 			       avail > ihl ? avail - ihl : 0, len);
 		return;
 	}
-	case ETH_P_IPV6:
-		if (avail < 40 || (l3[0] >> 4) != 6)
+	case ETH_P_IPV6: {
+		struct ip6_hdr ip6;
+
+		if (avail < sizeof(ip6))
 			break;
-		inet_ntop(AF_INET6, l3 + 8, s, sizeof(s));
-		inet_ntop(AF_INET6, l3 + 24, d, sizeof(d));
-		frame_trace_l4(dir, l3[6], s, d, l3 + 40, avail - 40, len);
+		hdr_load(&ip6, l3);
+		if (ip6.ip6_vfc >> 4 != IP6_VERSION)
+			break;
+		inet_ntop(AF_INET6, &ip6.ip6_src, s, sizeof(s));
+		inet_ntop(AF_INET6, &ip6.ip6_dst, d, sizeof(d));
+		frame_trace_l4(dir, ip6.ip6_nxt, s, d, l3 + sizeof(ip6),
+			       avail - sizeof(ip6), len);
 		return;
+	}
 	}
 	log_msg(LOG_TRACE, false, "%s: EtherType 0x%04x len %zu", dir, type,
 		len);

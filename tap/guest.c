@@ -36,7 +36,7 @@ void tap_guest_init(const struct conf *c)
  */
 void tap_guest_mac_set(const uint8_t *mac)
 {
-	memcpy(tap_guest.mac, mac, ETH_ALEN_);
+	memcpy(tap_guest.mac, mac, ETH_ALEN);
 	tap_guest.mac_set = true;
 }
 
@@ -47,7 +47,7 @@ void tap_guest_mac_set(const uint8_t *mac)
  */
 const uint8_t *tap_guest_mac_dst(void)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
+	static const uint8_t bcast[ETH_ALEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 
@@ -64,10 +64,10 @@ const uint8_t *tap_guest_mac_dst(void)
  */
 void tap_guest_learn(const struct frame *f)
 {
-	const uint8_t *smac = f->l2 + ETH_ALEN_;
+	const uint8_t *smac = f->l2 + ETH_ALEN;
 
 	if (!(smac[0] & 1) && (!tap_guest.mac_set ||
-			       memcmp(tap_guest.mac, smac, ETH_ALEN_)))
+			       memcmp(tap_guest.mac, smac, ETH_ALEN)))
 		tap_guest_mac_set(smac);
 
 	if (f->af == AF_INET) {

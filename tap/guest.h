@@ -23,7 +23,7 @@
  * @addr6_ll_seen:	IPv6 link-local address it last sent from
  */
 struct tap_guest {
-	uint8_t mac[ETH_ALEN_];
+	uint8_t mac[ETH_ALEN];
 	bool mac_set;
 	struct in_addr addr4_seen;
 	struct in6_addr addr6_seen;

@@ -41,44 +41,57 @@
 #include "csum.h"
 #include "dns_name.h"
 #include "guest.h"
+#include "hdr.h"
 #include "services.h"
 
-/* ICMPv6 types, RFC 4861 section 4 */
-#define ND_RS			133
-#define ND_RA			134
-#define ND_NS			135
-#define ND_NA			136
+/* Messages (struct nd_router_advert, nd_neighbor_solicit, ...), their
+ * types (ND_ROUTER_SOLICIT, ...), options (struct nd_opt_hdr,
+ * nd_opt_prefix_info, nd_opt_mtu, ND_OPT_*) and flags (ND_RA_FLAG_*,
+ * ND_NA_FLAG_*, ND_OPT_PI_FLAG_*) come from netinet/icmp6.h (RFC 4861
+ * section 4).  The options of RFC 8106 are not there:
+ */
+#define ND_OPT_RDNSS		25	/* RFC 8106 section 5.1 */
+#define ND_OPT_DNSSL		31	/* RFC 8106 section 5.2 */
 
-/* Option types, RFC 4861 section 4.6 and RFC 8106 */
-#define ND_OPT_SLLA		1
-#define ND_OPT_TLLA		2
-#define ND_OPT_PREFIX		3
-#define ND_OPT_MTU		5
-#define ND_OPT_RDNSS		25
-#define ND_OPT_DNSSL		31
+/**
+ * struct ndp_opt_dns - Header of RDNSS and DNSSL options (RFC 8106 5.1, 5.2)
+ * @type:	ND_OPT_RDNSS or ND_OPT_DNSSL
+ * @len:	Length in units of 8 bytes, this header included
+ * @reserved:	Zero
+ * @lifetime:	Lifetime, seconds, network order
+ */
+struct ndp_opt_dns {
+	uint8_t type;
+	uint8_t len;
+	uint16_t reserved;
+	uint32_t lifetime;
+} PACKED;
 
-/* RA flags (byte 5), RFC 4861 section 4.2 */
-#define ND_RA_MANAGED		0x80
-#define ND_RA_OTHER		0x40
+/* Option lengths count units of 8 bytes (RFC 4861 section 4.6) */
+#define ND_OPT_UNIT		8
+/* Link-layer address option for Ethernet: type, length, MAC: one unit */
+#define ND_OPT_LLA_LEN		ND_OPT_UNIT
+/* Longest option: 255 units */
+#define ND_OPT_MAX		(UINT8_MAX * ND_OPT_UNIT)
+/* The prefix length SLAAC needs (RFC 4862 section 5.5.3, RFC 4291 2.5.1) */
+#define ND_SLAAC_PLEN		64
 
-/* NA flags (byte 4), RFC 4861 section 4.4 */
-#define ND_NA_ROUTER		0x80
-#define ND_NA_SOLICITED		0x40
-#define ND_NA_OVERRIDE		0x20
-
-/* Prefix Information flags, RFC 4861 section 4.6.2 */
-#define ND_PIO_ONLINK		0x80
-#define ND_PIO_AUTO		0x40
+/* Where the ICMPv6 message starts in the frames we build */
+#define ND_ICMP_OFF		(ETH_HLEN + IP6_HLEN)
 
 #define ND_HOP_LIMIT		255	/* RFC 4861 6.1.1, 7.1.1 */
 #define ND_ROUTER_LIFETIME_S	9000	/* RFC 4861 6.2.1 maximum */
 #define ND_DNS_LIFETIME_S	(2 * NDP_RA_INTERVAL_MAX_S) /* RFC 8106 5.1 */
-#define ND_CUR_HOP_LIMIT	64	/* RFC 4861 6.2.1: IANA default TTL */
+#define ND_CUR_HOP_LIMIT	IP_TTL_DEFAULT	/* RFC 4861 6.2.1: IANA TTL */
 #define ND_LIFETIME_INFINITE	0xffffffffU
-#define IP6_MIN_MTU		1280	/* RFC 8200 section 5 */
 
 static const struct in6_addr ndp_all_nodes = {
 	.s6_addr = { 0xff, 0x02, [15] = 0x01 }
+};
+
+/* Solicited-node multicast prefix, ff02::1:ff00:0/104 (RFC 4291 2.7.1) */
+static const uint8_t ndp_sn_prefix[13] = {
+	0xff, 0x02, [11] = 0x01, [12] = 0xff
 };
 
 /**
@@ -88,14 +101,54 @@ static const struct in6_addr ndp_all_nodes = {
  */
 static void ndp_mcast_mac(uint8_t *mac, const struct in6_addr *a)
 {
-	mac[0] = mac[1] = 0x33;
-	memcpy(mac + 2, &a->s6_addr[12], 4);
+	static const uint8_t prefix[2] = { 0x33, 0x33 };
+	const size_t tail = ETH_ALEN - sizeof(prefix);	/* low 32 bits */
+
+	memcpy(mac, prefix, sizeof(prefix));
+	memcpy(mac + sizeof(prefix), &a->s6_addr[sizeof(*a) - tail], tail);
+}
+
+/**
+ * ndp_opt_lla() - Write a link-layer address option (RFC 4861 4.6.1)
+ * @o:		Where, ND_OPT_LLA_LEN bytes, any alignment
+ * @type:	ND_OPT_SOURCE_LINKADDR or ND_OPT_TARGET_LINKADDR
+ * @mac:	Our MAC address
+ *
+ * Return: ND_OPT_LLA_LEN
+ */
+static size_t ndp_opt_lla(uint8_t *o, uint8_t type, const uint8_t *mac)
+{
+	struct nd_opt_hdr h = {
+		.nd_opt_type = type,
+		.nd_opt_len = ND_OPT_LLA_LEN / ND_OPT_UNIT,
+	};
+
+	hdr_store(o, &h);
+	memcpy(o + sizeof(h), mac, ETH_ALEN);
+	return ND_OPT_LLA_LEN;
+}
+
+/**
+ * ndp_opt_dns() - Write the header of an RDNSS or DNSSL option (RFC 8106)
+ * @o:		Where, any alignment
+ * @type:	ND_OPT_RDNSS or ND_OPT_DNSSL
+ * @len:	Whole option length, bytes, a multiple of ND_OPT_UNIT
+ */
+static void ndp_opt_dns(uint8_t *o, uint8_t type, size_t len)
+{
+	struct ndp_opt_dns h = {
+		.type = type,
+		.len = (uint8_t)(len / ND_OPT_UNIT),
+		.lifetime = htonl(ND_DNS_LIFETIME_S),
+	};
+
+	hdr_store(o, &h);
 }
 
 /**
  * ndp_icmp_finish() - Fill IPv6 and Ethernet headers, ICMPv6 checksum
  * @c:		Configuration (reads mac_our)
- * @out:	Frame start; the ICMPv6 message is at @out + 54
+ * @out:	Frame start; the ICMPv6 message is at @out + ND_ICMP_OFF
  * @icmp_len:	ICMPv6 message length, bytes
  * @src:	IPv6 source
  * @dst:	IPv6 destination
@@ -108,18 +161,18 @@ static size_t ndp_icmp_finish(const struct conf *c, uint8_t *out,
 			      const struct in6_addr *dst,
 			      const uint8_t *dst_mac)
 {
-	uint8_t *icmp = out + ETH_HLEN_ + 40;
+	uint8_t *icmp = out + ND_ICMP_OFF;
 	uint16_t sum;
 
-	put_be16(icmp + 2, 0);
+	hdr_put16(icmp, struct icmp6_hdr, icmp6_cksum, 0);
 	sum = csum(icmp, icmp_len,
 		   csum_pseudo6(src, dst, IPPROTO_ICMPV6, icmp_len));
-	memcpy(icmp + 2, &sum, 2);
+	memcpy(icmp + ICMP6_CSUM_OFF, &sum, sizeof(sum));
 
-	ip6_hdr_fill(out + ETH_HLEN_, src, dst, IPPROTO_ICMPV6, icmp_len,
+	ip6_hdr_fill(out + ETH_HLEN, src, dst, IPPROTO_ICMPV6, icmp_len,
 		     ND_HOP_LIMIT);
 	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IPV6);
-	return ETH_HLEN_ + 40 + icmp_len;
+	return ND_ICMP_OFF + icmp_len;
 }
 
 /* A prefix the guest should stop using (ndp_ra_prefix_gone()) */
@@ -128,8 +181,8 @@ static int ndp_old_plen;
 static unsigned ndp_old_left;		/* RAs still to carry it */
 
 /**
- * ndp_pio_put() - Write a Prefix Information option
- * @o:		Where, 32 bytes
+ * ndp_pio_put() - Write a Prefix Information option (RFC 4861 4.6.2)
+ * @o:		Where, sizeof(struct nd_opt_prefix_info) bytes
  * @addr:	An address of the prefix (host bits are cleared here)
  * @plen:	Prefix length, 1-128
  * @life:	Valid and preferred lifetime, seconds
@@ -137,25 +190,30 @@ static unsigned ndp_old_left;		/* RAs still to carry it */
 static void ndp_pio_put(uint8_t *o, const struct in6_addr *addr, int plen,
 			uint32_t life)
 {
-	int i;
+	struct nd_opt_prefix_info pi = {
+		.nd_opt_pi_type		= ND_OPT_PREFIX_INFORMATION,
+		.nd_opt_pi_len		= sizeof(pi) / ND_OPT_UNIT,
+		.nd_opt_pi_prefix_len	= (uint8_t)plen,
+		.nd_opt_pi_flags_reserved = ND_OPT_PI_FLAG_ONLINK |
+			(plen == ND_SLAAC_PLEN ? ND_OPT_PI_FLAG_AUTO : 0),
+		.nd_opt_pi_valid_time	= htonl(life),
+		.nd_opt_pi_preferred_time = htonl(life),
+		.nd_opt_pi_reserved2	= 0,
+		.nd_opt_pi_prefix	= *addr,
+	};
+	unsigned i;
 
-	o[0] = ND_OPT_PREFIX;
-	o[1] = 4;
-	o[2] = (uint8_t)plen;
-	o[3] = ND_PIO_ONLINK | (plen == 64 ? ND_PIO_AUTO : 0);
-	put_be32(o + 4, life);		/* valid */
-	put_be32(o + 8, life);		/* preferred */
-	put_be32(o + 12, 0);		/* reserved2 */
-	memcpy(o + 16, addr, 16);
 	/* Bits after the prefix length are reserved: zero them */
-	for (i = 0; i < 16; i++) {
-		int keep = plen - i * 8;
+	for (i = 0; i < sizeof(pi.nd_opt_pi_prefix); i++) {
+		int keep = plen - (int)i * 8;
 
 		if (keep <= 0)
-			o[16 + i] = 0;
+			pi.nd_opt_pi_prefix.s6_addr[i] = 0;
 		else if (keep < 8)
-			o[16 + i] &= (uint8_t)(0xff << (8 - keep));
+			pi.nd_opt_pi_prefix.s6_addr[i] &=
+				(uint8_t)(0xff << (8 - keep));
 	}
+	hdr_store(o, &pi);
 }
 
 /**
@@ -213,7 +271,8 @@ void ndp_ra_prefix_gone(const struct in6_addr *old, int plen)
 static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 			   const uint8_t *dst_mac, uint8_t *out, size_t cap)
 {
-	uint8_t *ra = out + ETH_HLEN_ + 40, *o;
+	struct nd_router_advert ra = { .nd_ra_type = ND_ROUTER_ADVERT };
+	uint8_t *icmp = out + ND_ICMP_OFF, *o;
 	size_t lim, len;
 	int plen;
 
@@ -221,100 +280,101 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 	    !IN6_IS_ADDR_LINKLOCAL(&c->ip6.our_ll))
 		return 0;
 
-	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN_;
+	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN;
 	if (lim > cap)
 		lim = cap;
 	/* Header, SLLA, MTU, prefix: always; DNS options only if they fit */
-	if (lim < ETH_HLEN_ + 40 + 16 + 8 + 8 + 32)
+	if (lim < ND_ICMP_OFF + sizeof(ra) + ND_OPT_LLA_LEN +
+		  sizeof(struct nd_opt_mtu) + sizeof(struct nd_opt_prefix_info))
 		return 0;
-	lim -= ETH_HLEN_ + 40;		/* room for the ICMPv6 message */
+	lim -= ND_ICMP_OFF;		/* room for the ICMPv6 message */
 
-	/* RFC 4861 section 4.2 */
-	ra[0] = ND_RA;
-	ra[1] = 0;
-	ra[4] = ND_CUR_HOP_LIMIT;
-	ra[5] = c->no_dhcpv6 ? 0 : ND_RA_MANAGED | ND_RA_OTHER;
-	put_be16(ra + 6, ND_ROUTER_LIFETIME_S);
-	put_be32(ra + 8, 0);		/* reachable time: unspecified */
-	put_be32(ra + 12, 0);		/* retrans timer: unspecified */
-	len = 16;
+	/* RFC 4861 section 4.2; reachable time and retransmission timer
+	 * zero: unspecified.  Assigned one by one: curhoplimit, flags and
+	 * router lifetime share a union in struct icmp6_hdr, where a
+	 * designated initializer keeps only the last member named
+	 */
+	ra.nd_ra_curhoplimit = ND_CUR_HOP_LIMIT;
+	ra.nd_ra_flags_reserved = c->no_dhcpv6 ? 0 :
+				  ND_RA_FLAG_MANAGED | ND_RA_FLAG_OTHER;
+	ra.nd_ra_router_lifetime = htons(ND_ROUTER_LIFETIME_S);
+	hdr_store(icmp, &ra);
+	len = sizeof(ra);
 
 	/* Source link-layer address, section 4.6.1 */
-	o = ra + len;
-	o[0] = ND_OPT_SLLA;
-	o[1] = 1;
-	memcpy(o + 2, c->mac_our, ETH_ALEN_);
-	len += 8;
+	len += ndp_opt_lla(icmp + len, ND_OPT_SOURCE_LINKADDR, c->mac_our);
 
 	/* MTU, section 4.6.4; none with -m 0 */
 	if (!c->no_mtu && c->mtu >= IP6_MIN_MTU) {
-		o = ra + len;
-		o[0] = ND_OPT_MTU;
-		o[1] = 1;
-		put_be16(o + 2, 0);
-		put_be32(o + 4, (uint32_t)c->mtu);
-		len += 8;
+		struct nd_opt_mtu m = {
+			.nd_opt_mtu_type	= ND_OPT_MTU,
+			.nd_opt_mtu_len		= sizeof(m) / ND_OPT_UNIT,
+			.nd_opt_mtu_reserved	= 0,
+			.nd_opt_mtu_mtu		= htonl((uint32_t)c->mtu),
+		};
+
+		hdr_store(icmp + len, &m);
+		len += sizeof(m);
 	}
 
 	/* Prefix information, section 4.6.2 */
 	plen = c->ip6.prefix_len;
 	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr) && plen >= 1 &&
-	    plen <= 128) {
-		ndp_pio_put(ra + len, &c->ip6.addr, plen, ND_LIFETIME_INFINITE);
-		len += 32;
+	    plen <= (int)sizeof(struct in6_addr) * 8) {
+		ndp_pio_put(icmp + len, &c->ip6.addr, plen,
+			    ND_LIFETIME_INFINITE);
+		len += sizeof(struct nd_opt_prefix_info);
 	}
 
 	/* An old prefix, deprecated: lifetimes 0 (ndp_ra_prefix_gone()) */
-	if (ndp_old_left && lim - len >= 32 &&
+	if (ndp_old_left && lim - len >= sizeof(struct nd_opt_prefix_info) &&
 	    (ndp_old_plen != plen ||
 	     !ndp_same_prefix(&ndp_old_prefix, &c->ip6.addr, plen))) {
-		ndp_pio_put(ra + len, &ndp_old_prefix, ndp_old_plen, 0);
-		len += 32;
+		ndp_pio_put(icmp + len, &ndp_old_prefix, ndp_old_plen, 0);
+		len += sizeof(struct nd_opt_prefix_info);
 		ndp_old_left--;
 	}
 
-	/* RDNSS, RFC 8106 section 5.1: length 1 + 2 per address */
+	/* RDNSS, RFC 8106 section 5.1: header, then the addresses */
 	if (!c->no_dhcp_dns) {
+		const size_t hlen = sizeof(struct ndp_opt_dns);
+		const size_t alen = sizeof(struct in6_addr);
 		unsigned i, n = 0;
 
-		o = ra + len;
+		o = icmp + len;
 		for (i = 0; i < MIN(c->ip6.dns_count, CONF_MAX_DNS); i++) {
 			if (IN6_IS_ADDR_UNSPECIFIED(&c->ip6.dns[i]))
 				continue;
-			if (lim - len < 8 + (n + 1) * 16)
+			if (lim - len < hlen + (n + 1) * alen)
 				break;
-			memcpy(o + 8 + n * 16, &c->ip6.dns[i], 16);
+			memcpy(o + hlen + n * alen, &c->ip6.dns[i], alen);
 			n++;
 		}
 		if (n) {
-			o[0] = ND_OPT_RDNSS;
-			o[1] = (uint8_t)(1 + 2 * n);
-			put_be16(o + 2, 0);
-			put_be32(o + 4, ND_DNS_LIFETIME_S);
-			len += 8 + n * 16;
+			ndp_opt_dns(o, ND_OPT_RDNSS, hlen + n * alen);
+			len += hlen + n * alen;
 		}
 	}
 
 	/* DNSSL, RFC 8106 section 5.2: uncompressed names, zero padded to
 	 * 8 bytes, at most 255 units of 8 bytes
 	 */
-	if (!c->no_dhcp_search && c->search_count && lim - len >= 16) {
-		size_t room = MIN(lim - len, 255 * 8) - 8, n;
+	if (!c->no_dhcp_search && c->search_count &&
+	    lim - len >= sizeof(struct ndp_opt_dns) + ND_OPT_UNIT) {
+		const size_t hlen = sizeof(struct ndp_opt_dns);
+		size_t room = MIN(lim - len, ND_OPT_MAX) - hlen, n;
 
-		room -= room % 8;
-		o = ra + len;
+		room -= room % ND_OPT_UNIT;
+		o = icmp + len;
 		n = dns_name_list_encode((const char (*)[CONF_SEARCH_LEN])
 					 c->search,
 					 MIN(c->search_count, CONF_MAX_SEARCH),
-					 false, o + 8, room);
+					 false, o + hlen, room);
 		if (n) {
-			size_t olen = ROUND_UP(8 + n, 8);
+			size_t olen = ROUND_UP(hlen + n, ND_OPT_UNIT);
 
-			memset(o + 8 + n, 0, olen - 8 - n);
-			o[0] = ND_OPT_DNSSL;
-			o[1] = (uint8_t)(olen / 8);
-			put_be16(o + 2, 0);
-			put_be32(o + 4, ND_DNS_LIFETIME_S);
+			memset(o + hlen + n, 0, olen - hlen - n);
+			ndp_opt_dns(o, ND_OPT_DNSSL, olen);
 			len += olen;
 		}
 	}
@@ -341,7 +401,7 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
  */
 size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap)
 {
-	uint8_t mac[ETH_ALEN_];
+	uint8_t mac[ETH_ALEN];
 
 	ndp_mcast_mac(mac, &ndp_all_nodes);
 	return ndp_ra_build(c, &ndp_all_nodes, mac, out, cap);
@@ -440,15 +500,19 @@ static bool ndp_opts_valid(const uint8_t *o, size_t len, const uint8_t **slla)
 {
 	*slla = NULL;
 	while (len) {
+		struct nd_opt_hdr h;
 		size_t olen;
 
-		if (len < 2 || !o[1])
+		if (len < sizeof(h))
 			return false;
-		olen = (size_t)o[1] * 8;
+		hdr_load(&h, o);
+		if (!h.nd_opt_len)
+			return false;
+		olen = (size_t)h.nd_opt_len * ND_OPT_UNIT;
 		if (olen > len)
 			return false;
-		if (o[0] == ND_OPT_SLLA && !*slla)
-			*slla = o + 2;
+		if (h.nd_opt_type == ND_OPT_SOURCE_LINKADDR && !*slla)
+			*slla = o + sizeof(h);
 		o += olen;
 		len -= olen;
 	}
@@ -483,12 +547,14 @@ static bool ndp_target_guest(const struct conf *c, const struct in6_addr *t)
 static size_t ndp_na(const struct conf *c, const struct frame *f,
 		     const uint8_t *slla, uint8_t *out, size_t cap)
 {
-	uint8_t *na = out + ETH_HLEN_ + 40, mac[ETH_ALEN_];
+	struct nd_neighbor_advert na = { .nd_na_type = ND_NEIGHBOR_ADVERT };
 	const struct in6_addr *dst;
 	struct in6_addr target;
+	uint8_t mac[ETH_ALEN];
 	bool dad;
 
-	memcpy(&target, f->l4 + 8, 16);
+	hdr_copy_out(&target, f->l4, struct nd_neighbor_solicit,
+		     nd_ns_target);
 	dad = IN6_IS_ADDR_UNSPECIFIED(&f->src.a6);
 
 	if (IN6_IS_ADDR_UNSPECIFIED(&target) || IN6_IS_ADDR_LOOPBACK(&target) ||
@@ -497,18 +563,18 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 	if (dad && !IN6_ARE_ADDR_EQUAL(&target, &c->ip6.our_ll) &&
 	    !IN6_ARE_ADDR_EQUAL(&target, &c->ip6.gw))
 		return 0;
-	if (cap < ETH_HLEN_ + 40 + 32)
+	if (cap < ND_ICMP_OFF + sizeof(na) + ND_OPT_LLA_LEN)
 		return 0;
 
-	/* RFC 4861 section 4.4, with a target link-layer address option */
-	na[0] = ND_NA;
-	na[1] = 0;
-	na[4] = ND_NA_ROUTER | ND_NA_OVERRIDE | (dad ? 0 : ND_NA_SOLICITED);
-	na[5] = na[6] = na[7] = 0;
-	memcpy(na + 8, &target, 16);
-	na[24] = ND_OPT_TLLA;
-	na[25] = 1;
-	memcpy(na + 26, c->mac_our, ETH_ALEN_);
+	/* RFC 4861 section 4.4, with a target link-layer address option;
+	 * ND_NA_FLAG_* are in network order already
+	 */
+	na.nd_na_flags_reserved = ND_NA_FLAG_ROUTER | ND_NA_FLAG_OVERRIDE |
+				  (dad ? 0 : ND_NA_FLAG_SOLICITED);
+	na.nd_na_target = target;
+	hdr_store(out + ND_ICMP_OFF, &na);
+	ndp_opt_lla(out + ND_ICMP_OFF + sizeof(na), ND_OPT_TARGET_LINKADDR,
+		    c->mac_our);
 
 	/* Section 7.2.4: unicast to the solicitor, or ff02::1 for DAD */
 	if (dad) {
@@ -516,11 +582,13 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 		ndp_mcast_mac(mac, dst);
 	} else {
 		dst = &f->src.a6;
-		memcpy(mac, slla ? slla : f->l2 + ETH_ALEN_, ETH_ALEN_);
+		memcpy(mac, slla ? slla :
+		       HDR_AT(f->l2, struct ethhdr, h_source), ETH_ALEN);
 	}
 
 	svc_stats.ndp_na++;
-	return ndp_icmp_finish(c, out, 32, &target, dst, mac);
+	return ndp_icmp_finish(c, out, sizeof(na) + ND_OPT_LLA_LEN, &target,
+			       dst, mac);
 }
 
 /**
@@ -541,26 +609,29 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 size_t ndp_ns_probe(const struct conf *c, const struct in6_addr *target,
 		    uint8_t *out, size_t cap)
 {
-	uint8_t *ns = out + ETH_HLEN_ + 40, mac[ETH_ALEN_];
-	struct in6_addr dst = { .s6_addr = { 0xff, 0x02, [11] = 0x01,
-					     [12] = 0xff } };
+	struct nd_neighbor_solicit ns = {
+		.nd_ns_type = ND_NEIGHBOR_SOLICIT,
+		.nd_ns_target = *target,
+	};
+	const size_t pfx = sizeof(ndp_sn_prefix);
+	struct in6_addr dst = { 0 };
+	uint8_t mac[ETH_ALEN];
 
 	if (!c->ip6.enabled || c->no_ndp ||
 	    !IN6_IS_ADDR_LINKLOCAL(&c->ip6.our_ll) ||
 	    IN6_IS_ADDR_UNSPECIFIED(target) || IN6_IS_ADDR_MULTICAST(target) ||
-	    cap < ETH_HLEN_ + 40 + 32)
+	    cap < ND_ICMP_OFF + sizeof(ns) + ND_OPT_LLA_LEN)
 		return 0;
-	memcpy(&dst.s6_addr[13], &target->s6_addr[13], 3);
+	/* Solicited-node address: the prefix, then the low 24 bits */
+	memcpy(&dst, ndp_sn_prefix, pfx);
+	memcpy(&dst.s6_addr[pfx], &target->s6_addr[pfx], sizeof(dst) - pfx);
 	ndp_mcast_mac(mac, &dst);
 
-	ns[0] = ND_NS;
-	ns[1] = 0;
-	memset(ns + 4, 0, 4);			/* reserved */
-	memcpy(ns + 8, target, 16);
-	ns[24] = ND_OPT_SLLA;
-	ns[25] = 1;
-	memcpy(ns + 26, c->mac_our, ETH_ALEN_);
-	return ndp_icmp_finish(c, out, 32, &c->ip6.our_ll, &dst, mac);
+	hdr_store(out + ND_ICMP_OFF, &ns);
+	ndp_opt_lla(out + ND_ICMP_OFF + sizeof(ns), ND_OPT_SOURCE_LINKADDR,
+		    c->mac_our);
+	return ndp_icmp_finish(c, out, sizeof(ns) + ND_OPT_LLA_LEN,
+			       &c->ip6.our_ll, &dst, mac);
 }
 
 /**
@@ -582,19 +653,23 @@ size_t ndp_ns_probe(const struct conf *c, const struct in6_addr *target,
  */
 bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr)
 {
-	const uint8_t *icmp = f->l4;
+	struct nd_neighbor_advert m;	/* NS: the same layout, no flags */
 	struct in6_addr t;
 
-	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !icmp ||
-	    f->l4_len < 24 || f->ttl != ND_HOP_LIMIT || icmp[1])
+	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !f->l4 ||
+	    f->l4_len < sizeof(m) || f->ttl != ND_HOP_LIMIT)
 		return false;
-	if (icmp[0] == ND_NS) {
+	hdr_load(&m, f->l4);
+	if (m.nd_na_code)
+		return false;
+	if (m.nd_na_type == ND_NEIGHBOR_SOLICIT) {
 		if (!IN6_IS_ADDR_UNSPECIFIED(&f->src.a6))
 			return false;
-	} else if (icmp[0] != ND_NA || (icmp[4] & ND_NA_SOLICITED)) {
+	} else if (m.nd_na_type != ND_NEIGHBOR_ADVERT ||
+		   (m.nd_na_flags_reserved & ND_NA_FLAG_SOLICITED)) {
 		return false;
 	}
-	memcpy(&t, icmp + 8, sizeof(t));
+	t = m.nd_na_target;
 	if (IN6_IS_ADDR_UNSPECIFIED(&t) || IN6_IS_ADDR_LOOPBACK(&t) ||
 	    IN6_IS_ADDR_LINKLOCAL(&t) || IN6_IS_ADDR_MULTICAST(&t) ||
 	    IN6_IS_ADDR_V4MAPPED(&t))
@@ -622,26 +697,29 @@ size_t ndp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap)
 {
 	const uint8_t *icmp = f->l4, *slla;
+	struct nd_neighbor_solicit ns;
+	struct icmp6_hdr h;
 	bool unspec;
-	uint8_t type;
 
 	if (f->af != AF_INET6 || f->proto != IPPROTO_ICMPV6 || !icmp ||
-	    f->l4_len < 8)
+	    f->l4_len < sizeof(h))
 		return 0;
-	type = icmp[0];
-	if (type != ND_RS && type != ND_NS)
+	hdr_load(&h, icmp);
+	if (h.icmp6_type != ND_ROUTER_SOLICIT &&
+	    h.icmp6_type != ND_NEIGHBOR_SOLICIT)
 		return 0;
 	if (c->no_ndp || !c->ip6.enabled)
 		return 0;
 
 	unspec = IN6_IS_ADDR_UNSPECIFIED(&f->src.a6);
 
-	if (type == ND_RS) {
-		uint8_t mac[ETH_ALEN_];
+	if (h.icmp6_type == ND_ROUTER_SOLICIT) {
+		const size_t rs = sizeof(struct nd_router_solicit);
+		uint8_t mac[ETH_ALEN];
 
-		/* RFC 4861 6.1.1: 8 bytes or more, options from byte 8 */
-		if (f->ttl != ND_HOP_LIMIT || icmp[1] ||
-		    !ndp_opts_valid(icmp + 8, f->l4_len - 8, &slla) ||
+		/* RFC 4861 6.1.1: 8 bytes or more, then options */
+		if (f->ttl != ND_HOP_LIMIT || h.icmp6_code ||
+		    !ndp_opts_valid(icmp + rs, f->l4_len - rs, &slla) ||
 		    (unspec && slla)) {
 			svc_stats.ndp_bad++;
 			return 0;
@@ -653,26 +731,29 @@ size_t ndp_handle(const struct conf *c, const struct frame *f,
 			ndp_mcast_mac(mac, &ndp_all_nodes);
 			return ndp_ra_build(c, &ndp_all_nodes, mac, out, cap);
 		}
-		memcpy(mac, slla ? slla : f->l2 + ETH_ALEN_, ETH_ALEN_);
+		memcpy(mac, slla ? slla :
+		       HDR_AT(f->l2, struct ethhdr, h_source), ETH_ALEN);
 		return ndp_ra_build(c, &f->src.a6, mac, out, cap);
 	}
 
 	/* RFC 4861 7.1.1: 24 bytes or more, target not multicast, from ::
 	 * only to a solicited-node address (ff02::1:ff00:0/104), no SLLA
 	 */
-	if (f->ttl != ND_HOP_LIMIT || icmp[1] || f->l4_len < 24 ||
-	    icmp[8] == 0xff ||
-	    !ndp_opts_valid(icmp + 24, f->l4_len - 24, &slla) ||
+	if (f->ttl != ND_HOP_LIMIT || h.icmp6_code ||
+	    f->l4_len < sizeof(ns)) {
+		svc_stats.ndp_bad++;
+		return 0;
+	}
+	hdr_load(&ns, icmp);
+	if (IN6_IS_ADDR_MULTICAST(&ns.nd_ns_target) ||
+	    !ndp_opts_valid(icmp + sizeof(ns), f->l4_len - sizeof(ns),
+			    &slla) ||
 	    (unspec && slla)) {
 		svc_stats.ndp_bad++;
 		return 0;
 	}
 	if (unspec) {
-		static const uint8_t sn[13] = {
-			0xff, 0x02, [11] = 0x01, [12] = 0xff
-		};
-
-		if (memcmp(&f->dst.a6, sn, sizeof(sn))) {
+		if (memcmp(&f->dst.a6, ndp_sn_prefix, sizeof(ndp_sn_prefix))) {
 			svc_stats.ndp_bad++;
 			return 0;
 		}

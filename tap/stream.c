@@ -80,12 +80,12 @@ void stream_rx_commit(struct stream_rx *s, size_t n)
  * @s:		Receive state, with at least STREAM_LEN_SIZE bytes unconsumed
  * @len:	Set to the frame length, bytes
  *
- * Return: 0 if the length is valid (ETH_HLEN_ to FRAME_MAX), -EBADMSG if not
+ * Return: 0 if the length is valid (ETH_HLEN to FRAME_MAX), -EBADMSG if not
  */
 static int stream_rx_frame_len(const struct stream_rx *s, size_t *len)
 {
 	*len = get_be32(s->buf + s->off);
-	if (*len < ETH_HLEN_ || *len > FRAME_MAX)
+	if (*len < ETH_HLEN || *len > FRAME_MAX)
 		return -EBADMSG;
 	return 0;
 }

@@ -526,7 +526,7 @@ unsigned tap_tx_frames_free(void)
  *		6 for UDP), if @csum_start is set
  *
  * The caller checked tap_tx_space() first, so there is room, for
- * ETH_ZLEN_ bytes at least: a shorter frame is zero-padded to that
+ * ETH_ZLEN bytes at least: a shorter frame is zero-padded to that
  * (frame_pad()).
  */
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
@@ -538,7 +538,7 @@ void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		tap_stats.tx_dropped++;	/* caller ignored tap_tx_frames_free() */
 		return;
 	}
-	if ((size_t)(l2 - tap_tx_arena) + ETH_ZLEN_ <= sizeof(tap_tx_arena))
+	if ((size_t)(l2 - tap_tx_arena) + ETH_ZLEN <= sizeof(tap_tx_arena))
 		len = frame_pad(l2, len);
 	end = (size_t)(l2 - tap_tx_arena) + len;
 
@@ -579,8 +579,8 @@ bool tap_tx_ext_room(unsigned npay)
  * @csum_offset: As for tap_tx_add()
  *
  * The frame is @hlen plus the sum of the piece lengths, at most FRAME_MAX.
- * Nothing is copied, except for a frame shorter than ETH_ZLEN_: its pieces
- * are copied after the headers (room for ETH_ZLEN_ bytes at @l2) and the
+ * Nothing is copied, except for a frame shorter than ETH_ZLEN: its pieces
+ * are copied after the headers (room for ETH_ZLEN bytes at @l2) and the
  * frame is padded like any other.  Context: main loop, like tap_tx_add().
  *
  * Return: 0, or -ENOBUFS if there is no room (flush and retry; @l2 stays
@@ -596,8 +596,8 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
 
 	if (!tap_tx_ext_room(npay) || hlen + plen > FRAME_MAX)
 		return -ENOBUFS;
-	if (hlen + plen < ETH_ZLEN_ &&
-	    (size_t)(l2 - tap_tx_arena) + ETH_ZLEN_ <= sizeof(tap_tx_arena)) {
+	if (hlen + plen < ETH_ZLEN &&
+	    (size_t)(l2 - tap_tx_arena) + ETH_ZLEN <= sizeof(tap_tx_arena)) {
 		/* A runt: gather it after its headers, to pad it there */
 		for (j = 0, end = hlen; j < npay; end += pay[j++].iov_len)
 			memcpy(l2 + end, pay[j].iov_base, pay[j].iov_len);
@@ -630,7 +630,7 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
  */
 uint8_t *tap_tx_frame(size_t len)
 {
-	size_t room = TAP_HEADROOM + MAX(len, (size_t)ETH_ZLEN_), avail;
+	size_t room = TAP_HEADROOM + MAX(len, (size_t)ETH_ZLEN), avail;
 	uint8_t *p = tap_tx_space(&avail);
 
 	if (avail < room) {

@@ -82,7 +82,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/virtio_config.h>
 #include <linux/virtio_net.h>
+#include <linux/virtio_ring.h>
+#include <linux/vhost_types.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -101,28 +104,22 @@
 #include "virtio.h"
 #include "vnet.h"
 
-/* Feature bits: virtio 1.x 5.1.3 and 6, vhost-user.rst */
-#define VIRTIO_NET_F_CSUM_		0
-#define VIRTIO_NET_F_GUEST_CSUM_	1
-#define VIRTIO_NET_F_GUEST_TSO4_	7
-#define VIRTIO_NET_F_GUEST_TSO6_	8
-#define VIRTIO_NET_F_HOST_TSO4_		11
-#define VIRTIO_NET_F_HOST_TSO6_		12
-#define VIRTIO_NET_F_MRG_RXBUF_		15
-#define VIRTIO_RING_F_INDIRECT_DESC_	28
-#define VHOST_USER_F_PROTOCOL_FEATURES_	30
-#define VIRTIO_F_VERSION_1_		32
+/* Feature bits: virtio 1.x 5.1.3 and 6, from the uapi headers
+ * (linux/virtio_net.h, virtio_ring.h, virtio_config.h).  Only the
+ * vhost-user one is in no uapi header: docs/interop/vhost-user.rst of QEMU
+ */
+#define VHOST_USER_F_PROTOCOL_FEATURES	30
 
-#define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM_) |			\
-			 BIT(VIRTIO_NET_F_GUEST_CSUM_) |		\
-			 BIT(VIRTIO_NET_F_GUEST_TSO4_) |		\
-			 BIT(VIRTIO_NET_F_GUEST_TSO6_) |		\
-			 BIT(VIRTIO_NET_F_HOST_TSO4_) |			\
-			 BIT(VIRTIO_NET_F_HOST_TSO6_) |			\
-			 BIT(VIRTIO_NET_F_MRG_RXBUF_) |			\
-			 BIT(VIRTIO_RING_F_INDIRECT_DESC_) |		\
-			 BIT(VHOST_USER_F_PROTOCOL_FEATURES_) |		\
-			 BIT(VIRTIO_F_VERSION_1_))
+#define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM) |			\
+			 BIT(VIRTIO_NET_F_GUEST_CSUM) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO4) |		\
+			 BIT(VIRTIO_NET_F_GUEST_TSO6) |		\
+			 BIT(VIRTIO_NET_F_HOST_TSO4) |			\
+			 BIT(VIRTIO_NET_F_HOST_TSO6) |			\
+			 BIT(VIRTIO_NET_F_MRG_RXBUF) |			\
+			 BIT(VIRTIO_RING_F_INDIRECT_DESC) |		\
+			 BIT(VHOST_USER_F_PROTOCOL_FEATURES) |		\
+			 BIT(VIRTIO_F_VERSION_1))
 
 #define VU_PROTOCOL_F_REPLY_ACK		3
 #define VU_PROTOCOL_FEATURES		BIT(VU_PROTOCOL_F_REPLY_ACK)
@@ -131,7 +128,41 @@
 #define VU_VRING_IDX_MASK		0xff	/* SET_VRING_KICK/CALL/ERR u64 */
 #define VU_VRING_NOFD			BIT(8)
 
-#define VU_REGION_DESC_SIZE		32	/* gpa, size, uva, mmap offset */
+/* Payloads (vhost-user.rst, "Message specification"), little-endian on
+ * the wire.  A vring state (SET_VRING_NUM, SET/GET_VRING_BASE,
+ * SET_VRING_ENABLE) and a vring address (SET_VRING_ADDR) have the layout
+ * of the kernel's struct vhost_vring_state and struct vhost_vring_addr
+ * (linux/vhost_types.h); features, protocol features, the queue count and
+ * the KICK/CALL/ERR index are one u64.  The memory table is ours: the
+ * kernel's struct vhost_memory_region has no mmap offset.
+ */
+#define VU_U64_SIZE			sizeof(uint64_t)
+
+/**
+ * struct vu_mem_table - SET_MEM_TABLE payload header
+ * @nregions:	Regions that follow, one fd each
+ * @padding:	Zero
+ */
+struct vu_mem_table {
+	uint32_t nregions;
+	uint32_t padding;
+};
+
+/**
+ * struct vu_mem_region - SET_MEM_TABLE memory region description
+ * @gpa:	Guest physical address
+ * @size:	Bytes
+ * @uva:	Front-end's userspace address of the region
+ * @mmap_offset: Offset of the region in its file descriptor
+ */
+struct vu_mem_region {
+	uint64_t gpa;
+	uint64_t size;
+	uint64_t uva;
+	uint64_t mmap_offset;
+};
+
+#define VU_REGION_DESC_SIZE		sizeof(struct vu_mem_region)	/* 32 */
 
 #define VU_RXBUF			(4 << 20)	/* guest frames, bytes */
 #define VU_RX_CHAINS			128	/* buffers for one frame */
@@ -242,11 +273,11 @@ static bool vu_has(unsigned bit)
  */
 static bool vu_features_consistent(uint64_t f)
 {
-	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4_) | BIT(VIRTIO_NET_F_GUEST_TSO6_))) &&
-	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM_)))
+	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4) | BIT(VIRTIO_NET_F_GUEST_TSO6))) &&
+	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM)))
 		return false;
-	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4_) | BIT(VIRTIO_NET_F_HOST_TSO6_))) &&
-	    !(f & BIT(VIRTIO_NET_F_CSUM_)))
+	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4) | BIT(VIRTIO_NET_F_HOST_TSO6))) &&
+	    !(f & BIT(VIRTIO_NET_F_CSUM)))
 		return false;
 	return true;
 }
@@ -554,7 +585,7 @@ unsigned vu_rx_bufs(void)
  */
 bool vu_guest_csum(void)
 {
-	return vu_has(VIRTIO_NET_F_GUEST_CSUM_);
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM);
 }
 
 /**
@@ -564,9 +595,9 @@ bool vu_guest_csum(void)
  */
 static bool vu_tso_negotiated(void)
 {
-	return vu_has(VIRTIO_NET_F_GUEST_CSUM_) &&
-	       vu_has(VIRTIO_NET_F_GUEST_TSO4_) &&
-	       vu_has(VIRTIO_NET_F_GUEST_TSO6_);
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO4) &&
+	       vu_has(VIRTIO_NET_F_GUEST_TSO6);
 }
 
 /**
@@ -668,6 +699,51 @@ static uint32_t vu_get_u32(const uint8_t *p)
 }
 
 /**
+ * vu_get_state() - Decode a vring state payload, host order
+ * @p:		Payload, sizeof(*s) bytes (vu_msg_check())
+ * @s:		Result
+ */
+static void vu_get_state(const uint8_t *p, struct vhost_vring_state *s)
+{
+	memcpy(s, p, sizeof(*s));
+	s->index = le32toh(s->index);
+	s->num = le32toh(s->num);
+}
+
+/**
+ * vu_get_addr() - Decode a SET_VRING_ADDR payload, host order
+ * @p:		Payload, sizeof(*a) bytes (vu_msg_check())
+ * @a:		Result
+ */
+static void vu_get_addr(const uint8_t *p, struct vhost_vring_addr *a)
+{
+	memcpy(a, p, sizeof(*a));
+	a->index = le32toh(a->index);
+	a->flags = le32toh(a->flags);
+	a->desc_user_addr = le64toh(a->desc_user_addr);
+	a->used_user_addr = le64toh(a->used_user_addr);
+	a->avail_user_addr = le64toh(a->avail_user_addr);
+	a->log_guest_addr = le64toh(a->log_guest_addr);
+}
+
+/**
+ * vu_get_region() - Decode one region of a SET_MEM_TABLE payload
+ * @p:		Payload
+ * @i:		Region index, below the checked region count
+ * @r:		Result, host order
+ */
+static void vu_get_region(const uint8_t *p, unsigned i,
+			  struct vu_mem_region *r)
+{
+	memcpy(r, p + sizeof(struct vu_mem_table) + sizeof(*r) * i,
+	       sizeof(*r));
+	r->gpa = le64toh(r->gpa);
+	r->size = le64toh(r->size);
+	r->uva = le64toh(r->uva);
+	r->mmap_offset = le64toh(r->mmap_offset);
+}
+
+/**
  * vu_put_u64() - Little-endian u64 into a payload
  * @p:		Payload
  * @v:		Value
@@ -701,11 +777,11 @@ int vu_msg_check(const struct vu_msg *m)
 	switch (m->req) {
 	case VU_SET_FEATURES:
 	case VU_SET_PROTOCOL_FEATURES:
-		if (m->size != 8)
+		if (m->size != VU_U64_SIZE)
 			return -EBADMSG;
 		break;
 	case VU_SET_LOG_BASE:
-		if (m->size < 8)
+		if (m->size < VU_U64_SIZE)
 			return -EBADMSG;
 		fds_max = 1;
 		break;
@@ -715,7 +791,7 @@ int vu_msg_check(const struct vu_msg *m)
 	case VU_SET_VRING_KICK:
 	case VU_SET_VRING_CALL:
 	case VU_SET_VRING_ERR:
-		if (m->size != 8)
+		if (m->size != VU_U64_SIZE)
 			return -EBADMSG;
 		n = (uint32_t)(vu_get_u64(m->payload) & VU_VRING_IDX_MASK);
 		if (n >= VU_QUEUES)
@@ -726,19 +802,22 @@ int vu_msg_check(const struct vu_msg *m)
 	case VU_SET_VRING_BASE:
 	case VU_GET_VRING_BASE:
 	case VU_SET_VRING_ENABLE:
-		if (m->size != 8 || vu_get_u32(m->payload) >= VU_QUEUES)
+		if (m->size != sizeof(struct vhost_vring_state) ||
+		    vu_get_u32(m->payload) >= VU_QUEUES)
 			return -EBADMSG;
 		break;
 	case VU_SET_VRING_ADDR:
-		if (m->size != 40 || vu_get_u32(m->payload) >= VU_QUEUES)
+		if (m->size != sizeof(struct vhost_vring_addr) ||
+		    vu_get_u32(m->payload) >= VU_QUEUES)
 			return -EBADMSG;
 		break;
 	case VU_SET_MEM_TABLE:
-		if (m->size < 8)
+		if (m->size < sizeof(struct vu_mem_table))
 			return -EBADMSG;
-		n = vu_get_u32(m->payload);
+		n = vu_get_u32(m->payload);	/* nregions */
 		if (!n || n > VU_REGIONS_MAX ||
-		    m->size != 8 + VU_REGION_DESC_SIZE * n)
+		    m->size != sizeof(struct vu_mem_table) +
+			       VU_REGION_DESC_SIZE * n)
 			return -EBADMSG;
 		fds_max = n;
 		break;
@@ -771,7 +850,7 @@ static int vu_queue_try_start(unsigned i)
 	q->vq.used_idx = q->vq.last_avail;
 	q->vq.broken = false;
 	q->started = true;
-	if (!(vu.features & BIT(VHOST_USER_F_PROTOCOL_FEATURES_)))
+	if (!(vu.features & BIT(VHOST_USER_F_PROTOCOL_FEATURES)))
 		q->enabled = true;
 	if (vu_watch && vu_watch(q->kick_fd, i, true) < 0)
 		return -EIO;
@@ -880,12 +959,13 @@ static int vu_set_mem_table(struct vu_msg *m)
 		goto close;
 	}
 	for (i = 0; i < mem.n; i++) {
-		const uint8_t *d = m->payload + 8 + VU_REGION_DESC_SIZE * i;
+		struct vu_mem_region d;
 
-		mem.r[i].gpa = vu_get_u64(d);
-		mem.r[i].size = vu_get_u64(d + 8);
-		mem.r[i].uva = vu_get_u64(d + 16);
-		off[i] = vu_get_u64(d + 24);
+		vu_get_region(m->payload, i, &d);
+		mem.r[i].gpa = d.gpa;
+		mem.r[i].size = d.size;
+		mem.r[i].uva = d.uva;
+		off[i] = d.mmap_offset;
 		if (off[i] + mem.r[i].size < off[i] ||
 		    off[i] + mem.r[i].size > SIZE_MAX) {
 			rc = -EINVAL;
@@ -1029,6 +1109,7 @@ static int vu_set_vring_fd(struct vu_msg *m)
 int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 {
 	const uint8_t *p = m->payload;
+	struct vhost_vring_state st;
 	struct vu_queue *q;
 	int rc = 0;
 	unsigned i;
@@ -1041,7 +1122,7 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 	switch (m->req) {
 	case VU_GET_FEATURES:
 		vu_put_u64(reply->payload, VU_FEATURES);
-		reply->size = 8;
+		reply->size = VU_U64_SIZE;
 		rc = 1;
 		break;
 	case VU_SET_FEATURES: {
@@ -1053,20 +1134,20 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 		}
 		if (f != vu.features)
 			info_ratelimit(now_ms(), "vhost-user: features 0x%llx%s%s", (unsigned long long)f,
-			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4_)) ?
+			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4)) ?
 			     ", TSO to the guest" : "",
-			     (f & BIT(VIRTIO_NET_F_HOST_TSO4_)) ?
+			     (f & BIT(VIRTIO_NET_F_HOST_TSO4)) ?
 			     ", TSO from the guest" : "");
 		vu.features = f;
-		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1_) ||
-			      vu_has(VIRTIO_NET_F_MRG_RXBUF_)) ?
+		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1) ||
+			      vu_has(VIRTIO_NET_F_MRG_RXBUF)) ?
 			     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
 			     sizeof(struct virtio_net_hdr);
 		break;
 	}
 	case VU_GET_PROTOCOL_FEATURES:
 		vu_put_u64(reply->payload, VU_PROTOCOL_FEATURES);
-		reply->size = 8;
+		reply->size = VU_U64_SIZE;
 		rc = 1;
 		break;
 	case VU_SET_PROTOCOL_FEATURES: {
@@ -1081,7 +1162,7 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 	}
 	case VU_GET_QUEUE_NUM:
 		vu_put_u64(reply->payload, VU_QUEUES / 2);
-		reply->size = 8;
+		reply->size = VU_U64_SIZE;
 		rc = 1;
 		break;
 	case VU_SET_OWNER:
@@ -1095,47 +1176,48 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 	case VU_SET_MEM_TABLE:
 		rc = vu_set_mem_table(m);
 		break;
-	case VU_SET_VRING_NUM: {
-		uint32_t num = vu_get_u32(p + 4);
-
-		q = &vu.q[vu_get_u32(p)];
-		if (!num || num > VQ_SIZE_MAX || (num & (num - 1)) ||
+	case VU_SET_VRING_NUM:
+		vu_get_state(p, &st);
+		q = &vu.q[st.index];
+		if (!st.num || st.num > VQ_SIZE_MAX || (st.num & (st.num - 1)) ||
 		    q->started) {
 			rc = -EINVAL;
 			break;
 		}
-		q->vq.num = num;
+		q->vq.num = st.num;
 		break;
-	}
-	case VU_SET_VRING_ADDR:
-		q = &vu.q[vu_get_u32(p)];
-		q->vq.desc_uva = vu_get_u64(p + 8);
-		q->vq.used_uva = vu_get_u64(p + 16);
-		q->vq.avail_uva = vu_get_u64(p + 24);
+	case VU_SET_VRING_ADDR: {
+		struct vhost_vring_addr a;
+
+		vu_get_addr(p, &a);
+		q = &vu.q[a.index];
+		q->vq.desc_uva = a.desc_user_addr;
+		q->vq.used_uva = a.used_user_addr;
+		q->vq.avail_uva = a.avail_user_addr;
 		q->addr_set = true;
 		if (q->started)
 			rc = vq_map(&q->vq, &vu.mem);
 		else
-			rc = vu_queue_try_start(vu_get_u32(p));
+			rc = vu_queue_try_start(a.index);
 		break;
+	}
 	case VU_SET_VRING_BASE:
-		q = &vu.q[vu_get_u32(p)];
-		if (q->started || vu_get_u32(p + 4) > UINT16_MAX) {
+		vu_get_state(p, &st);
+		q = &vu.q[st.index];
+		if (q->started || st.num > UINT16_MAX) {
 			rc = -EINVAL;
 			break;
 		}
-		q->vq.last_avail = (uint16_t)vu_get_u32(p + 4);
+		q->vq.last_avail = (uint16_t)st.num;
 		break;
 	case VU_GET_VRING_BASE:
-		i = vu_get_u32(p);
-		vu_queue_stop(i);
-		memcpy(reply->payload, p, 4);
-		{
-			uint32_t b = htole32(vu.q[i].vq.last_avail);
-
-			memcpy(reply->payload + 4, &b, 4);
-		}
-		reply->size = 8;
+		vu_get_state(p, &st);
+		vu_queue_stop(st.index);
+		st.num = vu.q[st.index].vq.last_avail;
+		st.index = htole32(st.index);
+		st.num = htole32(st.num);
+		memcpy(reply->payload, &st, sizeof(st));
+		reply->size = sizeof(st);
 		rc = 1;
 		break;
 	case VU_SET_VRING_KICK:
@@ -1146,8 +1228,8 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 			rc = 2;
 		break;
 	case VU_SET_VRING_ENABLE:
-		q = &vu.q[vu_get_u32(p)];
-		q->enabled = !!vu_get_u32(p + 4);
+		vu_get_state(p, &st);
+		vu.q[st.index].enabled = !!st.num;
 		break;
 	default:
 		/* SET_LOG_BASE, SET_LOG_FD (no dirty logging offered) and
@@ -1458,7 +1540,7 @@ static int vu_ring_broken(unsigned i, int err)
 int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 {
 	struct vq *q = &vu.q[1].vq;
-	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC);
 	struct vq_chain *ch = &vu_chains[0];
 	size_t used = 0;
 	unsigned n = 0;
@@ -1476,7 +1558,7 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		if (rc <= 0)
 			break;
 		vq_used_add(q, ch->head, 0);
-		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN_ ||
+		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN ||
 		    ch->len_out - vu.hdr_len > FRAME_MAX) {
 			vu_stats.rx_bad_len++;
 			continue;
@@ -1490,8 +1572,8 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		h.csum_start = le16toh(h.csum_start);
 		h.csum_offset = le16toh(h.csum_offset);
 		if (vnet_hdr_in_check(&h, vu_rxbuf + used, flen,
-				      vu_has(VIRTIO_NET_F_HOST_TSO4_),
-				      vu_has(VIRTIO_NET_F_HOST_TSO6_))) {
+				      vu_has(VIRTIO_NET_F_HOST_TSO4),
+				      vu_has(VIRTIO_NET_F_HOST_TSO6))) {
 			vu_stats.rx_bad_gso++;
 			continue;
 		}
@@ -1533,8 +1615,8 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 			     size_t flen, uint32_t csum, uint16_t gso)
 {
 	struct virtio_net_hdr_mrg_rxbuf h = { 0 };
-	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF_);
-	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC_);
+	bool mrg = vu_has(VIRTIO_NET_F_MRG_RXBUF);
+	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC);
 	size_t need = vu.hdr_len + flen, got = 0, done, sofs;
 	struct vq *q = &vu.q[0].vq;
 	unsigned nb = 0, j, s;

@@ -27,10 +27,8 @@
 #include <string.h>
 
 #include "../conf/util.h"
+#include "hdr.h"
 #include "vnet.h"
-
-#define ETHERTYPE_IPV4_	0x0800
-#define ETHERTYPE_IPV6_	0x86dd
 
 /**
  * vnet_hdr_out() - Fill the virtio-net header of a frame we send
@@ -53,6 +51,7 @@ void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
 {
 	size_t th = csum >> 16, hdr_len;
 	uint16_t ethertype;
+	struct tcphdr tcp;
 
 	memset(vh, 0, sizeof(*vh));
 	if (!csum)
@@ -61,17 +60,21 @@ void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
 	vh->csum_start = (uint16_t)th;
 	vh->csum_offset = (uint16_t)(csum & 0xffff);
 
-	if (!gso || vh->csum_offset != 16 || hlen < ETH_HLEN_ + 20 ||
-	    th + 20 > hlen)
+	if (!gso || vh->csum_offset != TCP_CSUM_OFF ||
+	    hlen < ETH_HLEN + IP4_HLEN || th + sizeof(tcp) > hlen)
 		return;
-	hdr_len = th + (size_t)(l2[th + 12] >> 4) * 4;
-	if (hdr_len < th + 20 || hdr_len > hlen || hdr_len + gso >= len)
+	hdr_load(&tcp, l2 + th);
+	hdr_len = th + (size_t)tcp.doff * HDR_WORD;
+	if (hdr_len < th + sizeof(tcp) || hdr_len > hlen ||
+	    hdr_len + gso >= len)
 		return;
-	ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
-	if (ethertype == ETHERTYPE_IPV4_ && l2[ETH_HLEN_ + 9] == IPPROTO_TCP)
+	ethertype = hdr_get16(l2, struct ethhdr, h_proto);
+	if (ethertype == ETH_P_IP &&
+	    hdr_get8(l2 + ETH_HLEN, struct iphdr, protocol) == IPPROTO_TCP)
 		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
-	else if (ethertype == ETHERTYPE_IPV6_ && hlen >= ETH_HLEN_ + 40 &&
-		 l2[ETH_HLEN_ + 6] == IPPROTO_TCP)
+	else if (ethertype == ETH_P_IPV6 && hlen >= ETH_HLEN + IP6_HLEN &&
+		 hdr_get8(l2 + ETH_HLEN, struct ip6_hdr, ip6_nxt) ==
+		 IPPROTO_TCP)
 		vh->gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
 	else
 		return;
@@ -119,14 +122,15 @@ int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
 		return -VNET_IN_NOCSUM;
 	if (!vh->gso_size)
 		return -VNET_IN_SIZE;
-	if (len < ETH_HLEN_ + 40)
+	if (len < ETH_HLEN + IP6_HLEN)
 		return -VNET_IN_PROTO;
-	ethertype = (uint16_t)(l2[12] << 8 | l2[13]);
+	ethertype = hdr_get16(l2, struct ethhdr, h_proto);
 	if (vh->gso_type == VIRTIO_NET_HDR_GSO_TCPV4) {
-		if (ethertype != ETHERTYPE_IPV4_ ||
-		    l2[ETH_HLEN_ + 9] != IPPROTO_TCP)
+		if (ethertype != ETH_P_IP ||
+		    hdr_get8(l2 + ETH_HLEN, struct iphdr, protocol) !=
+		    IPPROTO_TCP)
 			return -VNET_IN_PROTO;
-	} else if (ethertype != ETHERTYPE_IPV6_) {
+	} else if (ethertype != ETH_P_IPV6) {
 		return -VNET_IN_PROTO;	/* extension headers may come first */
 	}
 	return 0;

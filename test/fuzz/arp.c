@@ -22,7 +22,7 @@ static uint8_t arp_out[2048];
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
+	static const uint8_t bcast[ETH_ALEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 	static bool ready;
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_conf(&arp_conf);
 		ready = true;
 	}
-	if (size < 1 || size - 1 > sizeof(arp_in) - ETH_HLEN_)
+	if (size < 1 || size - 1 > sizeof(arp_in) - ETH_HLEN)
 		return 0;
 	cap = fuzz_cap(data[0], sizeof(arp_out));
 

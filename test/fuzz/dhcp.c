@@ -23,7 +23,7 @@ static uint8_t dhcp_out[4096];
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint8_t bcast[ETH_ALEN_] = {
+	static const uint8_t bcast[ETH_ALEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 	struct in_addr src = { 0 }, dst = { htonl(INADDR_BROADCAST) };

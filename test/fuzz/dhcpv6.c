@@ -23,7 +23,7 @@ static uint8_t dhcpv6_out[4096];
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint8_t mcast[ETH_ALEN_] = {
+	static const uint8_t mcast[ETH_ALEN] = {
 		0x33, 0x33, 0x00, 0x01, 0x00, 0x02
 	};
 	struct in6_addr src, dst;

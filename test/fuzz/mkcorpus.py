@@ -130,6 +130,34 @@ def main():
                        ('rootlesskit6', b'\x00::/8080:80')]:
         put('ports', name, spec)
 
+    # pesto's wire protocol (upstream passt 2026-07, version 2): flags byte
+    # (1: server frame, 2: pasta), then tables: u8 pif id, [name[128], u32
+    # caps,] u32 count, 56-byte rules (addr, taddr, ifname, first, last,
+    # to, proto, flags), u8 0
+    def wrule(addr, first, last, to, proto, flags, taddr=bytes(16),
+              ifname=b''):
+        return (addr + taddr + ifname.ljust(16, b'\0') +
+                struct.pack('>HHHBB', first, last, to, proto, flags))
+    v4 = bytes(10) + b'\xff\xff'
+    for name, blob in [
+            ('empty', b'\x02\x01\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00'),
+            ('podman', b'\x02' + struct.pack('>BI', 1, 2) +
+             wrule(v4 + bytes(4), 8080, 8080, 80, 6, 0,
+                   v4 + bytes([10, 88, 0, 2])) +
+             wrule(bytes(16), 5353, 5353, 5353, 17, 1) +
+             struct.pack('>BI', 3, 1) +
+             wrule(bytes(16), 6000, 6000, 6000, 6, 1, ifname=b'lo') +
+             b'\0'),
+            ('auto', b'\x02' + struct.pack('>BI', 1, 3) +
+             wrule(bytes(16), 1, 21, 1, 6, 7) +
+             wrule(bytes(16), 23, 65535, 23, 6, 7) +
+             wrule(bytes(16), 8000, 8010, 9000, 17, 5) + b'\0'),
+            ('server', b'\x03' + struct.pack('>B', 1) +
+             b'HOST'.ljust(128, b'\0') + struct.pack('>II', 0x3f, 1) +
+             wrule(bytes(16), 1, 32767, 1, 6, 3) + b'\0'),
+            ('huge', b'\x00\x01\xff\xff\xff\xff')]:
+        put('wire', name, blob)
+
     argvs = {
         'podman': [0, '--config-net', '--dns-forward', '169.254.1.1', '-t',
                    'none', '-u', 'none', '-T', 'none', '-U', 'none',

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const dsts[] = {
 		"ff02::2", "ff02::1:ff00:1", "fe80::1", "ff02::1:ff00:15",
 	};
-	static const uint8_t mcast[ETH_ALEN_] = {
+	static const uint8_t mcast[ETH_ALEN] = {
 		0x33, 0x33, 0x00, 0x00, 0x00, 0x02
 	};
 	struct in6_addr src, dst;

@@ -89,7 +89,7 @@ hog=$!; track $hog
 wait_for grep -q "held" "$WORK/hog.out" || { cat "$WORK/hog.out"; fail "hog"; }
 wait_for grep -q "refusing new flows" "$WORK/pasta.log" ||
 	{ tail "$WORK/pasta.log"; fail "pasta never ran out of descriptors"; }
-check_refused $PASTA_PID "$WORK/pasta.log" "$WORK/ctl" seqpacket "pasta -c"
+check_refused $PASTA_PID "$WORK/pasta.log" "$WORK/ctl" stream "pasta -c"
 touch "$WORK/release"
 wait $hog
 WAIT_S=20 wait_for sh -c "'$(dirname "$PASST_BIN")/pesto' '$WORK/ctl' | grep -q 5300" ||

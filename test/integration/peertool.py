@@ -10,6 +10,10 @@
                                as the errno name the kernel gave
                                (ECONNREFUSED, EHOSTUNREACH, ...), or
                                "connected" or "timeout"
+  connect-icmp HOST PORT       connect-errno, then the first ICMP or
+                               ICMPv6 error a raw socket saw meanwhile
+                               about a TCP packet to HOST PORT: "ERRNO
+                               TYPE CODE FROM" ("ERRNO none" if none)
   icmp-src 4|6                 raw socket: print the source address of the
                                first echo request that arrives (10 s at most)
 """
@@ -68,6 +72,42 @@ def connect_errno(host, port):
     return 0
 
 
+def connect_icmp(host, port):
+    import select
+    v6 = ':' in host
+    fam = socket.AF_INET6 if v6 else socket.AF_INET
+    r = socket.socket(fam, socket.SOCK_RAW,
+                      socket.IPPROTO_ICMPV6 if v6 else socket.IPPROTO_ICMP)
+    c = socket.socket(fam, socket.SOCK_STREAM)
+    c.settimeout(8)
+    try:
+        c.connect((host, port))
+        res = 'connected'
+    except socket.timeout:
+        res = 'timeout'
+    except OSError as e:
+        res = errno.errorcode.get(e.errno, str(e.errno))
+    dst = socket.inet_pton(fam, host)
+    while select.select([r], [], [], 0.5)[0]:
+        data, src = r.recvfrom(2048)
+        icmp = data if v6 else data[(data[0] & 15) * 4:]
+        typ, code = icmp[0], icmp[1]
+        if typ not in ((1, 2, 3, 4) if v6 else (3, 11, 12)):
+            continue
+        inner = icmp[8:]
+        if v6:
+            idst, proto, ihl = inner[24:40], inner[6], 40
+        else:
+            idst, proto, ihl = inner[16:20], inner[9], (inner[0] & 15) * 4
+        if idst != dst or proto != 6 or \
+                int.from_bytes(inner[ihl + 2:ihl + 4], 'big') != port:
+            continue
+        print('%s %d %d %s' % (res, typ, code, plain(src[0])))
+        return 0
+    print('%s none' % res)
+    return 0
+
+
 def icmp_src(fam):
     if fam == '4':
         s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
@@ -97,6 +137,8 @@ def main(argv):
         return peer(argv[2], int(argv[3]))
     if cmd == 'connect-errno':
         return connect_errno(argv[2], int(argv[3]))
+    if cmd == 'connect-icmp':
+        return connect_icmp(argv[2], int(argv[3]))
     if cmd == 'icmp-src':
         return icmp_src(argv[2])
     print(__doc__, file=sys.stderr)

@@ -17,6 +17,12 @@
 #       one datagram from source port P (default any)
 #   udptool.py many HOST PORT COUNT SPORT
 #       one datagram from each of COUNT sockets, source ports SPORT onwards
+#   udptool.py recverr HOST PORT [TTL]
+#       connected socket with IP_RECVERR/IPV6_RECVERR (ip(7), ipv6(7)), TTL
+#       or hop limit TTL if given: send one datagram (up to 3 tries, 3 s
+#       each) and print the first error of its queue as "TYPE CODE ERRNO
+#       OFFENDER" (ICMP type and code, errno name, address of the node
+#       that sent it), or "none"
 #   udptool.py inject IFACE SRCMAC DSTMAC SRC DST DPORT PAYLOAD
 #       one hand-made Ethernet/IP/UDP frame (checksums computed here, RFC
 #       1071, RFC 768) written to IFACE with a packet socket: for
@@ -139,6 +145,34 @@ def many(host, port, count, sport):
         s.send(b'hello')
 
 
+def recverr(host, port, ttl):
+    import errno
+    import select
+    import struct
+    fam = family(host)
+    lvl = socket.IPPROTO_IPV6 if fam == socket.AF_INET6 else socket.IPPROTO_IP
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.setsockopt(lvl, 25 if fam == socket.AF_INET6 else 11, 1)  # *_RECVERR
+    if ttl:
+        s.setsockopt(lvl, socket.IPV6_UNICAST_HOPS if fam == socket.AF_INET6
+                     else socket.IP_TTL, ttl)
+    s.connect((host, port))
+    for _ in range(3):
+        s.send(b'probe')
+        p = select.poll()
+        p.register(s, select.POLLERR)
+        if not p.poll(3000):
+            continue
+        _, anc, _, _ = s.recvmsg(100, 512, socket.MSG_ERRQUEUE)
+        for _l, _t, d in anc:
+            eerr, _origin, typ, code = struct.unpack('IBBB', d[:7])
+            off = d[20:24] if fam == socket.AF_INET else d[24:40]
+            print('%d %d %s %s' % (typ, code, errno.errorcode.get(eerr, eerr),
+                                   socket.inet_ntop(fam, off)))
+            return
+    print('none')
+
+
 def csum(data):
     if len(data) % 2:
         data += b'\0'
@@ -193,6 +227,8 @@ def main(argv):
         send(argv[2], int(argv[3]), sport, '--expect-echo' in argv)
     elif cmd == 'many':
         many(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+    elif cmd == 'recverr':
+        recverr(argv[2], int(argv[3]), int(argv[4]) if len(argv) > 4 else 0)
     elif cmd == 'inject':
         inject(argv[2], argv[3], argv[4], argv[5], argv[6], int(argv[7]),
                argv[8].encode())

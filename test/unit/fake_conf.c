@@ -11,10 +11,10 @@
  */
 void fake_conf_init(struct conf *c)
 {
-	static const uint8_t mac_our[ETH_ALEN_] = {
+	static const uint8_t mac_our[ETH_ALEN] = {
 		0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55
 	};
-	static const uint8_t mac_guest[ETH_ALEN_] = {
+	static const uint8_t mac_guest[ETH_ALEN] = {
 		0x52, 0x54, 0x00, 0x12, 0x34, 0x56
 	};
 

@@ -14,9 +14,45 @@
 #include <sys/socket.h>
 
 #include "../../tap/frame.h"
+#include "../../tap/hdr.h"
 #include "captured_frames.h"
 #include "fake_parse.h"
 #include "fake_svc.h"
+
+/* Where headers start in the test frames: no IP options, no extension
+ * headers unless a test adds them
+ */
+#define L3		ETH_HLEN
+#define L4_IP4		(ETH_HLEN + sizeof(struct iphdr))
+#define L4_IP6		(ETH_HLEN + sizeof(struct ip6_hdr))
+
+/**
+ * ip4_poke_ihl() - Set the IHL field of the IPv4 header of a frame
+ * @b:		Frame
+ * @ihl:	IHL, 32-bit words
+ */
+static void ip4_poke_ihl(uint8_t *b, unsigned ihl)
+{
+	struct iphdr ip;
+
+	memcpy(&ip, b + L3, sizeof(ip));
+	ip.ihl = ihl & 0xf;
+	memcpy(b + L3, &ip, sizeof(ip));
+}
+
+/**
+ * tcp_poke_doff() - Set the Data Offset of a TCP header
+ * @th:		TCP header
+ * @doff:	Data Offset, 32-bit words
+ */
+static void tcp_poke_doff(uint8_t *th, unsigned doff)
+{
+	struct tcphdr t;
+
+	memcpy(&t, th, sizeof(t));
+	t.doff = doff & 0xf;
+	memcpy(th, &t, sizeof(t));
+}
 
 /**
  * ip6_build() - Synthetic IPv6 frame from the RFC 8200 layout
@@ -40,11 +76,10 @@ static size_t ip6_build(uint8_t *b, uint8_t nh, size_t plen)
 	};
 
 	memcpy(b, hdr, sizeof(hdr));
-	memset(b + 54, 0, plen);
-	b[18] = (uint8_t)(plen >> 8);
-	b[19] = (uint8_t)plen;
-	b[20] = nh;
-	return 54 + plen;
+	memset(b + L4_IP6, 0, plen);
+	hdr_put16(b + L3, struct ip6_hdr, ip6_plen, plen);
+	hdr_put8(b + L3, struct ip6_hdr, ip6_nxt, nh);
+	return L4_IP6 + plen;
 }
 
 /**
@@ -54,13 +89,10 @@ static size_t ip6_build(uint8_t *b, uint8_t nh, size_t plen)
  */
 static void udp_fill(uint8_t *p, uint16_t len)
 {
-	p[0] = 0x9c;			/* source port 40000 */
-	p[1] = 0x40;
-	p[2] = 0x14;			/* destination port 5353 */
-	p[3] = 0xe9;
-	p[4] = (uint8_t)(len >> 8);
-	p[5] = (uint8_t)len;
-	p[6] = p[7] = 0;
+	hdr_put16(p, struct udphdr, source, 40000);
+	hdr_put16(p, struct udphdr, dest, 5353);
+	hdr_put16(p, struct udphdr, len, len);
+	hdr_put16(p, struct udphdr, check, 0);
 }
 
 /* --- Ethernet ------------------------------------------------------ */
@@ -85,12 +117,12 @@ START_TEST(test_frame_parse_vlan_tag_dropped)
 	uint8_t b[sizeof(cap_arp_request) + 4];
 	struct frame f;
 
-	memcpy(b, cap_arp_request, 12);
-	b[12] = 0x81;
-	b[13] = 0x00;
-	b[14] = 0x00;
-	b[15] = 0x05;
-	memcpy(b + 16, cap_arp_request + 12, sizeof(cap_arp_request) - 12);
+	memcpy(b, cap_arp_request, offsetof(struct ethhdr, h_proto));
+	hdr_put16(b, struct ethhdr, h_proto, ETH_P_8021Q);
+	put_be16(b + sizeof(struct ethhdr), 5);		/* TCI: VLAN 5 */
+	memcpy(b + ETH_HLEN + 2,
+	       cap_arp_request + offsetof(struct ethhdr, h_proto),
+	       sizeof(cap_arp_request) - offsetof(struct ethhdr, h_proto));
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_ETHERTYPE);
 	ck_assert_uint_eq(f.ethertype, 0x8100);
 }
@@ -103,8 +135,7 @@ START_TEST(test_frame_parse_unknown_ethertype_dropped)
 	struct frame f;
 
 	memcpy(b, cap_arp_request, sizeof(b));
-	b[12] = 0x88;
-	b[13] = 0xcc;
+	hdr_put16(b, struct ethhdr, h_proto, ETH_P_LLDP);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_ETHERTYPE);
 }
 END_TEST
@@ -190,11 +221,11 @@ START_TEST(test_frame_parse_arp_not_eth_ip4_dropped)
 	struct frame f;
 
 	memcpy(b, cap_arp_request, sizeof(b));
-	b[15] = 6;
+	hdr_put16(b + L3, struct arphdr, ar_hrd, ARPHRD_IEEE802);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_ARP);
 
 	memcpy(b, cap_arp_request, sizeof(b));
-	b[19] = 16;
+	hdr_put8(b + L3, struct arphdr, ar_pln, 16);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_ARP);
 }
 END_TEST
@@ -322,7 +353,7 @@ START_TEST(test_frame_parse_ip4_first_fragment_dropped)
 	memcpy(b, cap_ip4_last_frag, sizeof(b));
 	b[14 + 6] = 0x20;
 	b[14 + 7] = 0x00;
-	ref_ip4_csum_fix(b + 14);
+	ref_ip4_csum_fix(b + L3);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_FRAG);
 }
 END_TEST
@@ -346,7 +377,7 @@ START_TEST(test_frame_parse_ip4_ihl_below_5_dropped)
 	struct frame f;
 
 	memcpy(b, cap_icmp4_echo, sizeof(b));
-	b[14] = 0x44;
+	ip4_poke_ihl(b, 4);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_HLEN);
 }
 END_TEST
@@ -358,7 +389,7 @@ START_TEST(test_frame_parse_ip4_ihl_beyond_frame_dropped)
 	struct frame f;
 
 	memcpy(b, cap_udp4, sizeof(b));
-	b[14] = 0x4f;
+	ip4_poke_ihl(b, 15);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_HLEN);
 }
 END_TEST
@@ -380,9 +411,8 @@ START_TEST(test_frame_parse_ip4_total_len_below_header_dropped)
 	struct frame f;
 
 	memcpy(b, cap_icmp4_echo, sizeof(b));
-	b[16] = 0;
-	b[17] = 19;
-	ref_ip4_csum_fix(b + 14);
+	hdr_put16(b + L3, struct iphdr, tot_len, 19);
+	ref_ip4_csum_fix(b + L3);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_LEN);
 }
 END_TEST
@@ -405,8 +435,7 @@ START_TEST(test_frame_parse_ip4_version_mismatch_dropped)
 	struct frame f;
 
 	memcpy(b, cap_icmp6_echo, sizeof(b));
-	b[12] = 0x08;
-	b[13] = 0x00;
+	hdr_put16(b, struct ethhdr, h_proto, ETH_P_IP);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_VERSION);
 }
 END_TEST
@@ -419,8 +448,9 @@ END_TEST
 static void icmp4_with_src(uint8_t *b, const char *src)
 {
 	memcpy(b, cap_icmp4_echo, sizeof(cap_icmp4_echo));
-	ck_assert_int_eq(inet_pton(AF_INET, src, b + 14 + 12), 1);
-	ref_ip4_csum_fix(b + 14);
+	ck_assert_int_eq(inet_pton(AF_INET, src,
+				   HDR_AT_W(b + L3, struct iphdr, saddr)), 1);
+	ref_ip4_csum_fix(b + L3);
 }
 
 /* RFC 1122 3.2.1.3: a source may not be multicast, broadcast or
@@ -492,9 +522,8 @@ START_TEST(test_frame_parse_udp_short_dropped)
 	struct frame f;
 
 	memcpy(b, cap_udp4, sizeof(b));
-	b[16] = 0;
-	b[17] = 27;
-	ref_ip4_csum_fix(b + 14);
+	hdr_put16(b + L3, struct iphdr, tot_len, 27);
+	ref_ip4_csum_fix(b + L3);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -508,9 +537,9 @@ START_TEST(test_frame_parse_tcp_bad_data_offset_dropped)
 	struct frame f;
 
 	memcpy(b, cap_tcp4_syn, sizeof(b));
-	b[34 + 12] = 0x40;
+	tcp_poke_doff(b + L4_IP4, 4);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
-	b[34 + 12] = 0xf0;
+	tcp_poke_doff(b + L4_IP4, 15);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -522,9 +551,8 @@ START_TEST(test_frame_parse_tcp_short_dropped)
 	struct frame f;
 
 	memcpy(b, cap_tcp4_syn, sizeof(b));
-	b[16] = 0;
-	b[17] = 39;
-	ref_ip4_csum_fix(b + 14);
+	hdr_put16(b + L3, struct iphdr, tot_len, 39);
+	ref_ip4_csum_fix(b + L3);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -536,9 +564,8 @@ START_TEST(test_frame_parse_icmp_short_dropped)
 	struct frame f;
 
 	memcpy(b, cap_icmp4_echo, sizeof(b));
-	b[16] = 0;
-	b[17] = 27;
-	ref_ip4_csum_fix(b + 14);
+	hdr_put16(b + L3, struct iphdr, tot_len, 27);
+	ref_ip4_csum_fix(b + L3);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_SHORT_L4);
 }
 END_TEST
@@ -552,7 +579,7 @@ START_TEST(test_frame_parse_icmp_non_echo_no_id)
 	struct frame f;
 
 	memcpy(b, cap_icmp4_echo, sizeof(b));
-	b[34] = 13;
+	hdr_put8(b + L4_IP4, struct icmphdr, type, ICMP_TIMESTAMP);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), 0);
 	ck_assert_uint_eq(f.sport, 0);
 	ck_assert_uint_eq(f.l4_hlen, 8);
@@ -695,8 +722,7 @@ START_TEST(test_frame_parse_ip6_version_mismatch_dropped)
 	struct frame f;
 
 	memcpy(b, cap_icmp4_echo, sizeof(b));
-	b[12] = 0x86;
-	b[13] = 0xdd;
+	hdr_put16(b, struct ethhdr, h_proto, ETH_P_IPV6);
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_VERSION);
 }
 END_TEST
@@ -710,8 +736,10 @@ END_TEST
 static void icmp6_with_addrs(uint8_t *b, const char *src, const char *dst)
 {
 	memcpy(b, cap_icmp6_echo, sizeof(cap_icmp6_echo));
-	ck_assert_int_eq(inet_pton(AF_INET6, src, b + 14 + 8), 1);
-	ck_assert_int_eq(inet_pton(AF_INET6, dst, b + 14 + 24), 1);
+	ck_assert_int_eq(inet_pton(AF_INET6, src,
+				   HDR_AT_W(b + L3, struct ip6_hdr, ip6_src)), 1);
+	ck_assert_int_eq(inet_pton(AF_INET6, dst,
+				   HDR_AT_W(b + L3, struct ip6_hdr, ip6_dst)), 1);
 }
 
 /* RFC 4291 2.7: multicast never as source; 2.5.3: ::1 never on a link;
@@ -745,7 +773,8 @@ START_TEST(test_frame_parse_ip6_unspec_source_udp_dropped)
 	struct frame f;
 
 	memcpy(b, cap_udp6, sizeof(b));
-	memset(b + 14 + 8, 0, 16);
+	memset(HDR_AT_W(b + L3, struct ip6_hdr, ip6_src), 0,
+	       sizeof(struct in6_addr));
 	ck_assert_int_eq(frame_parse(b, sizeof(b), &f), -FD_IP_ADDR);
 }
 END_TEST
@@ -759,10 +788,10 @@ START_TEST(test_frame_parse_ip6_dstopts_walked)
 	struct frame f;
 	size_t len;
 
-	len = ip6_build(b, 60, 16 + 12);
-	b[54] = IPPROTO_UDP;
-	b[55] = 1;
-	udp_fill(b + 54 + 16, 12);
+	len = ip6_build(b, IPPROTO_DSTOPTS, 16 + 12);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_nxt, IPPROTO_UDP);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_len, 1);
+	udp_fill(b + L4_IP6 + 16, 12);
 	ck_assert_int_eq(frame_parse(b, len, &f), 0);
 	ck_assert_uint_eq(f.l3_hlen, 56);
 	ck_assert_uint_eq(f.proto, IPPROTO_UDP);
@@ -781,10 +810,10 @@ START_TEST(test_frame_parse_ip6_ah_length_units)
 	struct frame f;
 	size_t len;
 
-	len = ip6_build(b, 51, 24 + 8);
-	b[54] = IPPROTO_UDP;
-	b[55] = 4;
-	udp_fill(b + 54 + 24, 8);
+	len = ip6_build(b, IPPROTO_AH, 24 + 8);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_nxt, IPPROTO_UDP);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_len, 4);
+	udp_fill(b + L4_IP6 + 24, 8);
 	ck_assert_int_eq(frame_parse(b, len, &f), 0);
 	ck_assert_uint_eq(f.l3_hlen, 64);
 	ck_assert_uint_eq(f.proto, IPPROTO_UDP);
@@ -801,10 +830,10 @@ START_TEST(test_frame_parse_ip6_hbh_not_first_dropped)
 	struct frame f;
 	size_t len;
 
-	len = ip6_build(b, 43, 8 + 8 + 8);
-	b[54] = 0;			/* next: Hop-by-Hop */
-	b[62] = IPPROTO_UDP;
-	udp_fill(b + 70, 8);
+	len = ip6_build(b, IPPROTO_ROUTING, 8 + 8 + 8);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_nxt, IPPROTO_HOPOPTS);
+	hdr_put8(b + L4_IP6 + 8, struct ip6_ext, ip6e_nxt, IPPROTO_UDP);
+	udp_fill(b + L4_IP6 + 16, 8);
 	ck_assert_int_eq(frame_parse(b, len, &f), -FD_EXTHDR);
 }
 END_TEST
@@ -816,18 +845,20 @@ START_TEST(test_frame_parse_ip6_exthdr_chain_limit)
 	struct frame f;
 	size_t len, i;
 
-	len = ip6_build(b, 60, 8 * 8 + 8);
+	len = ip6_build(b, IPPROTO_DSTOPTS, 8 * 8 + 8);
 	for (i = 0; i < 8; i++)
-		b[54 + i * 8] = i == 7 ? IPPROTO_UDP : 60;
-	udp_fill(b + 54 + 64, 8);
+		hdr_put8(b + L4_IP6 + i * 8, struct ip6_ext, ip6e_nxt,
+			 i == 7 ? IPPROTO_UDP : IPPROTO_DSTOPTS);
+	udp_fill(b + L4_IP6 + 64, 8);
 	ck_assert_int_eq(frame_parse(b, len, &f), 0);
 	ck_assert_uint_eq(f.l3_hlen, 40 + 64);
 	ck_assert_uint_eq(f.proto, IPPROTO_UDP);
 
-	len = ip6_build(b, 60, 9 * 8 + 8);
+	len = ip6_build(b, IPPROTO_DSTOPTS, 9 * 8 + 8);
 	for (i = 0; i < 9; i++)
-		b[54 + i * 8] = i == 8 ? IPPROTO_UDP : 60;
-	udp_fill(b + 54 + 72, 8);
+		hdr_put8(b + L4_IP6 + i * 8, struct ip6_ext, ip6e_nxt,
+			 i == 8 ? IPPROTO_UDP : IPPROTO_DSTOPTS);
+	udp_fill(b + L4_IP6 + 72, 8);
 	ck_assert_int_eq(frame_parse(b, len, &f), -FD_EXTHDR);
 }
 END_TEST
@@ -839,13 +870,13 @@ START_TEST(test_frame_parse_ip6_exthdr_beyond_payload_dropped)
 	struct frame f;
 	size_t len;
 
-	len = ip6_build(b, 60, 8);
-	b[54] = IPPROTO_UDP;
-	b[55] = 1;
+	len = ip6_build(b, IPPROTO_DSTOPTS, 8);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_nxt, IPPROTO_UDP);
+	hdr_put8(b + L4_IP6, struct ip6_ext, ip6e_len, 1);
 	ck_assert_int_eq(frame_parse(b, len, &f), -FD_EXTHDR);
 
 	/* Fewer than the 8 bytes every extension header has */
-	len = ip6_build(b, 0, 4);
+	len = ip6_build(b, IPPROTO_HOPOPTS, 4);
 	ck_assert_int_eq(frame_parse(b, len, &f), -FD_EXTHDR);
 }
 END_TEST
@@ -857,7 +888,7 @@ START_TEST(test_frame_parse_ip6_no_next_header_empty_l4)
 	struct frame f;
 	size_t len;
 
-	len = ip6_build(b, 59, 16);
+	len = ip6_build(b, IPPROTO_NONE, 16);
 	ck_assert_int_eq(frame_parse(b, len, &f), 0);
 	ck_assert_uint_eq(f.proto, 59);
 	ck_assert_uint_eq(f.l3_len, 56);
@@ -913,7 +944,7 @@ static void check_within(const uint8_t *b, size_t len, const struct frame *f)
 
 	ck_assert_ptr_eq(f->l2, b);
 	ck_assert_uint_eq(f->l2_len, len);
-	ck_assert(f->l3 >= b + 14 && f->l3 + f->l3_len <= end);
+	ck_assert(f->l3 >= b + L3 && f->l3 + f->l3_len <= end);
 	ck_assert_uint_le(f->l3_hlen, f->l3_len);
 	if (!f->l4)
 		return;
@@ -982,10 +1013,11 @@ START_TEST(test_frame_parse_mutations_safe)
 					(uint8_t)(seed >> 20);
 			}
 			if (n % 3 == 0)	/* keep the checksum right */
-				if (b[12] == 0x08 && b[13] == 0x00 &&
-				    len >= 34 && (b[14] & 0x0f) >= 5 &&
-				    14 + (size_t)(b[14] & 0x0f) * 4 <= len)
-					ref_ip4_csum_fix(b + 14);
+				if (hdr_get16(b, struct ethhdr, h_proto) ==
+				    ETH_P_IP && len >= L4_IP4 &&
+				    (b[L3] & 0x0f) >= 5 &&	/* IHL */
+				    L3 + (size_t)(b[L3] & 0x0f) * 4 <= len)
+					ref_ip4_csum_fix(b + L3);
 			ret = frame_parse(b, len, &f);
 			ck_assert_int_le(ret, 0);
 			ck_assert_int_gt(ret, -FD_COUNT);

@@ -54,6 +54,9 @@
 #define LLVMFuzzerTestOneInput fuzz_vhost_fds_one
 #include "../fuzz/vhost_fds.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_wire_one
+#include "../fuzz/wire.c"
+#undef LLVMFuzzerTestOneInput
 
 #define REPLAY_MAX	(1 << 20)	/* largest input replayed, bytes */
 
@@ -168,6 +171,12 @@ START_TEST(test_fuzz_tcp_opt_replay)
 }
 END_TEST
 
+START_TEST(test_fuzz_wire_replay)
+{
+	replay("wire", fuzz_wire_one);
+}
+END_TEST
+
 START_TEST(test_fuzz_ports_replay)
 {
 	replay("ports", fuzz_ports_one);
@@ -223,6 +232,7 @@ static Suite *fuzz_regress_suite(void)
 	tcase_add_test(tc, test_fuzz_ndp_replay);
 	tcase_add_test(tc, test_fuzz_tcp_opt_replay);
 	tcase_add_test(tc, test_fuzz_ports_replay);
+	tcase_add_test(tc, test_fuzz_wire_replay);
 	tcase_add_test(tc, test_fuzz_conf_replay);
 	suite_add_tcase(s, tc);
 	return s;

@@ -275,6 +275,22 @@ END_TEST
  *
  * Return: the suite
  */
+/* log_bits_fmt(): set bits get "+", cleared "-", unchanged are left out, in
+ * bit order; a short buffer is truncated, still NUL-terminated
+ */
+START_TEST(test_log_bits_fmt_set_and_cleared)
+{
+	static const char *const names[] = { "A", "B", "C", "D" };
+	char buf[32], small[4];
+
+	ck_assert_str_eq(log_bits_fmt(0x1, 0x6, names, 4, buf, sizeof(buf)),
+			 "-A +B +C");
+	ck_assert_str_eq(log_bits_fmt(0x5, 0x5, names, 4, buf, sizeof(buf)), "");
+	ck_assert_str_eq(log_bits_fmt(0x0, 0xf, names, 4, small, sizeof(small)),
+			 "+A ");
+}
+END_TEST
+
 static Suite *log_suite(void)
 {
 	Suite *s = suite_create("log");
@@ -295,6 +311,7 @@ static Suite *log_suite(void)
 	tcase_add_test(tc, test_log_open_file_trims_existing_large_file);
 	tcase_add_test(tc, test_log_info_always_ignores_quiet);
 	tcase_add_test(tc, test_assert_logs_and_aborts);
+	tcase_add_test(tc, test_log_bits_fmt_set_and_cleared);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../passt/udp_internal.h"
+#include "../../tap/frame.h"
 #include "captured_frames.h"
 #include "fake_parse.h"
 #include "rfc1071.h"
