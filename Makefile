@@ -22,6 +22,9 @@
 #                   check (~30 s, 64 MiB each way; VHOST_SHORT=1: 8 MiB)
 #   make check-stress many TCP connections of mixed sizes and behaviours,
 #                   tap and splice paths, with loss (~2.5 min, not in check)
+#   make check-migrate live migration of a --vhost-user guest between two
+#                   QEMU 10 (fetched from bookworm-backports into
+#                   build/qemu10, not installed; ~1 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
@@ -118,9 +121,10 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
 	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
+	qemu10 check-migrate \
 	deps-clients check-lsm selinux
 
-all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto
+all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto $(BUILD)/passt-repair
 
 # Each object depends on the headers it includes: the compiler lists them
 # in a .d file next to it (-MMD; -MP: a header that goes away doesn't break
@@ -171,6 +175,13 @@ $(BUILD)/pesto: $(PESTO_SRCS) passt/ctl.h conf/wire.h conf/ctl_ops.h \
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ $(PESTO_SRCS) \
 		$(ALL_LDFLAGS)
+
+# passt-repair(1): the TCP_REPAIR helper for --vhost-user migration, libc and
+# libseccomp only
+$(BUILD)/passt-repair: repair/passt-repair.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ repair/passt-repair.c \
+		$(ALL_LDFLAGS) -lseccomp
 
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
@@ -235,7 +246,7 @@ check-unit: all unit
 	@test/unit/run.sh $(BUILD)/test
 
 check-man:
-	@for m in passt.1 pesto.1; do \
+	@for m in passt.1 pesto.1 passt-repair.1; do \
 		out=$$(groff -ww -man -z $$m 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; echo "man: $$m has warnings"; exit 1; fi; \
 		echo "man: $$m renders without warnings"; \
@@ -311,6 +322,34 @@ check-vhost: all
 	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
 		test/integration/run.sh
 
+# QEMU 10 for the migration test (7.2 can't carry a vhost-user-net
+# back-end's state): bookworm-backports' .debs, fetched with a sources list
+# and apt state of our own (the system's are left as they are), unpacked
+# in $(BUILD)/qemu10, never installed
+QEMU10_DIR := $(abspath $(BUILD))/qemu10
+QEMU10_APT := $(abspath $(BUILD))/qemu10-apt
+qemu10:
+	@[ -x $(QEMU10_DIR)/usr/bin/qemu-system-x86_64 ] && exit 0; \
+	mkdir -p $(QEMU10_APT)/lists/partial $(QEMU10_APT)/cache/archives/partial \
+		$(QEMU10_APT)/debs && \
+	echo "deb http://deb.debian.org/debian bookworm-backports main" \
+		> $(QEMU10_APT)/sources.list && \
+	A="-o Dir::Etc::SourceList=$(QEMU10_APT)/sources.list \
+	   -o Dir::Etc::SourceParts=/dev/null \
+	   -o Dir::State::Lists=$(QEMU10_APT)/lists \
+	   -o Dir::Cache=$(QEMU10_APT)/cache" && \
+	apt-get $$A -q update >/dev/null && \
+	cd $(QEMU10_APT)/debs && apt-get $$A -q download \
+		qemu-system-x86/bookworm-backports \
+		qemu-system-common/bookworm-backports \
+		qemu-system-data/bookworm-backports && \
+	for f in $(QEMU10_APT)/debs/*.deb; do dpkg -x $$f $(QEMU10_DIR); done
+
+# Live migration of a --vhost-user guest between two QEMU 10 (opt-in)
+check-migrate: all qemu10
+	@TESTS=vhost_migrate_qemu10.sh QEMU10_DIR=$(QEMU10_DIR) \
+		PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
+
 check: deps
 	$(MAKE) --no-print-directory -j$(JOBS) all unit
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
@@ -361,9 +400,11 @@ install: all
 	# executed, and a symbolic link resolves to passt
 	ln -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta
 	install -m 755 $(BUILD)/pesto $(DESTDIR)$(PREFIX)/bin/pesto
+	install -m 755 $(BUILD)/passt-repair $(DESTDIR)$(PREFIX)/bin/passt-repair
 	install -m 644 passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt.1
 	ln -sf passt.1 $(DESTDIR)$(PREFIX)/share/man/man1/pasta.1
 	install -m 644 pesto.1 $(DESTDIR)$(PREFIX)/share/man/man1/pesto.1
+	install -m 644 passt-repair.1 $(DESTDIR)$(PREFIX)/share/man/man1/passt-repair.1
 	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)
 	for f in $(UNIT_FILES); do \
 		sed 's|@BINDIR@|$(PREFIX)/bin|g' $$f > \
@@ -407,9 +448,11 @@ endif
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/passt $(DESTDIR)$(PREFIX)/bin/pasta \
 		$(DESTDIR)$(PREFIX)/bin/pesto \
+		$(DESTDIR)$(PREFIX)/bin/passt-repair \
 		$(DESTDIR)$(PREFIX)/share/man/man1/passt.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pasta.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/pesto.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/passt-repair.1 \
 		$(addprefix $(DESTDIR)$(SYSTEMD_UNITDIR)/,$(UNIT_NAMES))
 ifeq ($(APPARMOR),1)
 	rm -f $(addprefix $(DESTDIR)$(APPARMOR_DIR)/,$(AA_FILES))

@@ -262,6 +262,10 @@ void conf_check(const struct conf_state *st)
 				 "with %s", tcp ? "--no-tcp" : "--no-udp");
 	}
 
+	/* Upstream: "is for vhost-user mode only" */
+	if (st->vu_only && !c->vhost_user)
+		conf_die(st, st->vu_only, "needs --vhost-user");
+
 	if (c->mode != MODE_PASTA)
 		return;
 	if (c->splice_only && c->no_splice)

@@ -183,6 +183,17 @@ static const struct conf_opt conf_opts[] = {
 	{ "print-capabilities", 0, OPT_PRINT_CAPABILITIES, no_argument,
 	  M_PASST, NULL, NULL,
 	  "print the vhost-user back-end capabilities (JSON) and exit" },
+	{ "repair-path", 0, OPT_REPAIR_PATH, required_argument, M_PASST,
+	  "PATH", "UNIX socket path, 1-107 characters, or none",
+	  "UNIX socket for passt-repair, default: the socket's path + .repair "
+	  "(--vhost-user)" },
+	{ "migrate-exit", 0, OPT_MIGRATE_EXIT, no_argument, M_PASST, NULL,
+	  NULL, "exit once a migration as source completed (--vhost-user)" },
+	{ "migrate-no-linger", 0, OPT_MIGRATE_NO_LINGER, no_argument, M_PASST,
+	  NULL, NULL, "close migrated TCP sockets at once (--vhost-user)" },
+	{ "upstream-features", 0, OPT_UPSTREAM_FEATURES, no_argument, M_PASST,
+	  NULL, NULL, "offer only upstream passt's virtio features, so that "
+	  "the guest may migrate to it (--vhost-user)" },
 
 	/* pasta only */
 	{ "tcp-ns", 'T', 'T', required_argument, M_PASTA, "SPEC", PORTS_FORM,

@@ -391,6 +391,14 @@ struct conf_given {
  * @one_off:		-1/--one-off: exit after the first client goes (-F
  *			implies it)
  * @vhost_user:		--vhost-user: the client is a vhost-user front-end
+ * @repair_path:	--repair-path: UNIX socket for passt-repair, "" for
+ *			the default (the socket's path + ".repair"), "none"
+ *			for no socket (./none is a file named none)
+ * @migrate_exit:	--migrate-exit: exit after a migration as source
+ * @migrate_no_linger:	--migrate-no-linger: close migrated TCP sockets at
+ *			once (none is migrated yet: no effect)
+ * @upstream_features:	--upstream-features: offer only upstream passt's
+ *			virtio features (tap/vhost_user.c)
  *
  * @devmem_if:		--devmem interface, "" if off
  * @devmem_queues:	--devmem queue list as a bitmap (bit n = queue n,
@@ -473,6 +481,10 @@ struct conf {
 	int fd;
 	bool one_off;
 	bool vhost_user;
+	char repair_path[108];
+	bool migrate_exit;
+	bool migrate_no_linger;
+	bool upstream_features;
 
 	char devmem_if[IFNAMSIZ];
 	uint64_t devmem_queues;

@@ -74,6 +74,10 @@ enum conf_opt_id {
 	OPT_HOST_LO_TO_NS_LO,
 	OPT_VHOST_USER,
 	OPT_PRINT_CAPABILITIES,
+	OPT_REPAIR_PATH,
+	OPT_MIGRATE_EXIT,
+	OPT_MIGRATE_NO_LINGER,
+	OPT_UPSTREAM_FEATURES,
 	OPT_NO_FOLLOW_HOST,
 };
 
@@ -138,6 +142,8 @@ struct conf_opt {
  * @netns_given:	--netns given
  * @userns_given:	--userns given
  * @fd_given:		-F given
+ * @vu_only:		An option given that needs --vhost-user (for the
+ *			message), or NULL
  */
 struct conf_state {
 	struct conf *c;
@@ -152,6 +158,7 @@ struct conf_state {
 	bool fwd_none[4], fwd_some[4];
 	const struct conf_opt *fwd_opt[4];
 	bool netns_given, userns_given, fd_given;
+	const struct conf_opt *vu_only;
 };
 
 /* conf.c */

@@ -895,6 +895,23 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 	case OPT_VHOST_USER:
 		c->vhost_user = true;
 		break;
+	case OPT_REPAIR_PATH:
+		if (conf_path(arg, c->repair_path, CONF_SOCK_PATH_MAX))
+			conf_invalid(st, o, arg);
+		st->vu_only = o;
+		break;
+	case OPT_MIGRATE_EXIT:
+		c->migrate_exit = true;
+		st->vu_only = o;
+		break;
+	case OPT_MIGRATE_NO_LINGER:
+		c->migrate_no_linger = true;
+		st->vu_only = o;
+		break;
+	case OPT_UPSTREAM_FEATURES:
+		c->upstream_features = true;
+		st->vu_only = o;
+		break;
 	case OPT_PRINT_CAPABILITIES:
 		/* vhost-user.rst, "Backend program conventions" */
 		printf("{\n  \"type\": \"net\"\n}\n");

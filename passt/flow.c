@@ -401,6 +401,26 @@ unsigned flow_count(void)
 }
 
 /**
+ * flow_count_type() - Active entries of one type
+ * @t:		enum flow_type
+ *
+ * Context: any time (a scan up to flow_hwm(): not for the data path)
+ * Return: count
+ */
+unsigned flow_count_type(enum flow_type t)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < flow_hwm(); i++) {
+		const union flow *f = flow_at(i);
+
+		if (f->f.state == FLOW_STATE_ACTIVE && f->f.type == t)
+			n++;
+	}
+	return n;
+}
+
+/**
  * flow_key_fill() - Build a key, padding zeroed (keys are hashed as bytes)
  * @k:		Key to fill
  * @proto:	L4 protocol

@@ -244,6 +244,7 @@ union flow *flow_at(unsigned idx);
 unsigned flow_max(void);
 unsigned flow_hwm(void);
 unsigned flow_count(void);
+unsigned flow_count_type(enum flow_type t);
 int flow_hash_add(union flow *flow);
 union flow *flow_lookup(const struct flow_key *key);
 void flow_key_fill(struct flow_key *k, uint8_t proto, const union inany *g,

@@ -44,6 +44,7 @@
 #include "limits.h"
 #include "passt.h"
 #include "pasta.h"
+#include "repair.h"
 #include "sdlisten.h"
 #include "sdnotify.h"
 #include "sockfile.h"
@@ -373,6 +374,9 @@ int main(int argc, char **argv)
 	} else if (c->mode == MODE_PASST && c->fd < 0) {
 		passt_sock_open(ctx);
 	}
+	if (c->mode == MODE_PASST && c->vhost_user)
+		repair_open(ctx, c->fd < 0 && sdlisten_fd() < 0 ?
+				 passt_sock_path : "");
 
 	/* A command we spawned keeps the terminal: stay in the foreground */
 	spawned = c->mode == MODE_PASTA && pasta_child_pid_get() > 0;

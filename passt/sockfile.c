@@ -72,7 +72,7 @@
 #include "isolation.h"
 #include "sockfile.h"
 
-#define SOCKFILE_MAX		2	/* passt's -s and -c */
+#define SOCKFILE_MAX		3	/* passt's -s, -c, --repair-path */
 #define SOCKFILE_TMP_TRIES	8	/* names for the private directory */
 #define SOCKFILE_TMP_NAME	"s"	/* the socket in there */
 

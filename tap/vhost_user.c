@@ -14,7 +14,7 @@
  * can't map, a ring outside guest memory) or a broken ring drop the
  * front-end with a log line: tap_detach() and a new front-end may connect
  * (--one-off: the daemon exits).  A well-formed request we don't support
- * (dirty logging, polling mode) is refused, with a failure reply if the
+ * (polling mode, anything not listed here) is refused, with a failure reply if the
  * front-end asked for one (VHOST_USER_PROTOCOL_F_REPLY_ACK), and the
  * connection goes on.
  *
@@ -32,11 +32,31 @@
  * FRAME_MAX are taken, TCP passes the whole payload to its socket, we
  * never segment; a header that asks for what wasn't negotiated, or whose
  * GSO or checksum fields don't fit the frame, drops the frame:
- * vu_stats.rx_bad_gso) and VHOST_USER_F_PROTOCOL_FEATURES; protocol
- * features: REPLY_ACK.  SET_FEATURES with a TSO feature but not the
- * checksum feature it depends on (5.1.3.1) drops the front-end.  No UDP
- * offloads (UFO, USO), no ECN with TSO, no VIRTIO_F_EVENT_IDX, no
- * multiqueue, no dirty logging (so no live migration), no IOMMU.
+ * vu_stats.rx_bad_gso), VHOST_F_LOG_ALL and
+ * VHOST_USER_F_PROTOCOL_FEATURES; protocol features: REPLY_ACK, LOG_SHMFD
+ * and DEVICE_STATE (see Migration).  SET_FEATURES with a TSO feature but
+ * not the checksum feature it depends on (5.1.3.1) drops the front-end.
+ * No UDP offloads (UFO, USO), no ECN with TSO, no VIRTIO_F_EVENT_IDX, no
+ * multiqueue, no IOMMU, no postcopy.
+ *
+ * Migration (vhost-user.rst, "Migration", "Migrating back-end state").
+ * QEMU copies guest RAM while the guest runs; it gives us a bitmap
+ * (SET_LOG_BASE, a memfd we map) and turns VHOST_F_LOG_ALL on: from then
+ * on every byte we write into guest memory sets the bit of its 4 KiB
+ * page (tap/vu_log.c): the receive buffers a frame is copied into, by
+ * their guest physical address, and the used rings' entries and idx at
+ * the ring's log address (VHOST_VRING_F_LOG in SET_VRING_ADDR).  Once the
+ * guest is stopped, QEMU asks for our own state (SET_DEVICE_STATE_FD,
+ * direction save) and we write it into the channel it gives us, in
+ * upstream passt's stream layout (tap/devstate.h: the guest's addresses
+ * and MAC, a TCP flow count), non-blocking from the main loop
+ * (vu_state_io()); on the destination QEMU gives us that stream (load),
+ * we read it to its end, check every field and take it.
+ * CHECK_DEVICE_STATE reports the result; if it comes before a load's end
+ * of file, its reply waits for it.  TCP connections can't move yet: a
+ * save while any is open is refused at SET_DEVICE_STATE_FD, before the
+ * guest leaves this host, and a stream that carries flows is refused on
+ * load; the daemon decides (struct vu_state_ops, passt/passt.c).
  *
  * Queues.  Queue 0 is the guest's receiveq: tap_flush() copies each frame,
  * behind a 12-byte struct virtio_net_hdr_mrg_rxbuf, into as many
@@ -103,10 +123,12 @@
 #include "vhost_user.h"
 #include "virtio.h"
 #include "vnet.h"
+#include "vu_log.h"
 
 /* Feature bits: virtio 1.x 5.1.3 and 6, from the uapi headers
- * (linux/virtio_net.h, virtio_ring.h, virtio_config.h).  Only the
- * vhost-user one is in no uapi header: docs/interop/vhost-user.rst of QEMU
+ * (linux/virtio_net.h, virtio_ring.h, virtio_config.h, vhost_types.h for
+ * VHOST_F_LOG_ALL: dirty-page logging on).  Only the vhost-user one is in
+ * no uapi header: docs/interop/vhost-user.rst of QEMU
  */
 #define VHOST_USER_F_PROTOCOL_FEATURES	30
 
@@ -118,11 +140,36 @@
 			 BIT(VIRTIO_NET_F_HOST_TSO6) |			\
 			 BIT(VIRTIO_NET_F_MRG_RXBUF) |			\
 			 BIT(VIRTIO_RING_F_INDIRECT_DESC) |		\
+			 BIT(VHOST_F_LOG_ALL) |				\
 			 BIT(VHOST_USER_F_PROTOCOL_FEATURES) |		\
 			 BIT(VIRTIO_F_VERSION_1))
 
+/* What upstream passt offers: a guest that negotiated more can't move to
+ * an upstream back-end (QEMU, loading virtio-net: "Features ...
+ * unsupported")
+ */
+#define VU_FEATURES_UPSTREAM	(BIT(VIRTIO_NET_F_GUEST_CSUM) |		\
+				 BIT(VIRTIO_NET_F_MRG_RXBUF) |		\
+				 BIT(VHOST_F_LOG_ALL) |			\
+				 BIT(VHOST_USER_F_PROTOCOL_FEATURES) |	\
+				 BIT(VIRTIO_F_VERSION_1))
+
+#define VU_PROTOCOL_F_LOG_SHMFD		1
 #define VU_PROTOCOL_F_REPLY_ACK		3
-#define VU_PROTOCOL_FEATURES		BIT(VU_PROTOCOL_F_REPLY_ACK)
+#define VU_PROTOCOL_F_DEVICE_STATE	19
+#define VU_PROTOCOL_FEATURES		(BIT(VU_PROTOCOL_F_LOG_SHMFD) |	\
+					 BIT(VU_PROTOCOL_F_REPLY_ACK) |	\
+					 BIT(VU_PROTOCOL_F_DEVICE_STATE))
+
+#define VU_LOG_DESC_SIZE		16	/* log size, log offset: u64 */
+#define VU_LOG_SIZE_MAX			(1ULL << 30)	/* 32 TiB of guest */
+
+#define VU_STATE_SAVE			0	/* transfer direction */
+#define VU_STATE_LOAD			1
+#define VU_STATE_PHASE_STOPPED		0	/* migration phase */
+#define VU_STATE_E_FAIL			1	/* bits 0-7 of the reply */
+#define VU_STATE_NOFD			BIT(8)	/* no back-end fd in reply */
+#define VU_STATE_BUF			4096	/* longest stream we take */
 #define VU_EMPTY_KICKS_WARN	8	/* empty kicks before the RAM warning */
 
 #define VU_VRING_IDX_MASK		0xff	/* SET_VRING_KICK/CALL/ERR u64 */
@@ -180,12 +227,50 @@ struct vu_mem_region {
  * @started:	Kick fd received and rings mapped, until GET_VRING_BASE
  * @call_full:	A write to @call_fd found its counter full: check that it
  *		has room (poll()) before the next one
+ * @log_used:	VHOST_VRING_F_LOG: log our used ring writes
+ * @log_gpa:	Where the used ring is logged (SET_VRING_ADDR "log": the
+ *		used ring's first byte is logged at this guest address)
  */
 struct vu_queue {
 	struct vq vq;
 	int kick_fd, call_fd, err_fd;
 	bool addr_set, enabled, started;
 	bool call_full;
+	bool log_used;
+	uint64_t log_gpa;
+};
+
+/* Device state transfer (SET_DEVICE_STATE_FD), see vu_state_start() */
+enum vu_xfer_state {
+	VU_XFER_NONE = 0,	/* none since the front-end connected */
+	VU_XFER_RUNNING,	/* fd open, bytes moving */
+	VU_XFER_DONE,		/* fd closed, @result final */
+};
+
+/**
+ * struct vu_xfer - A device state transfer
+ * @state:	enum vu_xfer_state
+ * @fd:		Our end of the channel (non-blocking), -1 if none
+ * @load:	Direction: true if we read (destination)
+ * @result:	0 if the transfer completed and its state was taken, else
+ *		a positive errno (what CHECK_DEVICE_STATE reports)
+ * @check_pending: CHECK_DEVICE_STATE arrived before the end of the
+ *		transfer: answer it when that comes (vu_state_finish())
+ * @checked:	CHECK_DEVICE_STATE is being answered with a success:
+ *		vu_state_checked() once the reply is sent
+ * @len:	Bytes in @buf (saving: the stream; loading: received)
+ * @off:	Saving: bytes of @buf written so far
+ * @buf:	The stream
+ */
+struct vu_xfer {
+	enum vu_xfer_state state;
+	int fd;
+	bool load;
+	int result;
+	bool check_pending;
+	bool checked;
+	size_t len, off;
+	uint8_t buf[VU_STATE_BUF];
 };
 
 /**
@@ -217,6 +302,11 @@ struct vu_map {
  * @in:		Message being received
  * @in_hdr:	Its header as received (little-endian)
  * @in_len:	Bytes of it received so far (header, then payload)
+ * @log:	Dirty-page log (SET_LOG_BASE), used while VHOST_F_LOG_ALL
+ *		is negotiated
+ * @log_map:	Our mapping of the log's file (@log.bitmap is inside)
+ * @log_map_len: Its length, bytes
+ * @xfer:	Device state transfer
  */
 struct vu_dev {
 	int fd;
@@ -235,15 +325,23 @@ struct vu_dev {
 	struct vu_msg in;
 	uint8_t in_hdr[VU_HDR_SIZE];
 	size_t in_len;
+	struct vu_log log;
+	void *log_map;
+	size_t log_map_len;
+	struct vu_xfer xfer;
 };
 
 struct vu_stats vu_stats;
 
-static struct vu_dev vu = { .fd = -1 };
+static struct vu_dev vu = { .fd = -1, .xfer.fd = -1 };
 static vu_watch_fn vu_watch;
+static vu_state_watch_fn vu_state_watch;
+static const struct vu_state_ops *vu_state_ops;
+static uint64_t vu_offered = VU_FEATURES;	/* GET_FEATURES */
 static uint8_t vu_rxbuf[VU_RXBUF] __attribute__((aligned(64)));
 static struct vq_chain vu_chains[VU_RX_CHAINS];
 static int vu_ring_broken(unsigned i, int err);
+static int vu_send(const struct vu_msg *m);
 static volatile sig_atomic_t vu_sigbus_hit;	/* vu_sigbus() caught one */
 static bool vu_sigbus_on;			/* vu_sigbus() installed */
 static bool vu_sigalrm_on;			/* vu_sigalrm() installed */
@@ -289,6 +387,34 @@ static bool vu_features_consistent(uint64_t f)
 void vu_set_watch(vu_watch_fn fn)
 {
 	vu_watch = fn;
+}
+
+/**
+ * vu_offer_upstream_only() - Offer only what upstream passt offers
+ * @on:		true: VERSION_1, GUEST_CSUM, MRG_RXBUF, LOG_ALL and
+ *		PROTOCOL_FEATURES (no TSO, no checksum offload from the
+ *		guest, no indirect descriptors); false: all of ours
+ *
+ * A guest keeps the features it negotiated across a migration: to move
+ * to a host whose back-end is upstream's, it must not have more than
+ * upstream offers (--upstream-features).  Takes effect at the next
+ * GET_FEATURES (a new front-end).
+ */
+void vu_offer_upstream_only(bool on)
+{
+	vu_offered = on ? VU_FEATURES_UPSTREAM : VU_FEATURES;
+}
+
+/**
+ * vu_set_state_ops() - Who watches the device state channel, and what
+ *			the daemon saves and loads
+ * @watch:	Callback (passt/passt.c): epoll for the channel
+ * @ops:	Save and load callbacks
+ */
+void vu_set_state_ops(vu_state_watch_fn watch, const struct vu_state_ops *ops)
+{
+	vu_state_watch = watch;
+	vu_state_ops = ops;
 }
 
 /**
@@ -452,6 +578,93 @@ static void vu_mem_unmap(void)
 }
 
 /**
+ * vu_log_unmap() - Forget the dirty-page log
+ *
+ * #syscalls:passt munmap
+ */
+static void vu_log_unmap(void)
+{
+	if (vu.log_map)
+		munmap(vu.log_map, vu.log_map_len);
+	vu.log_map = NULL;
+	vu.log_map_len = 0;
+	vu.log.bitmap = NULL;
+	vu.log.size = 0;
+}
+
+/**
+ * vu_logging() - Must our writes to guest memory be logged now?
+ *
+ * Return: true if VHOST_F_LOG_ALL is negotiated and a log is set
+ */
+static bool vu_logging(void)
+{
+	return vu_has(VHOST_F_LOG_ALL) && vu.log.bitmap;
+}
+
+/**
+ * vu_log_count() - Count and report a write we couldn't log
+ * @rc:		Result of a vu_log_*() call
+ */
+static void vu_log_count(int rc)
+{
+	if (!rc)
+		return;
+	vu_stats.log_missed++;
+	warn_ratelimit(now_ms(), "vhost-user: a write to guest memory is outside "
+		       "the front-end's dirty-page log (%s): a migration "
+		       "running now may copy a stale page",
+		       rc == -ERANGE ? "log too small" : "not in the memory table");
+}
+
+/**
+ * vu_used_add() - Write a used ring entry, logged if logging is on
+ * @i:		Queue index
+ * @head:	Head index of the chain
+ * @len:	Bytes written into its buffers
+ *
+ * The entry is at offset 4 + 8 * (idx % size) of the used ring (virtio
+ * 1.x 2.7.8), logged at the ring's log address plus that offset
+ * (vhost-user.rst, "Migration": VHOST_VRING_F_LOG, log_guest_addr).
+ */
+static void vu_used_add(unsigned i, uint16_t head, uint32_t len)
+{
+	struct vu_queue *q = &vu.q[i];
+	uint64_t off = 4 + 8 * (uint64_t)(q->vq.used_idx & (q->vq.num - 1));
+
+	vq_used_add(&q->vq, head, len);
+	if (vu_logging() && q->log_used)
+		vu_log_count(vu_log_gpa(&vu.log, q->log_gpa + off, 8));
+}
+
+/**
+ * vu_used_publish() - Publish used entries, logging the idx write
+ * @i:		Queue index
+ *
+ * used->idx is the le16 at offset 2 of the used ring.
+ */
+static void vu_used_publish(unsigned i)
+{
+	struct vu_queue *q = &vu.q[i];
+
+	if (!q->vq.used_pend)
+		return;
+	vq_used_publish(&q->vq);
+	if (vu_logging() && q->log_used)
+		vu_log_count(vu_log_gpa(&vu.log, q->log_gpa + 2, 2));
+}
+
+/**
+ * vu_state_close() - Stop watching and close the device state channel
+ */
+static void vu_state_close(void)
+{
+	if (vu.xfer.fd >= 0 && vu_state_watch)
+		vu_state_watch(vu.xfer.fd, !vu.xfer.load, false);
+	vu_close_fd(&vu.xfer.fd);
+}
+
+/**
  * vu_dev_reset() - Forget features, queues and memory (RESET_OWNER, detach)
  */
 static void vu_dev_reset(void)
@@ -461,6 +674,10 @@ static void vu_dev_reset(void)
 	for (i = 0; i < VU_QUEUES; i++)
 		vu_queue_reset(i);
 	vu_mem_unmap();
+	vu_log_unmap();
+	vu_state_close();
+	vu.xfer.state = VU_XFER_NONE;
+	vu.xfer.check_pending = false;
 	vu.features = vu.protocol = 0;
 	vu.hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
 	vu.rx_full = vu.tx_more = vu.broken = vu.tso_off = false;
@@ -760,7 +977,10 @@ static void vu_put_u64(uint8_t *p, uint64_t v)
  *
  * Payload sizes from vhost-user.rst ("Message specification"): a u64 for
  * features and the KICK/CALL/ERR index, an 8-byte vring state, a 40-byte
- * vring address, a memory table of 8 + 32 * regions bytes.  Requests
+ * vring address, a memory table of 8 + 32 * regions bytes, a 16-byte log
+ * description and its fd (SET_LOG_BASE), 8 bytes of device state
+ * transfer parameters and the channel's fd (SET_DEVICE_STATE_FD): without
+ * their fd those two are malformed.  Requests
  * without payload may carry any (ignored).  Queue indices must be below
  * VU_QUEUES; no request carries more fds than it uses.
  *
@@ -781,7 +1001,12 @@ int vu_msg_check(const struct vu_msg *m)
 			return -EBADMSG;
 		break;
 	case VU_SET_LOG_BASE:
-		if (m->size < VU_U64_SIZE)
+		if (m->size != VU_LOG_DESC_SIZE || m->nfds != 1)
+			return -EBADMSG;
+		fds_max = 1;
+		break;
+	case VU_SET_DEVICE_STATE_FD:
+		if (m->size != VU_U64_SIZE || m->nfds != 1)
 			return -EBADMSG;
 		fds_max = 1;
 		break;
@@ -901,6 +1126,14 @@ static void vu_sigbus(int sig, siginfo_t *si, void *uc)
 			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS |
 			 MAP_NORESERVE, -1, 0) == MAP_FAILED)
 			break;
+		vu_sigbus_hit = 1;
+		return;
+	}
+	if (si->si_code > 0 && vu.log_map && a >= (uintptr_t)vu.log_map &&
+	    a - (uintptr_t)vu.log_map < vu.log_map_len &&
+	    mmap(vu.log_map, vu.log_map_len, PROT_READ | PROT_WRITE,
+		 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0) != MAP_FAILED) {
 		vu_sigbus_hit = 1;
 		return;
 	}
@@ -1096,6 +1329,374 @@ static int vu_set_vring_fd(struct vu_msg *m)
 }
 
 /**
+ * vu_set_log_base() - SET_LOG_BASE: map the front-end's dirty-page log
+ * @m:		Message, checked (16-byte log description, one fd); the fd
+ *		is taken (closed)
+ *
+ * The payload is u64 log size and u64 log offset (vhost-user.rst, "Log
+ * description"): the bitmap starts at that offset of the file (that is
+ * where guest physical address 0 is logged).  The size must be non-zero,
+ * at most VU_LOG_SIZE_MAX (1 GiB: 32 TiB of guest memory), offset + size
+ * must not wrap and must fit in the file if it is a regular one (a memfd,
+ * as QEMU's).  Any other value is a broken front-end: it is dropped, as
+ * for a memory table we can't map.  A log that doesn't cover the memory
+ * table is taken with a warning (writes beyond it are counted in
+ * vu_stats.log_missed).  A new log replaces the old one; vu_sigbus()
+ * guards it as it guards guest memory.
+ *
+ * #syscalls:passt fstat newfstatat munmap close
+ * Return: 1 (the reply, a u64 0, is in @reply), or -errno to drop the
+ *	   front-end
+ */
+static int vu_set_log_base(struct vu_msg *m, struct vu_msg *reply)
+{
+	uint64_t size = vu_get_u64(m->payload);
+	uint64_t off = vu_get_u64(m->payload + 8);
+	long pagesz = sysconf(_SC_PAGESIZE);
+	uint64_t off_al, cover = 0;
+	struct stat st;
+	size_t len;
+	void *base;
+	unsigned i;
+	int fd = m->fds[0], rc;
+
+	if (!(vu.protocol & BIT(VU_PROTOCOL_F_LOG_SHMFD))) {
+		warn_ratelimit(now_ms(), "vhost-user: SET_LOG_BASE without "
+			       "LOG_SHMFD negotiated");
+		return -EPROTO;
+	}
+	if (pagesz <= 0)
+		pagesz = 4096;
+	if (!size || size > VU_LOG_SIZE_MAX || off + size < off ||
+	    off > (uint64_t)INT64_MAX - size) {
+		warn_ratelimit(now_ms(), "vhost-user: dirty-page log of %llu "
+			       "bytes at offset %llu refused",
+			       (unsigned long long)size,
+			       (unsigned long long)off);
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < off + size) {
+		warn_ratelimit(now_ms(), "vhost-user: dirty-page log file of %lld "
+			       "bytes is shorter than offset %llu + size %llu",
+			       (long long)st.st_size, (unsigned long long)off,
+			       (unsigned long long)size);
+		return -EINVAL;
+	}
+	if ((rc = vu_sigbus_guard()))
+		return rc;
+
+	/* mmap() wants a page-aligned offset (mmap(2)) */
+	off_al = off & ~((uint64_t)pagesz - 1);
+	len = (size_t)(size + (off - off_al));
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    (off_t)off_al);
+	if (base == MAP_FAILED)
+		return -errno;
+	vu_msg_close_fds(m);
+
+	vu_log_unmap();
+	vu.log_map = base;
+	vu.log_map_len = len;
+	vu.log.bitmap = (uint8_t *)base + (off - off_al);
+	vu.log.size = size;
+
+	for (i = 0; i < vu.mem.n; i++)
+		cover = MAX(cover, vu.mem.r[i].gpa + vu.mem.r[i].size);
+	if (cover > size * 8 * VU_LOG_PAGE)
+		warn("vhost-user: the dirty-page log covers %llu bytes of "
+		     "guest memory, the memory table %llu",
+		     (unsigned long long)(size * 8 * VU_LOG_PAGE),
+		     (unsigned long long)cover);
+	debug("vhost-user: dirty-page log of %llu bytes", (unsigned long long)size);
+
+	/* The front-end waits for a reply (vhost-user.rst, "Communication") */
+	vu_put_u64(reply->payload, 0);
+	reply->size = 8;
+	return 1;
+}
+
+/**
+ * vu_state_checked() - The front-end knows the transfer succeeded
+ *
+ * Tells the daemon (struct vu_state_ops @done), which may end the process
+ * (--migrate-exit): called after the reply went out.
+ */
+static void vu_state_checked(void)
+{
+	if (!vu.xfer.load)
+		info("vhost-user: migration: device state handed over");
+	if (vu_state_ops && vu_state_ops->done)
+		vu_state_ops->done(vu.xfer.load);
+}
+
+/**
+ * vu_state_finish() - End the device state transfer
+ * @result:	0 if it completed (and a loaded state was taken), else a
+ *		positive errno
+ *
+ * Closes our end (for a save, that is the end of the stream the
+ * front-end reads), and answers a CHECK_DEVICE_STATE that was waiting.
+ */
+static void vu_state_finish(int result)
+{
+	struct vu_xfer *x = &vu.xfer;
+
+	vu_state_close();
+	x->state = VU_XFER_DONE;
+	x->result = result;
+	if (result)
+		vu_stats.state_refused++;
+	else if (x->load)
+		vu_stats.state_loaded++;
+	else
+		vu_stats.state_saved++;
+	if (x->check_pending) {
+		struct vu_msg r = { .req = VU_CHECK_DEVICE_STATE,
+				    .flags = VU_FLAG_VERSION | VU_FLAG_REPLY,
+				    .size = 8 };
+
+		x->check_pending = false;
+		vu_put_u64(r.payload, result ? 1 : 0);
+		if (vu_send(&r) < 0)
+			debug("vhost-user: can't send the CHECK_DEVICE_STATE reply");
+		else if (!result)
+			vu_state_checked();
+	}
+}
+
+/**
+ * vu_state_loaded() - A whole stream arrived: check it and take it
+ *
+ * Return: 0, or a positive errno
+ */
+static int vu_state_loaded(void)
+{
+	struct vu_xfer *x = &vu.xfer;
+	struct devstate st;
+	uint32_t ver;
+	int rc;
+
+	rc = devstate_parse(x->buf, x->len, true, &st, &ver);
+	if (rc) {
+		warn("vhost-user: device state refused: %s (version %u, %zu bytes)",
+		     devstate_err_str[-rc], ver, x->len);
+		return rc == -DEVSTATE_E_UNSUPPORTED ? ENOTSUP : EPROTO;
+	}
+	if (!vu_state_ops || !vu_state_ops->load)
+		return ENOTSUP;
+	rc = vu_state_ops->load(&st);
+	return rc < 0 ? -rc : 0;
+}
+
+/**
+ * vu_state_io() - Move device state bytes until the channel would block
+ *
+ * Saving: writes the rest of the stream, then closes.  Loading: reads
+ * until end of file, checking what arrived as it comes, so that a stream
+ * that is already wrong (bad magic, unknown version) is refused without
+ * waiting for its end; at end of file the whole stream is checked and
+ * taken (vu_state_ops->load).  A stream longer than VU_STATE_BUF is
+ * refused.  The channel is non-blocking: EAGAIN returns, and the main
+ * loop calls again (vu_state_handler()).
+ *
+ * #syscalls:passt read write
+ */
+static void vu_state_io(void)
+{
+	struct vu_xfer *x = &vu.xfer;
+
+	while (x->state == VU_XFER_RUNNING) {
+		struct devstate st;
+		uint32_t ver;
+		ssize_t n;
+		int rc;
+
+		if (!x->load) {
+			n = write(x->fd, x->buf + x->off, x->len - x->off);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				return;
+			if (n <= 0) {
+				warn("vhost-user: device state not sent: %s",
+				     n < 0 ? strerror(errno) : "no progress");
+				vu_state_finish(n < 0 ? errno : EIO);
+				return;
+			}
+			x->off += (size_t)n;
+			if (x->off == x->len) {
+				info("vhost-user: device state sent (%zu bytes)",
+				     x->len);
+				vu_state_finish(0);
+			}
+			continue;
+		}
+
+		if (x->len == sizeof(x->buf)) {
+			warn("vhost-user: device state refused: longer than %zu bytes",
+			     sizeof(x->buf));
+			vu_state_finish(EMSGSIZE);
+			return;
+		}
+		n = read(x->fd, x->buf + x->len, sizeof(x->buf) - x->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n < 0) {
+			warn("vhost-user: device state read: %s", strerror(errno));
+			vu_state_finish(errno);
+			return;
+		}
+		if (n == 0) {
+			rc = vu_state_loaded();
+			if (!rc)
+				info("vhost-user: device state loaded (%zu bytes)",
+				     x->len);
+			vu_state_finish(rc);
+			return;
+		}
+		x->len += (size_t)n;
+		rc = devstate_parse(x->buf, x->len, false, &st, &ver);
+		if (rc && rc != -DEVSTATE_E_MORE) {
+			warn("vhost-user: device state refused: %s (version %u)",
+			     devstate_err_str[-rc], ver);
+			vu_state_finish(rc == -DEVSTATE_E_UNSUPPORTED ? ENOTSUP
+								    : EPROTO);
+			return;
+		}
+	}
+}
+
+/**
+ * vu_state_handler() - The device state channel is ready (main loop)
+ *
+ * Return: 0
+ */
+int vu_state_handler(void)
+{
+	if (vu.xfer.state == VU_XFER_RUNNING)
+		vu_state_io();
+	return 0;
+}
+
+/**
+ * vu_set_device_state_fd() - SET_DEVICE_STATE_FD: start a state transfer
+ * @m:		Message, checked (direction, phase: u32 each; one fd); the fd
+ *		is taken
+ * @reply:	Filled with the u64 reply
+ *
+ * vhost-user.rst, "Migrating back-end state": direction 0 saves (we write
+ * the stream and close: migration source), 1 loads (we read to end of
+ * file: destination); phase 0 (stopped) is the only one defined.  We use
+ * the front-end's channel, never one of ours: bit 8 of the reply (no fd)
+ * is always set, bits 0-7 are 0 if the transfer starts.  Saving asks
+ * vu_state_ops->save() first: if it refuses (TCP connections we can't
+ * transfer), the reply is an error, the front-end fails the migration
+ * before the guest stops running here, and nothing changed.  An unknown
+ * direction or phase is refused the same way.  Either way the result is
+ * final only at CHECK_DEVICE_STATE.
+ *
+ * #syscalls:passt fcntl close
+ * Return: 1 (reply in @reply), or -EPROTO if DEVICE_STATE wasn't
+ *	   negotiated (drop the front-end)
+ */
+static int vu_set_device_state_fd(struct vu_msg *m, struct vu_msg *reply)
+{
+	uint32_t dir = vu_get_u32(m->payload);
+	uint32_t phase = vu_get_u32(m->payload + 4);
+	struct vu_xfer *x = &vu.xfer;
+	int fd = m->fds[0], fl, rc;
+
+	if (!(vu.protocol & BIT(VU_PROTOCOL_F_DEVICE_STATE)))
+		return -EPROTO;
+	m->nfds = 0;
+	vu_state_close();
+	x->check_pending = false;
+	x->fd = fd;
+	x->load = dir == VU_STATE_LOAD;
+	x->len = x->off = 0;
+	x->state = VU_XFER_RUNNING;
+	reply->size = 8;
+
+	if ((dir != VU_STATE_SAVE && dir != VU_STATE_LOAD) ||
+	    phase != VU_STATE_PHASE_STOPPED) {
+		warn("vhost-user: device state transfer refused: direction %u, "
+		     "phase %u", dir, phase);
+		rc = EINVAL;
+		goto fail;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+		rc = errno;
+		goto fail;
+	}
+	if (!x->load) {
+		struct devstate st = { 0 };
+
+		rc = vu_state_ops && vu_state_ops->save ?
+		     vu_state_ops->save(&st) : -ENOTSUP;
+		if (rc < 0) {
+			rc = -rc;
+			goto fail;
+		}
+		x->len = devstate_encode(&st, x->buf, sizeof(x->buf));
+		if (!x->len) {
+			rc = EINVAL;
+			goto fail;
+		}
+	}
+	info("vhost-user: migration: %s device state", x->load ? "loading" : "saving");
+	vu_state_io();
+	if (x->state == VU_XFER_RUNNING && vu_state_watch &&
+	    vu_state_watch(x->fd, !x->load, true) < 0) {
+		rc = EIO;
+		goto fail;
+	}
+	vu_put_u64(reply->payload, VU_STATE_NOFD);
+	return 1;
+
+fail:
+	vu_state_finish(rc);
+	vu_put_u64(reply->payload, VU_STATE_NOFD | VU_STATE_E_FAIL);
+	return 1;
+}
+
+/**
+ * vu_check_device_state() - CHECK_DEVICE_STATE: did the transfer succeed?
+ * @reply:	Filled with the u64 reply: 0 success, 1 failure
+ *
+ * The front-end asks once it has seen the whole transfer: for a save,
+ * after our end closed; for a load, after it closed its end, which we
+ * may not have read to the end yet: then whatever is there is read now,
+ * and if the end still isn't reached the answer waits for it
+ * (vu_state_finish()).  Without a transfer, the answer is a failure.
+ *
+ * Return: 1 (reply in @reply), 3 if the reply comes later, or -EPROTO
+ *	   if DEVICE_STATE wasn't negotiated
+ */
+static int vu_check_device_state(struct vu_msg *reply)
+{
+	struct vu_xfer *x = &vu.xfer;
+
+	if (!(vu.protocol & BIT(VU_PROTOCOL_F_DEVICE_STATE)))
+		return -EPROTO;
+	if (x->state == VU_XFER_RUNNING)
+		vu_state_io();
+	if (x->state == VU_XFER_RUNNING) {
+		x->check_pending = true;
+		return 3;
+	}
+	reply->size = 8;
+	vu_put_u64(reply->payload,
+		   x->state == VU_XFER_DONE && !x->result ? 0 : 1);
+	x->checked = x->state == VU_XFER_DONE && !x->result;
+	return 1;
+}
+
+/**
  * vu_msg_handle() - Act on a checked message
  * @m:		Message (vu_msg_check() passed); fds it brings are taken or
  *		closed
@@ -1103,8 +1704,9 @@ static int vu_set_vring_fd(struct vu_msg *m)
  *
  * Return: 1 if @reply is to be sent, 0 if nothing is (unless the
  *	   front-end asked for an acknowledgement), 2 if the request was
- *	   refused (acknowledged as a failure if asked), -errno to drop the
- *	   front-end
+ *	   refused (acknowledged as a failure if asked), 3 if the reply is
+ *	   sent later (CHECK_DEVICE_STATE during a transfer), -errno to drop
+ *	   the front-end
  */
 int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 {
@@ -1121,14 +1723,14 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 
 	switch (m->req) {
 	case VU_GET_FEATURES:
-		vu_put_u64(reply->payload, VU_FEATURES);
+		vu_put_u64(reply->payload, vu_offered);
 		reply->size = VU_U64_SIZE;
 		rc = 1;
 		break;
 	case VU_SET_FEATURES: {
 		uint64_t f = vu_get_u64(p);
 
-		if ((f & ~(uint64_t)VU_FEATURES) || !vu_features_consistent(f)) {
+		if ((f & ~vu_offered) || !vu_features_consistent(f)) {
 			rc = -EINVAL;
 			break;
 		}
@@ -1191,6 +1793,8 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 
 		vu_get_addr(p, &a);
 		q = &vu.q[a.index];
+		q->log_used = !!(a.flags & BIT(VHOST_VRING_F_LOG));
+		q->log_gpa = a.log_guest_addr;
 		q->vq.desc_uva = a.desc_user_addr;
 		q->vq.used_uva = a.used_user_addr;
 		q->vq.avail_uva = a.avail_user_addr;
@@ -1231,10 +1835,22 @@ int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 		vu_get_state(p, &st);
 		vu.q[st.index].enabled = !!st.num;
 		break;
-	default:
-		/* SET_LOG_BASE, SET_LOG_FD (no dirty logging offered) and
-		 * anything else: well-formed, not supported
+	case VU_SET_LOG_BASE:
+		rc = vu_set_log_base(m, reply);
+		break;
+	case VU_SET_LOG_FD:
+		/* An eventfd to tell the front-end the log changed: optional
+		 * (vhost-user.rst, "Migration"); it reads the log anyway
 		 */
+		break;
+	case VU_SET_DEVICE_STATE_FD:
+		rc = vu_set_device_state_fd(m, reply);
+		break;
+	case VU_CHECK_DEVICE_STATE:
+		rc = vu_check_device_state(reply);
+		break;
+	default:
+		/* Anything else: well-formed, not supported */
 		rc = 2;
 		break;
 	}
@@ -1300,9 +1916,18 @@ static int vu_dispatch(void)
 		     "front-end", req, strerror(-rc));
 		return rc;
 	}
+	if (rc == 3)
+		return 0;	/* answered later: vu_state_finish() */
 	if (rc == 2) {
 		vu_stats.refused++;
 		info_ratelimit(now_ms(), "vhost-user: request %u not supported, refused", req);
+	}
+	if (rc == 1 && req == VU_CHECK_DEVICE_STATE && vu.xfer.checked) {
+		vu.xfer.checked = false;
+		if ((rc = vu_send(&reply)) < 0)
+			return rc;
+		vu_state_checked();
+		return 0;
 	}
 	if (rc == 1)
 		return vu_send(&reply);
@@ -1557,7 +2182,7 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		rc = vq_pop(q, &vu.mem, indirect, ch);
 		if (rc <= 0)
 			break;
-		vq_used_add(q, ch->head, 0);
+		vu_used_add(1, ch->head, 0);
 		if (ch->n_in || ch->len_out < vu.hdr_len + ETH_HLEN ||
 		    ch->len_out - vu.hdr_len > FRAME_MAX) {
 			vu_stats.rx_bad_len++;
@@ -1583,7 +2208,7 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		n++;
 	}
 	if (q->used_pend) {
-		vq_used_publish(q);
+		vu_used_publish(1);
 		vu_signal(1);
 	}
 	if (rc < 0)
@@ -1681,7 +2306,10 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 				sofs = 0;
 			}
 		}
-		vq_used_add(q, c->head, (uint32_t)off);
+		if (vu_logging())
+			vu_log_count(vu_log_iov(&vu.log, &vu.mem, c->iov,
+						c->n_in, off));
+		vu_used_add(0, c->head, (uint32_t)off);
 	}
 	return 1;
 }
@@ -1741,7 +2369,7 @@ void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 		}
 	}
 	if (written && vq_ready(q)) {
-		vq_used_publish(q);
+		vu_used_publish(0);
 		vu_signal(0);
 	}
 }

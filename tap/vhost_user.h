@@ -18,6 +18,7 @@
 #include <sys/uio.h>
 
 #include "../conf/util.h"
+#include "devstate.h"
 #include "virtio.h"
 
 /* Requests (vhost-user.rst, "Front-end message types") */
@@ -40,6 +41,8 @@ enum vu_request {
 	VU_SET_PROTOCOL_FEATURES = 16,
 	VU_GET_QUEUE_NUM = 17,
 	VU_SET_VRING_ENABLE = 18,
+	VU_SET_DEVICE_STATE_FD = 42,
+	VU_CHECK_DEVICE_STATE = 43,
 	VU_REQUEST_MAX = 64,
 };
 
@@ -86,11 +89,18 @@ struct vu_msg {
  *			file under us (SIGBUS caught, of @frontends_dropped)
  * @kicks:		Kick eventfd wake-ups
  * @calls:		Interrupts we signalled
+ * @log_missed:		Writes to guest memory we couldn't log (beyond the
+ *			front-end's dirty-page log, or outside the memory
+ *			table): a migration may carry stale pages
+ * @state_saved:	Device states saved (migration source), completely
+ * @state_loaded:	Device states loaded (destination), completely
+ * @state_refused:	Device state transfers refused or failed
  */
 struct vu_stats {
 	uint64_t msgs, refused, frontends_dropped;
 	uint64_t rx_full, rx_bad_len, rx_bad_gso, shrunk;
 	uint64_t kicks, calls;
+	uint64_t log_missed, state_saved, state_loaded, state_refused;
 };
 
 extern struct vu_stats vu_stats;
@@ -98,7 +108,32 @@ extern struct vu_stats vu_stats;
 /* Called to start (@add) or stop watching a queue's kick eventfd */
 typedef int (*vu_watch_fn)(int fd, unsigned queue, bool add);
 
+/* Called to start (@add) or stop watching the device state fd, for
+ * EPOLLOUT (@out, saving) or EPOLLIN (loading)
+ */
+typedef int (*vu_state_watch_fn)(int fd, bool out, bool add);
+
+/**
+ * struct vu_state_ops - What the daemon does with its device state
+ * @save:	Fill the state to send (migration source); 0, or -errno to
+ *		refuse the migration (logged by the callee): the source
+ *		keeps running as if nothing happened
+ * @load:	Take a state received (destination); 0, or -errno
+ * @done:	The front-end checked a transfer that succeeded
+ *		(CHECK_DEVICE_STATE): @load false on the source (the guest
+ *		runs on the destination now), true on the destination;
+ *		may be NULL
+ */
+struct vu_state_ops {
+	int (*save)(struct devstate *s);
+	int (*load)(const struct devstate *s);
+	void (*done)(bool load);
+};
+
 void vu_set_watch(vu_watch_fn fn);
+void vu_offer_upstream_only(bool on);
+void vu_set_state_ops(vu_state_watch_fn watch, const struct vu_state_ops *ops);
+int vu_state_handler(void);
 void vu_attach(int fd);
 void vu_detach(void);
 bool vu_attached(void);

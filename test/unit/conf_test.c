@@ -702,6 +702,36 @@ START_TEST(test_conf_parse_devmem)
 }
 END_TEST
 
+/* Upstream's migration options, --vhost-user only (passt.1) */
+START_TEST(test_conf_parse_migration_options)
+{
+	parse("passt", "--vhost-user", "--repair-path", "/tmp/r.sock",
+	      "--migrate-exit", "--migrate-no-linger", NULL);
+	ck_assert_str_eq(c.repair_path, "/tmp/r.sock");
+	ck_assert(c.migrate_exit);
+	ck_assert(c.migrate_no_linger);
+	parse("passt", "--vhost-user", "--repair-path", "none", NULL);
+	ck_assert_str_eq(c.repair_path, "none");
+	parse("passt", "--vhost-user", NULL);
+	ck_assert_str_eq(c.repair_path, "");
+	ck_assert(!c.migrate_exit);
+	EXPECT_ERROR_LINE("passt: --repair-path: needs --vhost-user",
+			  "passt", "--repair-path", "/tmp/r.sock");
+	EXPECT_ERROR_LINE("passt: --migrate-exit: needs --vhost-user",
+			  "passt", "--migrate-exit");
+	EXPECT_ERROR_LINE("passt: --migrate-no-linger: needs --vhost-user",
+			  "passt", "--migrate-no-linger");
+	EXPECT_ERROR_LINE("passt: --upstream-features: needs --vhost-user",
+			  "passt", "--upstream-features");
+	parse("passt", "--vhost-user", "--upstream-features", NULL);
+	ck_assert(c.upstream_features);
+	EXPECT_ERROR_LINE("passt: --repair-path: invalid value '' (accepted: UNIX socket path, 1-107 characters, or none)",
+			  "passt", "--vhost-user", "--repair-path", "");
+	EXPECT_ERROR_LINE("pasta: --migrate-exit: only accepted by passt, not pasta",
+			  "pasta", "--migrate-exit");
+}
+END_TEST
+
 START_TEST(test_conf_parse_help_and_version)
 {
 	char out[8192], err[4096];
@@ -1080,6 +1110,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_parse_pasta_values);
 	tcase_add_test(tc, test_conf_parse_runas);
 	tcase_add_test(tc, test_conf_parse_devmem);
+	tcase_add_test(tc, test_conf_parse_migration_options);
 	tcase_add_test(tc, test_conf_parse_help_and_version);
 	suite_add_tcase(s, tc);
 

@@ -14,6 +14,7 @@
  * Feature bits: VIRTIO_NET_F_MRG_RXBUF 15, VIRTIO_F_VERSION_1 32,
  * VIRTIO_NET_F_MQ 22 (virtio 1.x 5.1.3, 6).
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <endian.h>
 #include <errno.h>
@@ -464,20 +465,99 @@ START_TEST(test_vu_bad_mem_table_after_start_stops_rings)
 }
 END_TEST
 
-START_TEST(test_vu_log_base_refused_with_ack)
-{
-	uint64_t v = htole64(BIT(3)), r;	/* REPLY_ACK */
-	uint8_t pl[64];
+/* Protocol features (vhost-user.rst, "Protocol features"): LOG_SHMFD 1,
+ * REPLY_ACK 3, DEVICE_STATE 19; device feature VHOST_F_LOG_ALL 26;
+ * SET_VRING_ADDR flags bit 0: VHOST_VRING_F_LOG
+ */
+#define P_LOG_SHMFD	BIT(1)
+#define P_REPLY_ACK	BIT(3)
+#define P_DEVICE_STATE	BIT(19)
+#define F_LOG_ALL	BIT(26)
 
-	u64_msg(VU_SET_PROTOCOL_FEATURES, BIT(3), -1);
+/**
+ * log_base() - Send SET_LOG_BASE {size, offset} with @fd (-1: none)
+ * @size:	Log size, bytes
+ * @off:	Log offset in the file
+ * @fd:		Log file
+ */
+static void log_base(uint64_t size, uint64_t off, int fd)
+{
+	uint64_t p[2] = { htole64(size), htole64(off) };
+
+	send_msg(VU_SET_LOG_BASE, 0, p, sizeof(p), fd);
+}
+
+START_TEST(test_vu_log_base_without_fd_drops)
+{
+	u64_msg(VU_SET_PROTOCOL_FEATURES, P_LOG_SHMFD | P_REPLY_ACK, -1);
 	ck_assert_int_eq(vu_cmd_handler(), 0);
 	no_reply();
-	send_msg(VU_SET_LOG_BASE, BIT(3), &v, 8, -1);	/* need reply */
-	ck_assert_int_eq(vu_cmd_handler(), 0);
-	ck_assert_uint_eq(read_reply(VU_SET_LOG_BASE, pl), 8);
-	memcpy(&r, pl, 8);
-	ck_assert_uint_ne(le64toh(r), 0);		/* failure */
-	ck_assert(vu_attached());
+	log_base(4096, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_without_shmfd_drops)
+{
+	int fd = memfd_create("log", MFD_CLOEXEC);
+
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	log_base(4096, 0, fd);
+	ck_assert_int_eq(vu_cmd_handler(), -EPROTO);
+	close(fd);
+}
+END_TEST
+
+/**
+ * log_base_drops() - SET_LOG_BASE {@size, @off} of a 8 KiB memfd drops
+ * @size:	Log size
+ * @off:	Log offset
+ */
+static void log_base_drops(uint64_t size, uint64_t off)
+{
+	int fd = memfd_create("log", MFD_CLOEXEC);
+
+	ck_assert_int_eq(ftruncate(fd, 8192), 0);
+	u64_msg(VU_SET_PROTOCOL_FEATURES, P_LOG_SHMFD, -1);
+	log_base(size, off, fd);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+	close(fd);
+}
+
+START_TEST(test_vu_log_base_size_zero_drops)
+{
+	log_base_drops(0, 0);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_beyond_file_drops)
+{
+	log_base_drops(8192, 1);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_wraps_drops)
+{
+	log_base_drops(4096, UINT64_MAX - 100);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_huge_drops)
+{
+	log_base_drops(1ULL << 40, 0);
+}
+END_TEST
+
+START_TEST(test_vu_log_base_not_mappable_drops)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	u64_msg(VU_SET_PROTOCOL_FEATURES, P_LOG_SHMFD, -1);
+	log_base(4096, 0, p[0]);
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+	close(p[0]);
+	close(p[1]);
 }
 END_TEST
 
@@ -1316,6 +1396,446 @@ START_TEST(test_vu_kick_broken_avail_drops)
 }
 END_TEST
 
+/**
+ * vring_addr_log() - SET_VRING_ADDR for queue @q with VHOST_VRING_F_LOG
+ * @q:		Queue
+ * @log:	Guest address its used ring is logged at
+ */
+static void vring_addr_log(unsigned q, uint64_t log)
+{
+	uint32_t a[10];
+	uint64_t v;
+
+	a[0] = htole32(q);
+	a[1] = htole32(1);			/* flags: VHOST_VRING_F_LOG */
+	v = htole64(UVA + RING(q));
+	memcpy(&a[2], &v, 8);
+	v = htole64(UVA + RING(q) + 0x2000);
+	memcpy(&a[4], &v, 8);
+	v = htole64(UVA + RING(q) + 0x1000);
+	memcpy(&a[6], &v, 8);
+	v = htole64(log);
+	memcpy(&a[8], &v, 8);
+	send_msg(VU_SET_VRING_ADDR, 0, a, 40, -1);
+}
+
+#define LOG_FILE	0x9000
+#define LOG_OFF		0x100		/* not page-aligned: mmap() can't */
+#define LOG_SIZE	0x8010		/* pages up to 0x4007f: all of MEMSZ */
+#define LOG_Q0		(GPA + 0x70000)	/* queue 0 used ring, logged here */
+
+/**
+ * log_start() - Queues running with logging, as QEMU starts a migration
+ * @features:	SET_FEATURES bits (F_LOG_ALL or not)
+ *
+ * Return: the log as the front-end sees it (bit 0 of byte 0: page 0)
+ */
+static uint8_t *log_start(uint64_t features)
+{
+	int fd = memfd_create("log", MFD_CLOEXEC);
+	uint8_t pl[64], *m;
+	uint64_t r;
+
+	ck_assert_int_eq(ftruncate(fd, LOG_FILE), 0);
+	m = mmap(NULL, LOG_FILE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	u64_msg(VU_SET_PROTOCOL_FEATURES, P_LOG_SHMFD | P_REPLY_ACK, -1);
+	start_queues_f(BIT(32) | BIT(15) | features);
+	vring_addr_log(0, LOG_Q0);
+	vring_addr_log(1, GPA + RING(1) + 0x2000);
+	log_base(LOG_SIZE, LOG_OFF, fd);
+	close(fd);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_SET_LOG_BASE, pl), 8);
+	memcpy(&r, pl, 8);
+	ck_assert_uint_eq(r, 0);
+	ck_assert(vu_ready());
+	return m + LOG_OFF;
+}
+
+/**
+ * log_bits() - Bits set in the log
+ * @l:		Log
+ *
+ * Return: count
+ */
+static unsigned log_bits(const uint8_t *l)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < LOG_SIZE; i++)
+		n += (unsigned)__builtin_popcount(l[i]);
+	return n;
+}
+
+/* Page p of guest memory is bit (p % 8) of byte (p / 8) */
+#define LOG_BIT(l, gpa)	((l)[((gpa) >> 12) / 8] & (1 << (((gpa) >> 12) % 8)))
+
+START_TEST(test_vu_log_rx_frame_and_used_ring)
+{
+	static uint8_t frame[5000];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0;
+	uint8_t niov = 1, *l;
+	uint32_t cs = 0;
+	bool dropped;
+
+	l = log_start(F_LOG_ALL);
+	post(0, 3, 8192, true);		/* guest 0x40013000, 2 pages */
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert(!dropped);
+	/* 12 + 5000 bytes from 0x40013000: pages 0x40013 and 0x40014,
+	 * bits 3 and 4 of byte 0x8002
+	 */
+	ck_assert_uint_eq(l[0x8002], 0x18);
+	/* Used entry and idx: logged at the ring's log address (page
+	 * 0x40070: byte 0x800e, bit 0), not where the ring is (0x40002)
+	 */
+	ck_assert_uint_eq(l[0x800e], 0x01);
+	ck_assert(!LOG_BIT(l, GPA + RING(0) + 0x2000));
+	ck_assert_uint_eq(log_bits(l), 3);
+}
+END_TEST
+
+START_TEST(test_vu_log_tx_used_ring_only)
+{
+	const uint8_t *f[4];
+	size_t len[4];
+	uint8_t *l;
+
+	l = log_start(F_LOG_ALL);
+	memset(gmem + BUF, 0, 12);
+	memset(gmem + BUF + 12, 0x77, 60);
+	post(1, 0, 12 + 60, false);
+	ck_assert_int_eq(vu_frames_from_guest(f, len, 4), 1);
+	/* Queue 1's used ring is at 0x40006000: byte 0x8000, bit 6; the
+	 * frame was only read: page 0x40010 stays clean
+	 */
+	ck_assert_uint_eq(l[0x8000], 0x40);
+	ck_assert(!LOG_BIT(l, GPA + BUF));
+	ck_assert_uint_eq(log_bits(l), 1);
+}
+END_TEST
+
+START_TEST(test_vu_log_off_without_log_all)
+{
+	static uint8_t frame[100];
+	struct iovec v = { frame, sizeof(frame) };
+	uint16_t first = 0;
+	uint8_t niov = 1, *l;
+	uint32_t cs = 0;
+	bool dropped;
+
+	l = log_start(0);
+	post(0, 3, 2048, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, gso0, 1, &dropped);
+	ck_assert(!dropped);
+	ck_assert_uint_eq(log_bits(l), 0);
+}
+END_TEST
+
+/* A version 2 stream: 2001:db8::2, fe80::1, 198.51.100.2,
+ * 52:54:00:12:34:56, no flows (upstream's layout, tap/devstate.h)
+ */
+static const uint8_t state_v2[62] = {
+	0xb1, 0xbb, 0x1d, 0x1b, 0x0b, 0xb1, 0xd1, 0xb0, 0, 0, 0, 2, 0, 0, 0, 2,
+	0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02,
+	0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01,
+	198, 51, 100, 2, 0x52, 0x54, 0x00, 0x12, 0x34, 0x56, 0, 0, 0, 0,
+};
+
+static int save_rc;			/* what test_save() returns */
+static struct devstate loaded;		/* what test_load() got */
+static int loads;
+
+/**
+ * test_save() - Daemon side of a save: the state of @state_v2
+ * @s:		Filled
+ *
+ * Return: save_rc
+ */
+static int test_save(struct devstate *s)
+{
+	static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+
+	if (save_rc)
+		return save_rc;
+	memset(s, 0, sizeof(*s));
+	memcpy(&s->addr6, state_v2 + 16, 16);
+	memcpy(&s->addr6_ll, state_v2 + 32, 16);
+	memcpy(&s->addr4, state_v2 + 48, 4);
+	memcpy(s->mac, mac, 6);
+	return 0;
+}
+
+/**
+ * test_load() - Daemon side of a load: keep what came
+ * @s:		State
+ *
+ * Return: 0
+ */
+static int test_load(const struct devstate *s)
+{
+	loaded = *s;
+	loads++;
+	return 0;
+}
+
+static const struct vu_state_ops test_ops = { test_save, test_load };
+
+/**
+ * state_fd() - Send SET_DEVICE_STATE_FD {@dir, @phase} with @fd, answer
+ * @dir:	0 save, 1 load
+ * @phase:	0 stopped
+ * @fd:		Channel end for the back-end (closed here after sending)
+ *
+ * Return: the u64 reply
+ */
+static uint64_t state_fd(uint32_t dir, uint32_t phase, int fd)
+{
+	uint32_t p[2] = { htole32(dir), htole32(phase) };
+	uint8_t pl[64];
+	uint64_t r;
+
+	send_msg(VU_SET_DEVICE_STATE_FD, 0, p, 8, fd);
+	close(fd);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_SET_DEVICE_STATE_FD, pl), 8);
+	memcpy(&r, pl, 8);
+	return le64toh(r);
+}
+
+/**
+ * check_state() - Send CHECK_DEVICE_STATE and read the answer
+ *
+ * Return: the u64 reply
+ */
+static uint64_t check_state(void)
+{
+	uint8_t pl[64];
+	uint64_t r;
+
+	send_msg(VU_CHECK_DEVICE_STATE, 0, "", 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_CHECK_DEVICE_STATE, pl), 8);
+	memcpy(&r, pl, 8);
+	return le64toh(r);
+}
+
+/**
+ * state_setup() - setup(), DEVICE_STATE negotiated, our callbacks
+ */
+static void state_setup(void)
+{
+	setup();
+	vu_set_state_ops(NULL, &test_ops);
+	save_rc = 0;
+	loads = 0;
+	u64_msg(VU_SET_PROTOCOL_FEATURES, P_DEVICE_STATE, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+}
+
+START_TEST(test_vu_state_save_stream)
+{
+	uint8_t buf[128];
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	/* Bit 8: no back-end fd; bits 0-7: 0, accepted */
+	ck_assert_uint_eq(state_fd(0, 0, p[1]), 0x100);
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), 62);
+	ck_assert_mem_eq(buf, state_v2, 62);
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), 0);	/* closed */
+	ck_assert_uint_eq(check_state(), 0);
+	close(p[0]);
+}
+END_TEST
+
+START_TEST(test_vu_state_save_refused_with_flows)
+{
+	uint8_t buf[8];
+	int p[2];
+
+	save_rc = -EBUSY;
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(0, 0, p[1]), 0x101);
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), 0);	/* nothing */
+	ck_assert_uint_ne(check_state(), 0);
+	ck_assert(vu_attached());
+	close(p[0]);
+}
+END_TEST
+
+START_TEST(test_vu_state_load)
+{
+	uint8_t b[16];
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	ck_assert_int_eq(write(p[1], state_v2, 62), 62);
+	close(p[1]);
+	ck_assert_uint_eq(check_state(), 0);
+	ck_assert_int_eq(loads, 1);
+	inet_pton(AF_INET6, "2001:db8::2", b);
+	ck_assert_mem_eq(&loaded.addr6, b, 16);
+	inet_pton(AF_INET, "198.51.100.2", b);
+	ck_assert_mem_eq(&loaded.addr4, b, 4);
+	ck_assert_uint_eq(loaded.mac[5], 0x56);
+}
+END_TEST
+
+START_TEST(test_vu_state_load_check_waits)
+{
+	uint8_t pl[64];
+	uint64_t r;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	send_msg(VU_CHECK_DEVICE_STATE, 0, "", 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	no_reply();				/* not at end of file yet */
+	ck_assert_int_eq(write(p[1], state_v2, 30), 30);
+	ck_assert_int_eq(vu_state_handler(), 0);
+	no_reply();
+	ck_assert_int_eq(write(p[1], state_v2 + 30, 32), 32);
+	close(p[1]);
+	ck_assert_int_eq(vu_state_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_CHECK_DEVICE_STATE, pl), 8);
+	memcpy(&r, pl, 8);
+	ck_assert_uint_eq(r, 0);
+	ck_assert_int_eq(loads, 1);
+}
+END_TEST
+
+START_TEST(test_vu_state_load_unknown_version)
+{
+	uint8_t s[62];
+	int p[2];
+
+	memcpy(s, state_v2, sizeof(s));
+	s[11] = 3;
+	s[15] = 3;				/* version 3, compat 3 */
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	ck_assert_int_eq(write(p[1], s, sizeof(s)), (ssize_t)sizeof(s));
+	close(p[1]);
+	ck_assert_uint_ne(check_state(), 0);
+	ck_assert_int_eq(loads, 0);
+	ck_assert(vu_attached());
+}
+END_TEST
+
+START_TEST(test_vu_state_load_garbage_refused_early)
+{
+	static const uint8_t junk[16] = "GET / HTTP/1.0\r\n";
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	ck_assert_int_eq(write(p[1], junk, sizeof(junk)), 16);
+	ck_assert_int_eq(vu_state_handler(), 0);
+	/* Refused without waiting for the writer to close */
+	ck_assert_uint_ne(check_state(), 0);
+	ck_assert_int_eq(loads, 0);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(test_vu_state_load_truncated)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	ck_assert_int_eq(write(p[1], state_v2, 61), 61);
+	close(p[1]);
+	ck_assert_uint_ne(check_state(), 0);
+	ck_assert_int_eq(loads, 0);
+}
+END_TEST
+
+START_TEST(test_vu_state_bad_phase_refused)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_uint_eq(state_fd(0, 1, p[1]), 0x101);
+	ck_assert_uint_eq(state_fd(2, 0, p[0]), 0x101);	/* direction 2 */
+	ck_assert_uint_ne(check_state(), 0);
+	ck_assert(vu_attached());
+}
+END_TEST
+
+START_TEST(test_vu_state_check_without_transfer)
+{
+	ck_assert_uint_ne(check_state(), 0);
+}
+END_TEST
+
+START_TEST(test_vu_state_fd_missing_drops)
+{
+	uint32_t p[2] = { 0, 0 };
+
+	send_msg(VU_SET_DEVICE_STATE_FD, 0, p, 8, -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_vu_state_not_negotiated_drops)
+{
+	uint32_t p[2] = { 0, 0 };
+	int fds[2];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	send_msg(VU_SET_DEVICE_STATE_FD, 0, p, 8, fds[1]);
+	ck_assert_int_eq(vu_cmd_handler(), -EPROTO);
+}
+END_TEST
+
+START_TEST(test_vu_get_protocol_features_migration)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	u64_msg(VU_GET_PROTOCOL_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_PROTOCOL_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	f = le64toh(f);
+	ck_assert(f & P_LOG_SHMFD);
+	ck_assert(f & P_DEVICE_STATE);
+	ck_assert(f & P_REPLY_ACK);
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	ck_assert(le64toh(f) & F_LOG_ALL);
+}
+END_TEST
+
+/* Upstream passt's vu_get_features_exec() offers VIRTIO_F_VERSION_1 (32),
+ * VIRTIO_NET_F_GUEST_CSUM (1), VIRTIO_NET_F_MRG_RXBUF (15),
+ * VHOST_F_LOG_ALL (26), VHOST_USER_F_PROTOCOL_FEATURES (30)
+ */
+START_TEST(test_vu_upstream_features_only)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	vu_offer_upstream_only(true);
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	ck_assert_uint_eq(le64toh(f), 0x144008002ULL);
+	u64_msg(VU_SET_FEATURES, BIT(32) | BIT(1) | BIT(7), -1); /* TSO4 */
+	ck_assert_int_lt(vu_cmd_handler(), 0);
+	vu_offer_upstream_only(false);
+}
+END_TEST
+
 static Suite *vhost_user_suite(void)
 {
 	Suite *s = suite_create("vhost_user");
@@ -1342,7 +1862,13 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_mem_table_without_fd_drops);
 	tcase_add_test(tc, test_vu_mem_table_beyond_file_drops);
 	tcase_add_test(tc, test_vu_bad_mem_table_after_start_stops_rings);
-	tcase_add_test(tc, test_vu_log_base_refused_with_ack);
+	tcase_add_test(tc, test_vu_log_base_without_fd_drops);
+	tcase_add_test(tc, test_vu_log_base_without_shmfd_drops);
+	tcase_add_test(tc, test_vu_log_base_size_zero_drops);
+	tcase_add_test(tc, test_vu_log_base_beyond_file_drops);
+	tcase_add_test(tc, test_vu_log_base_wraps_drops);
+	tcase_add_test(tc, test_vu_log_base_huge_drops);
+	tcase_add_test(tc, test_vu_log_base_not_mappable_drops);
 	tcase_add_test(tc, test_vu_ring_outside_memory_drops);
 	tcase_add_test(tc, test_vu_get_vring_base_stops);
 	tcase_add_test(tc, test_vu_vring_fd_not_eventfd_drops);
@@ -1380,6 +1906,30 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_kick_semaphore_one_read);
 	tcase_add_test(tc, test_vu_call_full_skipped);
 	tcase_add_test(tc, test_vu_kick_broken_avail_drops);
+	tcase_add_test(tc, test_vu_log_rx_frame_and_used_ring);
+	tcase_add_test(tc, test_vu_log_tx_used_ring_only);
+	tcase_add_test(tc, test_vu_log_off_without_log_all);
+	tcase_add_test(tc, test_vu_get_protocol_features_migration);
+	tcase_add_test(tc, test_vu_upstream_features_only);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("device_state");
+	tcase_add_checked_fixture(tc, state_setup, NULL);
+	tcase_add_test(tc, test_vu_state_save_stream);
+	tcase_add_test(tc, test_vu_state_save_refused_with_flows);
+	tcase_add_test(tc, test_vu_state_load);
+	tcase_add_test(tc, test_vu_state_load_check_waits);
+	tcase_add_test(tc, test_vu_state_load_unknown_version);
+	tcase_add_test(tc, test_vu_state_load_garbage_refused_early);
+	tcase_add_test(tc, test_vu_state_load_truncated);
+	tcase_add_test(tc, test_vu_state_bad_phase_refused);
+	tcase_add_test(tc, test_vu_state_check_without_transfer);
+	tcase_add_test(tc, test_vu_state_fd_missing_drops);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("device_state_off");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_vu_state_not_negotiated_drops);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/repair.c - The socket passt-repair connects to (--repair-path)
+ *
+ * Moving a TCP connection to another host takes TCP_REPAIR on its socket
+ * (Documentation/networking/tcp-repair: dump and restore the queues and
+ * sequence numbers), which needs CAP_NET_ADMIN; passt never has it.  A
+ * separate helper that has it, passt-repair (repair/passt-repair.c, or
+ * upstream's), connects to this socket and switches repair mode on the
+ * sockets we send it: one signed byte per command (1 TCP_REPAIR_ON, 0
+ * TCP_REPAIR_OFF, -1 TCP_REPAIR_OFF_NO_WP) with 1 to 253 descriptors as
+ * SCM_RIGHTS, echoed back by the helper on success (upstream's protocol,
+ * passt-repair(1)).  As upstream, with --vhost-user the socket listens from
+ * the start at --repair-path, by default the -s path with ".repair"
+ * appended; one helper at a time (another is accepted and closed at once);
+ * after a migration we close the helper's connection, so that it is
+ * started again for the next one.
+ *
+ * We don't transfer TCP connections yet (a migration with any open is
+ * refused: tap/vhost_user.c), so no command is ever sent: the helper
+ * connects, and is let go after the migration.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../conf/log.h"
+#include "epoll_ref.h"
+#include "isolation.h"
+#include "passt.h"
+#include "repair.h"
+#include "sockfile.h"
+
+static int repair_listen_fd = -1;
+static int repair_fd = -1;
+
+/**
+ * repair_open() - Listen on the passt-repair socket (--vhost-user)
+ * @ctx:	Context
+ * @sock_path:	The -s socket's path, "" if there is none (-F, systemd):
+ *		then only an explicit --repair-path makes a socket
+ *
+ * A path we can't use is a warning, not an error: the guest runs, only
+ * migrations that need passt-repair won't work (as upstream).
+ *
+ * Context: set-up, before isolation (no #syscalls needed)
+ */
+void repair_open(struct ctx *ctx, const char *sock_path)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_REPAIR_LISTEN };
+	struct epoll_event ev = { .events = EPOLLIN };
+	bool give = isolate_root_in_init_userns() && ctx->c.uid;
+	char path[108];
+	int s;
+
+	if (!strcmp(ctx->c.repair_path, "none"))
+		return;
+	if (*ctx->c.repair_path) {
+		snprintf(path, sizeof(path), "%s", ctx->c.repair_path);
+	} else if (!*sock_path) {
+		return;
+	} else if (snprintf(path, sizeof(path), "%s.repair", sock_path) >=
+		   (int)sizeof(path)) {
+		warn("passt-repair socket: %s.repair is too long for a UNIX "
+		     "socket path: no passt-repair", sock_path);
+		return;
+	}
+	s = sockfile_listen(path, SOCK_STREAM, 1, SOCKFILE_UMASK_KEEP,
+			    give ? ctx->c.uid : SOCKFILE_NO_CHOWN, ctx->c.gid);
+	if (s < 0) {
+		warn("passt-repair socket %s: %s: no passt-repair", path,
+		     strerror(-s));
+		return;
+	}
+	ref.fd = (uint32_t)s;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
+		warn_perror("passt-repair socket: epoll_ctl");
+		close(s);
+		return;
+	}
+	repair_listen_fd = s;
+	info("passt-repair socket bound at %s", path);
+}
+
+/**
+ * repair_listen_handler() - passt-repair connects
+ * @ctx:	Context
+ *
+ * #syscalls:passt accept4 getsockopt epoll_ctl close
+ */
+void repair_listen_handler(struct ctx *ctx)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_REPAIR };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP };
+	struct ucred cr = { 0 };
+	socklen_t len = sizeof(cr);
+	int s;
+
+	s = accept4(repair_listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (s < 0)
+		return;
+	getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &len);
+	if (repair_fd >= 0) {
+		info("passt-repair (PID %d) refused: one is connected already",
+		     (int)cr.pid);
+		close(s);
+		return;
+	}
+	ref.fd = (uint32_t)s;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
+		close(s);
+		return;
+	}
+	repair_fd = s;
+	info("passt-repair connected (PID %d)", (int)cr.pid);
+}
+
+/**
+ * repair_handler() - Event on the helper's connection
+ * @ctx:	Context
+ * @events:	epoll events
+ *
+ * The helper speaks only when asked (it echoes our commands, and we send
+ * none yet): anything it sends, or its hang-up, ends the connection.
+ */
+void repair_handler(struct ctx *ctx, uint32_t events)
+{
+	(void)events;
+	info("passt-repair disconnected");
+	repair_close(ctx);
+}
+
+/**
+ * repair_close() - Close the helper's connection, if any (after a
+ *		    migration, or when it leaves)
+ * @ctx:	Context
+ *
+ * #syscalls:passt epoll_ctl close
+ */
+void repair_close(struct ctx *ctx)
+{
+	if (repair_fd < 0)
+		return;
+	epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, repair_fd, NULL);
+	close(repair_fd);
+	repair_fd = -1;
+}
+
+/**
+ * repair_connected() - Is a passt-repair helper connected?
+ *
+ * Return: true if it is
+ */
+bool repair_connected(void)
+{
+	return repair_fd >= 0;
+}

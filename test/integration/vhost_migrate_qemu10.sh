@@ -1,0 +1,282 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# vhost_migrate_qemu10.sh - Live migration of a guest on passt --vhost-user
+# between two QEMU 10 instances (TCG), each with its own passt in H: the
+# guest takes a DHCP lease and fetches a small file from H's loopback
+# every few seconds (short connections).  First, with a connection from R
+# to the guest held open (-t, a rate-limited download), QMP "migrate" must
+# fail: ours can't move open TCP connections yet and refuses before the
+# guest leaves, so the guest must go on running on the source, its
+# fetches and that download intact.  Then, with the download done, QMP
+# "migrate" to the destination (started with -incoming, again if the
+# failed attempt ended it); the source passt must have sent its device state, the
+# destination passt loaded it, QEMU must report "completed", and the
+# guest's next fetches, now through the destination passt, must arrive
+# intact (sha256).  A passt-repair helper is connected to each passt
+# (--repair-path default, the socket + .repair): after the migration both
+# passts close their helper's connection (status 0, as upstream), and the
+# source, started with --migrate-exit, exits with status 0.
+#
+# QEMU 10.0 or later is needed (7.2 can't carry a vhost-user-net
+# back-end's state).  QEMU10_DIR names a tree unpacked (not installed)
+# from bookworm-backports' qemu-system-x86, -common and -data .debs
+# (apt-get download with a private sources list, dpkg -x): make qemu10.
+#
+# MIG_SRC_BIN or MIG_DST_BIN run another passt (upstream's, built from its
+# tree) as the source or the destination, for interoperability; the checks
+# of our own log lines, and the refused migration, are then left out for
+# that side.  MIG_SRC_ARGS adds options to the source (--upstream-features,
+# which a guest that moves to upstream's passt needs).
+# opt-in: make check-migrate (fetches QEMU 10 into build/qemu10, about 1 minute)
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD_DIR=$(cd "$(dirname "$PASST_BIN")" && pwd)
+G=$BUILD_DIR/guest
+Q=${QEMU10_DIR:-}
+[ -n "$Q" ] && [ -x "$Q/usr/bin/qemu-system-x86_64" ] || skip "QEMU10_DIR not set"
+QEMU=$Q/usr/bin/qemu-system-x86_64
+[ "$(id -u)" = 0 ] || skip "needs root (namespaces)"
+make -s -C "$top" --no-print-directory BUILD="$BUILD_DIR" guest \
+	>"$WORK/mkguest.log" 2>&1 || skip "no guest kernel"
+KERNEL=$G/vmlinuz
+[ -s "$G/vmlinux" ] && KERNEL=$G/vmlinux
+APPEND="console=ttyS0 quiet panic=-1 cryptomgr.notests mitigations=off"
+MEM_MIB=256
+GW4=$R4
+SRC_BIN=${MIG_SRC_BIN:-$PASST_BIN}
+DST_BIN=${MIG_DST_BIN:-$PASST_BIN}
+SRC_OURS=1; [ "$SRC_BIN" = "$PASST_BIN" ] || SRC_OURS=0
+DST_OURS=1; [ "$DST_BIN" = "$PASST_BIN" ] || DST_OURS=0
+
+setup_topology
+mkdir -p "$WORK/www" "$WORK/run"
+head -c 262144 /dev/urandom > "$WORK/www/small"
+want=$(sum "$WORK/www/small")
+( cd "$WORK/www" && exec ip netns exec "$H" python3 -m http.server 8080 --bind :: ) \
+	>/dev/null 2>&1 &
+track $!
+wait_for in_host sh -c "ss -ltn | grep -q ':8080 '" || fail "http server"
+
+cat > "$WORK/run/run.sh" <<EOS
+#!/bin/sh
+mkdir -p /www
+dd if=/dev/urandom of=/www/big bs=1024 count=512 2>/dev/null
+sha256sum /www/big | sed 's/^/GUEST big /'
+httpd -p 8081 -h /www
+ip link set eth0 up
+udhcpc -i eth0 -f -q -n -t 10 -T 2 -O mtu -s /etc/udhcpc/script ||
+	echo "GUEST udhcpc failed"
+i=0
+while [ \$i -lt 1000 ]; do
+	if timeout 20 wget -q -O /tmp/s http://$GW4:8080/small; then
+		echo "GUEST fetch \$i \$(wc -c < /tmp/s) \$(sha256sum /tmp/s | cut -d' ' -f1)"
+	else
+		echo "GUEST fetch \$i failed"
+	fi
+	i=\$((i + 1))
+	sleep 4
+done
+EOS
+chmod 755 "$WORK/run/run.sh"
+(cd "$WORK/run" && find . | cpio -o -H newc --quiet) > "$WORK/run.cpio"
+cat "$G/base.cpio.gz" > "$WORK/initrd"
+gzip -1 -c "$WORK/run.cpio" >> "$WORK/initrd"
+
+mkdir -m 1777 "$WORK/s"
+SA=$WORK/s/a.sock
+SB=$WORK/s/b.sock
+OURS=$PASST_BIN
+PASST_BIN=$SRC_BIN
+start_passt "$SA" --vhost-user -t 8081 --migrate-exit ${MIG_SRC_ARGS:-}
+PASST_BIN=$OURS
+PA=$PASST_PID
+ip netns exec "$H" "$DST_BIN" -f -d -s "$SB" --vhost-user \
+	>"$WORK/passtB.log" 2>&1 &
+PB=$!
+track $PB
+wait_for grep -q "socket bound at $SB" "$WORK/passtB.log" || fail "passt B"
+REPAIR=$(dirname "$PASST_BIN")/passt-repair
+bg in_host "$REPAIR" "$SA.repair"
+RA=$BG_PID
+bg in_host "$REPAIR" "$SB.repair"
+RB=$BG_PID
+HELPER_RE="passt-repair connected\|Accepted TCP_REPAIR helper"
+wait_for grep -q "$HELPER_RE" "$WORK/passt.log" || fail "helper A"
+wait_for grep -q "$HELPER_RE" "$WORK/passtB.log" || fail "helper B"
+
+# qemu NAME SOCK EXTRA... - QEMU 10 on vhost-user socket SOCK, QMP at
+# $WORK/qmp.NAME, console $WORK/console.NAME
+qemu() {
+	n=$1; s=$2; shift 2
+	bg "$QEMU" -L "$Q/usr/share/qemu" -L /usr/share/qemu -accel tcg \
+		-m $MEM_MIB -nodefaults -display none -no-reboot \
+		-object "memory-backend-memfd,id=m,share=on,size=${MEM_MIB}M" \
+		-numa node,memdev=m \
+		-serial "file:$WORK/console.$n" -kernel "$KERNEL" \
+		-initrd "$WORK/initrd" -append "$APPEND" \
+		-chardev "socket,id=c,path=$s" \
+		-netdev vhost-user,id=n0,chardev=c \
+		-device virtio-net-pci,netdev=n0,romfile= \
+		-qmp "unix:$WORK/qmp.$n,server=on,wait=off" "$@"
+}
+# qmp NAME COMMAND [ARGS-JSON] - one QMP command, its answer on stdout
+qmp() {
+	python3 - "$WORK/qmp.$1" "$2" "${3:-}" <<'EOP'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+def cmd(c, a=None):
+    m = {"execute": c}
+    if a:
+        m["arguments"] = json.loads(a)
+    f.write(json.dumps(m) + "\n"); f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+cmd("qmp_capabilities")
+print(json.dumps(cmd(sys.argv[2], sys.argv[3] or None)))
+EOP
+}
+show() {
+	for n in A B; do echo "--- console $n"; tr -d '\r' < "$WORK/console.$n"; done
+	echo "--- passt A"; tail -n 30 "$WORK/passt.log"
+	echo "--- passt B"; tail -n 30 "$WORK/passtB.log"
+}
+
+qemu A "$SA"
+QA=$BG_PID
+qemu B "$SB" -incoming "unix:$WORK/mig.sock"
+QB=$BG_PID
+WAIT_S=120 wait_for grep -q "^GUEST fetch 1 " "$WORK/console.A" ||
+	{ show; fail "guest on A: no fetches"; }
+got=$(sed -n 's/^GUEST fetch 1 //p' "$WORK/console.A" | tr -d '\r')
+[ "$got" = "262144 $want" ] || { show; fail "fetch on A: '$got'"; }
+log "guest on A fetches through passt A (ours: source $SRC_OURS, destination $DST_OURS)"
+if [ $SRC_OURS = 1 ]; then
+
+# A connection from R to the guest, held open: its client reads 16 KiB of
+# the response, then nothing until $WORK/go exists, then the rest
+cat > "$WORK/hold.py" <<EOP
+import hashlib, os, socket, sys, time
+s = socket.create_connection(("$H4", 8081), timeout=60)
+s.sendall(b"GET /big HTTP/1.0\\r\\n\\r\\n")
+d = b""
+while len(d) < 16384:
+    c = s.recv(16384 - len(d))
+    if not c:
+        break
+    d += c
+while not os.path.exists("$WORK/go"):
+    time.sleep(0.1)
+while True:
+    c = s.recv(65536)
+    if not c:
+        break
+    d += c
+body = d.split(b"\\r\\n\\r\\n", 1)[1]
+print(len(body), hashlib.sha256(body).hexdigest())
+EOP
+bg in_remote python3 "$WORK/hold.py" > "$WORK/big.out" 2>&1
+CURL=$BG_PID
+WAIT_S=30 wait_for grep -q "flow .* TCP .*:8081.*established" "$WORK/passt.log" ||
+	{ show; fail "no connection to the guest"; }
+r=$(qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}")
+case "$r" in *'"error"'*) show; fail "QEMU won't migrate: $r" ;; esac
+i=0
+while [ $i -lt 300 ]; do
+	st=$(qmp A query-migrate | python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("status",""))')
+	case "$st" in completed|failed|cancelled) break ;; esac
+	sleep 0.2; i=$((i + 1))
+done
+[ "$st" = failed ] || { show; fail "migration with an open connection: '$st'"; }
+grep -q "migration refused: [0-9]* TCP connections* open" "$WORK/passt.log" ||
+	{ show; fail "passt A did not refuse"; }
+log "migration with a connection open: $st ($(qmp A query-migrate | cut -c1-200))"
+i=0
+until qmp A query-status | grep -q '"running"'; do
+	i=$((i + 1))
+	[ $i -lt 150 ] || { qmp A query-status; show; fail "source not running after the refusal"; }
+	sleep 0.2
+done
+n0=$(grep -c "^GUEST fetch" "$WORK/console.A")
+WAIT_S=60 wait_for sh -c "[ \$(grep -c '^GUEST fetch' '$WORK/console.A') -ge $((n0 + 2)) ]" ||
+	{ show; fail "guest on A: no fetches after the refusal"; }
+touch "$WORK/go"
+wait "$CURL" || { cat "$WORK/big.out"; show; fail "download from the guest broke"; }
+want_big=$(sed -n 's/^GUEST big \([0-9a-f]*\).*/\1/p' "$WORK/console.A" | tr -d '\r')
+[ "$(cat "$WORK/big.out")" = "524288 $want_big" ] ||
+	{ cat "$WORK/big.out"; show; fail "download from the guest differs"; }
+log "refused cleanly: the guest runs on A, fetches and the 512 KiB download intact"
+# ensure_b - a destination QEMU waiting for the migration (a failed one
+# ends it)
+ensure_b() {
+	if ! kill -0 "$QB" 2>/dev/null; then
+		log "destination QEMU ended with the failed migration: started again"
+		rm -f "$WORK/mig.sock" "$WORK/qmp.B"
+		: > "$WORK/console.B"
+		qemu B "$SB" -incoming "unix:$WORK/mig.sock"
+		QB=$BG_PID
+	fi
+	i=0
+	until [ -S "$WORK/mig.sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+sleep 1
+ensure_b
+fi
+
+tries=0; st=""
+while [ $tries -lt 10 ]; do
+	tries=$((tries + 1))
+	r=$(qmp A migrate "{\"uri\": \"unix:$WORK/mig.sock\"}")
+	case "$r" in *'"error"'*) show; fail "QEMU won't migrate: $r" ;; esac
+	i=0
+	while [ $i -lt 600 ]; do
+		st=$(qmp A query-migrate | python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("status",""))')
+		case "$st" in completed|failed|cancelled) break ;; esac
+		sleep 0.2; i=$((i + 1))
+	done
+	[ "$st" = completed ] && break
+	log "migration try $tries: $st ($(qmp A query-migrate))"
+	[ $SRC_OURS = 1 ] || break
+	[ $(grep -c "migration refused" "$WORK/passt.log") -gt 1 ] || break
+	sleep 1
+	ensure_b
+done
+qmp A query-migrate > "$WORK/qm.json"
+log "migration: $(cat "$WORK/qm.json")"
+[ "$st" = completed ] || { show; fail "migration $st after $tries tries"; }
+if [ $SRC_OURS = 1 ]; then
+	grep -q "device state sent" "$WORK/passt.log" || { show; fail "passt A sent no state"; }
+fi
+if [ $DST_OURS = 1 ]; then
+	WAIT_S=30 wait_for grep -q "device state loaded" "$WORK/passtB.log" ||
+		{ show; fail "passt B loaded no state"; }
+	log "passt B: $(grep -m1 'migration: guest' "$WORK/passtB.log")"
+fi
+i=0
+until qmp B query-status | grep -q '"running"'; do
+	i=$((i + 1))
+	[ $i -lt 150 ] || { qmp B query-status; show; fail "destination not running"; }
+	sleep 0.2
+done
+n0=$(grep -c "^GUEST fetch" "$WORK/console.B" || true)
+WAIT_S=60 wait_for sh -c "[ \$(grep -c '^GUEST fetch' '$WORK/console.B') -ge $((n0 + 2)) ]" ||
+	{ show; fail "guest on B: no fetches after the migration"; }
+tr -d '\r' < "$WORK/console.B" | grep "^GUEST fetch" | tail -n 2 |
+	while read -r _ _ i len s; do
+		[ "$len $s" = "262144 $want" ] || fail "fetch $i on B: '$len $s'"
+	done || { show; fail "fetch on B differs"; }
+log "after migration the guest fetches through passt B, intact"
+wait "$RA" || fail "helper A: status $? (0: closed by passt A)"
+wait "$RB" || fail "helper B: status $? (0: closed by passt B)"
+grep -qi "migration complete, exiting" "$WORK/passt.log" || fail "passt A: no --migrate-exit"
+wait "$PA"; st=$?
+[ $st = 0 ] || fail "passt A (--migrate-exit) exited with $st"
+PASST_PID=""
+log "both helpers let go with status 0; passt A exited with 0 (--migrate-exit)"
+kill "$QA" "$QB" 2>/dev/null
+pass "live migration over passt --vhost-user, QEMU 10, $tries tries"
