@@ -245,6 +245,9 @@ static const struct conf_opt conf_opts[] = {
 	{ "stats", 0, OPT_STATS, optional_argument, M_BOTH, "[DELAY]",
 	  "integer 1-86400 (seconds), or nothing",
 	  "print counters on exit, on SIGUSR1, and at most every DELAY s" },
+	{ "no-follow-host", 0, OPT_NO_FOLLOW_HOST, no_argument, M_BOTH, NULL,
+	  NULL, "keep the start-up addresses, routes and name servers when "
+	  "the host's change" },
 	{ "devmem", 0, OPT_DEVMEM, required_argument, M_BOTH,
 	  "IF[:QUEUES]", "interface name, optionally ':' and queues 0-63 "
 	  "like 0,2-3", "devmem TCP receive on these queues of IF" },
@@ -611,6 +614,12 @@ int conf_parse(struct conf *c, int argc, char **argv)
 	conf_mtu_ipv6(&st);
 
 	conf_interfaces(&st);
+	c->given.ip4 = c->ip4;	/* the options' values, before the host's */
+	c->given.ip6 = c->ip6;
+	c->given.mhl4 = st.mhl4;
+	c->given.mhl6 = st.mhl6;
+	c->given.dns = st.dns || st.dns_none;
+	c->given.search = st.search || st.search_none;
 	rc = netlink_host_defaults(c);
 	if (rc) {
 		err("%s: can't read routes and addresses: %s", c->argv0,

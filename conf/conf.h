@@ -279,6 +279,27 @@ struct conf_ip6 {
 };
 
 /**
+ * struct conf_given - What the command line fixed, kept so that the rest
+ *		       can be derived again when the host's network changes
+ *		       (conf/follow.c, passt/follow.c)
+ * @ip4:	IPv4 configuration as the options left it, before the host
+ *		was read: zero (or -1 for @prefix_len) where nothing was given
+ * @ip6:	Likewise, IPv6
+ * @mhl4:	--map-host-loopback given for IPv4 (an address or none)
+ * @mhl6:	--map-host-loopback given for IPv6
+ * @dns:	-D given (addresses or none): the name server lists stay
+ * @search:	-S given (domains or none): the search list stays
+ */
+struct conf_given {
+	struct conf_ip4 ip4;
+	struct conf_ip6 ip6;
+	bool mhl4;
+	bool mhl6;
+	bool dns;
+	bool search;
+};
+
+/**
  * struct conf - Whole configuration
  * @mode:		pasta or passt, from argv[0]
  * @argv0:		Program name as invoked (basename of argv[0]), used as
@@ -340,6 +361,9 @@ struct conf_ip6 {
  * @stats_delay_s:	--stats DELAY: also dump them periodically, at most
  *			every DELAY seconds and only if something changed;
  *			0 without DELAY
+ * @no_follow_host:	--no-follow-host: keep what was derived at start
+ *			when the host's addresses, routes or resolvers change
+ * @given:		The command line's own values (see struct conf_given)
  * @seccomp_selftest:	Hidden --seccomp-selftest: on SIGUSR2, make a system
  *			call the seccomp filter forbids (test aid)
  *
@@ -438,6 +462,8 @@ struct conf {
 	unsigned drain_timeout_s;
 	unsigned busy_poll_us;
 	bool seccomp_selftest;
+	bool no_follow_host;
+	struct conf_given given;
 
 	char ifname_ns[IFNAMSIZ];
 	char netns[PATH_MAX];

@@ -764,6 +764,9 @@ static int netlink_prefix_by_class(struct in_addr a)
 
 static char netlink_summary[640];
 
+static int netlink_defaults_from(struct conf *c,
+				 const struct netlink_caches *nc);
+
 /**
  * netlink_host_summary() - What netlink_host_defaults() chose, and why
  *
@@ -807,24 +810,41 @@ const char *netlink_host_summary(void)
  */
 int netlink_host_defaults(struct conf *c)
 {
-	const struct netlink_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
-				   &c->ip4.prefix_len, &c->ip4.gw };
-	const struct netlink_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
-				   &c->ip6.prefix_len, &c->ip6.gw };
-	bool copy, addrs4, addrs6, routes4, routes6;
-	struct netlink_pick p4 = { 0 }, p6 = { 0 };
 	struct netlink_caches nc = { 0 };
-	char line[640], fams[448], pick[96];
 	struct nl_sock *sk;
-	size_t n = 0;
 	int rc;
 
 	rc = netlink_open(&sk);
 	if (rc)
 		return rc;
 	rc = netlink_caches_fill(sk, &nc);
-	if (rc)
-		goto out;
+	if (!rc)
+		rc = netlink_defaults_from(c, &nc);
+	netlink_caches_free(&nc);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * netlink_defaults_from() - netlink_host_defaults() on a given snapshot
+ * @c:		Configuration, as for netlink_host_defaults()
+ * @nc:		Links, addresses and routes (a one-off dump, or the caches
+ *		of netlink_watch_open())
+ *
+ * Return: 0, or -ENODEV if a given interface doesn't exist
+ */
+static int netlink_defaults_from(struct conf *c,
+				 const struct netlink_caches *nc)
+{
+	const struct netlink_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
+				   &c->ip4.prefix_len, &c->ip4.gw };
+	const struct netlink_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
+				   &c->ip6.prefix_len, &c->ip6.gw };
+	bool copy, addrs4, addrs6, routes4, routes6;
+	struct netlink_pick p4 = { 0 }, p6 = { 0 };
+	char line[640], fams[448], pick[96];
+	size_t n = 0;
+	int rc = 0;
 
 	/* -a and -g imply --no-copy-addrs and --no-copy-routes, per family */
 	copy = c->mode == MODE_PASTA && c->config_net;
@@ -836,11 +856,11 @@ int netlink_host_defaults(struct conf *c)
 		  IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw);
 
 	if (c->ip4.enabled)
-		rc = netlink_defaults(&nc, &v4, &p4);
+		rc = netlink_defaults(nc, &v4, &p4);
 	if (!rc && c->ip6.enabled)
-		rc = netlink_defaults(&nc, &v6, &p6);
+		rc = netlink_defaults(nc, &v6, &p6);
 	if (rc)
-		goto out;
+		return rc;
 
 	if ((c->ip4.enabled && p4.usable) || (c->ip6.enabled && p6.usable)) {
 		if (c->ip4.enabled && !p4.usable)
@@ -870,15 +890,15 @@ int netlink_host_defaults(struct conf *c)
 	memset(&c->ip6.tpl, 0, sizeof(c->ip6.tpl));
 	if (!c->local_mode && c->ip4.enabled && p4.ifindex) {
 		if (addrs4)
-			netlink_tpl_addrs(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+			netlink_tpl_addrs(nc, AF_INET, p4.ifindex, &c->ip4.tpl);
 		if (routes4)
-			netlink_tpl_routes(&nc, AF_INET, p4.ifindex, &c->ip4.tpl);
+			netlink_tpl_routes(nc, AF_INET, p4.ifindex, &c->ip4.tpl);
 	}
 	if (!c->local_mode && c->ip6.enabled && p6.ifindex) {
 		if (addrs6)
-			netlink_tpl_addrs(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
+			netlink_tpl_addrs(nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
 		if (routes6)
-			netlink_tpl_routes(&nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
+			netlink_tpl_routes(nc, AF_INET6, p6.ifindex, &c->ip6.tpl);
 	}
 
 	if (c->ip4.enabled && !p4.ifindex)
@@ -929,11 +949,7 @@ int netlink_host_defaults(struct conf *c)
 		snprintf(line, sizeof(line), "template interface: %s", fams);
 	}
 	snprintf(netlink_summary, sizeof(netlink_summary), "%s", line);
-	rc = 0;
-out:
-	netlink_caches_free(&nc);
-	nl_socket_free(sk);
-	return rc;
+	return 0;
 }
 
 /**
@@ -1472,4 +1488,357 @@ int netlink_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms)
 out:
 	nl_socket_free(sk);
 	return rc;
+}
+
+/* Host-side watch (netlink_watch_open()): libnl's cache manager keeps
+ * the three caches up to date from RTNLGRP_* notifications
+ */
+#define NETLINK_WATCH_DRAIN_TRIES	64	/* reads after an overrun */
+
+static struct nl_cache_mngr *netlink_watch_mngr;
+static struct netlink_caches netlink_watch_nc;
+static unsigned netlink_watch_changes;
+
+/**
+ * netlink_watch_change() - libnl cache manager callback: an object changed
+ * @cache:	Cache it is in (unused)
+ * @obj:	Object (unused)
+ * @action:	NL_ACT_NEW, NL_ACT_DEL, NL_ACT_CHANGE (unused)
+ * @data:	Unused
+ */
+static void netlink_watch_change(struct nl_cache *cache, struct nl_object *obj,
+				 int action, void *data)
+{
+	(void)cache;
+	(void)obj;
+	(void)action;
+	(void)data;
+	netlink_watch_changes++;
+}
+
+/**
+ * netlink_watch_open() - Follow links, addresses and routes of this namespace
+ *
+ * Allocates a libnl cache manager (its notification socket joins the link,
+ * IPv4/IPv6 address and route groups, rtnetlink(7)) and fills its caches
+ * with a dump.  The receive buffer is made large (1 MiB, if allowed) so
+ * that a burst of changes rarely overruns it.  Two descriptors stay open:
+ * the notification socket and the manager's own for dumps.
+ *
+ * Context: set-up, in the host's network namespace, before isolation (the
+ * sockets must be made there and then).
+ * Return: the notification socket (non-blocking) to poll for input, or
+ *	   -errno
+ */
+int netlink_watch_open(void)
+{
+	static const char *const names[] = { "route/link", "route/addr",
+					     "route/route" };
+	struct nl_cache **caches[] = { &netlink_watch_nc.links,
+				       &netlink_watch_nc.addrs,
+				       &netlink_watch_nc.routes };
+	struct nl_sock *sk;
+	unsigned i;
+	int rc;
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	rc = nl_cache_mngr_alloc(sk, NETLINK_ROUTE, NL_AUTO_PROVIDE,
+				 &netlink_watch_mngr);
+	if (rc < 0) {
+		nl_socket_free(sk);
+		return netlink_errno(rc);
+	}
+	nl_socket_set_buffer_size(sk, 1 << 20, 0);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		rc = nl_cache_mngr_add(netlink_watch_mngr, names[i],
+				       netlink_watch_change, NULL, caches[i]);
+		if (rc < 0)
+			return netlink_errno(rc);
+	}
+	return nl_cache_mngr_get_fd(netlink_watch_mngr);
+}
+
+/**
+ * netlink_watch_read() - Take in the notifications that arrived
+ *
+ * An overrun (ENOBUFS: the kernel dropped notifications, netlink(7))
+ * drains the queue, then refills the three caches with a dump, through a
+ * socket opened for that
+ * and closed again (the host's namespace is ours: no privilege needed),
+ * and counts as a change.
+ *
+ * #syscalls recvmsg sendmsg sendto socket bind getsockname setsockopt close
+ * Return: number of objects added, removed or changed (0: nothing that
+ *	   matters), or -errno if even the refill failed
+ */
+int netlink_watch_read(void)
+{
+	struct nl_cache *caches[] = { netlink_watch_nc.links,
+				      netlink_watch_nc.addrs,
+				      netlink_watch_nc.routes };
+	struct nl_sock *sk;
+	unsigned i;
+	int rc;
+
+	if (!netlink_watch_mngr)
+		return -EBADF;
+	netlink_watch_changes = 0;
+	rc = nl_cache_mngr_data_ready(netlink_watch_mngr);
+	if (rc >= 0)
+		return (int)MIN(netlink_watch_changes, (unsigned)INT_MAX);
+
+	debug("netlink notifications lost (%s): dumping again",
+	      nl_geterror(rc));
+	/* Drain the queue first: until it is empty, the kernel drops what
+	 * comes next without reporting ENOBUFS again (the socket stays
+	 * congested, netlink_overrun() in net/netlink/af_netlink.c), so a
+	 * dump taken earlier could miss those changes
+	 */
+	for (i = 0; i < NETLINK_WATCH_DRAIN_TRIES; i++) {
+		if (nl_cache_mngr_data_ready(netlink_watch_mngr) >= 0)
+			break;
+	}
+	rc = netlink_open(&sk);
+	if (rc)
+		return rc;
+	for (i = 0; i < ARRAY_SIZE(caches) && rc >= 0; i++)
+		rc = nl_cache_refill(sk, caches[i]);
+	nl_socket_free(sk);
+	return rc < 0 ? netlink_errno(rc) : 1;
+}
+
+/**
+ * netlink_watch_derive() - netlink_host_defaults() on the watched caches
+ * @c:		Configuration, as for netlink_host_defaults()
+ *
+ * Links and addresses come from the caches netlink_watch_read() keeps;
+ * routes are dumped again first, through a socket opened for that (see
+ * the comment inside).
+ *
+ * #syscalls socket bind getsockname setsockopt sendmsg recvmsg close
+ *
+ * Return: 0, -EBADF without netlink_watch_open(), or as
+ *	   netlink_host_defaults()
+ */
+int netlink_watch_derive(struct conf *c)
+{
+	struct nl_sock *sk;
+	int rc;
+
+	if (!netlink_watch_mngr)
+		return -EBADF;
+
+	/* Routes from a dump: libnl's cache merges the next hops of IPv6
+	 * routes with the same key (IPv6 multipath routes come one next hop
+	 * per message), and an IPv6 default route replaced on the host
+	 * ("ip -6 route replace default via NEW") kept its old gateway in
+	 * the cache (pasta_follow_host.sh)
+	 */
+	rc = netlink_open(&sk);
+	if (rc)
+		return rc;
+	rc = nl_cache_refill(sk, netlink_watch_nc.routes);
+	nl_socket_free(sk);
+	if (rc < 0)
+		return netlink_errno(rc);
+	return netlink_defaults_from(c, &netlink_watch_nc);
+}
+
+/**
+ * netlink_sync_addr_wanted() - Is this address in the wanted list?
+ * @a:		Address object from a dump
+ * @af:		AF_INET or AF_INET6
+ * @want:	Wanted addresses
+ * @n:		Entries in @want
+ *
+ * Return: true if @a (address and prefix length) is one of @want
+ */
+static bool netlink_sync_addr_wanted(struct rtnl_addr *a, int af,
+				     const struct conf_addr *want, unsigned n)
+{
+	struct nl_addr *l = rtnl_addr_get_local(a);
+	unsigned i;
+
+	if (!l || nl_addr_get_len(l) != netlink_af_len(af))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!memcmp(nl_addr_get_binary_addr(l), &want[i].addr,
+			    netlink_af_len(af)) &&
+		    rtnl_addr_get_prefixlen(a) == want[i].prefix_len)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * netlink_sync_route_wanted() - Is this route in the wanted list?
+ * @r:		Route object from a dump
+ * @af:		AF_INET or AF_INET6
+ * @want:	Wanted routes (a zero prefix length: the default route)
+ * @n:		Entries in @want
+ *
+ * Return: true if destination, prefix length and gateway match one
+ */
+static bool netlink_sync_route_wanted(struct rtnl_route *r, int af,
+				      const struct conf_route *want, unsigned n)
+{
+	static const uint8_t zero[16];
+	size_t alen = netlink_af_len(af);
+	struct rtnl_nexthop *nh = rtnl_route_nexthop_n(r, 0);
+	struct nl_addr *d = rtnl_route_get_dst(r);
+	struct nl_addr *g = nh ? rtnl_route_nh_get_gateway(nh) : NULL;
+	const void *db = d && nl_addr_get_len(d) == alen ?
+			 nl_addr_get_binary_addr(d) : zero;
+	const void *gb = g && nl_addr_get_len(g) == alen ?
+			 nl_addr_get_binary_addr(g) : zero;
+	int plen = d ? (int)nl_addr_get_prefixlen(d) : 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (want[i].prefix_len == plen &&
+		    !memcmp(&want[i].dst, db, alen) &&
+		    !memcmp(&want[i].gw, gb, alen))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * netlink_sync() - Make a link's global addresses and routes the given ones
+ * @ifindex:	Interface index, in the current namespace
+ * @af:		AF_INET or AF_INET6
+ * @addrs:	Wanted global addresses
+ * @na:		Entries in @addrs
+ * @routes:	Wanted routes through the link (a zero prefix length is the
+ *		default route; an all-zero gateway, a route to the link)
+ * @nr:		Entries in @routes
+ *
+ * Adds the missing addresses first (so that new gateways are reachable),
+ * removes the routes that are not wanted (the kernel's own prefix routes,
+ * RTPROT_KERNEL, and routes of other tables are left alone), adds the
+ * missing routes, on-link ones first, and removes the addresses that are
+ * not wanted.  Link-local IPv6 addresses are left alone.
+ *
+ * Context: pasta's namespace configuration helper (passt/nsconf.c)
+ * #syscalls:helper socket bind getsockname sendmsg recvmsg close
+ * Return: number of changes made, or -errno if the link can't be read
+ */
+int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
+		 unsigned na, const struct conf_route *routes, unsigned nr)
+{
+	static const uint8_t zero[16];
+	struct nl_cache *ac = NULL, *rc_ = NULL;
+	size_t alen = netlink_af_len(af);
+	struct nl_object *o;
+	struct nl_sock *sk;
+	unsigned i, pass;
+	int rc, changes = 0;
+
+	if (!alen || ifindex <= 0)
+		return -EINVAL;
+	rc = netlink_open(&sk);
+	if (rc)
+		return rc;
+	rc = rtnl_addr_alloc_cache(sk, &ac);
+	if (rc >= 0)
+		rc = rtnl_route_alloc_cache(sk, af, 0, &rc_);
+	if (rc < 0) {
+		rc = netlink_errno(rc);
+		goto out;
+	}
+
+	for (i = 0; i < na; i++) {
+		if (!netlink_addr_add(ifindex, af, &addrs[i].addr,
+				      addrs[i].prefix_len))
+			changes++;
+	}
+
+	for (o = nl_cache_get_first(rc_); o; o = nl_cache_get_next(o)) {
+		struct rtnl_route *r = (struct rtnl_route *)o;
+		struct rtnl_nexthop *nh = rtnl_route_nexthop_n(r, 0);
+
+		if ((int)rtnl_route_get_family(r) != af ||
+		    rtnl_route_get_table(r) != RT_TABLE_MAIN ||
+		    rtnl_route_get_protocol(r) == RTPROT_KERNEL ||
+		    rtnl_route_get_type(r) != RTN_UNICAST || !nh ||
+		    rtnl_route_nh_get_ifindex(nh) != ifindex)
+			continue;
+		if (netlink_sync_route_wanted(r, af, routes, nr))
+			continue;
+		if (rtnl_route_delete(sk, r, 0) >= 0)
+			changes++;
+	}
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nr; i++) {
+			const struct conf_route *w = &routes[i];
+			bool has_gw = memcmp(&w->gw, zero, alen);
+
+			if (has_gw != (pass == 1))
+				continue;
+			if (!w->prefix_len)
+				rc = netlink_route_add_default(ifindex, af,
+							       &w->gw);
+			else
+				rc = netlink_route_add(ifindex, af, &w->dst,
+						       w->prefix_len,
+						       has_gw ? &w->gw : NULL,
+						       w->metric);
+			if (!rc)
+				changes++;
+		}
+	}
+
+	for (o = nl_cache_get_first(ac); o; o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+
+		if (rtnl_addr_get_ifindex(a) != ifindex ||
+		    rtnl_addr_get_family(a) != af ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
+			continue;
+		if (netlink_sync_addr_wanted(a, af, addrs, na))
+			continue;
+		if (rtnl_addr_delete(sk, a, 0) >= 0)
+			changes++;
+	}
+	rc = changes;
+out:
+	if (ac)
+		nl_cache_free(ac);
+	if (rc_)
+		nl_cache_free(rc_);
+	nl_socket_free(sk);
+	return rc;
+}
+
+/**
+ * netlink_watch_has_addr() - Does the host have this address now?
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Address, network order
+ *
+ * Looks in the watched address cache (no system call).
+ *
+ * Return: true if a link of the host has @addr, or if nothing is watched
+ *	   (we can't tell)
+ */
+bool netlink_watch_has_addr(int af, const void *addr)
+{
+	size_t alen = netlink_af_len(af);
+	struct nl_object *o;
+
+	if (!netlink_watch_mngr || !alen)
+		return true;
+	for (o = nl_cache_get_first(netlink_watch_nc.addrs); o;
+	     o = nl_cache_get_next(o)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)o;
+		struct nl_addr *l = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_family(a) == af && l &&
+		    nl_addr_get_len(l) == alen &&
+		    !memcmp(nl_addr_get_binary_addr(l), addr, alen))
+			return true;
+	}
+	return false;
 }

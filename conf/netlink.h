@@ -9,6 +9,7 @@
 #ifndef CONF_NETLINK_H
 #define CONF_NETLINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -27,6 +28,12 @@ int netlink_addr_add(int ifindex, int af, const void *addr, int prefix_len);
 int netlink_route_add_default(int ifindex, int af, const void *gw);
 int netlink_route_add(int ifindex, int af, const void *dst, int prefix_len,
 		      const void *gw, uint32_t metric);
+int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
+		 unsigned na, const struct conf_route *routes, unsigned nr);
+int netlink_watch_open(void);
+int netlink_watch_read(void);
+int netlink_watch_derive(struct conf *c);
+bool netlink_watch_has_addr(int af, const void *addr);
 int netlink_addr_wait_ll(int ifindex, struct in6_addr *ll, int timeout_ms);
 
 #endif /* CONF_NETLINK_H */

@@ -999,5 +999,8 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 	case OPT_SECCOMP_SELFTEST:
 		c->seccomp_selftest = true;
 		break;
+	case OPT_NO_FOLLOW_HOST:
+		c->no_follow_host = true;
+		break;
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "resolv.h"
@@ -159,6 +160,70 @@ int resolv_read(const char *path, struct resolv_conf *r)
 
 	free(line);
 	fclose(f);
+	return 0;
+}
+
+/**
+ * resolv_read_fd() - Read name servers and search domains from an open file
+ * @fd:		resolv.conf(5) file, read from offset 0 (pread(), the file
+ *		offset is left alone)
+ * @r:		Result, cleared first
+ *
+ * For the running daemon (passt/follow.c): no allocation, and at most
+ * RESOLV_READ_MAX bytes are looked at, so a huge or garbage file costs a
+ * bounded amount of memory and time; a line cut at that limit is dropped.
+ * Otherwise the same rules as resolv_read().
+ *
+ * #syscalls pread64
+ * Return: 0 on success (also for an empty file), -errno from pread()
+ */
+int resolv_read_fd(int fd, struct resolv_conf *r)
+{
+	static char buf[RESOLV_READ_MAX + 1];
+	char *line, *next;
+	size_t len = 0;
+	ssize_t n;
+
+	memset(r, 0, sizeof(*r));
+	while (len < RESOLV_READ_MAX) {
+		n = pread(fd, buf + len, RESOLV_READ_MAX - len, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (len == RESOLV_READ_MAX) {	/* drop the line cut in two */
+		char *nl = strrchr(buf, '\n');
+
+		if (nl)
+			nl[1] = '\0';
+		else
+			buf[0] = '\0';
+	}
+
+	for (line = buf; line && *line; line = next) {
+		char *save, *kw, *tok;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		kw = strtok_r(line, " \t\r", &save);
+		if (!kw || *kw == '#' || *kw == ';')
+			continue;
+		if (!strcmp(kw, "nameserver")) {
+			tok = strtok_r(NULL, " \t\r", &save);
+			if (tok)
+				resolv_nameserver(r, tok);
+		} else if (!strcmp(kw, "search")) {
+			resolv_search(r, &save, false);
+		} else if (!strcmp(kw, "domain")) {
+			resolv_search(r, &save, true);
+		}
+	}
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #define RESOLV_PATH		"/etc/resolv.conf"
 #define RESOLV_MAX_NS		8	/* per family, kept from the file */
+#define RESOLV_READ_MAX		65536	/* bytes resolv_read_fd() looks at */
 
 /**
  * struct resolv_conf - What a resolv.conf file says
@@ -41,6 +42,7 @@ extern const char *resolv_path;
 
 int resolv_domain_norm(char *dst, const char *src, size_t srclen);
 int resolv_read(const char *path, struct resolv_conf *r);
+int resolv_read_fd(int fd, struct resolv_conf *r);
 void resolv_apply(struct conf *c, const struct resolv_conf *r,
 		  bool keep_dns, bool keep_search);
 

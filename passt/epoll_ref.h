@@ -30,6 +30,8 @@ enum epoll_type {
 	EPOLL_TYPE_VHOST_STATE,	/* --vhost-user: device state channel */
 	EPOLL_TYPE_REPAIR_LISTEN, /* --vhost-user: passt-repair's socket */
 	EPOLL_TYPE_REPAIR,	/* --vhost-user: passt-repair's connection */
+	EPOLL_TYPE_FOLLOW_NL,	/* host's rtnetlink notifications (follow.c) */
+	EPOLL_TYPE_FOLLOW_RESOLV, /* inotify on resolv.conf (follow.c) */
 	EPOLL_TYPE_COUNT
 };
 

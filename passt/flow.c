@@ -746,6 +746,27 @@ void flow_abort_all(struct ctx *ctx)
 }
 
 /**
+ * flow_host_changed() - The host's addresses changed: tell every flow that
+ *			 cares
+ * @ctx:	Context
+ * @has_addr:	Does the host have this address (family, network order)?
+ *
+ * Context: passt/follow.c, once changes settled
+ */
+void flow_host_changed(struct ctx *ctx,
+		       bool (*has_addr)(int af, const void *addr))
+{
+	unsigned i;
+
+	for (i = 0; i < flow_hwm_n; i++) {
+		const struct flow_ops *ops = flow_walk_check(&flowtab[i]);
+
+		if (ops && ops->host_changed)
+			ops->host_changed(ctx, &flowtab[i], has_addr);
+	}
+}
+
+/**
  * flow_guest_gone() - The guest went away: tell every flow that cares
  * @ctx:	Context
  * @ms:		How long host peers may take to ACK what we ACKed, ms; 0 if

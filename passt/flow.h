@@ -129,6 +129,10 @@ struct ctx;
  *		host peers may take to ACK what we ACKed, 0 if we are
  *		exiting (the exit drain follows)
  * @guest_attached: A guest attached (passt stream client)
+ * @host_changed: The host's addresses changed (passt/follow.c): reset the
+ *		flow if its host-side address is no longer one for which
+ *		@has_addr() (address family, address in network order)
+ *		returns true
  * @tcp_accept:	A connection accepted on a forwarded-port listener that
  *		fwd_tcp_path() sent to this type: @s accepted socket, @peer
  *		and @peer_port (host order) its source, @port the listening
@@ -152,6 +156,8 @@ struct flow_ops {
 	void (*abort)(struct ctx *ctx, union flow *flow);
 	void (*guest_gone)(struct ctx *ctx, union flow *flow, unsigned ms);
 	void (*guest_attached)(struct ctx *ctx, union flow *flow);
+	void (*host_changed)(struct ctx *ctx, union flow *flow,
+			     bool (*has_addr)(int af, const void *addr));
 	bool (*tcp_accept)(struct ctx *ctx, int s, const union inany *peer,
 			   uint16_t peer_port, uint16_t port, uint16_t to_port,
 			   bool from_ns);
@@ -199,6 +205,8 @@ void flow_sock_event(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void flow_timer(struct ctx *ctx);
 unsigned flow_drain(struct ctx *ctx, bool abort);
 void flow_abort_all(struct ctx *ctx);
+void flow_host_changed(struct ctx *ctx,
+		       bool (*has_addr)(int af, const void *addr));
 void flow_guest_gone(struct ctx *ctx, unsigned ms);
 void flow_guest_attached(struct ctx *ctx);
 bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,

@@ -92,6 +92,7 @@
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
+#include "follow.h"
 #include "passt.h"
 #include "sdlisten.h"
 
@@ -143,6 +144,9 @@ static const struct seccomp_allow seccomp_allow[] = {
  * @if_listed:	Only if some "#syscalls" line asks for @name in the mode
  * @dmabuf:	Only with a bound dma-buf, whose fd is compared with the
  *		last entry of @arg (its datum_a is filled in at load time)
+ * @follow_dir:	One rule per directory passt/follow.c keeps open (none if
+ *		it keeps none), whose fd is compared with the first entry of
+ *		@arg (datum_a filled in at load time)
  * @action:	SCMP_ACT_ALLOW (with @arg checks) or SCMP_ACT_ERRNO(e)
  * @nargs:	Argument comparisons in @arg, all must match
  * @arg:	Comparisons
@@ -153,6 +157,7 @@ struct seccomp_special {
 	unsigned long modes;
 	bool if_listed;
 	bool dmabuf;
+	bool follow_dir;
 	uint32_t action;
 	unsigned nargs;
 	struct scmp_arg_cmp arg[2];
@@ -165,17 +170,23 @@ struct seccomp_special {
 #define IOCTL_CMD_MASK		0xffffffffUL
 
 static const struct seccomp_special seccomp_special[] = {
-	{ "mmap", SECCOMP_M_BOTH, false, false, SCMP_ACT_ALLOW, 1,
+	{ "mmap", SECCOMP_M_BOTH, false, false, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC,
 	      .datum_b = 0 } },
 	  "malloc() inside libc (syslog() of a long message): memory, "
 	  "never executable" },
-	{ "ioctl", SECCOMP_M_BOTH, true, true, SCMP_ACT_ALLOW, 2,
+	{ "ioctl", SECCOMP_M_BOTH, true, true, false, SCMP_ACT_ALLOW, 2,
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = DMA_BUF_IOCTL_SYNC },
 	    { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the dma-buf fd */ } },
 	  "devmem reader (dm_sync()): DMA_BUF_IOCTL_SYNC on the bound dma-buf, "
 	  "with --devmem only" },
+	{ "openat", SECCOMP_M_BOTH, true, false, true, SCMP_ACT_ALLOW, 2,
+	  { { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the directory fd */ },
+	    { .arg = 2, .op = SCMP_CMP_EQ, .datum_a = FOLLOW_OPEN_FLAGS } },
+	  "following the host (follow_resolv_reread()): resolv.conf opened "
+	  "again, read-only, in the directory kept open for it, unless "
+	  "--no-follow-host" },
 };
 
 /**
@@ -619,6 +630,39 @@ int isolate_helper(const struct conf *c)
 }
 
 /**
+ * isolate_helper_keep() - Detach a helper that keeps one capability
+ * @c:		Configuration (--runas, --chroot-fallback)
+ * @cap:	CAP_* value to keep, effective and permitted, over the
+ *		namespaces the helper is in
+ *
+ * As isolate_helper() (new mount, IPC and UTS namespaces with an empty
+ * root; started as root in the initial user namespace, the switch to the
+ * --runas user or nobody), but @cap survives the switch of IDs, and every
+ * other capability is dropped here, the bounding set cleared.  For pasta's
+ * namespace configuration helper (passt/nsconf.c), which keeps
+ * CAP_NET_ADMIN.
+ *
+ * Context: forked helper, single-threaded, in its target namespaces
+ * Return: 0, or -EPERM if the capabilities or IDs couldn't be changed
+ */
+int isolate_helper_keep(const struct conf *c, unsigned cap)
+{
+	if (isolate_have_cap(CAP_SYS_ADMIN))
+		isolate_detach(c->chroot_fallback);
+	if (capng_get_caps_process())
+		return -EPERM;
+	capng_clear(CAPNG_SELECT_BOTH);
+	capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, cap);
+	if (isolate_root_in_init_userns() && c->uid) {
+		if (capng_change_id((int)c->uid, (int)c->gid,
+				    CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING))
+			return -EPERM;
+		return 0;
+	}
+	return capng_apply(CAPNG_SELECT_BOTH) ? -EPERM : 0;
+}
+
+/**
  * isolate_low_ports() - Does a forwarding rule include a privileged port?
  * @c:		Configuration
  *
@@ -810,6 +854,20 @@ int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd)
 		memcpy(arg, s->arg, sizeof(arg));
 		if (s->dmabuf)
 			arg[s->nargs - 1].datum_a = (scmp_datum_t)dmabuf_fd;
+		if (s->follow_dir) {
+			int fds[FOLLOW_DIRS_MAX];
+			unsigned k, nfd = follow_dir_fds(fds);
+
+			for (k = 0; k < nfd; k++) {
+				arg[0].datum_a = (scmp_datum_t)fds[k];
+				rc = isolate_seccomp_add(sc, s->name, s->action,
+							 s->nargs, arg);
+				if (rc < 0)
+					goto out;
+				n += rc;
+			}
+			continue;
+		}
 		rc = isolate_seccomp_add(sc, s->name, s->action, s->nargs,
 					 arg);
 		if (rc < 0)

@@ -36,6 +36,7 @@
 #include "devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "follow.h"
 #include "ctl.h"
 #include "fwd.h"
 #include "fwd_auto.h"
@@ -390,6 +391,10 @@ int main(int argc, char **argv)
 	 * daemonize(), while we may still enter the namespace
 	 */
 	flow_types_init(ctx);
+	/* Host-side watches, and pasta's namespace configuration helper
+	 * (another fork): in the host's namespace, before isolation
+	 */
+	follow_init(ctx);
 	/* After the fork: a signalfd added to epoll before it would keep
 	 * waiting on the parent's signal queue.  The signals are blocked
 	 * since main() began (signals_block_early()): one that came during

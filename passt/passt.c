@@ -57,6 +57,7 @@
 #include "tcp_devmem.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "follow.h"
 #include "frame_input.h"
 #include "fwd.h"
 #include "fwd_auto.h"
@@ -1108,6 +1109,10 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_REPAIR:
 				repair_handler(ctx, e);
 				break;
+			case EPOLL_TYPE_FOLLOW_NL:
+			case EPOLL_TYPE_FOLLOW_RESOLV:
+				follow_handler(ctx, ref);
+				break;
 			default:	/* a flow's socket */
 				flow_sock_event(ctx, ref, e);
 				break;
@@ -1127,6 +1132,7 @@ int passt_loop(struct ctx *ctx)
 			ctx->timer_next = INT64_MAX;
 			nsock_refill();	/* namespace socket pools */
 			flow_timer(ctx);
+			follow_timer(ctx);	/* host changes settled? */
 		}
 		if (ctx->now >= next_hk) {
 			housekeeping(ctx);

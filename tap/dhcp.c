@@ -29,9 +29,13 @@
  *
  * The server identifier is the gateway address, the address the guest can
  * reach us at; without a gateway there is nothing to name and no answer.
- * The lease time is infinite (0xffffffff, RFC 2131 section 3.3): the
- * address never changes while we run, and a restart answers any REQUEST
- * from scratch.
+ * The lease time is DHCP_LEASE_FOLLOW_S, 600 s: the address may change
+ * while we run (passt/follow.c follows the host's), and a client renews
+ * after half of it (T1, RFC 2131 section 4.4.5), so within 300 s it asks
+ * again and gets a DHCPNAK for the old address, then the new one.  With
+ * --no-follow-host the address never changes while we run, and the lease
+ * is infinite (0xffffffff, RFC 2131 section 3.3); a restart answers any
+ * REQUEST from scratch.
  *
  * Replies carry options 53 (always first), 54, 51, 61 if the client sent
  * one (RFC 6842),
@@ -154,6 +158,7 @@ static const uint8_t dhcp_cookie[4] = { 99, 130, 83, 99 };
 #define DHCPINFORM		8
 
 #define DHCP_LEASE_INFINITE	0xffffffffU	/* RFC 2131 section 3.3 */
+#define DHCP_LEASE_FOLLOW_S	600	/* following the host: see above */
 
 /* Client FQDN flags, RFC 4702 section 2.1: bits 0-3 of the byte are MBZ */
 #define FQDN_S			0x01	/* server does the A RR update */
@@ -571,7 +576,8 @@ static size_t dhcp_reply(const struct conf *c, const struct frame *f,
 	if (type)
 		dhcp_opt_add(&o, OPT_SERVER_ID, &server, 4);
 	if (type == DHCPOFFER || (type == DHCPACK && r->type != DHCPINFORM))
-		dhcp_opt_add_be32(&o, OPT_LEASE_TIME, DHCP_LEASE_INFINITE);
+		dhcp_opt_add_be32(&o, OPT_LEASE_TIME, c->no_follow_host ?
+				  DHCP_LEASE_INFINITE : DHCP_LEASE_FOLLOW_S);
 	/* RFC 6842 section 3: echo the client identifier, NAK included */
 	if (r->client_id)
 		dhcp_opt_add(&o, OPT_CLIENT_ID, r->client_id, r->client_id_len);

@@ -22,8 +22,11 @@
  *   Information-request -> Reply with DNS servers (RFC 3646 option 23)
  *                          and the domain list (option 24) only
  *
- * The first IA_NA of a message gets c->ip6.addr with infinite lifetimes,
- * T1 and T2 (0xffffffff, section 7.7); other addresses the client lists in
+ * The first IA_NA of a message gets c->ip6.addr with lifetimes of 600 s,
+ * T1 300 s and T2 480 s (section 21.4's 0.5 and 0.8): the address may
+ * change while we run (passt/follow.c), and the client asks again within
+ * 300 s; with --no-follow-host, infinite ones (0xffffffff, section 7.7),
+ * as the address never changes then.  Other addresses the client lists in
  * it are returned with lifetimes 0 (sections 18.3.2, 18.3.4, 18.3.5), so
  * an address from an earlier run is dropped at once.  Further IA_NAs get
  * status NoAddrsAvail.  IA_TA and IA_PD are not served (left out of the
@@ -85,6 +88,9 @@
 #define STATUS_NOTONLINK	4
 
 #define DHCPV6_INFINITE		0xffffffffU	/* section 7.7 */
+#define DHCPV6_FOLLOW_LIFE_S	600	/* following the host: lifetimes */
+#define DHCPV6_FOLLOW_T1_S	300	/* ... renew after 0.5 of them, */
+#define DHCPV6_FOLLOW_T2_S	480	/* rebind after 0.8 (section 21.4) */
 #define DHCPV6_IA_MAX		4	/* IA_NAs we look at in one message */
 #define DHCPV6_ADDR_MAX		4	/* addresses we look at in one IA_NA */
 #define DUID_TYPE_LL		3	/* section 11.4 */
@@ -443,8 +449,10 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 	/* Section 21.4: IAID echoed, T1, T2 */
 	hdr_copy_in(p, struct dhcpv6_ia_na, iaid,
 		    HDR_AT(ia, struct dhcpv6_ia_na, iaid));
-	hdr_put32(p, struct dhcpv6_ia_na, t1, first ? DHCPV6_INFINITE : 0);
-	hdr_put32(p, struct dhcpv6_ia_na, t2, first ? DHCPV6_INFINITE : 0);
+	hdr_put32(p, struct dhcpv6_ia_na, t1, !first ? 0 :
+		  c->no_follow_host ? DHCPV6_INFINITE : DHCPV6_FOLLOW_T1_S);
+	hdr_put32(p, struct dhcpv6_ia_na, t2, !first ? 0 :
+		  c->no_follow_host ? DHCPV6_INFINITE : DHCPV6_FOLLOW_T2_S);
 	at = sizeof(struct dhcpv6_ia_na);
 
 	if (!first) {
@@ -455,7 +463,8 @@ static int dhcpv6_put_ia_na(const struct conf *c, struct dhcpv6_out *o,
 	/* Section 21.6: IA Address, preferred then valid lifetime; the
 	 * client's other addresses with zero lifetimes (section 18.3.4)
 	 */
-	at += dhcpv6_put_iaaddr(p + at, &c->ip6.addr, DHCPV6_INFINITE);
+	at += dhcpv6_put_iaaddr(p + at, &c->ip6.addr, c->no_follow_host ?
+				DHCPV6_INFINITE : DHCPV6_FOLLOW_LIFE_S);
 	for (i = 0; i < n; i++) {
 		if (IN6_ARE_ADDR_EQUAL(&addrs[i], &c->ip6.addr))
 			continue;

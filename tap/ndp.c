@@ -22,7 +22,9 @@
  * Source Link-Layer Address option; an MTU option if c->mtu >= 1280
  * (RFC 8200 section 5); a Prefix Information option for c->ip6.addr (L=1,
  * A=1 only for /64, the length SLAAC needs, RFC 4862 section 5.5.3, with
- * infinite lifetimes, RFC 4861 section 4.6.2); RDNSS and DNSSL options
+ * infinite lifetimes, RFC 4861 section 4.6.2), and for a few RAs after the
+ * host's network changed, the previous prefix with lifetimes 0
+ * (ndp_ra_prefix_gone()); RDNSS and DNSSL options
  * (RFC 8106) with a lifetime of 2 * NDP_RA_INTERVAL_MAX_S, the upper bound
  * of RFC 8106 section 5.1.  An RA never exceeds max(c->mtu, 1280) bytes of
  * IPv6 packet: search domains that don't fit are left out.
@@ -173,6 +175,89 @@ static size_t ndp_icmp_finish(const struct conf *c, uint8_t *out,
 	return ND_ICMP_OFF + icmp_len;
 }
 
+/* A prefix the guest should stop using (ndp_ra_prefix_gone()) */
+static struct in6_addr ndp_old_prefix;
+static int ndp_old_plen;
+static unsigned ndp_old_left;		/* RAs still to carry it */
+
+/**
+ * ndp_pio_put() - Write a Prefix Information option (RFC 4861 4.6.2)
+ * @o:		Where, sizeof(struct nd_opt_prefix_info) bytes
+ * @addr:	An address of the prefix (host bits are cleared here)
+ * @plen:	Prefix length, 1-128
+ * @life:	Valid and preferred lifetime, seconds
+ */
+static void ndp_pio_put(uint8_t *o, const struct in6_addr *addr, int plen,
+			uint32_t life)
+{
+	struct nd_opt_prefix_info pi = {
+		.nd_opt_pi_type		= ND_OPT_PREFIX_INFORMATION,
+		.nd_opt_pi_len		= sizeof(pi) / ND_OPT_UNIT,
+		.nd_opt_pi_prefix_len	= (uint8_t)plen,
+		.nd_opt_pi_flags_reserved = ND_OPT_PI_FLAG_ONLINK |
+			(plen == ND_SLAAC_PLEN ? ND_OPT_PI_FLAG_AUTO : 0),
+		.nd_opt_pi_valid_time	= htonl(life),
+		.nd_opt_pi_preferred_time = htonl(life),
+		.nd_opt_pi_reserved2	= 0,
+		.nd_opt_pi_prefix	= *addr,
+	};
+	unsigned i;
+
+	/* Bits after the prefix length are reserved: zero them */
+	for (i = 0; i < sizeof(pi.nd_opt_pi_prefix); i++) {
+		int keep = plen - (int)i * 8;
+
+		if (keep <= 0)
+			pi.nd_opt_pi_prefix.s6_addr[i] = 0;
+		else if (keep < 8)
+			pi.nd_opt_pi_prefix.s6_addr[i] &=
+				(uint8_t)(0xff << (8 - keep));
+	}
+	hdr_store(o, &pi);
+}
+
+/**
+ * ndp_same_prefix() - Do two addresses share their first @plen bits?
+ * @a:		Address
+ * @b:		Address
+ * @plen:	Prefix length, 0-128
+ *
+ * Return: true if they do
+ */
+static bool ndp_same_prefix(const struct in6_addr *a, const struct in6_addr *b,
+			    int plen)
+{
+	int bytes = plen / 8, bits = plen % 8;
+
+	if (memcmp(a, b, (size_t)bytes))
+		return false;
+	return !bits || !((a->s6_addr[bytes] ^ b->s6_addr[bytes]) &
+			  (uint8_t)(0xff << (8 - bits)));
+}
+
+/**
+ * ndp_ra_prefix_gone() - The guest's prefix changed: deprecate the old one
+ * @old:	An address of the old prefix
+ * @plen:	Its length, 1-128
+ *
+ * The next NDP_RA_INITIAL RAs carry the old prefix too, with preferred and
+ * valid lifetimes 0: the guest stops using its addresses of it for new
+ * connections at once (RFC 4862 section 5.5.4), and, an RA not being
+ * authenticated, drops them two hours later at most (section 5.5.3 e).
+ * The RA schedule restarts, so the first of them goes out at once.
+ *
+ * Context: passt/follow.c, after the configuration changed
+ */
+void ndp_ra_prefix_gone(const struct in6_addr *old, int plen)
+{
+	if (plen < 1 || plen > 128)
+		return;
+	ndp_old_prefix = *old;
+	ndp_old_plen = plen;
+	ndp_old_left = NDP_RA_INITIAL;
+	ndp_ra_restart();
+}
+
 /**
  * ndp_ra_build() - Write a Router Advertisement frame
  * @c:		Configuration
@@ -236,31 +321,18 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 	plen = c->ip6.prefix_len;
 	if (!IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr) && plen >= 1 &&
 	    plen <= (int)sizeof(struct in6_addr) * 8) {
-		struct nd_opt_prefix_info pi = {
-			.nd_opt_pi_type		= ND_OPT_PREFIX_INFORMATION,
-			.nd_opt_pi_len		= sizeof(pi) / ND_OPT_UNIT,
-			.nd_opt_pi_prefix_len	= (uint8_t)plen,
-			.nd_opt_pi_flags_reserved = ND_OPT_PI_FLAG_ONLINK |
-				(plen == ND_SLAAC_PLEN ? ND_OPT_PI_FLAG_AUTO : 0),
-			.nd_opt_pi_valid_time	= htonl(ND_LIFETIME_INFINITE),
-			.nd_opt_pi_preferred_time = htonl(ND_LIFETIME_INFINITE),
-			.nd_opt_pi_reserved2	= 0,
-			.nd_opt_pi_prefix	= c->ip6.addr,
-		};
-		unsigned i;
+		ndp_pio_put(icmp + len, &c->ip6.addr, plen,
+			    ND_LIFETIME_INFINITE);
+		len += sizeof(struct nd_opt_prefix_info);
+	}
 
-		/* Bits after the prefix length are reserved: zero them */
-		for (i = 0; i < sizeof(pi.nd_opt_pi_prefix); i++) {
-			int keep = plen - (int)i * 8;
-
-			if (keep <= 0)
-				pi.nd_opt_pi_prefix.s6_addr[i] = 0;
-			else if (keep < 8)
-				pi.nd_opt_pi_prefix.s6_addr[i] &=
-					(uint8_t)(0xff << (8 - keep));
-		}
-		hdr_store(icmp + len, &pi);
-		len += sizeof(pi);
+	/* An old prefix, deprecated: lifetimes 0 (ndp_ra_prefix_gone()) */
+	if (ndp_old_left && lim - len >= sizeof(struct nd_opt_prefix_info) &&
+	    (ndp_old_plen != plen ||
+	     !ndp_same_prefix(&ndp_old_prefix, &c->ip6.addr, plen))) {
+		ndp_pio_put(icmp + len, &ndp_old_prefix, ndp_old_plen, 0);
+		len += sizeof(struct nd_opt_prefix_info);
+		ndp_old_left--;
 	}
 
 	/* RDNSS, RFC 8106 section 5.1: header, then the addresses */

@@ -44,6 +44,7 @@ extern struct svc_stats svc_stats;
 #define NDP_RA_MIN_DELAY_MS	(3 * 1000)	/* MIN_DELAY_BETWEEN_RAS */
 
 void ndp_ra_restart(void);
+void ndp_ra_prefix_gone(const struct in6_addr *old, int plen);
 size_t ndp_ra_timer(const struct conf *c, int64_t now, uint8_t *out,
 		    size_t cap);
 int64_t ndp_ra_interval(unsigned sent, uint64_t rnd);

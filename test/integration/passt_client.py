@@ -228,6 +228,8 @@ def lease(link):
         print("router", ip4(o[3][:4]))
     if 54 in o:
         print("server", ip4(o[54]))
+    if 51 in o:         # RFC 2132 9.2: lease time, seconds
+        print("lease", struct.unpack("!I", o[51])[0])
     if 6 in o:
         print("dns", " ".join(ip4(o[6][i:i + 4])
                               for i in range(0, len(o[6]), 4)))

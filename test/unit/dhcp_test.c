@@ -47,6 +47,7 @@ static const uint8_t gw_ip[4] = { 203, 0, 113, 2 };
 static void setup(void)
 {
 	svc_setup(&c, out, sizeof(out));
+	c.no_follow_host = true;	/* start-up lease: infinite */
 }
 
 /**
@@ -294,6 +295,22 @@ START_TEST(test_dhcp_handle_udhcpc_request_ack)
 	opt_eq(53, &ack, 1, n);
 	opt_eq(51, lease, 4, n);
 	check_config_opts(n);
+}
+END_TEST
+
+/* Following the host (the default): a 600 s lease, so that the client
+ * renews after 300 s (RFC 2131 4.4.5, T1) and learns of a new address
+ */
+START_TEST(test_dhcp_handle_request_ack_following)
+{
+	static const uint8_t ack = 5, lease[4] = { 0, 0, 0x02, 0x58 };
+	size_t n;
+
+	c.no_follow_host = false;
+	n = run(cap_dhcp_request_udhcpc, sizeof(cap_dhcp_request_udhcpc));
+	ck_assert_uint_gt(n, 0);
+	opt_eq(53, &ack, 1, n);
+	opt_eq(51, lease, 4, n);
 }
 END_TEST
 
@@ -1129,6 +1146,7 @@ static Suite *dhcp_suite(void)
 	tcase_add_test(tc, test_dhcp_handle_renew_unicast_ack);
 	tcase_add_test(tc, test_dhcp_handle_renew_wrong_address_nak);
 	tcase_add_test(tc, test_dhcp_handle_inform_ack_without_lease);
+	tcase_add_test(tc, test_dhcp_handle_request_ack_following);
 	tcase_add_test(tc, test_dhcp_handle_release_decline_ignored);
 	suite_add_tcase(s, tc);
 

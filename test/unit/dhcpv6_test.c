@@ -35,6 +35,9 @@ static const uint8_t duid_ours[10] = {
 	0x00, 0x03, 0x00, 0x01, 0x9a, 0x55, 0x9a, 0x55, 0x9a, 0x55
 };
 static const uint8_t infinite[4] = { 0xff, 0xff, 0xff, 0xff };
+static const uint8_t t1_follow[4] = { 0, 0, 0x01, 0x2c };	/* 300 */
+static const uint8_t t2_follow[4] = { 0, 0, 0x01, 0xe0 };	/* 480 */
+static const uint8_t life_follow[4] = { 0, 0, 0x02, 0x58 };	/* 600 */
 
 /**
  * setup() - Fresh configuration, counters and output for each test
@@ -42,6 +45,7 @@ static const uint8_t infinite[4] = { 0xff, 0xff, 0xff, 0xff };
 static void setup(void)
 {
 	svc_setup(&c, out, sizeof(out));
+	c.no_follow_host = true;	/* start-up lifetimes: infinite */
 }
 
 /**
@@ -179,8 +183,11 @@ static void check_ia_na(size_t n, const char *extra)
 	/* RFC 8415 21.4: IAID, T1, T2, options */
 	ck_assert_uint_eq(l, 12 + 28 * (extra ? 2 : 1));
 	ck_assert_mem_eq(ia, iaid, 4);
-	ck_assert_mem_eq(ia + 4, infinite, 4);
-	ck_assert_mem_eq(ia + 8, infinite, 4);
+	/* following the host (passt.1): T1 300 s, T2 480 s, lifetimes 600 s,
+	 * section 21.4's recommended 0.5 and 0.8 of the lifetime
+	 */
+	ck_assert_mem_eq(ia + 4, c.no_follow_host ? infinite : t1_follow, 4);
+	ck_assert_mem_eq(ia + 8, c.no_follow_host ? infinite : t2_follow, 4);
 
 	/* 21.6: address, preferred lifetime, valid lifetime (7.7: all ones
 	 * is infinity)
@@ -189,8 +196,8 @@ static void check_ia_na(size_t n, const char *extra)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_uint_eq(al, 24);
 	addr_is(a, "2001:db8::15");
-	ck_assert_mem_eq(a + 16, infinite, 4);
-	ck_assert_mem_eq(a + 20, infinite, 4);
+	ck_assert_mem_eq(a + 16, c.no_follow_host ? infinite : life_follow, 4);
+	ck_assert_mem_eq(a + 20, c.no_follow_host ? infinite : life_follow, 4);
 
 	if (!extra) {
 		ck_assert_ptr_null(opt6(ia + 12, l - 12, 5, 1, &al));
@@ -364,6 +371,23 @@ START_TEST(test_dhcpv6_handle_renew_reply)
 END_TEST
 
 /* Rebind (6) has no Server Identifier (16.7): made from the Solicit */
+/* Following the host (the default): finite lifetimes, so that the client
+ * asks again and gets a changed address
+ */
+START_TEST(test_dhcpv6_handle_renew_reply_following)
+{
+	uint8_t b[sizeof(cap_dhcpv6_request)];
+	size_t n;
+
+	c.no_follow_host = false;
+	memcpy(b, cap_dhcpv6_request, sizeof(b));
+	b[MSG] = 5;	/* Renew */
+	n = run(b, sizeof(b));
+	check_reply_common(b, n, 7);
+	check_ia_na(n, NULL);
+}
+END_TEST
+
 START_TEST(test_dhcpv6_handle_rebind_reply)
 {
 	uint8_t b[sizeof(cap_dhcpv6_solicit)];
@@ -822,6 +846,7 @@ static Suite *dhcpv6_suite(void)
 	tcase_add_test(tc, test_dhcpv6_handle_request_stale_address_zeroed);
 	tcase_add_test(tc, test_dhcpv6_handle_renew_reply);
 	tcase_add_test(tc, test_dhcpv6_handle_rebind_reply);
+	tcase_add_test(tc, test_dhcpv6_handle_renew_reply_following);
 	tcase_add_test(tc, test_dhcpv6_handle_request_other_server_discarded);
 	tcase_add_test(tc, test_dhcpv6_handle_release_success);
 	tcase_add_test(tc, test_dhcpv6_handle_inforeq_dns_only);

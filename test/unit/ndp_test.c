@@ -354,6 +354,48 @@ START_TEST(test_ndp_ra_small_mtu_and_non64_prefix)
 }
 END_TEST
 
+/* The host's prefix changed (passt.1, FOLLOWING THE HOST): the next RAs
+ * carry the new prefix with infinite lifetimes and the old one with
+ * preferred and valid lifetimes 0 (RFC 4861 4.6.2; RFC 4862 5.5.4: a
+ * preferred lifetime 0 deprecates the addresses), NDP_RA_INITIAL (3)
+ * times, then the old one is left out
+ */
+START_TEST(test_ndp_ra_old_prefix_deprecated)
+{
+	static const uint8_t zero[4] = { 0 }, inf[4] = { 0xff, 0xff, 0xff,
+							  0xff };
+	struct in6_addr old;
+	const uint8_t *o;
+	size_t n, off;
+	unsigned i;
+
+	inet_pton(AF_INET6, "2001:db8:1::15", &old);
+	inet_pton(AF_INET6, "2001:db8:2::15", &c.ip6.addr);
+	c.ip6.prefix_len = 64;
+	ndp_ra_prefix_gone(&old, 64);
+	for (i = 0; i < 4; i++) {
+		n = ndp_ra(&c, out, sizeof(out));
+		ck_assert_uint_gt(n, 0);
+		check_reply_csums(out, n);
+		o = nd_opt(n, ICMP + 16, 3);
+		ck_assert_ptr_nonnull(o);
+		addr_is(o + 16, "2001:db8:2::");
+		ck_assert_mem_eq(o + 4, inf, 4);
+		off = (size_t)(o - out) + 32;
+		o = nd_opt(n, off, 3);
+		if (i == 3) {
+			ck_assert_ptr_null(o);
+			break;
+		}
+		ck_assert_ptr_nonnull(o);
+		ck_assert_uint_eq(o[2], 64);
+		addr_is(o + 16, "2001:db8:1::");
+		ck_assert_mem_eq(o + 4, zero, 4);	/* valid */
+		ck_assert_mem_eq(o + 8, zero, 4);	/* preferred */
+	}
+}
+END_TEST
+
 /* -m 0 (upstream passt.1: "A zero value disables assignment"): no MTU
  * option (RFC 4861 4.6.4, type 5), the prefix still there
  */
@@ -745,6 +787,7 @@ static Suite *ndp_suite(void)
 	tcase_add_test(tc, test_ndp_ra_unsolicited_fields);
 	tcase_add_test(tc, test_ndp_ra_disabled_none);
 	tcase_add_test(tc, test_ndp_ra_small_mtu_and_non64_prefix);
+	tcase_add_test(tc, test_ndp_ra_old_prefix_deprecated);
 	tcase_add_test(tc, test_ndp_ra_dns_switched_off);
 	tcase_add_test(tc, test_ndp_ra_no_mtu_option);
 	tcase_add_test(tc, test_ndp_ns_probe_fields);

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/follow.h - Follow the host's network while running
+ */
+#ifndef PASST_FOLLOW_H
+#define PASST_FOLLOW_H
+
+#include "epoll_ref.h"
+#include "passt.h"
+
+#include <fcntl.h>
+
+/* How follow_resolv_reread() opens resolv.conf again (the seccomp filter
+ * allows exactly this, passt/isolation.c)
+ */
+#define FOLLOW_OPEN_FLAGS	(O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+#define FOLLOW_DIRS_MAX		2
+
+void follow_init(struct ctx *ctx);
+unsigned follow_dir_fds(int *fds);
+void follow_handler(struct ctx *ctx, union epoll_ref ref);
+void follow_timer(struct ctx *ctx);
+
+#endif /* PASST_FOLLOW_H */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* passt/nsconf.h - pasta --config-net: keep the namespace's addresses and
+ *		    routes in step with the host's, through a helper
+ */
+#ifndef PASST_NSCONF_H
+#define PASST_NSCONF_H
+
+#include "passt.h"
+
+void nsconf_init(struct ctx *ctx);
+void nsconf_update(const struct ctx *ctx);
+
+#endif /* PASST_NSCONF_H */
