@@ -1714,19 +1714,25 @@ static bool netlink_sync_route_wanted(struct rtnl_route *r, int af,
  * @routes:	Wanted routes through the link (a zero prefix length is the
  *		default route; an all-zero gateway, a route to the link)
  * @nr:		Entries in @routes
+ * @old:	What we made the link have before (the previous call's
+ *		@addrs and @routes, or the start-up configuration): only
+ *		those may be removed
  *
  * Adds the missing addresses first (so that new gateways are reachable),
- * removes the routes that are not wanted (the kernel's own prefix routes,
- * RTPROT_KERNEL, and routes of other tables are left alone), adds the
- * missing routes, on-link ones first, and removes the addresses that are
- * not wanted.  Link-local IPv6 addresses are left alone.
+ * removes the routes we installed before that are not wanted any more,
+ * adds the missing routes, on-link ones first, and removes the addresses
+ * we added before that are not wanted any more.  Whatever else the link
+ * has stays: the kernel's own prefix routes (RTPROT_KERNEL), routes of
+ * other tables, link-local IPv6 addresses, and addresses and routes that
+ * the user or a program in the namespace added (a container's own).
  *
  * Context: pasta's namespace configuration helper (passt/nsconf.c)
  * #syscalls:helper socket bind getsockname sendmsg recvmsg close
  * Return: number of changes made, or -errno if the link can't be read
  */
 int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
-		 unsigned na, const struct conf_route *routes, unsigned nr)
+		 unsigned na, const struct conf_route *routes, unsigned nr,
+		 const struct netlink_sync_set *old)
 {
 	static const uint8_t zero[16];
 	struct nl_cache *ac = NULL, *rc_ = NULL;
@@ -1765,7 +1771,8 @@ int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
 		    rtnl_route_get_type(r) != RTN_UNICAST || !nh ||
 		    rtnl_route_nh_get_ifindex(nh) != ifindex)
 			continue;
-		if (netlink_sync_route_wanted(r, af, routes, nr))
+		if (netlink_sync_route_wanted(r, af, routes, nr) ||
+		    !netlink_sync_route_wanted(r, af, old->routes, old->nr))
 			continue;
 		if (rtnl_route_delete(sk, r, 0) >= 0)
 			changes++;
@@ -1798,7 +1805,8 @@ int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
 		    rtnl_addr_get_family(a) != af ||
 		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE)
 			continue;
-		if (netlink_sync_addr_wanted(a, af, addrs, na))
+		if (netlink_sync_addr_wanted(a, af, addrs, na) ||
+		    !netlink_sync_addr_wanted(a, af, old->addrs, old->na))
 			continue;
 		if (rtnl_addr_delete(sk, a, 0) >= 0)
 			changes++;

@@ -28,8 +28,23 @@ int netlink_addr_add(int ifindex, int af, const void *addr, int prefix_len);
 int netlink_route_add_default(int ifindex, int af, const void *gw);
 int netlink_route_add(int ifindex, int af, const void *dst, int prefix_len,
 		      const void *gw, uint32_t metric);
+/**
+ * struct netlink_sync_set - Addresses and routes we made a link have
+ * @addrs:	Addresses
+ * @na:		Entries in @addrs
+ * @routes:	Routes (a zero prefix length: the default route)
+ * @nr:		Entries in @routes
+ */
+struct netlink_sync_set {
+	const struct conf_addr *addrs;
+	unsigned na;
+	const struct conf_route *routes;
+	unsigned nr;
+};
+
 int netlink_sync(int ifindex, int af, const struct conf_addr *addrs,
-		 unsigned na, const struct conf_route *routes, unsigned nr);
+		 unsigned na, const struct conf_route *routes, unsigned nr,
+		 const struct netlink_sync_set *old);
 int netlink_watch_open(void);
 int netlink_watch_read(void);
 int netlink_watch_derive(struct conf *c);

@@ -16,7 +16,9 @@
  * addresses and routes the namespace should have (the guest's address and
  * gateway, and what --config-net copies); the helper makes the tap link
  * match with netlink_sync() (conf/netlink.c): what's missing is added,
- * what the host lost is removed.  Nothing comes back: the daemon never
+ * what the host lost is removed, but only what we put there (at set-up or
+ * by an earlier request): addresses and routes a container or the user
+ * added in the namespace are never touched.  Nothing comes back: the daemon never
  * waits for it.
  */
 #include <errno.h>
@@ -60,6 +62,53 @@ struct nsconf_msg {
 static int nsconf_sock = -1;
 
 /**
+ * nsconf_fam_fill() - What one family of the namespace should have
+ * @f:		Filled
+ * @af:		AF_INET or AF_INET6
+ * @addr:	Guest's address, network order
+ * @plen:	Its prefix length
+ * @gw:		Gateway, network order (all zero: no default route)
+ * @tpl:	Copied addresses and routes
+ */
+static void nsconf_fam_fill(struct nsconf_fam *f, int af, const void *addr,
+			    int plen, const void *gw, const struct conf_tpl *tpl)
+{
+	static const uint8_t zero[16];
+	size_t alen = af == AF_INET ? 4 : 16;
+	unsigned i;
+
+	memset(f, 0, sizeof(*f));
+	f->on = 1;
+	memcpy(&f->addrs[0].addr, addr, alen);
+	f->addrs[0].prefix_len = plen;
+	f->na = 1;
+	for (i = 0; i < tpl->addr_count && i < CONF_TPL_ADDRS_MAX; i++)
+		f->addrs[f->na++] = tpl->addrs[i];
+	for (i = 0; i < tpl->route_count && i < CONF_TPL_ROUTES_MAX; i++)
+		f->routes[f->nr++] = tpl->routes[i];
+	if (memcmp(gw, zero, alen)) {
+		memcpy(&f->routes[f->nr].gw, gw, alen);
+		f->nr++;	/* dst ::/0: the default route */
+	}
+}
+
+/**
+ * nsconf_msg_fill() - What the namespace should have, both families
+ * @m:		Filled
+ * @c:		Configuration
+ */
+static void nsconf_msg_fill(struct nsconf_msg *m, const struct conf *c)
+{
+	memset(m, 0, sizeof(*m));
+	if (c->ip4.enabled)
+		nsconf_fam_fill(&m->f[0], AF_INET, &c->ip4.addr,
+				c->ip4.prefix_len, &c->ip4.gw, &c->ip4.tpl);
+	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr))
+		nsconf_fam_fill(&m->f[1], AF_INET6, &c->ip6.addr,
+				c->ip6.prefix_len, &c->ip6.gw, &c->ip6.tpl);
+}
+
+/**
  * nsconf_helper() - Body of the helper process
  * @fd:		Helper's end of the socketpair
  * @ctx:	Context (target namespace, tap name, --runas)
@@ -69,9 +118,12 @@ static int nsconf_sock = -1;
  */
 static void nsconf_helper(int fd, const struct ctx *ctx)
 {
-	static struct nsconf_msg m;
+	static struct nsconf_msg m, prev;
 	const struct conf *c = &ctx->c;
 	int ifi, k;
+
+	/* What set-up configured: the first request may remove only that */
+	nsconf_msg_fill(&prev, c);
 
 	signals_unblock_child();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -103,11 +155,17 @@ static void nsconf_helper(int fd, const struct ctx *ctx)
 		for (k = 0; k < 2; k++) {
 			struct nsconf_fam *f = &m.f[k];
 
+			struct nsconf_fam *p = &prev.f[k];
+			struct netlink_sync_set old = {
+				p->addrs, p->on ? p->na : 0,
+				p->routes, p->on ? p->nr : 0 };
+
 			if (!f->on || f->na > ARRAY_SIZE(f->addrs) ||
 			    f->nr > ARRAY_SIZE(f->routes))
 				continue;
 			netlink_sync(ifi, k ? AF_INET6 : AF_INET, f->addrs,
-				     f->na, f->routes, f->nr);
+				     f->na, f->routes, f->nr, &old);
+			*p = *f;
 		}
 	}
 }
@@ -147,37 +205,6 @@ void nsconf_init(struct ctx *ctx)
 }
 
 /**
- * nsconf_fam_fill() - What one family of the namespace should have
- * @f:		Filled
- * @af:		AF_INET or AF_INET6
- * @addr:	Guest's address, network order
- * @plen:	Its prefix length
- * @gw:		Gateway, network order (all zero: no default route)
- * @tpl:	Copied addresses and routes
- */
-static void nsconf_fam_fill(struct nsconf_fam *f, int af, const void *addr,
-			    int plen, const void *gw, const struct conf_tpl *tpl)
-{
-	static const uint8_t zero[16];
-	size_t alen = af == AF_INET ? 4 : 16;
-	unsigned i;
-
-	memset(f, 0, sizeof(*f));
-	f->on = 1;
-	memcpy(&f->addrs[0].addr, addr, alen);
-	f->addrs[0].prefix_len = plen;
-	f->na = 1;
-	for (i = 0; i < tpl->addr_count && i < CONF_TPL_ADDRS_MAX; i++)
-		f->addrs[f->na++] = tpl->addrs[i];
-	for (i = 0; i < tpl->route_count && i < CONF_TPL_ROUTES_MAX; i++)
-		f->routes[f->nr++] = tpl->routes[i];
-	if (memcmp(gw, zero, alen)) {
-		memcpy(&f->routes[f->nr].gw, gw, alen);
-		f->nr++;	/* dst ::/0: the default route */
-	}
-}
-
-/**
  * nsconf_update() - Ask the helper to make the namespace match @ctx->c
  * @ctx:	Context
  *
@@ -186,17 +213,10 @@ static void nsconf_fam_fill(struct nsconf_fam *f, int af, const void *addr,
 void nsconf_update(const struct ctx *ctx)
 {
 	static struct nsconf_msg m;
-	const struct conf *c = &ctx->c;
 
 	if (nsconf_sock < 0)
 		return;
-	memset(&m, 0, sizeof(m));
-	if (c->ip4.enabled)
-		nsconf_fam_fill(&m.f[0], AF_INET, &c->ip4.addr,
-				c->ip4.prefix_len, &c->ip4.gw, &c->ip4.tpl);
-	if (c->ip6.enabled && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.addr))
-		nsconf_fam_fill(&m.f[1], AF_INET6, &c->ip6.addr,
-				c->ip6.prefix_len, &c->ip6.gw, &c->ip6.tpl);
+	nsconf_msg_fill(&m, &ctx->c);
 	if (send(nsconf_sock, &m, sizeof(m), MSG_DONTWAIT | MSG_NOSIGNAL) !=
 	    sizeof(m))
 		warn_perror("namespace configuration helper");

@@ -108,6 +108,12 @@ OLD_PID=$BG_PID
 wait_for sh -c "ip netns exec $R ss -Htn state established | grep -q ':$((PORT + 1)) '" ||
 	fail "connection from N to R"
 
+# What a container adds itself on the tap (an address, a route) is its
+# own: following the host never removes it
+ntap=$(ip -n "$N" -o link show | awk -F': ' '$2 != "lo" { print $2; exit }')
+ip -n "$N" addr add 192.0.2.77/32 dev "$ntap"
+ip -n "$N" route add 192.0.2.128/25 dev "$ntap"
+
 # Re-address H
 ip -n "$R" addr add 203.0.113.2/24 dev r0
 ip -n "$R" addr add 203.0.113.5/24 dev r0	# the gateway means H: a peer
@@ -128,6 +134,10 @@ mirrored() {
 }
 wait_for mirrored || { cat "$WORK/pasta.log"; ip -n "$N" addr; ip -n "$N" route;
 		       fail "N doesn't mirror H's new address and route"; }
+ip -n "$N" -o addr show | grep -q "inet 192.0.2.77/32" ||
+	fail "the namespace's own address 192.0.2.77 was removed"
+ip -n "$N" route show | grep -q "^192.0.2.128/25 dev" ||
+	fail "the namespace's own route 192.0.2.128/25 was removed"
 wait_for sh -c "! kill -0 $OLD_PID 2>/dev/null || grep -q '^State:.*Z' /proc/$OLD_PID/status" ||
 	fail "the connection from H's old address wasn't reset"
 log "the connection from H's old address was reset"
