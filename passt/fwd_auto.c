@@ -19,8 +19,9 @@
  *  - ports left out by exclusions of the spec (-t auto,~22), and ports that
  *    rules of the same table forward already (-t auto,8080);
  *  - ports our own listeners of the other direction hold (-T ports when
- *    scanning the namespace, -t ports when scanning the host): forwarding
- *    them back would make a loop;
+ *    scanning the namespace, -t ports when scanning the host, by the port
+ *    they listen on: 2222 for "-t 2222:22,auto"): forwarding them back
+ *    would make a loop, and take the port from the other side's programs;
  *  - in the namespace, sockets bound to a loopback address: those are the
  *    namespace's private services; on the host, sockets bound to an
  *    address other than a loopback or the wildcard one, as -T and -U
@@ -368,9 +369,16 @@ static struct fwd_auto_tbl *fwd_auto_tbl_of(const struct fwd_table *t)
 /**
  * fwd_auto_ours() - Is a port one that we listen on, on the scanned side?
  * @a:		Table being scanned for
- * @port:	Port
+ * @port:	Port that listens on the scanned side
  *
- * Return: true if the opposite table forwards @port, by a rule or "auto"
+ * The opposite table listens on the side we scan: by its rules (their
+ * first to last ports are the listening ones), and by its "auto" ports,
+ * on their listening port (@lport), which differs from the port they
+ * follow with a mapped range ("-t 2222:22,auto" listens on the host's
+ * 2222 for the namespace's 22: the -T scan of the host must leave 2222
+ * alone).
+ *
+ * Return: true if the opposite table listens on @port, by a rule or "auto"
  */
 static bool fwd_auto_ours(const struct fwd_auto_tbl *a, uint16_t port)
 {
@@ -382,7 +390,7 @@ static bool fwd_auto_ours(const struct fwd_auto_tbl *a, uint16_t port)
 	if (!o)
 		return false;
 	for (i = 0; i < o->n; i++) {
-		if (o->p[i].port == port)
+		if (o->p[i].lport == port)
 			return true;
 	}
 	return false;
