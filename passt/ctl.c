@@ -32,11 +32,25 @@
  *    go on (a listening socket's close doesn't touch them), UDP flows that
  *    reply through the socket are closed with it.
  * "auto" turned on or off takes effect at the next scan (passt/fwd_auto.c),
- * within a second.  Sockets opened at run time are not counted in the
- * descriptor shares of passt/limits.c: RLIMIT_NOFILE itself bounds them.
+ * within a second.
+ *
+ * Listening sockets opened at run time come out of the same budget as at
+ * start-up (limits_listen_budget(), passt/limits.c): whatever the change,
+ * the descriptors RLIMIT_NOFILE keeps for flows, the pools and set-up (the
+ * -c socket and its client included) stay free, as the limit can't be
+ * raised after start-up.  Sockets for new ports given explicitly must fit
+ * in the budget while the old ones are still open (old sockets of "all"
+ * and exclusion-only rules that go away are closed first if that makes
+ * room, and opened again if the change is refused), else the request is
+ * refused naming RLIMIT_NOFILE and nothing changes.  Ports of "all" and
+ * exclusion-only rules are opened last, once the old sockets are closed,
+ * sharing what is left in proportion to what each table misses (and to
+ * what "auto" may still open), as at start-up; those that don't fit are
+ * skipped, and the reply and the log say how many.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,6 +82,7 @@ static uid_t ctl_owner;			/* UID that started us */
 
 static char ctl_rep[CTL_REP_MAX];
 static size_t ctl_rep_len;
+static char ctl_note[512];		/* ports a change skipped, for the reply */
 
 /**
  * struct ctl_conn - The client being served
@@ -252,6 +267,195 @@ static bool ctl_is_old(struct conf *c, unsigned i, int fd)
 }
 
 /**
+ * ctl_port_socks() - Listening sockets one port of a rule opens
+ * @c:		Configuration (enabled families)
+ * @r:		Rule
+ * @ns:		Namespace side: no address means 127.0.0.1 and ::1
+ *
+ * Return: 1, or 2 on the namespace side for a rule without an address and
+ *	   both families (fwd_listen_port())
+ */
+static unsigned ctl_port_socks(const struct conf *c, const struct fwd_rule *r,
+			       bool ns)
+{
+	if (ns && r->af == AF_UNSPEC)
+		return (unsigned)c->ip4.enabled + (unsigned)c->ip6.enabled;
+	return 1;
+}
+
+/**
+ * ctl_have_set() - Mark the ports of a record of sockets in ctl_have
+ * @l:		Record
+ */
+static void ctl_have_set(const struct fwd_socks *l)
+{
+	unsigned m;
+
+	memset(ctl_have, 0, sizeof(ctl_have));
+	for (m = 0; m < l->n; m++)
+		ctl_have[l->s[m].port / 64] |= 1ULL << (l->s[m].port % 64);
+}
+
+/**
+ * ctl_have_get() - Is a port marked in ctl_have?
+ * @port:	Port
+ *
+ * Return: true if so
+ */
+static bool ctl_have_get(unsigned port)
+{
+	return ctl_have[port / 64] & (1ULL << (port % 64));
+}
+
+/**
+ * ctl_fill_weak() - Open the missing ports of "all" and exclusion-only
+ *		     rules of the tables in use, within the listening budget
+ * @ctx:	Context
+ * @mask:	Tables to fill, bit (1 << enum fwd_tbl): those a change
+ *		touched, so that ports skipped before (at start-up, say) are
+ *		not reported again at every change
+ * @note:	Where to say what was skipped, NULL for the log only
+ * @len:	Size of @note
+ *
+ * What fwd_listen() does at start-up, at run time: the room the listening
+ * budget of RLIMIT_NOFILE leaves (fwd_listen_room()) is shared between the
+ * tables in proportion to the sockets their weak rules miss, and to what
+ * "auto" of each table may still open (fwd_auto_headroom(), counted as at
+ * start-up); ports beyond a table's share are skipped, with one line per
+ * table.  Ports that can't be bound are skipped silently.
+ *
+ * Context: main loop, on the tables in use (after a change, or after a
+ *	    change was rolled back)
+ */
+static void ctl_fill_weak(struct ctx *ctx, unsigned mask, char *note,
+			  size_t len)
+{
+	unsigned long want[FWD_TBLS * 2], share[FWD_TBLS * 2];
+	struct conf *c = &ctx->c;
+	unsigned i, j, m;
+
+	if (note && len)
+		*note = '\0';
+	for (i = 0; i < FWD_TBLS; i++) {
+		const struct fwd_table *t = ctl_table(c, i);
+		bool ns = i >= FWD_TBL_TNS;
+
+		want[i] = want[FWD_TBLS + i] = 0;
+		if (!ctl_table_usable(c, i))
+			continue;
+		want[FWD_TBLS + i] = fwd_auto_headroom(t);
+		if (!(mask & (1U << i)))
+			continue;
+		for (j = 0; j < t->n; j++) {
+			const struct fwd_rule *r = &t->rules[j];
+			unsigned long need;
+
+			if (!r->weak)
+				continue;
+			need = ((unsigned long)r->last - r->first + 1) *
+			       ctl_port_socks(c, r, ns);
+			m = fwd_socks_of(i, j)->n;
+			want[i] += need > m ? need - m : 0;
+		}
+	}
+	limits_listen_share(fwd_listen_room(c), want, share, FWD_TBLS * 2);
+
+	for (i = 0; i < FWD_TBLS; i++) {
+		const struct fwd_table *t = ctl_table(c, i);
+		bool udp = i == FWD_TBL_U || i == FWD_TBL_UNS;
+		unsigned long taken = 0, skipped = 0, opened = 0;
+		bool ns = i >= FWD_TBL_TNS;
+
+		if (!want[i])
+			continue;
+		for (j = 0; j < t->n; j++) {
+			const struct fwd_rule *r = &t->rules[j];
+			struct fwd_socks *l = fwd_socks_of(i, j);
+			unsigned socks = ctl_port_socks(c, r, ns), p;
+
+			if (!r->weak)
+				continue;
+			ctl_have_set(l);
+			for (p = r->first; p <= r->last; p++) {
+				unsigned before = l->n;
+
+				if (ctl_have_get(p)) {
+					opened++;
+					continue;
+				}
+				if (taken + socks > share[i]) {
+					skipped++;
+					continue;
+				}
+				fwd_auto_drop_port(ctx, t, (uint16_t)p);
+				if (!fwd_listen_port(ctx, udp ? IPPROTO_UDP :
+						     IPPROTO_TCP, r, j,
+						     (uint16_t)p, ns, ns, l))
+					opened++;
+				taken += l->n - before;
+			}
+		}
+		if (!skipped)
+			continue;
+		warn("-%c: %lu ports skipped, RLIMIT_NOFILE %lu leaves no more "
+		     "descriptors for listening sockets (%lu ports bound): "
+		     "raise the limit (ulimit -n) to forward them",
+		     ctl_opt[i], skipped, limits_nofile(), opened);
+		if (note && strlen(note) + 1 < len)
+			snprintf(note + strlen(note), len - strlen(note),
+				 "-%c: %lu ports skipped, RLIMIT_NOFILE %lu "
+				 "leaves no more descriptors for listening "
+				 "sockets (%lu ports bound)\n",
+				 ctl_opt[i], skipped, limits_nofile(), opened);
+	}
+}
+
+/**
+ * ctl_close_weak_gone() - Close the sockets of "all" and exclusion-only
+ *			   rules that no new rule covers, before the change
+ * @ctx:	Context
+ *
+ * They go away with the change anyway, and, unlike those of ports given
+ * explicitly, can be skipped: closing them first makes room in the
+ * listening budget for the new ports given.  If the change is refused
+ * after this, ctl_fill_weak() opens them again.
+ *
+ * Return: tables where sockets were closed, bit (1 << enum fwd_tbl)
+ */
+static unsigned ctl_close_weak_gone(struct ctx *ctx)
+{
+	struct conf *c = &ctx->c;
+	unsigned closed = 0;
+	unsigned i, k, m;
+
+	for (i = 0; i < FWD_TBLS; i++) {
+		const struct fwd_table *t = ctl_table(c, i);
+		bool udp = i == FWD_TBL_U || i == FWD_TBL_UNS;
+
+		for (k = 0; k < t->n; k++) {
+			struct fwd_socks *l = fwd_socks_of(i, k);
+			unsigned n = 0;
+
+			if (!t->rules[k].weak)
+				continue;
+			for (m = 0; m < l->n; m++) {
+				if (ctl_find_rule(&ctl_new[i], &t->rules[k],
+						  l->s[m].port) >= 0) {
+					l->s[n++] = l->s[m];
+					continue;
+				}
+				if (udp)
+					udp_listen_closing(ctx, l->s[m].fd);
+				close(l->s[m].fd);
+				closed |= 1U << i;
+			}
+			l->n = n;
+		}
+	}
+	return closed;
+}
+
+/**
  * ctl_commit() - Make the new tables real: sockets moved, opened, closed
  * @ctx:	Context
  * @err:	Error message buffer
@@ -262,8 +466,10 @@ static bool ctl_is_old(struct conf *c, unsigned i, int fd)
  */
 static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 {
+	unsigned long given = 0, gone_weak = 0, gone = 0, room;
 	struct conf *c = &ctx->c;
-	unsigned i, j, k, m;
+	unsigned i, j, k, m, closed_early = 0, changed = 0;
+	char opts[16] = "";
 	int ret = 0;
 
 	ctl_socks_clear();
@@ -290,7 +496,75 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 		}
 	}
 
-	/* New ports */
+	/* The listening budget of RLIMIT_NOFILE, as at start-up: sockets
+	 * for new ports given explicitly must fit in it while the old
+	 * sockets are still open (nothing is closed before the change can't
+	 * fail any more), less those of "all" and exclusion-only rules that
+	 * go away, which can be closed first.  Ports of such rules are
+	 * opened once the old sockets are closed (ctl_fill_weak()).
+	 */
+	for (i = 0; i < FWD_TBLS; i++) {
+		const struct fwd_table *t = ctl_table(c, i);
+		bool ns = i >= FWD_TBL_TNS;
+		unsigned long n = 0;
+
+		for (k = 0; k < t->n; k++) {
+			const struct fwd_socks *l = fwd_socks_of(i, k);
+
+			for (m = 0; m < l->n; m++) {
+				if (ctl_find_rule(&ctl_new[i], &t->rules[k],
+						  l->s[m].port) >= 0)
+					continue;
+				gone++;
+				if (t->rules[k].weak)
+					gone_weak++;
+			}
+		}
+		if (!ctl_table_usable(c, i))
+			continue;
+		for (j = 0; j < ctl_new[i].n; j++) {
+			const struct fwd_rule *r = &ctl_new[i].rules[j];
+			unsigned p;
+
+			if (r->weak)
+				continue;
+			ctl_have_set(&ctl_reg[i][j]);
+			for (p = r->first; p <= r->last; p++) {
+				if (!ctl_have_get(p))
+					n += ctl_port_socks(c, r, ns);
+			}
+		}
+		given += n;
+		if (n)
+			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+				 "%s-%c", *opts ? "/" : "", ctl_opt[i]);
+	}
+	room = fwd_listen_room(c);
+	if (room != ULONG_MAX && given > room + gone_weak) {
+		unsigned long open = fwd_listen_count();
+
+		if (given > room + gone) {
+			snprintf(err, len, "%s: %lu more listening sockets for "
+				 "the ports given, but RLIMIT_NOFILE %lu leaves "
+				 "room for %lu more (%lu are open; the rest is "
+				 "kept for flows and set-up)", opts, given,
+				 limits_nofile(), room + gone, open - gone);
+		} else {
+			snprintf(err, len, "%s: %lu more listening sockets for "
+				 "the ports given, but RLIMIT_NOFILE %lu leaves "
+				 "room for %lu while the %lu sockets of ports "
+				 "this change removes are still open: delete "
+				 "those first, then add", opts, given,
+				 limits_nofile(), room + gone_weak,
+				 gone - gone_weak);
+		}
+		return -EMFILE;
+	}
+	if (room != ULONG_MAX && given > room) {
+		closed_early = ctl_close_weak_gone(ctx);
+	}
+
+	/* New ports given explicitly */
 	for (i = 0; i < FWD_TBLS && !ret; i++) {
 		bool udp = i == FWD_TBL_U || i == FWD_TBL_UNS;
 		bool ns = i >= FWD_TBL_TNS;
@@ -302,22 +576,20 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 			struct fwd_socks *l = &ctl_reg[i][j];
 			unsigned p;
 
-			memset(ctl_have, 0, sizeof(ctl_have));
-			for (m = 0; m < l->n; m++)
-				ctl_have[l->s[m].port / 64] |=
-					1ULL << (l->s[m].port % 64);
-
+			if (r->weak)
+				continue;
+			ctl_have_set(l);
 			for (p = r->first; p <= r->last; p++) {
 				int rc;
 
-				if (ctl_have[p / 64] & (1ULL << (p % 64)))
+				if (ctl_have_get(p))
 					continue;
 				fwd_auto_drop_port(ctx, ctl_table(c, i),
 						   (uint16_t)p);
 				rc = fwd_listen_port(ctx, udp ? IPPROTO_UDP :
 						     IPPROTO_TCP, r, j,
 						     (uint16_t)p, ns, ns, l);
-				if (rc < 0 && !r->weak) {
+				if (rc < 0) {
 					snprintf(err, len, "%s port %u can't "
 						 "be forwarded: %s",
 						 udp ? "UDP" : "TCP", p,
@@ -341,7 +613,10 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 				}
 			}
 		}
-		/* ...but "auto" ports given up for new rules above: back now,
+		/* Ports of "all" rules closed to make room: back */
+		if (closed_early)
+			ctl_fill_weak(ctx, closed_early, NULL, 0);
+		/* ...and "auto" ports given up for new rules above: back now,
 		 * not at the next scan
 		 */
 		fwd_auto_scan(ctx);
@@ -394,8 +669,15 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 			ctl_reg[i][j] = tmp;
 			ctl_reg[i][j].n = 0;
 		}
+		if (memcmp(t, &ctl_new[i], sizeof(*t)))
+			changed |= 1U << i;
 		*t = ctl_new[i];
 	}
+
+	/* Ports of "all" and exclusion-only rules, now that the old sockets
+	 * are closed
+	 */
+	ctl_fill_weak(ctx, changed, ctl_note, sizeof(ctl_note));
 	return 0;
 }
 
@@ -428,6 +710,8 @@ static void ctl_run_text(struct ctx *ctx, char *req)
 		info("-c: port forwarding changed");
 	}
 	ctl_out("ok\n");
+	if (change)
+		ctl_out("%s", ctl_note);
 	if (show) {
 		fwd_auto_scan(ctx);	/* "auto" as of now, not of the last tick */
 		ctl_show(c);

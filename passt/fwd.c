@@ -38,6 +38,7 @@
 #include "epoll_ref.h"
 #include "flow.h"
 #include "fwd.h"
+#include "fwd_auto.h"
 #include "limits.h"
 #include "passt.h"
 #include "nsock.h"
@@ -86,6 +87,46 @@ int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port)
 struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule)
 {
 	return &fwd_reg[tbl][rule];
+}
+
+/**
+ * fwd_listen_count() - Listening sockets of forwarded ports open now
+ *
+ * Return: sockets of the rules of all tables, and of "auto" ports
+ */
+unsigned long fwd_listen_count(void)
+{
+	unsigned long n = fwd_auto_socks(NULL);
+	unsigned i, j;
+
+	for (i = 0; i < FWD_TBLS; i++) {
+		for (j = 0; j < CONF_MAX_FWD_RULES; j++)
+			n += fwd_reg[i][j].n;
+	}
+	return n;
+}
+
+/**
+ * fwd_listen_room() - Listening sockets that may still be opened
+ * @c:		Configuration (mode, --flow-max)
+ *
+ * The budget of limits_listen_budget() for RLIMIT_NOFILE, as at start-up,
+ * less the sockets open now: what is left of the limit stays for flows,
+ * the socket and pipe pools, and set-up (the -c socket and its client).
+ *
+ * Context: run time (passt/ctl.c, passt/fwd_auto.c)
+ * Return: number of sockets, ULONG_MAX for no limit
+ */
+unsigned long fwd_listen_room(const struct conf *c)
+{
+	unsigned long budget = limits_listen_budget(limits_nofile(),
+						    c->flow_max,
+						    c->mode == MODE_PASTA);
+	unsigned long open = fwd_listen_count();
+
+	if (budget == ULONG_MAX)
+		return ULONG_MAX;
+	return budget > open ? budget - open : 0;
 }
 
 /**

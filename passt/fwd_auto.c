@@ -33,7 +33,8 @@
  * Listeners in the namespace come from the namespace socket helper
  * (passt/nsock.c), as the daemon can't enter it after set-up.  At most
  * CONF_FWD_AUTO_MAX ports per table, counted as weak ports in the table's
- * share of RLIMIT_NOFILE (passt/limits.c); a port that can't be bound
+ * share of RLIMIT_NOFILE (passt/limits.c), and never beyond the listening
+ * budget of that limit (fwd_listen_room()); a port that can't be bound
  * (in use on this side, say) is tried again only after it went away on the
  * other side.
  */
@@ -98,9 +99,9 @@ struct fwd_auto_port {
  *		reached
  * @shared:	"auto" was on at start: its ports take from the table's
  *		descriptor share, where limits_listen_plan() counted them.
- *		If it came later (-c), nothing was planned for it: like other
- *		sockets opened at run time (passt/ctl.c), only RLIMIT_NOFILE
- *		bounds them
+ *		Either way, a port opens only while the listening budget of
+ *		RLIMIT_NOFILE has room (fwd_listen_room()), as for sockets
+ *		opened at run time through -c (passt/ctl.c)
  */
 struct fwd_auto_tbl {
 	struct fwd_table *t;
@@ -453,6 +454,7 @@ static void fwd_auto_open(struct ctx *ctx, struct fwd_auto_tbl *a,
 	int fds[2], ret;
 
 	if (a->n >= CONF_FWD_AUTO_MAX ||
+	    fwd_listen_room(&ctx->c) < want ||
 	    (a->shared && !limits_listen_take(a->tbl, true, want))) {
 		if (!a->full)
 			warn("%s auto: no room for more ports (%u forwarded, "
@@ -533,6 +535,50 @@ unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
 	for (i = 0; i < a->n && i < max; i++)
 		ports[i] = a->p[i].lport;
 	return i;
+}
+
+/**
+ * fwd_auto_socks() - Listening sockets of "auto" ports open now
+ * @t:		Table, NULL for all of them
+ *
+ * Return: number of sockets
+ */
+unsigned long fwd_auto_socks(const struct fwd_table *t)
+{
+	unsigned long n = 0;
+	unsigned i, j;
+
+	for (i = 0; i < fwd_auto_ntbls; i++) {
+		const struct fwd_auto_tbl *a = &fwd_auto_tbls[i];
+
+		if (t && a->t != t)
+			continue;
+		for (j = 0; j < a->n; j++)
+			n += a->p[j].socks;
+	}
+	return n;
+}
+
+/**
+ * fwd_auto_headroom() - Sockets "auto" of a table may still open
+ * @t:		Table
+ *
+ * As limits_table_socks() counts "auto" at start-up: CONF_FWD_AUTO_MAX
+ * ports, two sockets each on the namespace side without an address.
+ *
+ * Return: sockets, 0 if "auto" is off for @t (or can't run there)
+ */
+unsigned long fwd_auto_headroom(const struct fwd_table *t)
+{
+	const struct fwd_auto_tbl *a = fwd_auto_tbl_of(t);
+	unsigned long max, n;
+
+	if (!a || !t->auto_on)
+		return 0;
+	max = a->ns && t->auto_bind.af == AF_UNSPEC ? CONF_FWD_AUTO_MAX * 2 :
+						      CONF_FWD_AUTO_MAX;
+	n = fwd_auto_socks(t);
+	return max > n ? max - n : 0;
 }
 
 /**

@@ -15,6 +15,8 @@ void fwd_auto_scan(struct ctx *ctx);
 void fwd_auto_close_all(struct ctx *ctx);
 void fwd_auto_drop_port(struct ctx *ctx, const struct fwd_table *t,
 			uint16_t port);
+unsigned long fwd_auto_socks(const struct fwd_table *t);
+unsigned long fwd_auto_headroom(const struct fwd_table *t);
 unsigned fwd_auto_ports(const struct fwd_table *t, uint16_t *ports,
 			unsigned max);
 

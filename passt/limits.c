@@ -22,7 +22,11 @@
  * first: if they don't fit, start-up fails naming the option.  Ports from
  * "all" and exclusion-only specs share what is left, in proportion to how
  * many each table asks for; fwd_listen() skips those beyond a table's share
- * (limits_listen_take()) and says how many in one line.
+ * (limits_listen_take()) and says how many in one line.  Sockets opened
+ * later (-c, passt/ctl.c; "auto", passt/fwd_auto.c) come out of the same
+ * budget, less what is open at the time (fwd_listen_room()), shared the
+ * same way (limits_listen_share()): the limit can't be raised any more,
+ * and the reserve must stay whatever is changed at run time.
  *
  * When a limit is reached anyway, the new flow is refused and nothing else
  * changes: a guest SYN gets an RST, an accepted connection is reset, a
@@ -219,7 +223,7 @@ int limits_listen_plan(const struct conf *c, unsigned long nofile,
 		[LIMITS_TBL_T] = &c->tcp_in, [LIMITS_TBL_U] = &c->udp_in,
 		[LIMITS_TBL_TNS] = &c->tcp_out, [LIMITS_TBL_UNS] = &c->udp_out,
 	};
-	unsigned long budget, given = 0, weak = 0, want[LIMITS_TBL_COUNT];
+	unsigned long budget, given = 0, want[LIMITS_TBL_COUNT];
 	bool pasta = c->mode == MODE_PASTA;
 	char opts[16] = "";
 	int i;
@@ -237,7 +241,6 @@ int limits_listen_plan(const struct conf *c, unsigned long nofile,
 		l->given_left = limits_table_socks(t[i], ns, false);
 		want[i] = limits_table_socks(t[i], ns, true);
 		given += l->given_left;
-		weak += want[i];
 		if (l->given_left)
 			snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 				 "%s%s", *opts ? "/" : "", limits_tbl_str[i]);
@@ -256,15 +259,43 @@ int limits_listen_plan(const struct conf *c, unsigned long nofile,
 	}
 
 	limits_listen_planned = budget != ULONG_MAX;
-	budget -= given;
-	for (i = 0; i < LIMITS_TBL_COUNT; i++) {
-		if (weak <= budget)
-			limits_listen[i].weak_left = want[i];
-		else	/* weak > budget, so the quotient fits in long */
-			limits_listen[i].weak_left = (unsigned long)
-				((unsigned long long)budget * want[i] / weak);
+	{
+		unsigned long share[LIMITS_TBL_COUNT];
+
+		limits_listen_share(budget - given, want, share,
+				    LIMITS_TBL_COUNT);
+		for (i = 0; i < LIMITS_TBL_COUNT; i++)
+			limits_listen[i].weak_left = share[i];
 	}
 	return 0;
+}
+
+/**
+ * limits_listen_share() - Share listening sockets in proportion to wants
+ * @room:	Sockets there is room for, ULONG_MAX for no limit
+ * @want:	Sockets each asks for
+ * @share:	Result: what each gets, @want[i] if everything fits, else
+ *		@room * @want[i] / (sum of @want), rounded down
+ * @n:		Number of entries
+ *
+ * Used at start-up (limits_listen_plan()) and for ports of "all" and
+ * exclusion-only specs added at run time (passt/ctl.c).
+ */
+void limits_listen_share(unsigned long room, const unsigned long *want,
+			 unsigned long *share, unsigned n)
+{
+	unsigned long long sum = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		sum += want[i];
+	for (i = 0; i < n; i++) {
+		if (sum <= room)
+			share[i] = want[i];
+		else	/* sum > room, so the quotient fits in long */
+			share[i] = (unsigned long)
+				((unsigned long long)room * want[i] / sum);
+	}
 }
 
 /**

@@ -66,6 +66,8 @@ unsigned long limits_listen_budget(unsigned long nofile, unsigned flow_max,
 				   bool pasta);
 unsigned long limits_table_socks(const struct fwd_table *t, bool ns,
 				 bool weak);
+void limits_listen_share(unsigned long room, const unsigned long *want,
+			 unsigned long *share, unsigned n);
 int limits_listen_plan(const struct conf *c, unsigned long nofile,
 		       char *why, size_t len);
 const char *limits_listen_opt(enum limits_tbl tbl);

@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -597,6 +598,33 @@ START_TEST(test_limits_listen_plan_shares_weak_ports)
 }
 END_TEST
 
+/* Run-time shares (passt/ctl.c): everything when it fits, else in
+ * proportion, rounded down, never more than the room; no limit, no cut
+ */
+START_TEST(test_limits_listen_share)
+{
+	const unsigned long want[3] = { 36280, 2048, 0 };
+	const unsigned long few[3] = { 10, 20, 0 };
+	unsigned long share[3];
+
+	limits_listen_share(3424, want, share, 3);
+	ck_assert_uint_eq(share[0], 3424UL * 36280 / 38328);
+	ck_assert_uint_eq(share[1], 3424UL * 2048 / 38328);
+	ck_assert_uint_eq(share[2], 0);
+	ck_assert_uint_le(share[0] + share[1], 3424);
+
+	limits_listen_share(30, few, share, 3);
+	ck_assert_uint_eq(share[0], 10);
+	ck_assert_uint_eq(share[1], 20);
+
+	limits_listen_share(0, few, share, 3);
+	ck_assert_uint_eq(share[0] + share[1], 0);
+
+	limits_listen_share(ULONG_MAX, want, share, 3);
+	ck_assert_uint_eq(share[0], 36280);
+}
+END_TEST
+
 /**
  * count_lines() - Count lines containing a string in a file
  * @fd:		File, read from the start
@@ -684,6 +712,7 @@ static Suite *isolation_suite(void)
 	tcase_add_test(tc, test_limits_table_socks_per_side);
 	tcase_add_test(tc, test_limits_listen_plan_refuses_given_ports);
 	tcase_add_test(tc, test_limits_listen_plan_shares_weak_ports);
+	tcase_add_test(tc, test_limits_listen_share);
 	tcase_add_test(tc, test_limits_refused_logs_once_per_second);
 	suite_add_tcase(s, tc);
 
