@@ -846,6 +846,11 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 				   IN6_IS_ADDR_MULTICAST(&ta->a6))
 			return fwd_err(err, errlen,
 				       "multicast target address");
+		if (inany_v4(ta) ? (ntohl(inany_v4(ta)->s_addr) >> 24) ==
+				   IN_LOOPBACKNET :
+				   IN6_IS_ADDR_LOOPBACK(&ta->a6))
+			return fwd_err(err, errlen,
+				       "loopback target address: the guest drops frames to it from outside (RFC 1122 3.2.1.3 (g)); without a target address, connections from the host's loopback reach the namespace's loopback");
 		af = inany_af(ta);
 		if (tfam != AF_UNSPEC && af != tfam)
 			return fwd_err(err, errlen,

@@ -399,6 +399,10 @@ static int wire_our_rule(const struct wire_rule *w, bool ns_side,
 			 IN6_IS_ADDR_MULTICAST(&w->taddr.a6))
 			return wire_err(err, errlen,
 					"multicast target address");
+		if (a4 ? (ntohl(a4->s_addr) >> 24) == IN_LOOPBACKNET :
+			 IN6_IS_ADDR_LOOPBACK(&w->taddr.a6))
+			return wire_err(err, errlen,
+					"loopback target address (RFC 1122 3.2.1.3 (g): never reachable over the tap)");
 		r->tset = true;
 		r->taddr = w->taddr;
 	}
