@@ -367,7 +367,7 @@ static bool vf_kick(unsigned q, bool big)
  */
 static bool vf_to_guest(size_t len)
 {
-	static uint8_t frame[2048];
+	static uint8_t frame[14 + 255 * 8];	/* the largest op 8 asks */
 	struct iovec v = { frame, len };
 	static const uint16_t gso;
 	uint16_t first = 0;
