@@ -119,6 +119,34 @@ static void resolv_search(struct resolv_conf *r, char **save, bool one)
 }
 
 /**
+ * resolv_line() - Take in one line of a resolv.conf(5) file
+ * @r:		Result being filled
+ * @line:	The line, NUL-terminated, with or without its newline
+ *		(modified: strtok_r())
+ *
+ * "nameserver" lines add their address (resolv_nameserver()), "search"
+ * and "domain" lines replace the search list (resolv_search()); other
+ * keywords, and comments ('#' or ';' first), are ignored.
+ */
+static void resolv_line(struct resolv_conf *r, char *line)
+{
+	char *save, *kw, *tok;
+
+	kw = strtok_r(line, " \t\r\n", &save);
+	if (!kw || *kw == '#' || *kw == ';')
+		return;
+	if (!strcmp(kw, "nameserver")) {
+		tok = strtok_r(NULL, " \t\r\n", &save);
+		if (tok)
+			resolv_nameserver(r, tok);
+	} else if (!strcmp(kw, "search")) {
+		resolv_search(r, &save, false);
+	} else if (!strcmp(kw, "domain")) {
+		resolv_search(r, &save, true);
+	}
+}
+
+/**
  * resolv_read() - Read name servers and search domains from a file
  * @path:	resolv.conf(5) file, normally RESOLV_PATH
  * @r:		Result, cleared first
@@ -141,22 +169,8 @@ int resolv_read(const char *path, struct resolv_conf *r)
 	if (!f)
 		return -errno;
 
-	while (getline(&line, &cap, f) >= 0) {
-		char *save, *kw, *tok;
-
-		kw = strtok_r(line, " \t\r\n", &save);
-		if (!kw || *kw == '#' || *kw == ';')
-			continue;
-		if (!strcmp(kw, "nameserver")) {
-			tok = strtok_r(NULL, " \t\r\n", &save);
-			if (tok)
-				resolv_nameserver(r, tok);
-		} else if (!strcmp(kw, "search")) {
-			resolv_search(r, &save, false);
-		} else if (!strcmp(kw, "domain")) {
-			resolv_search(r, &save, true);
-		}
-	}
+	while (getline(&line, &cap, f) >= 0)
+		resolv_line(r, line);
 
 	free(line);
 	fclose(f);
@@ -206,23 +220,10 @@ int resolv_read_fd(int fd, struct resolv_conf *r)
 	}
 
 	for (line = buf; line && *line; line = next) {
-		char *save, *kw, *tok;
-
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		kw = strtok_r(line, " \t\r", &save);
-		if (!kw || *kw == '#' || *kw == ';')
-			continue;
-		if (!strcmp(kw, "nameserver")) {
-			tok = strtok_r(NULL, " \t\r", &save);
-			if (tok)
-				resolv_nameserver(r, tok);
-		} else if (!strcmp(kw, "search")) {
-			resolv_search(r, &save, false);
-		} else if (!strcmp(kw, "domain")) {
-			resolv_search(r, &save, true);
-		}
+		resolv_line(r, line);
 	}
 	return 0;
 }

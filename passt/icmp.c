@@ -264,6 +264,112 @@ bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
 }
 
 /**
+ * icmp_errqueue_recv() - Read one error from a socket's error queue
+ * @s:		Socket with IP_RECVERR or IPV6_RECVERR
+ * @mh:		Message header: a control buffer of ICMP_ERRQUEUE_CBUF bytes
+ *		(more if the socket adds other ancillary data), and the name
+ *		and data buffers the caller wants filled, if any; updated by
+ *		recvmsg()
+ * @ee:		Result: the extended error in @mh's control buffer (ip(7),
+ *		ipv6(7): IP_RECVERR or IPV6_RECVERR message), NULL if there is
+ *		none
+ *
+ * Non-blocking: an empty queue is an error (EAGAIN), not a wait.
+ *
+ * #syscalls recvmsg
+ * Return: bytes of the offending packet read into @mh's data buffers, or
+ *	   -1 with errno set (EAGAIN: nothing queued)
+ */
+ssize_t icmp_errqueue_recv(int s, struct msghdr *mh,
+			   const struct sock_extended_err **ee)
+{
+	struct cmsghdr *cm;
+	ssize_t len;
+
+	*ee = NULL;
+	len = recvmsg(s, mh, MSG_ERRQUEUE | MSG_DONTWAIT);
+	if (len < 0)
+		return len;
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm))
+		if ((cm->cmsg_level == IPPROTO_IP &&
+		     cm->cmsg_type == IP_RECVERR) ||
+		    (cm->cmsg_level == IPPROTO_IPV6 &&
+		     cm->cmsg_type == IPV6_RECVERR))
+			*ee = (const struct sock_extended_err *)CMSG_DATA(cm);
+	return len;
+}
+
+/**
+ * icmp_err_source() - Source of a relayed error as the guest sees it
+ * @c:		Configuration
+ * @ee:		Extended error from icmp_errqueue_recv(), the node that sent
+ *		it (SO_EE_OFFENDER) after it
+ * @v4:		The socket is IPv4 (the offender must be AF_INET), else IPv6
+ *		(AF_INET6)
+ * @hdst:	Destination of the offending packet as the host socket sent
+ *		it, NULL if it has none
+ * @gdst:	The same destination as the guest sent it
+ * @src:	Result: @gdst if the offender is @hdst (the destination
+ *		itself), else the offender translated like any host peer
+ *		(fwd_nat_to_guest(): the host itself appears as the gateway),
+ *		unspecified if there is no address to show it as
+ *
+ * Return: false if the offender is missing or of the other family, true
+ *	   with @src set otherwise
+ */
+bool icmp_err_source(const struct conf *c, const struct sock_extended_err *ee,
+		     bool v4, const union inany *hdst, const union inany *gdst,
+		     union inany *src)
+{
+	struct sockaddr_storage off = { 0 };
+	union inany from;
+	uint16_t port;
+
+	memcpy(&off, SO_EE_OFFENDER(ee),
+	       v4 ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	if (off.ss_family != (v4 ? AF_INET : AF_INET6))
+		return false;
+	inany_from_sockaddr(&from, &port, &off);
+	if (hdst && inany_equals(&from, hdst))
+		*src = *gdst;
+	else
+		fwd_nat_to_guest(c, &from, src);
+	return true;
+}
+
+/**
+ * icmp_err_send() - Queue an ICMP or ICMPv6 error frame to the guest
+ * @c:		Configuration (our MAC)
+ * @src:	Source of the error as the guest sees it (a router, or the
+ *		destination itself)
+ * @dst:	The guest's address: source of the offending packet
+ * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
+ * @code:	Code
+ * @info:	MTU for fragmentation needed (RFC 1191 4) or packet too big
+ *		(RFC 4443 3.2), else 0 (icmp_err_fill())
+ * @quote:	The offending packet as the guest sent it: IP header and at
+ *		least 8 bytes of L4 header
+ * @qlen:	Bytes at @quote
+ *
+ * The caller checks tap_connected() first.  Used for UDP's errors too
+ * (the quote from udp_icmp_quote()).
+ *
+ * Return: true if the frame was queued, false if the tap queue is full
+ */
+bool icmp_err_send(const struct conf *c, const union inany *src,
+		   const union inany *dst, uint8_t type, uint8_t code,
+		   uint32_t info, const uint8_t *quote, size_t qlen)
+{
+	uint8_t *l2 = tap_tx_frame(icmp_err_len(inany_v4(dst), qlen));
+
+	if (!l2)
+		return false;
+	icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, src, dst, type,
+		      code, info, quote, qlen);
+	return true;
+}
+
+/**
  * icmp_sock_errqueue() - Relay ICMP errors queued on a ping socket
  * @ctx:	Context
  * @pf:		Echo flow, its socket with IP_RECVERR or IPV6_RECVERR
@@ -281,60 +387,44 @@ bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
  * sequence number (RFC 792: the quote is the IP header and at least 8
  * bytes of the datagram).
  *
- * #syscalls recvmsg
  * Return: number of errors read from the queue
  */
 static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&pf->f.key.gaddr);
+	const union inany *hdst;
+	union inany dst;
 	unsigned n;
 
+	/* The destination as the host sent to it, to tell it from routers */
+	hdst = fwd_nat_to_host(c, &pf->f.key.faddr, &dst) ? &dst : NULL;
+
 	for (n = 0; n < 16; n++) {
-		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-					sizeof(struct sockaddr_in6))];
-		const struct sock_extended_err *ee = NULL;
+		uint8_t cbuf[ICMP_ERRQUEUE_CBUF];
+		const struct sock_extended_err *ee;
 		uint8_t q[40 + 1232];	/* at most what fits in 1280 */
-		struct sockaddr_storage off = { 0 };
 		struct iovec iov;
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf),
 				     .msg_iov = &iov, .msg_iovlen = 1 };
-		union inany from, src, dst;
 		size_t l3, qlen, ilen;
-		struct cmsghdr *cm;
-		uint16_t port, id;
 		uint32_t mtu, sum;
+		union inany src;
 		ssize_t len;
-		uint8_t *l2;
+		uint16_t id;
 
 		l3 = v4 ? 20 : 40;
 		iov.iov_base = q + l3;
 		iov.iov_len = sizeof(q) - l3;
-		len = recvmsg(pf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT);
+		len = icmp_errqueue_recv(pf->sock, &mh, &ee);
 		if (len < 0)
 			break;
-		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-			if ((cm->cmsg_level == IPPROTO_IP &&
-			     cm->cmsg_type == IP_RECVERR) ||
-			    (cm->cmsg_level == IPPROTO_IPV6 &&
-			     cm->cmsg_type == IPV6_RECVERR))
-				ee = (const struct sock_extended_err *)
-				     CMSG_DATA(cm);
 		if (!ee || !icmp_err_relayable(ee, v4, &mtu) ||
 		    len < 8 || !tap_connected())
 			continue;
-
-		memcpy(&off, SO_EE_OFFENDER(ee),
-		       v4 ? sizeof(struct sockaddr_in) :
-			    sizeof(struct sockaddr_in6));
-		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
-			continue;
-		inany_from_sockaddr(&from, &port, &off);
-		if (fwd_nat_to_host(c, &pf->f.key.faddr, &dst) &&
-		    inany_equals(&from, &dst))
-			src = pf->f.key.faddr;	/* the destination itself */
-		else if (!fwd_nat_to_guest(c, &from, &src))
+		if (!icmp_err_source(c, ee, v4, hdst, &pf->f.key.faddr, &src) ||
+		    inany_is_unspecified(&src))
 			continue;		/* no gateway to show */
 
 		/* The quoted request: the guest's identifier, and the
@@ -354,12 +444,9 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
 			    MAX(ilen, (size_t)pf->last_len));
 		qlen = l3 + ilen;
 
-		l2 = tap_tx_frame(icmp_err_len(v4, qlen));
-		if (!l2)
+		if (!icmp_err_send(c, &src, &pf->f.key.gaddr, ee->ee_type,
+				   ee->ee_code, mtu, q, qlen))
 			break;
-		icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, &src,
-			      &pf->f.key.gaddr, ee->ee_type, ee->ee_code, mtu,
-			      q, qlen);
 		icmp_stats.errors_to_guest++;
 		debug("ICMP%s echo: type %u code %u (MTU %u) relayed to the guest",
 		      v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
@@ -521,7 +608,7 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&k->gaddr);
 	union inany src = k->faddr;
-	uint8_t type, code, *l2;
+	uint8_t type, code;
 
 	if (!icmp_unreach_code(v4, err, &type, &code) || !tap_connected())
 		return false;
@@ -530,12 +617,7 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 	else if (!v4 && !IN6_IS_ADDR_UNSPECIFIED(&c->ip6.gw))
 		src.a6 = c->ip6.gw;
 
-	l2 = tap_tx_frame(icmp_err_len(v4, qlen));
-	if (!l2)
-		return false;
-	icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
-		      &src, &k->gaddr, type, code, 0, quote, qlen);
-	return true;
+	return icmp_err_send(c, &src, &k->gaddr, type, code, 0, quote, qlen);
 }
 
 /**
@@ -557,7 +639,6 @@ bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
  * connect() that failed on a router's error: the guest's kernel then
  * fails its connect() the same way.
  *
- * #syscalls recvmsg
  * Return: true if an error was sent, false if none was queued (or the tap
  *	   side is gone or full)
  */
@@ -570,47 +651,24 @@ bool icmp_sock_err_to_guest(struct ctx *ctx, int s, const struct flow_key *k,
 	unsigned n;
 
 	for (n = 0; n < 16; n++) {
-		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-					sizeof(struct sockaddr_in6))];
-		const struct sock_extended_err *ee = NULL;
+		uint8_t cbuf[ICMP_ERRQUEUE_CBUF];
+		const struct sock_extended_err *ee;
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf) };
-		struct sockaddr_storage off = { 0 };
-		union inany from, src;
-		struct cmsghdr *cm;
-		uint16_t port;
+		union inany src;
 		uint32_t mtu;
-		uint8_t *l2;
 
-		if (recvmsg(s, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (icmp_errqueue_recv(s, &mh, &ee) < 0)
 			return false;
-		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-			if ((cm->cmsg_level == IPPROTO_IP &&
-			     cm->cmsg_type == IP_RECVERR) ||
-			    (cm->cmsg_level == IPPROTO_IPV6 &&
-			     cm->cmsg_type == IPV6_RECVERR))
-				ee = (const struct sock_extended_err *)
-				     CMSG_DATA(cm);
 		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
 			continue;
-		memcpy(&off, SO_EE_OFFENDER(ee),
-		       v4 ? sizeof(struct sockaddr_in) :
-			    sizeof(struct sockaddr_in6));
-		if (off.ss_family != (v4 ? AF_INET : AF_INET6) ||
-		    !tap_connected())
-			continue;
-		inany_from_sockaddr(&from, &port, &off);
-		if (inany_equals(&from, hdst))
-			src = k->faddr;
-		else if (!fwd_nat_to_guest(c, &from, &src))
+		if (!icmp_err_source(c, ee, v4, hdst, &k->faddr, &src) ||
+		    !tap_connected() || inany_is_unspecified(&src))
 			continue;		/* no gateway to show */
 
-		l2 = tap_tx_frame(icmp_err_len(v4, qlen));
-		if (!l2)
+		if (!icmp_err_send(c, &src, &k->gaddr, ee->ee_type,
+				   ee->ee_code, mtu, quote, qlen))
 			return false;
-		icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, &src,
-			      &k->gaddr, ee->ee_type, ee->ee_code, mtu,
-			      quote, qlen);
 		debug("ICMP%s type %u code %u (MTU %u) about a SYN relayed to the guest",
 		      v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 		return true;

@@ -7,6 +7,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #include "../tap/frame.h"
 #include "epoll_ref.h"
@@ -24,13 +28,28 @@ struct icmp_stats {
 
 extern struct icmp_stats icmp_stats;
 
+/* Control buffer for one error from a socket's error queue: the
+ * IP_RECVERR or IPV6_RECVERR message, struct sock_extended_err and the
+ * offender's address (ip(7), ipv6(7))
+ */
+#define ICMP_ERRQUEUE_CBUF	CMSG_SPACE(sizeof(struct sock_extended_err) + \
+					   sizeof(struct sockaddr_in6))
+
+struct conf;
 struct ctx;
-struct sock_extended_err;
 
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
 			uint32_t *mtu);
+ssize_t icmp_errqueue_recv(int s, struct msghdr *mh,
+			   const struct sock_extended_err **ee);
+bool icmp_err_source(const struct conf *c, const struct sock_extended_err *ee,
+		     bool v4, const union inany *hdst, const union inany *gdst,
+		     union inany *src);
+bool icmp_err_send(const struct conf *c, const union inany *src,
+		   const union inany *dst, uint8_t type, uint8_t code,
+		   uint32_t info, const uint8_t *quote, size_t qlen);
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code);
 bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 			   int err, const uint8_t *quote, size_t qlen);

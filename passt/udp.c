@@ -486,6 +486,32 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 }
 
 /**
+ * udp_icmp_err_send() - Queue an ICMP or ICMPv6 error about a flow's
+ *			 datagram to the guest
+ * @c:		Configuration (our MAC)
+ * @uf:		Flow: the error goes to its guest address and quotes its IP
+ *		and UDP headers (udp_icmp_quote(), icmp_err_send())
+ * @src:	Source of the error as the guest sees it (a router, or the
+ *		peer itself)
+ * @ee:		Extended error read from the host socket: type and code
+ * @mtu:	MTU to put in the error (icmp_err_relayable()), else 0
+ *
+ * The caller checks tap_connected() first.
+ *
+ * Return: true if the frame was queued, false if the tap queue is full
+ */
+static bool udp_icmp_err_send(const struct conf *c, const struct udp_flow *uf,
+			      const union inany *src,
+			      const struct sock_extended_err *ee, uint32_t mtu)
+{
+	uint8_t q[UDP_QUOTE_MAX];
+	size_t qlen = udp_icmp_quote(q, &uf->f.key, uf->last_len);
+
+	return icmp_err_send(c, src, &uf->f.key.gaddr, ee->ee_type,
+			     ee->ee_code, mtu, q, qlen);
+}
+
+/**
  * udp_sock_errqueue() - Relay ICMP errors queued on a flow's own socket
  * @ctx:	Context
  * @uf:		UDP_TAP_OUT flow, its socket with IP_RECVERR/IPV6_RECVERR
@@ -504,69 +530,48 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
  * problems and the rest are not relayed (icmp_err_relayable()).  Reading
  * the queue also clears the socket error (ECONNREFUSED and the like).
  *
- * #syscalls recvmsg
  * Return: number of errors read
  */
 static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr);
+	const union inany *hdst;
+	union inany dst;
+	uint16_t hport;
 	unsigned n;
 
+	/* The destination itself answers as the guest addressed it (the
+	 * gateway for the host's loopback, --dns-forward for the resolver),
+	 * a router as any host peer (icmp_err_source())
+	 */
+	hdst = fwd_nat_to_host_port(c, &uf->f.key.faddr, uf->f.key.fport,
+				    &dst, &hport) ? &dst : NULL;
+
 	for (n = 0; n < UDP_BATCH; n++) {
-		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-					sizeof(struct sockaddr_in6))];
-		const struct sock_extended_err *ee = NULL;
+		uint8_t cbuf[ICMP_ERRQUEUE_CBUF];
+		const struct sock_extended_err *ee;
 		struct msghdr mh = { .msg_control = cbuf,
 				     .msg_controllen = sizeof(cbuf) };
-		struct sockaddr_storage off = { 0 };
-		union inany from, src, dst;
-		uint16_t port, hport;
-		struct cmsghdr *cm;
+		union inany src;
 		uint32_t mtu;
-		uint8_t *l2;
 
-		if (recvmsg(uf->sock, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (icmp_errqueue_recv(uf->sock, &mh, &ee) < 0)
 			break;
-		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-			if ((cm->cmsg_level == IPPROTO_IP &&
-			     cm->cmsg_type == IP_RECVERR) ||
-			    (cm->cmsg_level == IPPROTO_IPV6 &&
-			     cm->cmsg_type == IPV6_RECVERR))
-				ee = (const struct sock_extended_err *)
-				     CMSG_DATA(cm);
 		if (!ee || !icmp_err_relayable(ee, v4, &mtu))
 			continue;
 		if (!tap_connected())
 			continue;
 
-		memcpy(&off, SO_EE_OFFENDER(ee),
-		       v4 ? sizeof(struct sockaddr_in) :
-			    sizeof(struct sockaddr_in6));
-		if (off.ss_family != (v4 ? AF_INET : AF_INET6))
+		if (!icmp_err_source(c, ee, v4, hdst, &uf->f.key.faddr, &src))
 			continue;
-		inany_from_sockaddr(&from, &port, &off);
-		/* The destination itself: as the guest addressed it (the
-		 * gateway for the host's loopback, --dns-forward for the
-		 * resolver); a router: as any host peer
-		 */
-		if (fwd_nat_to_host_port(c, &uf->f.key.faddr, uf->f.key.fport,
-					 &dst, &hport) &&
-		    inany_equals(&from, &dst))
-			src = uf->f.key.faddr;
-		else
-			fwd_nat_to_guest(c, &from, &src);
 		if (inany_is_unspecified(&src)) {	/* no gateway to show */
 			udp_stats.no_source++;
 			continue;
 		}
 
-		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
-		if (!l2)
+		if (!udp_icmp_err_send(c, uf, &src, ee, mtu))
 			break;
-		udp_icmp_err_fill(l2, tap_guest_mac_dst(),
-				  c->mac_our, &uf->f.key, uf->last_len, &src,
-				  ee->ee_type, ee->ee_code, mtu);
 		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) relayed to the guest",
 			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}
@@ -1330,7 +1335,6 @@ static uint16_t udp_listen_to(const struct conf *c, union epoll_ref ref)
  * the queue also clears the socket error, so that the next recvmmsg()
  * returns datagrams.
  *
- * #syscalls recvmsg
  */
 static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
 {
@@ -1341,11 +1345,10 @@ static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
 		/* The error, and what IP_PKTINFO and IPV6_RECVPKTINFO add
 		 * (both, for IPv4 on a dual-stack socket: ipv6_recv_error())
 		 */
-		uint8_t cbuf[CMSG_SPACE(sizeof(struct sock_extended_err) +
-					sizeof(struct sockaddr_in6)) +
+		uint8_t cbuf[ICMP_ERRQUEUE_CBUF +
 			     CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 			     CMSG_SPACE(sizeof(struct in_pktinfo))];
-		const struct sock_extended_err *ee = NULL;
+		const struct sock_extended_err *ee;
 		struct sockaddr_storage name = { 0 }, off = { 0 };
 		struct msghdr mh = { .msg_name = &name,
 				     .msg_namelen = sizeof(name),
@@ -1355,21 +1358,12 @@ static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
 		uint16_t pport, oport;
 		struct flow_key k;
 		struct udp_flow *uf;
-		struct cmsghdr *cm;
 		union flow *flow;
 		uint32_t mtu;
-		uint8_t *l2;
 		bool v4;
 
-		if (recvmsg((int)ref.fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+		if (icmp_errqueue_recv((int)ref.fd, &mh, &ee) < 0)
 			return;
-		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-			if ((cm->cmsg_level == IPPROTO_IP &&
-			     cm->cmsg_type == IP_RECVERR) ||
-			    (cm->cmsg_level == IPPROTO_IPV6 &&
-			     cm->cmsg_type == IPV6_RECVERR))
-				ee = (const struct sock_extended_err *)
-				     CMSG_DATA(cm);
 		if (!ee || (mh.msg_flags & MSG_CTRUNC) || ref.listen.ns ||
 		    !tap_connected() ||
 		    (name.ss_family != AF_INET && name.ss_family != AF_INET6))
@@ -1409,12 +1403,8 @@ static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
 		if (!inany_v4(&src) != !v4 || inany_is_unspecified(&src))
 			continue;
 
-		l2 = tap_tx_frame(udp_icmp_unreach_len(v4));
-		if (!l2)
+		if (!udp_icmp_err_send(c, uf, &src, ee, mtu))
 			return;
-		udp_icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our,
-				  &uf->f.key, uf->last_len, &src,
-				  ee->ee_type, ee->ee_code, mtu);
 		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) about a reply relayed to the guest",
 			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}

@@ -89,6 +89,34 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 }
 
 /**
+ * udp_icmp_quote() - The IP and UDP headers of a guest's datagram, to quote
+ * @q:		Buffer, UDP_QUOTE_MAX bytes
+ * @k:		Guest-side key of the flow (the datagram's tuple)
+ * @dlen:	Payload length of the datagram, bytes
+ *
+ * Rebuilt from @k: IPv4 (RFC 791) or IPv6 (RFC 8200) header from
+ * @k->gaddr to @k->faddr, then the UDP header (RFC 768) with a zero
+ * checksum (the payload isn't quoted; receivers match by addresses and
+ * ports, RFC 792, RFC 4443 3.1).
+ *
+ * Return: bytes written: 28 for IPv4, 48 for IPv6
+ */
+size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen)
+{
+	struct udphdr uh = {
+		.source	= htons(k->gport),
+		.dest	= htons(k->fport),
+		.len	= htons((uint16_t)(UDP_HLEN + dlen)),
+		.check	= 0,
+	};
+	size_t l3;
+
+	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
+	hdr_store(q + l3, &uh);
+	return l3 + UDP_HLEN;
+}
+
+/**
  * udp_icmp_err_fill() - ICMP or ICMPv6 error about the guest's datagram
  * @l2:		Frame buffer, udp_icmp_unreach_len() bytes
  * @mac_dst:	Guest MAC
@@ -109,20 +137,11 @@ size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 			 size_t dlen, const union inany *src, uint8_t type,
 			 uint8_t code, uint32_t info)
 {
-	struct udphdr uh = {
-		.source	= htons(k->gport),
-		.dest	= htons(k->fport),
-		.len	= htons((uint16_t)(UDP_HLEN + dlen)),
-		.check	= 0,
-	};
-	uint8_t q[IP6_HLEN + UDP_HLEN];
-	size_t l3;
-
-	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
-	hdr_store(q + l3, &uh);
+	uint8_t q[UDP_QUOTE_MAX];
+	size_t qlen = udp_icmp_quote(q, k, dlen);
 
 	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
-			     info, q, l3 + UDP_HLEN);
+			     info, q, qlen);
 }
 
 /**

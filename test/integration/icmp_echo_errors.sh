@@ -28,48 +28,23 @@
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
-setup_topology
-in_remote sysctl -q -w net.ipv4.ip_forward=1
-in_remote sysctl -q -w net.ipv6.conf.all.forwarding=1
-# R's kernel answers every packet (no per-peer limit: icmp_ratelimit in
-# ip-sysctl.rst)
-in_remote sysctl -q -w net.ipv4.icmp_ratelimit=0
-in_remote sysctl -q -w net.ipv6.icmp.ratelimit=0
-in_remote nft -f - <<'NFT' || fail "nft on R"
-table inet icmptest {
-	chain forward {
-		type filter hook forward priority 0;
-		ip daddr 203.0.113.0/26 reject with icmp type host-unreachable
-		ip daddr 203.0.113.64/26 reject with icmp type admin-prohibited
-		ip daddr 203.0.113.128/26 reject with icmp type net-unreachable
-		ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
-		ip6 daddr 2001:db8:92::/48 reject with icmpv6 type admin-prohibited
-		ip6 daddr 2001:db8:91::/48 reject with icmpv6 type addr-unreachable
-	}
-}
+# D, behind R over a link of MTU 1280
+setup_routed 1280 203.0.113.225/27 2001:db8:9::1/64 \
+	203.0.113.230/27 203.0.113.231/27 2001:db8:9::9/64 2001:db8:9::10/64
+firewall "$R" <<'NFT'
+ip daddr 203.0.113.0/26 reject with icmp type host-unreachable
+ip daddr 203.0.113.64/26 reject with icmp type admin-prohibited
+ip daddr 203.0.113.128/26 reject with icmp type net-unreachable
+ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
+ip6 daddr 2001:db8:92::/48 reject with icmpv6 type admin-prohibited
+ip6 daddr 2001:db8:91::/48 reject with icmpv6 type addr-unreachable
 NFT
 ip -n "$H" route add unreachable 192.0.2.0/24
-# D, behind R over a link of MTU 1280
-D=d-$TEST_ID
-ip netns add "$D" || fail "ip netns add $D"
-NAMESPACES="$NAMESPACES $D"
-ip link add r1 netns "$R" mtu 1280 type veth peer name d0 netns "$D" ||
-	fail "veth to D"
-ip -n "$R" addr add 203.0.113.225/27 dev r1
-ip -n "$R" addr add 2001:db8:9::1/64 dev r1 nodad
 ip -n "$R" addr add 203.0.113.193/27 dev r1
 ip -n "$R" addr add 2001:db8:93::1/64 dev r1 nodad
-ip -n "$D" addr add 203.0.113.230/27 dev d0
-ip -n "$D" addr add 203.0.113.231/27 dev d0
-ip -n "$D" addr add 2001:db8:9::9/64 dev d0 nodad
-ip -n "$D" addr add 2001:db8:9::10/64 dev d0 nodad
-ip -n "$R" link set r1 up
-ip -n "$D" link set d0 up
-ip -n "$D" route add default via 203.0.113.225
 # R routes the rest towards D too: the firewall decides after routing
 ip -n "$R" route add 203.0.113.0/24 dev r1
 ip -n "$R" -6 route add 2001:db8:90::/46 dev r1
-ip -n "$D" -6 route add default via 2001:db8:9::1
 start_pasta
 
 # case_ WHAT DST-NS DST-H PING-ARGS... - the error line ping prints in the

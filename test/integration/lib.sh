@@ -120,6 +120,91 @@ make_target_ns() {
 	ip netns exec "$N" sysctl -q -w net.ipv4.ping_group_range="0 2147483647"
 }
 
+# router NS... - make each namespace a router: it forwards IPv4 and IPv6,
+# and sends an ICMP error for every packet that calls for one (rate limits
+# off: net.ipv4.icmp_ratelimit, net.ipv6.icmp.ratelimit in ip-sysctl.rst),
+# so that each probe of a test meets its error
+router() {
+	for _ns in "$@"; do
+		ip netns exec "$_ns" sysctl -q -w net.ipv4.ip_forward=1
+		ip netns exec "$_ns" sysctl -q -w net.ipv6.conf.all.forwarding=1
+		ip netns exec "$_ns" sysctl -q -w net.ipv4.icmp_ratelimit=0
+		ip netns exec "$_ns" sysctl -q -w net.ipv6.icmp.ratelimit=0
+	done
+}
+
+# setup_routed [MTU [R-ADDR4/LEN R-ADDR6/LEN D-ADDR/LEN...]] - setup_topology,
+# with R a router (router()) and D (d-$TEST_ID) behind it: veth r1 in R,
+# of MTU bytes (default 1500), to d0 in D (1500), both up, and D's loopback
+# up.  Given addresses: R-ADDR4 and R-ADDR6 on r1, each D-ADDR (IPv4 or
+# IPv6) on d0, and D's default routes via R-ADDR4 and R-ADDR6.  IPv6
+# addresses skip duplicate address detection (nodad).
+setup_routed() {
+	setup_topology
+	router "$R"
+	D=d-$TEST_ID
+	ip netns add "$D" || fail "ip netns add $D"
+	NAMESPACES="$NAMESPACES $D"
+	ip link add r1 netns "$R" mtu "${1:-1500}" type veth \
+		peer name d0 netns "$D" mtu 1500 || fail "veth to D"
+	ip -n "$D" link set lo up
+	ip -n "$R" link set r1 up
+	ip -n "$D" link set d0 up
+	[ $# -ge 3 ] || return 0
+	ip -n "$R" addr add "$2" dev r1
+	ip -n "$R" addr add "$3" dev r1 nodad
+	_r4=${2%/*}; _r6=${3%/*}
+	shift 3
+	for _a in "$@"; do
+		case $_a in
+		*:*) ip -n "$D" addr add "$_a" dev d0 nodad ;;
+		*) ip -n "$D" addr add "$_a" dev d0 ;;
+		esac
+	done
+	ip -n "$D" route add default via "$_r4"
+	ip -n "$D" -6 route add default via "$_r6"
+}
+
+# firewall NS - load the nftables rules read from stdin, one a line (such
+# as "ip daddr 203.0.113.0/28 reject with icmp type net-unreachable"),
+# into NS's forward hook (after routing: packets NS forwards), table
+# inet icmptest
+firewall() {
+	{
+		printf 'table inet icmptest {\n\tchain forward {\n'
+		printf '\t\ttype filter hook forward priority 0;\n'
+		cat
+		printf '\t}\n}\n'
+	} | ip netns exec "$1" nft -f - || fail "nft on $1"
+}
+
+# reject_codes NS - NS's firewall (firewall()) answers each forwarded
+# packet to
+#   203.0.113.0/28 .. 203.0.113.96/28: net-, host-, prot-, port-unreachable,
+#     net-, host-, admin-prohibited (ICMP 3/0, 1, 2, 3, 9, 10, 13: RFC 792,
+#     RFC 1122 3.2.2.1, RFC 1812 5.2.7.1)
+#   2001:db8:90::/48 .. 2001:db8:93::/48: no-route, admin-prohibited,
+#     addr-unreachable, port-unreachable (ICMPv6 1/0, 1, 3, 4: RFC 4443 3.1)
+# and routes 203.0.113.0/24 and 2001:db8:90::/44 to its link r1, so that
+# the firewall decides (NS must be a router with r1 up: setup_routed())
+reject_codes() {
+	ip -n "$1" route add 203.0.113.0/24 dev r1
+	ip -n "$1" -6 route add 2001:db8:90::/44 dev r1
+	firewall "$1" <<'NFT'
+ip daddr 203.0.113.0/28 reject with icmp type net-unreachable
+ip daddr 203.0.113.16/28 reject with icmp type host-unreachable
+ip daddr 203.0.113.32/28 reject with icmp type prot-unreachable
+ip daddr 203.0.113.48/28 reject with icmp type port-unreachable
+ip daddr 203.0.113.64/28 reject with icmp type net-prohibited
+ip daddr 203.0.113.80/28 reject with icmp type host-prohibited
+ip daddr 203.0.113.96/28 reject with icmp type admin-prohibited
+ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
+ip6 daddr 2001:db8:91::/48 reject with icmpv6 type admin-prohibited
+ip6 daddr 2001:db8:92::/48 reject with icmpv6 type addr-unreachable
+ip6 daddr 2001:db8:93::/48 reject with icmpv6 type port-unreachable
+NFT
+}
+
 # wait_for COND_CMD... - poll a command for up to WAIT_S (default 10) seconds
 wait_for() {
 	i=0

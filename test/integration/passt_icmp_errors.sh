@@ -21,44 +21,20 @@ UDPTOOL="python3 $(dirname "$0")/udptool.py"
 PEER="python3 $(dirname "$0")/peertool.py"
 RELAY="python3 -u $(dirname "$0")/tap_relay.py"
 
-setup_topology
+setup_routed 1280 203.0.113.225/27 2001:db8:9::1/64 \
+	203.0.113.230/27 203.0.113.231/27 203.0.113.232/27 203.0.113.233/27 \
+	2001:db8:9::9/64 2001:db8:9::10/64 2001:db8:9::11/64 2001:db8:9::12/64
 make_target_ns
-in_remote sysctl -q -w net.ipv4.ip_forward=1
-in_remote sysctl -q -w net.ipv6.conf.all.forwarding=1
-in_remote sysctl -q -w net.ipv4.icmp_ratelimit=0
-in_remote sysctl -q -w net.ipv6.icmp.ratelimit=0
-D=d-$TEST_ID
-ip netns add "$D" || fail "ip netns add $D"
-NAMESPACES="$NAMESPACES $D"
-ip link add r1 netns "$R" mtu 1280 type veth peer name d0 netns "$D" ||
-	fail "veth to D"
 ip -n "$R" addr add 203.0.113.193/27 dev r1
-ip -n "$R" addr add 203.0.113.225/27 dev r1
-ip -n "$R" addr add 2001:db8:9::1/64 dev r1 nodad
 ip -n "$R" addr add 2001:db8:93::1/64 dev r1 nodad
-for a in 203.0.113.230/27 203.0.113.231/27 203.0.113.232/27 203.0.113.233/27; do
-	ip -n "$D" addr add $a dev d0
-done
-for a in 2001:db8:9::9 2001:db8:9::10 2001:db8:9::11 2001:db8:9::12; do
-	ip -n "$D" addr add $a/64 dev d0 nodad
-done
-ip -n "$R" link set r1 up
-ip -n "$D" link set d0 up
-ip -n "$D" route add default via 203.0.113.225
-ip -n "$D" -6 route add default via 2001:db8:9::1
 ip -n "$R" route add 203.0.113.0/24 dev r1
 ip -n "$R" -6 route add 2001:db8:90::/46 dev r1
-in_remote nft -f - <<'NFT' || fail "nft on R"
-table inet icmptest {
-	chain forward {
-		type filter hook forward priority 0;
-		ip daddr 203.0.113.0/28 reject with icmp type host-unreachable
-		ip daddr 203.0.113.16/28 reject with icmp type prot-unreachable
-		ip daddr 203.0.113.32/28 reject with icmp type admin-prohibited
-		ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
-		ip6 daddr 2001:db8:91::/48 reject with icmpv6 type admin-prohibited
-	}
-}
+firewall "$R" <<'NFT'
+ip daddr 203.0.113.0/28 reject with icmp type host-unreachable
+ip daddr 203.0.113.16/28 reject with icmp type prot-unreachable
+ip daddr 203.0.113.32/28 reject with icmp type admin-prohibited
+ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
+ip6 daddr 2001:db8:91::/48 reject with icmpv6 type admin-prohibited
 NFT
 
 SOCK=$WORK/passt.sock

@@ -27,53 +27,17 @@
 . "$(dirname "$0")/lib.sh"
 PEER="python3 $(dirname "$0")/peertool.py"
 
-setup_topology
-R2=s-$TEST_ID
-ip netns add "$R2" || fail "ip netns add $R2"
-NAMESPACES="$NAMESPACES $R2"
-ip link add r2 netns "$R" type veth peer name s0 netns "$R2" || fail "veth"
-ip -n "$R" addr add 192.0.2.1/24 dev r2
-ip -n "$R" addr add 2001:db8:2::1/64 dev r2 nodad
-ip -n "$R2" addr add 192.0.2.2/24 dev s0
-ip -n "$R2" addr add 2001:db8:2::2/64 dev s0 nodad
-ip -n "$R" link set r2 up
-ip -n "$R2" link set lo up
-ip -n "$R2" link set s0 up
-ip -n "$R2" route add default via 192.0.2.1
-ip -n "$R2" -6 route add default via 2001:db8:2::1
+# D is R2: 192.0.2.2, 2001:db8:2::2 on its link to R
+setup_routed 1500 192.0.2.1/24 2001:db8:2::1/64 192.0.2.2/24 2001:db8:2::2/64
+router "$D"
 ip -n "$R" route add 203.0.113.0/24 via 192.0.2.2
 ip -n "$R" -6 route add 2001:db8:90::/44 via 2001:db8:2::2
-for ns in "$R" "$R2"; do
-	ip netns exec "$ns" sysctl -q -w net.ipv4.ip_forward=1
-	ip netns exec "$ns" sysctl -q -w net.ipv6.conf.all.forwarding=1
-	ip netns exec "$ns" sysctl -q -w net.ipv4.icmp_ratelimit=0
-	ip netns exec "$ns" sysctl -q -w net.ipv6.icmp.ratelimit=0
-done
-# R2 routes the destinations onwards (to a link of its own), so that the
-# firewall decides
-ip link add r1 netns "$R2" type veth peer name d0 netns "$R2" || fail "veth"
-ip -n "$R2" link set r1 up
-ip -n "$R2" link set d0 up
-ip -n "$R2" route add 203.0.113.0/24 dev r1
-ip -n "$R2" -6 route add 2001:db8:90::/44 dev r1
-ip netns exec "$R2" nft -f - <<'NFT' || fail "nft on R2"
-table inet icmptest {
-	chain forward {
-		type filter hook forward priority 0;
-		ip daddr 203.0.113.0/28 reject with icmp type net-unreachable
-		ip daddr 203.0.113.16/28 reject with icmp type host-unreachable
-		ip daddr 203.0.113.32/28 reject with icmp type prot-unreachable
-		ip daddr 203.0.113.48/28 reject with icmp type port-unreachable
-		ip daddr 203.0.113.64/28 reject with icmp type net-prohibited
-		ip daddr 203.0.113.80/28 reject with icmp type host-prohibited
-		ip daddr 203.0.113.96/28 reject with icmp type admin-prohibited
-		ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
-		ip6 daddr 2001:db8:91::/48 reject with icmpv6 type admin-prohibited
-		ip6 daddr 2001:db8:92::/48 reject with icmpv6 type addr-unreachable
-		ip6 daddr 2001:db8:93::/48 reject with icmpv6 type port-unreachable
-	}
-}
-NFT
+# R2 routes the destinations onwards (to a link of its own, r1 to x0), so
+# that the firewall decides
+ip link add r1 netns "$D" type veth peer name x0 netns "$D" || fail "veth"
+ip -n "$D" link set r1 up
+ip -n "$D" link set x0 up
+reject_codes "$D"
 start_pasta
 
 # check WHAT DST ERRNO - connect() to DST port 80 gives ERRNO on H and in

@@ -20,34 +20,8 @@
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
-setup_topology
-in_remote sysctl -q -w net.ipv4.ip_forward=1
-in_remote sysctl -q -w net.ipv6.conf.all.forwarding=1
-in_remote sysctl -q -w net.ipv4.icmp_ratelimit=0
-in_remote sysctl -q -w net.ipv6.icmp.ratelimit=0
-ip link add r1 netns "$R" type veth peer name d0 netns "$R" || fail "veth"
-ip -n "$R" link set r1 up
-ip -n "$R" link set d0 up
-ip -n "$R" route add 203.0.113.0/24 dev r1
-ip -n "$R" -6 route add 2001:db8:90::/44 dev r1
-in_remote nft -f - <<'NFT' || fail "nft on R"
-table inet icmptest {
-	chain forward {
-		type filter hook forward priority 0;
-		ip daddr 203.0.113.0/28 reject with icmp type net-unreachable
-		ip daddr 203.0.113.16/28 reject with icmp type host-unreachable
-		ip daddr 203.0.113.32/28 reject with icmp type prot-unreachable
-		ip daddr 203.0.113.48/28 reject with icmp type port-unreachable
-		ip daddr 203.0.113.64/28 reject with icmp type net-prohibited
-		ip daddr 203.0.113.80/28 reject with icmp type host-prohibited
-		ip daddr 203.0.113.96/28 reject with icmp type admin-prohibited
-		ip6 daddr 2001:db8:90::/48 reject with icmpv6 type no-route
-		ip6 daddr 2001:db8:91::/48 reject with icmpv6 type admin-prohibited
-		ip6 daddr 2001:db8:92::/48 reject with icmpv6 type addr-unreachable
-		ip6 daddr 2001:db8:93::/48 reject with icmpv6 type port-unreachable
-	}
-}
-NFT
+setup_routed
+reject_codes "$R"
 ip -n "$H" route add unreachable 192.0.2.0/24
 ip -n "$H" -6 route add unreachable 2001:db8:99::/48
 start_pasta

@@ -18,34 +18,12 @@
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
-setup_topology
+setup_routed 1500 203.0.113.1/24 2001:db8:9::1/64 203.0.113.9/24 2001:db8:9::9/64
 ip -n "$R" addr add 198.51.100.3/24 dev r0
 ip -n "$R" addr add 2001:db8:1::3/64 dev r0 nodad
-D=d-$TEST_ID
-ip netns add "$D" || fail "ip netns add $D"
-NAMESPACES="$NAMESPACES $D"
-ip link add r1 netns "$R" type veth peer name d0 netns "$D" || fail "veth to D"
-ip -n "$D" link set lo up
-ip -n "$R" addr add 203.0.113.1/24 dev r1
-ip -n "$D" addr add 203.0.113.9/24 dev d0
-ip -n "$R" addr add 2001:db8:9::1/64 dev r1 nodad
-ip -n "$D" addr add 2001:db8:9::9/64 dev d0 nodad
-ip -n "$R" link set r1 up
-ip -n "$D" link set d0 up
-ip -n "$D" route add default via 203.0.113.1
-ip -n "$D" -6 route add default via 2001:db8:9::1
-in_remote sysctl -q -w net.ipv4.ip_forward=1
-in_remote sysctl -q -w net.ipv6.conf.all.forwarding=1
-in_remote sysctl -q -w net.ipv4.icmp_ratelimit=0
-in_remote sysctl -q -w net.ipv6.icmp.ratelimit=0
-in_remote nft -f - <<'NFT' || fail "nft on R"
-table inet icmptest {
-	chain forward {
-		type filter hook forward priority 0;
-		ip daddr 203.0.113.9 udp sport { 4000, 4001 } reject with icmp type host-unreachable
-		ip6 daddr 2001:db8:9::9 udp sport { 4000, 4001 } reject with icmpv6 type admin-prohibited
-	}
-}
+firewall "$R" <<'NFT'
+ip daddr 203.0.113.9 udp sport { 4000, 4001 } reject with icmp type host-unreachable
+ip6 daddr 2001:db8:9::9 udp sport { 4000, 4001 } reject with icmpv6 type admin-prohibited
 NFT
 start_pasta -u 4000
 

@@ -13,25 +13,9 @@
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
-setup_topology
-D=d-$TEST_ID
-ip netns add "$D" || fail "ip netns add $D"
-NAMESPACES="$NAMESPACES $D"
 # D's own end stays at 1500: D advertises an MSS of 1460 (RFC 9293
 # 3.7.1), so TCP from H has to learn the 1280 from R's error too
-ip link add r1 netns "$R" mtu 1280 type veth peer name d0 netns "$D" mtu 1500 ||
-	fail "veth to D"
-ip -n "$D" link set lo up
-ip -n "$R" addr add 203.0.113.1/24 dev r1
-ip -n "$D" addr add 203.0.113.9/24 dev d0
-ip -n "$R" addr add 2001:db8:9::1/64 dev r1 nodad
-ip -n "$D" addr add 2001:db8:9::9/64 dev d0 nodad
-ip -n "$R" link set r1 up
-ip -n "$D" link set d0 up
-ip -n "$D" route add default via 203.0.113.1
-ip -n "$D" -6 route add default via 2001:db8:9::1
-in_remote sysctl -q -w net.ipv4.ip_forward=1
-in_remote sysctl -q -w net.ipv6.conf.all.forwarding=1
+setup_routed 1280 203.0.113.1/24 2001:db8:9::1/64 203.0.113.9/24 2001:db8:9::9/64
 
 start_pasta
 in_ns python3 - <<'PY' || { grep -i -e udp -e icmp "$WORK/pasta.log"; fail "path MTU error not relayed"; }
