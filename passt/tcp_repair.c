@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* passt/tcp_repair.c - Dump and rebuild a host TCP socket under TCP_REPAIR
+ *
+ * A socket in repair mode (TCP_REPAIR on, set by passt-repair: passt has no
+ * CAP_NET_ADMIN) gives up its state (Documentation/networking/tcp-repair,
+ * tcp(7), net/ipv4/tcp.c): TCP_INFO for the state, window shifts and
+ * options, TCP_MAXSEG, TCP_TIMESTAMP, TCP_REPAIR_WINDOW; TCP_REPAIR_QUEUE
+ * selects the send or receive queue, whose bytes a MSG_PEEK reads and whose
+ * sequence number TCP_QUEUE_SEQ gives (the end of the queue: write_seq,
+ * rcv_nxt).  A new socket in repair mode takes it back: bound to the old
+ * address, queue sequences set, connect() goes to ESTABLISHED without a
+ * segment, send() fills the selected queue without transmitting,
+ * TCP_REPAIR_OPTIONS and TCP_REPAIR_WINDOW restore the rest; leaving repair
+ * mode then resumes the connection.  Closing a socket in repair mode sends
+ * nothing (no FIN, no RST).
+ *
+ * Conventions are upstream passt's, so that either side may be upstream's:
+ * when a FIN was sent (FIN-WAIT-1/2, LAST-ACK, CLOSING) SIOCOUTQ and
+ * SIOCOUTQNSD count it, and when one was received (CLOSE-WAIT, LAST-ACK)
+ * SIOCINQ does: those counts are lowered by one for the queue lengths, the
+ * queue sequence numbers are the end minus those lengths, and the receive
+ * window is widened by the FIN (rcv_wup - 1, rcv_wnd + 1).  The bytes never
+ * sent (notsent) go back through an ordinary send() after repair mode, so
+ * that they are transmitted; a FIN in FIN-WAIT-2 is restored in repair mode
+ * (already ACKed: not sent again), in FIN-WAIT-1 after it (sent again).
+ *
+ * Unlike upstream, a queue larger than the new socket's buffer doesn't fail
+ * the connection: the buffer is raised first (SO_SNDBUF, SO_RCVBUF), which
+ * ends the kernel's automatic sizing for that socket.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+#include <unistd.h>
+
+#include "tcp_repair.h"
+
+#ifndef SO_PEEK_OFF
+#define SO_PEEK_OFF	42	/* include/uapi/asm-generic/socket.h */
+#endif
+
+#define TCP_REPAIR_CHUNK_MIN	1024	/* smallest send() on ENOMEM, bytes */
+
+/**
+ * tcp_repair_queue() - Select the queue the next operations work on
+ * @s:		Socket in repair mode
+ * @q:		TCP_RECV_QUEUE or TCP_SEND_QUEUE
+ *
+ * Return: 0, or -errno from setsockopt()
+ */
+static int tcp_repair_queue(int s, int q)
+{
+	if (setsockopt(s, IPPROTO_TCP, TCP_REPAIR_QUEUE, &q, sizeof(q)))
+		return -errno;
+	return 0;
+}
+
+/**
+ * tcp_repair_peek() - Copy the selected queue's bytes, leaving them there
+ * @s:		Socket in repair mode, queue selected
+ * @buf:	Destination
+ * @len:	Bytes expected (the queue's length)
+ *
+ * A MSG_PEEK of the send queue in repair mode copies it from its head
+ * (tcp_peek_sndq()); of the receive queue, from the first unread byte
+ * (SO_PEEK_OFF is off: tcp_repair_dump()).
+ *
+ * Return: 0, -errno from recv(), or -ENXIO if fewer bytes came
+ */
+static int tcp_repair_peek(int s, uint8_t *buf, uint32_t len)
+{
+	ssize_t n;
+
+	if (!len)
+		return 0;
+	n = recv(s, buf, len, MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	return (uint32_t)n == len ? 0 : -ENXIO;
+}
+
+/**
+ * tcp_repair_dump() - Read a socket's state and queues, in repair mode
+ * @s:		Connected TCP socket, TCP_REPAIR on
+ * @e:		Filled, host order (tcp_migrate.h); tcpi_state is 0 on error
+ * @sndq:	Send queue bytes, @room bytes available
+ * @rcvq:	Receive queue bytes, @room bytes available
+ * @room:	Size of @sndq and of @rcvq
+ *
+ * The socket is left as it was, in repair mode (SO_PEEK_OFF off): close()
+ * then sends nothing, and TCP_REPAIR off gives back the connection.
+ *
+ * #syscalls:passt getsockopt setsockopt ioctl recvfrom
+ * Return: 0, -ENOBUFS if a queue is larger than @room, -EINVAL if the
+ *	   counts don't agree, -ENXIO if a queue read short, other -errno
+ *	   from the calls
+ */
+int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *sndq,
+		    uint8_t *rcvq, size_t room)
+{
+	struct tcp_repair_window w;
+	struct tcp_info ti;
+	int v, rc, fin_sent, fin_rcvd;
+	socklen_t sl;
+
+	memset(e, 0, sizeof(*e));
+	v = -1;
+	setsockopt(s, SOL_SOCKET, SO_PEEK_OFF, &v, sizeof(v)); /* may fail:
+								 * then unused
+								 */
+	sl = sizeof(ti);
+	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &sl))
+		return -errno;
+	sl = sizeof(v);
+	if (getsockopt(s, IPPROTO_TCP, TCP_MAXSEG, &v, &sl))
+		return -errno;
+	e->mss = (uint32_t)v;
+	e->snd_ws = ti.tcpi_snd_wscale;
+	e->rcv_ws = ti.tcpi_rcv_wscale;
+	e->tcpi_options = ti.tcpi_options;
+	if (ti.tcpi_options & TCPI_OPT_TIMESTAMPS) {
+		sl = sizeof(v);
+		if (getsockopt(s, IPPROTO_TCP, TCP_TIMESTAMP, &v, &sl))
+			return -errno;
+		e->timestamp = (uint32_t)v;
+	}
+	sl = sizeof(w);
+	if (getsockopt(s, IPPROTO_TCP, TCP_REPAIR_WINDOW, &w, &sl))
+		return -errno;
+	e->snd_wl1 = w.snd_wl1;
+	e->snd_wnd = w.snd_wnd;
+	e->max_window = w.max_window;
+	e->rcv_wnd = w.rcv_wnd;
+	e->rcv_wup = w.rcv_wup;
+
+	fin_sent = ti.tcpi_state == TCP_FIN_WAIT1 ||
+		   ti.tcpi_state == TCP_FIN_WAIT2 ||
+		   ti.tcpi_state == TCP_LAST_ACK || ti.tcpi_state == TCP_CLOSING;
+	fin_rcvd = ti.tcpi_state == TCP_CLOSE_WAIT ||
+		   ti.tcpi_state == TCP_LAST_ACK;
+	if (fin_rcvd) {
+		e->rcv_wup--;
+		e->rcv_wnd++;
+	}
+
+	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
+		return rc;
+	if (ioctl(s, SIOCOUTQ, &v) < 0)
+		return -errno;
+	e->sndq = (uint32_t)v;
+	if (ioctl(s, SIOCOUTQNSD, &v) < 0)
+		return -errno;
+	e->notsent = (uint32_t)v;
+	if (fin_sent) {
+		if (e->sndq)
+			e->sndq--;
+		if (e->notsent)
+			e->notsent--;
+	}
+	if (e->notsent > e->sndq)
+		return -EINVAL;
+	if (e->sndq > room || e->sndq > TCP_MIG_QUEUE_MAX)
+		return -ENOBUFS;
+	if ((rc = tcp_repair_peek(s, sndq, e->sndq)))
+		return rc;
+	sl = sizeof(e->seq_snd);
+	if (getsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_snd, &sl))
+		return -errno;
+
+	if ((rc = tcp_repair_queue(s, TCP_RECV_QUEUE)))
+		return rc;
+	if (ioctl(s, SIOCINQ, &v) < 0)
+		return -errno;
+	e->rcvq = (uint32_t)v;
+	if (fin_rcvd && e->rcvq)
+		e->rcvq--;
+	if (e->rcvq > room || e->rcvq > TCP_MIG_QUEUE_MAX)
+		return -ENOBUFS;
+	if ((rc = tcp_repair_peek(s, rcvq, e->rcvq)))
+		return rc;
+	sl = sizeof(e->seq_rcv);
+	if (getsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_rcv, &sl))
+		return -errno;
+
+	e->seq_snd -= e->sndq;
+	e->seq_rcv -= e->rcvq;
+	e->tcpi_state = ti.tcpi_state;
+	return 0;
+}
+
+/**
+ * tcp_repair_room() - Make a socket buffer hold a queue we are about to write
+ * @s:		Socket
+ * @opt:	SO_SNDBUF or SO_RCVBUF
+ * @len:	Bytes of payload to fit
+ *
+ * The kernel counts an skb's truesize, about twice the payload for small
+ * segments, against the buffer (sk_wmem_queued, sk_rmem_alloc): ask for
+ * twice @len plus 64 KiB (the kernel doubles the value set again, and
+ * caps it at [wr]mem_max * 2; a failure is left to the send() to show).
+ *
+ * #syscalls:passt getsockopt setsockopt
+ */
+static void tcp_repair_room(int s, int opt, uint32_t len)
+{
+	uint64_t w = (uint64_t)len * 2 + 65536;
+	int cur = 0, want = w > INT32_MAX / 2 ? INT32_MAX / 2 : (int)w;
+	socklen_t sl = sizeof(cur);
+
+	if (!getsockopt(s, SOL_SOCKET, opt, &cur, &sl) && cur >= want * 2)
+		return;
+	setsockopt(s, SOL_SOCKET, opt, &want, sizeof(want));
+}
+
+/**
+ * tcp_repair_write() - Write bytes into the selected queue (or, out of repair
+ *			mode, send them)
+ * @s:		Socket
+ * @buf:	Bytes
+ * @len:	Their count
+ *
+ * ENOMEM and ENOBUFS (a receive queue the kernel can't charge at once)
+ * halve the size of a send() down to TCP_REPAIR_CHUNK_MIN, as upstream.
+ *
+ * #syscalls:passt sendto
+ * Return: 0, or -errno from send() (-EAGAIN: the buffer is full)
+ */
+static int tcp_repair_write(int s, const uint8_t *buf, uint32_t len)
+{
+	uint32_t chunk = len;
+
+	while (len) {
+		ssize_t n = send(s, buf, chunk < len ? chunk : len,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if ((errno == ENOMEM || errno == ENOBUFS) &&
+			    chunk > TCP_REPAIR_CHUNK_MIN) {
+				chunk /= 2;
+				continue;
+			}
+			return -errno;
+		}
+		buf += n;
+		len -= (uint32_t)n;
+	}
+	return 0;
+}
+
+/**
+ * tcp_repair_restore() - Rebuild a connection on a new socket in repair mode
+ * @s:		New TCP socket (same family as the addresses), SO_REUSEADDR,
+ *		TCP_REPAIR on, not bound
+ * @local:	Address and port the original socket had (getsockname())
+ * @peer:	Its peer (getpeername())
+ * @sl:		Length of @local and @peer
+ * @e:		Extended record, checked by tcp_mig_ext_decode(), tcpi_state
+ *		not 0
+ * @sndq:	@e->sndq bytes: the send queue, sent bytes first
+ * @rcvq:	@e->rcvq bytes: the receive queue
+ *
+ * Does all that takes repair mode: the caller then turns it off (through
+ * passt-repair), and calls tcp_repair_restore_finish().
+ *
+ * #syscalls:passt bind connect setsockopt getsockopt shutdown sendto
+ * Return: 0, or -errno of the first call that failed
+ */
+int tcp_repair_restore(int s, const struct sockaddr *local,
+		       const struct sockaddr *peer, socklen_t sl,
+		       const struct tcp_mig_ext *e, const uint8_t *sndq,
+		       const uint8_t *rcvq)
+{
+	struct tcp_repair_opt opts[4] = {
+		{ TCPOPT_WINDOW, e->snd_ws + ((uint32_t)e->rcv_ws << 16) },
+		{ TCPOPT_MAXSEG, e->mss },
+	};
+	struct tcp_repair_window w = {
+		.snd_wl1 = e->snd_wl1, .snd_wnd = e->snd_wnd,
+		.max_window = e->max_window, .rcv_wnd = e->rcv_wnd,
+		.rcv_wup = e->rcv_wup,
+	};
+	unsigned nopt = 2;
+	int rc, v;
+
+	if (bind(s, local, sl))
+		return -errno;
+	if (e->tcpi_options & TCPI_OPT_TIMESTAMPS) {
+		v = (int)e->timestamp;
+		if (setsockopt(s, IPPROTO_TCP, TCP_TIMESTAMP, &v, sizeof(v)))
+			return -errno;
+	}
+	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
+		return rc;
+	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_snd,
+		       sizeof(e->seq_snd)))
+		return -errno;
+	if ((rc = tcp_repair_queue(s, TCP_RECV_QUEUE)))
+		return rc;
+	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_rcv,
+		       sizeof(e->seq_rcv)))
+		return -errno;
+	if (connect(s, peer, sl) && errno != EINPROGRESS)
+		return -errno;
+
+	if (e->rcvq)
+		tcp_repair_room(s, SO_RCVBUF, e->rcvq);
+	if ((rc = tcp_repair_write(s, rcvq, e->rcvq)))
+		return rc;
+	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
+		return rc;
+	if (e->sndq)
+		tcp_repair_room(s, SO_SNDBUF, e->sndq);
+	if ((rc = tcp_repair_write(s, sndq, e->sndq - e->notsent)))
+		return rc;
+
+	if (e->tcpi_options & TCPI_OPT_SACK)
+		opts[nopt++] = (struct tcp_repair_opt){ TCPOPT_SACK_PERMITTED, 0 };
+	if (e->tcpi_options & TCPI_OPT_TIMESTAMPS)
+		opts[nopt++] = (struct tcp_repair_opt){ TCPOPT_TIMESTAMP, 0 };
+	if (setsockopt(s, IPPROTO_TCP, TCP_REPAIR_OPTIONS, opts,
+		       (socklen_t)(nopt * sizeof(opts[0]))))
+		return -errno;
+
+	/* FIN sent and ACKed: queue it, in repair mode nothing goes out */
+	if (e->tcpi_state == TCP_FIN_WAIT2 && shutdown(s, SHUT_WR))
+		return -errno;
+
+	if (setsockopt(s, IPPROTO_TCP, TCP_REPAIR_WINDOW, &w, sizeof(w)))
+		return -errno;
+	return 0;
+}
+
+/**
+ * tcp_repair_restore_finish() - After repair mode: send what never was
+ * @s:		Socket restored by tcp_repair_restore(), TCP_REPAIR off
+ * @e:		Its extended record
+ * @sndq:	Its send queue (the last @e->notsent bytes never went out)
+ *
+ * In FIN-WAIT-1 the FIN may not have reached the peer: shut down again,
+ * which sends it (after the bytes).
+ *
+ * #syscalls:passt sendto shutdown
+ * Return: 0, or -errno (-EAGAIN: the send buffer couldn't take the bytes)
+ */
+int tcp_repair_restore_finish(int s, const struct tcp_mig_ext *e,
+			      const uint8_t *sndq)
+{
+	int rc;
+
+	if ((rc = tcp_repair_write(s, sndq + (e->sndq - e->notsent),
+				   e->notsent)))
+		return rc;
+	if (e->tcpi_state == TCP_FIN_WAIT1 && shutdown(s, SHUT_WR))
+		return -errno;
+	return 0;
+}

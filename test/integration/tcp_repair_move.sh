@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tcp_repair_move.sh - A live TCP connection moved to a new socket with
+#			passt's TCP_REPAIR dump and restore, and passt-repair
+#
+# tcp_repair_move.c, in H, holds a connection to a peer in R over the veth,
+# with data going both ways at once (the peer reads slowly, so our send
+# queue is full; we stop reading for a while, so our receive queue is).
+# Half-way, its segments are held back by nftables in H (as a cluster's
+# network does while the VM moves), and the socket is switched to TCP_REPAIR
+# by passt-repair, dumped (passt/tcp_repair.c), its record encoded and
+# decoded (passt/tcp_migrate.c), closed, rebuilt on a new socket, taken out
+# of repair mode; the segments flow again.  Both streams must arrive whole:
+# sha256 of each file against what the other end received, for IPv4 and for
+# IPv6, with both queues non-empty at the move.  No QEMU, no passt process:
+# the code that moves a guest's connections, on its own.
+# asan: no
+. "$(dirname "$0")/lib.sh"
+
+REPAIR=$(dirname "$PASST_BIN")/passt-repair
+[ -x "$REPAIR" ] || fail "no $REPAIR (make builds it)"
+command -v nft >/dev/null || skip "no nft"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+${CC:-cc} -O2 -D_GNU_SOURCE -Wall -Wextra -o "$WORK/move" \
+	"$SRC/test/integration/tcp_repair_move.c" "$SRC/passt/tcp_repair.c" \
+	"$SRC/passt/tcp_migrate.c" || fail "can't build tcp_repair_move.c"
+setup_topology
+make_file "$WORK/up" 6
+make_file "$WORK/down" 12
+
+cat > "$WORK/peer.py" <<'EOF'
+import socket, sys, time, select
+fam = socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET
+l = socket.socket(fam, socket.SOCK_STREAM)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+l.bind((sys.argv[1], int(sys.argv[2])))
+l.listen(1)
+print("listening", flush=True)
+c, _ = l.accept()
+down = open(sys.argv[3], 'rb').read()
+out = open(sys.argv[4], 'wb')
+off, eof, end = 0, False, time.time() + 120
+c.setblocking(False)
+while (not eof or off < len(down)) and time.time() < end:
+    w = [c] if off < len(down) else []
+    r, w, _ = select.select([c] if not eof else [], w, [], 0.01)
+    if w:
+        try:
+            off += c.send(down[off:off + 32768])  # at most 32 KiB per 10 ms
+        except BlockingIOError:
+            pass
+        if off == len(down):
+            c.shutdown(socket.SHUT_WR)
+    if r:
+        d = c.recv(16384)    # slowly: at most 16 KiB per 10 ms
+        if not d:
+            eof = True
+        out.write(d)
+    time.sleep(0.01)
+out.close()
+print("peer done" if eof and off == len(down) else "peer timeout", flush=True)
+EOF
+
+# move FAMILY PEER_ADDR PORT
+move() {
+	rm -f "$WORK/r.sock" "$WORK/ctl" "$WORK/down.rx" "$WORK/up.rx"
+	in_remote python3 "$WORK/peer.py" "$2" "$3" "$WORK/down" \
+		"$WORK/up.rx" > "$WORK/peer.$1" 2>&1 &
+	pp=$!
+	track $pp
+	wait_for grep -q listening "$WORK/peer.$1" || fail "$1: peer"
+	mkfifo "$WORK/ctl"
+	in_host "$WORK/move" "$REPAIR" "$WORK" "$2" "$3" "$WORK/up" \
+		"$WORK/down" < "$WORK/ctl" > "$WORK/move.$1" 2>&1 &
+	mp=$!
+	track $mp
+	exec 3> "$WORK/ctl"
+	wait_for grep -q '^hold' "$WORK/move.$1" || { cat "$WORK/move.$1"; fail "$1: no hold"; }
+	in_host nft -f - <<EOF || fail "nft"
+table inet rmove {
+	chain in { type filter hook input priority 0; tcp sport $3 drop; }
+	chain out { type filter hook output priority 0; tcp dport $3 drop; }
+}
+EOF
+	echo g >&3
+	wait_for grep -q '^restored' "$WORK/move.$1" || { cat "$WORK/move.$1"; fail "$1: not restored"; }
+	in_host nft delete table inet rmove
+	echo g >&3
+	exec 3>&-
+	st=0
+	wait $mp || st=$?
+	wait $pp
+	cat "$WORK/move.$1" "$WORK/peer.$1"
+	[ $st = 0 ] || fail "$1: tcp_repair_move exited with $st"
+	grep -q '^done' "$WORK/move.$1" || fail "$1: transfer not done"
+	line=$(grep '^moved' "$WORK/move.$1")
+	set -- "$1" $line
+	# moved state S sndq N notsent N rcvq N ...
+	[ "$4" = 1 ] || fail "$1: state $4, not ESTABLISHED (1)"
+	[ "$6" -gt 0 ] || fail "$1: send queue empty at the move: test not exercised"
+	[ "${10}" -gt 0 ] || fail "$1: receive queue empty at the move: test not exercised"
+	[ "$(sum "$WORK/down.rx")" = "$(sum "$WORK/down")" ] ||
+		fail "$1: peer-to-us stream: sha256 differs ($(stat -c %s "$WORK/down.rx") bytes)"
+	[ "$(sum "$WORK/up.rx")" = "$(sum "$WORK/up")" ] ||
+		fail "$1: us-to-peer stream: sha256 differs ($(stat -c %s "$WORK/up.rx") bytes)"
+	log "$1: moved with sndq $6 (notsent $8), rcvq ${10}: both streams whole"
+}
+
+move ipv4 $R4 40001
+move ipv6 $R6 40002
+pass "connections survive a TCP_REPAIR dump and restore, both ways, v4 and v6"
