@@ -90,6 +90,32 @@ struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule)
 }
 
 /**
+ * fwd_listen_close_tbl() - Close the listening sockets of a table's rules
+ * @tbl:	Table (FWD_TBL_T: -t)
+ *
+ * A migration source lets its guest's ports go (as upstream), so that a
+ * destination on the same host (a test, a local migration) can bind them,
+ * and the connections it rebuilds their addresses.  close() takes each off
+ * the epoll set (epoll(7), Q6).
+ *
+ * #syscalls:passt close
+ * Return: sockets closed
+ */
+unsigned fwd_listen_close_tbl(enum fwd_tbl tbl)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < CONF_MAX_FWD_RULES; i++) {
+		struct fwd_socks *l = &fwd_reg[tbl][i];
+
+		for (j = 0; j < l->n; j++, n++)
+			close(l->s[j].fd);
+		l->n = 0;
+	}
+	return n;
+}
+
+/**
  * fwd_listen_count() - Listening sockets of forwarded ports open now
  *
  * Return: sockets of the rules of all tables, and of "auto" ports

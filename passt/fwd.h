@@ -80,6 +80,7 @@ int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port);
 struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule);
 unsigned long fwd_listen_count(void);
+unsigned fwd_listen_close_tbl(enum fwd_tbl tbl);
 unsigned long fwd_listen_room(const struct conf *c);
 int fwd_listen_dyn(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 		   uint16_t port, unsigned idx, bool ns, int fds[2]);

@@ -68,6 +68,7 @@
 #include "passt.h"
 #include "pasta.h"
 #include "repair.h"
+#include "tcp_mig_flows.h"
 #include "sdnotify.h"
 #include "tcp.h"
 #include "udp.h"
@@ -590,31 +591,47 @@ static struct ctx *vhost_ctx;	/* for vhost_state_save() and _done() */
 
 /**
  * vhost_state_save() - What a migration source hands over (vhost-user)
- * @s:		Filled: the guest's addresses and MAC as seen
+ * @s:		Filled: the guest's addresses and MAC as seen, and its TCP
+ *		connections
+ * @flows:	Where the TCP connections' section goes
+ * @room:	Bytes available there
  *
  * Addresses not seen yet are the configured ones (what we would use for
  * the guest, as upstream does), a MAC not known yet is broadcast
- * (upstream's "not known").  TCP connections can't be transferred yet
- * (no TCP_REPAIR here): with any open, the migration is refused, before
- * the guest leaves this host, so that none is lost or reset.  UDP and
- * ICMP flows are not transferred: the destination makes them again on the
+ * (upstream's "not known").  Established TCP connections move with their
+ * host sockets, through passt-repair (passt/tcp_mig_flows.c); without the
+ * helper, or if one can't be dumped, the migration is refused, before the
+ * guest leaves this host, so that none is lost or reset.  Once they are
+ * handed over, the -t listeners close (as upstream's), so that a
+ * destination on this host can bind the ports and addresses.  UDP and ICMP
+ * flows are not transferred: the destination makes them again on the
  * guest's next datagram.
  *
- * Return: 0, or -EBUSY if TCP connections are open (logged)
+ * Return: 0, or -errno if refused (logged)
  */
-static int vhost_state_save(struct devstate *s)
+static int vhost_state_save(struct devstate *s, uint8_t *flows, size_t room)
 {
 	const struct conf *c = vhost_ctx ? &vhost_ctx->c : NULL;
-	unsigned n = flow_count_type(FLOW_TCP) +
-		     flow_count_type(FLOW_TCP_SPLICE);
+	unsigned n = flow_count_type(FLOW_TCP_SPLICE);
+	uint32_t nflows = 0;
+	size_t len = 0;
+	int rc;
 
 	if (n) {
-		warn("migration refused: %u TCP connection%s open, which this "
-		     "passt can't transfer yet; the guest stays here", n,
-		     n == 1 ? "" : "s");
+		warn("migration refused: %u spliced TCP connection%s open; "
+		     "the guest stays here", n, n == 1 ? "" : "s");
 		return -EBUSY;
 	}
+	if (vhost_ctx &&
+	    (rc = tcp_mig_save(vhost_ctx, flows, room, &nflows, &len)))
+		return rc;
+	if (nflows)
+		info("migration: %u listening socket(s) of -t closed",
+		     fwd_listen_close_tbl(FWD_TBL_T));
 	memset(s, 0, sizeof(*s));
+	s->nflows = nflows;
+	s->flows = flows;
+	s->flows_len = len;
 	s->addr4 = tap_guest.addr4_seen;
 	if (!s->addr4.s_addr && c && c->ip4.enabled)
 		s->addr4 = c->ip4.addr;
@@ -631,18 +648,26 @@ static int vhost_state_save(struct devstate *s)
 
 /**
  * vhost_state_load() - Take what a migration source handed over
- * @s:		State, checked (tap/devstate.c): no flows
+ * @s:		State, checked (tap/devstate.c), but for its TCP section
  *
  * The guest keeps its addresses and MAC across the migration: we learn
  * them now instead of from its next frames.  Unset fields (0.0.0.0, ::,
- * a broadcast or zero MAC) leave ours as they are.
+ * a broadcast or zero MAC) leave ours as they are.  The TCP connections
+ * are checked before anything is taken, then rebuilt
+ * (passt/tcp_mig_flows.c).
  *
- * Return: 0
+ * Return: 0, or -errno from tcp_mig_load()
  */
 static int vhost_state_load(const struct devstate *s)
 {
 	static const uint8_t zero[6];
 	char a4[INET_ADDRSTRLEN], a6[INET6_ADDRSTRLEN];
+	int rc;
+
+	if (s->nflows && (!vhost_ctx ||
+			  (rc = tcp_mig_load(vhost_ctx, s->flows, s->flows_len,
+					     s->nflows))))
+		return vhost_ctx ? rc : -ENOTSUP;
 
 	if (s->addr4.s_addr)
 		tap_guest.addr4_seen = s->addr4;
@@ -669,8 +694,9 @@ static int vhost_state_load(const struct devstate *s)
  * runs on the destination now: --migrate-exit ends passt with status 0
  * ("migration complete, exiting"); by default passt keeps running, and
  * keeps its -t listeners (on another host they conflict with nothing), as
- * upstream.  --migrate-no-linger has nothing to close: no TCP socket was
- * migrated (a migration with any open is refused).
+ * upstream.  The host sockets of the TCP connections handed over stay
+ * open, in repair mode, until we exit (--migrate-no-linger closed them at
+ * once).
  */
 static void vhost_state_done(bool load)
 {

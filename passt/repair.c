@@ -15,11 +15,13 @@
  * after a migration we close the helper's connection, so that it is
  * started again for the next one.
  *
- * We don't transfer TCP connections yet (a migration with any open is
- * refused: tap/vhost_user.c), so no command is ever sent: the helper
- * connects, and is let go after the migration.
+ * TCP connections move with repair_set() (passt/tcp_mig_flows.c): many
+ * sockets per message, so that a migration takes one round trip per 253
+ * connections rather than one per connection (upstream's cost).  Without a
+ * helper, a migration with TCP connections open is refused.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -32,6 +34,8 @@
 #include "passt.h"
 #include "repair.h"
 #include "sockfile.h"
+
+#define REPAIR_FDS_MAX		253	/* SCM_MAX_FD, include/net/scm.h */
 
 static int repair_listen_fd = -1;
 static int repair_fd = -1;
@@ -158,4 +162,95 @@ void repair_close(struct ctx *ctx)
 bool repair_connected(void)
 {
 	return repair_fd >= 0;
+}
+
+/**
+ * repair_wait() - Wait for passt-repair to connect, if it hasn't yet
+ * @ctx:	Context
+ * @ms:		Longest wait, ms
+ *
+ * A destination gets the stream as soon as QEMU starts loading, which may
+ * be before the helper connects (as upstream, which waits too).
+ *
+ * #syscalls:passt poll
+ * Return: true if a helper is connected
+ */
+bool repair_wait(struct ctx *ctx, int ms)
+{
+	struct pollfd p = { .fd = repair_listen_fd, .events = POLLIN };
+
+	if (repair_fd >= 0)
+		return true;
+	if (repair_listen_fd < 0)
+		return false;
+	info("waiting up to %d ms for passt-repair", ms);
+	if (poll(&p, 1, ms) == 1)
+		repair_listen_handler(ctx);
+	return repair_fd >= 0;
+}
+
+/**
+ * repair_cmd() - One command to the helper, and its echo
+ * @fds:	Sockets, 1 to REPAIR_FDS_MAX
+ * @n:		Their count
+ * @cmd:	TCP_REPAIR value: 1 on, 0 off, -1 off without window probe
+ *
+ * The helper answers when it has set every socket, or closes the
+ * connection on error (passt-repair(1)).  We wait for the answer, up to 10
+ * seconds: a migration is the only user, the guest is stopped.
+ *
+ * #syscalls:passt sendmsg recvfrom poll
+ * Return: 0, -EIO if the helper failed or went away, -ETIMEDOUT
+ */
+static int repair_cmd(const int *fds, unsigned n, int8_t cmd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * REPAIR_FDS_MAX)] = { 0 };
+	struct iovec iov = { &cmd, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = CMSG_SPACE(sizeof(int) * n) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	struct pollfd p = { .fd = repair_fd, .events = POLLIN };
+	int8_t echo;
+	ssize_t r;
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+	if (sendmsg(repair_fd, &m, MSG_NOSIGNAL) != 1)
+		return -EIO;
+	if (poll(&p, 1, 10000) != 1)
+		return -ETIMEDOUT;
+	r = recv(repair_fd, &echo, 1, MSG_DONTWAIT);
+	if (r != 1 || echo != cmd)
+		return -EIO;
+	return 0;
+}
+
+/**
+ * repair_set() - Switch TCP_REPAIR on many sockets, through the helper
+ * @fds:	Sockets
+ * @n:		Their count (any)
+ * @cmd:	TCP_REPAIR value: 1 on, 0 off, -1 off without window probe
+ *
+ * Batches of REPAIR_FDS_MAX sockets per message: one round trip each.
+ *
+ * Return: 0, -ENOTCONN without a helper, or repair_cmd()'s error (sockets
+ *	   of earlier batches are switched already)
+ */
+int repair_set(const int *fds, unsigned n, int8_t cmd)
+{
+	unsigned i;
+	int rc;
+
+	if (repair_fd < 0)
+		return n ? -ENOTCONN : 0;
+	for (i = 0; i < n; i += REPAIR_FDS_MAX) {
+		unsigned k = n - i < REPAIR_FDS_MAX ? n - i : REPAIR_FDS_MAX;
+
+		if ((rc = repair_cmd(fds + i, k, cmd)))
+			return rc;
+	}
+	return 0;
 }

@@ -14,5 +14,7 @@ void repair_listen_handler(struct ctx *ctx);
 void repair_handler(struct ctx *ctx, uint32_t events);
 void repair_close(struct ctx *ctx);
 bool repair_connected(void);
+bool repair_wait(struct ctx *ctx, int ms);
+int repair_set(const int *fds, unsigned n, int8_t cmd);
 
 #endif /* PASST_REPAIR_H */

@@ -87,9 +87,9 @@ static int tcp_repair_peek(int s, uint8_t *buf, uint32_t len)
  * tcp_repair_dump() - Read a socket's state and queues, in repair mode
  * @s:		Connected TCP socket, TCP_REPAIR on
  * @e:		Filled, host order (tcp_migrate.h); tcpi_state is 0 on error
- * @sndq:	Send queue bytes, @room bytes available
- * @rcvq:	Receive queue bytes, @room bytes available
- * @room:	Size of @sndq and of @rcvq
+ * @q:		Filled with the send queue's @e->sndq bytes, then the receive
+ *		queue's @e->rcvq bytes (the stream's order)
+ * @room:	Bytes available at @q
  *
  * The socket is left as it was, in repair mode (SO_PEEK_OFF off): close()
  * then sends nothing, and TCP_REPAIR off gives back the connection.
@@ -99,8 +99,7 @@ static int tcp_repair_peek(int s, uint8_t *buf, uint32_t len)
  *	   counts don't agree, -ENXIO if a queue read short, other -errno
  *	   from the calls
  */
-int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *sndq,
-		    uint8_t *rcvq, size_t room)
+int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 {
 	struct tcp_repair_window w;
 	struct tcp_info ti;
@@ -165,7 +164,7 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *sndq,
 		return -EINVAL;
 	if (e->sndq > room || e->sndq > TCP_MIG_QUEUE_MAX)
 		return -ENOBUFS;
-	if ((rc = tcp_repair_peek(s, sndq, e->sndq)))
+	if ((rc = tcp_repair_peek(s, q, e->sndq)))
 		return rc;
 	sl = sizeof(e->seq_snd);
 	if (getsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_snd, &sl))
@@ -178,9 +177,9 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *sndq,
 	e->rcvq = (uint32_t)v;
 	if (fin_rcvd && e->rcvq)
 		e->rcvq--;
-	if (e->rcvq > room || e->rcvq > TCP_MIG_QUEUE_MAX)
+	if (e->rcvq > room - e->sndq || e->rcvq > TCP_MIG_QUEUE_MAX)
 		return -ENOBUFS;
-	if ((rc = tcp_repair_peek(s, rcvq, e->rcvq)))
+	if ((rc = tcp_repair_peek(s, q + e->sndq, e->rcvq)))
 		return rc;
 	sl = sizeof(e->seq_rcv);
 	if (getsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_rcv, &sl))

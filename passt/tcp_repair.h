@@ -10,8 +10,7 @@
 
 #include "tcp_migrate.h"
 
-int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *sndq,
-		    uint8_t *rcvq, size_t room);
+int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room);
 int tcp_repair_restore(int s, const struct sockaddr *local,
 		       const struct sockaddr *peer, socklen_t sl,
 		       const struct tcp_mig_ext *e, const uint8_t *sndq,

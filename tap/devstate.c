@@ -24,27 +24,32 @@ const char *const devstate_err_str[DEVSTATE_E_COUNT] = {
 	[DEVSTATE_E_TRUNCATED]	 = "device state truncated",
 	[DEVSTATE_E_ADDR]	 = "invalid guest address",
 	[DEVSTATE_E_MAC]	 = "invalid guest MAC address",
-	[DEVSTATE_E_FLOWS]	 = "TCP connections in the state: this passt "
-				   "can't restore them",
+	[DEVSTATE_E_FLOWS]	 = "TCP connections announced but not there",
 	[DEVSTATE_E_TRAILING]	 = "unexpected data after the device state",
 };
 
 /**
- * devstate_encode() - Write a version 2 stream with no flow data
- * @s:		What to write; @s->nflows must be 0 (we write no flows)
+ * devstate_encode() - Write a version 2 stream
+ * @s:		What to write: with @s->nflows, @s->flows_len bytes of flow
+ *		section at @s->flows, which may be @buf + DEVSTATE_V2_LEN
+ *		already (then it isn't copied)
  * @buf:	Destination
  * @room:	Bytes available at @buf
  *
- * Return: bytes written (DEVSTATE_V2_LEN), 0 if @room is too small or
- *	   @s has flows
+ * Return: bytes written, 0 if @room is too small, or if @s announces
+ *	   flows without a section
  */
 size_t devstate_encode(const struct devstate *s, uint8_t *buf, size_t room)
 {
 	uint64_t magic = htobe64(DEVSTATE_MAGIC);
 	uint32_t v = htobe32(DEVSTATE_VERSION), n = htobe32(s->nflows);
+	size_t flen = s->nflows ? s->flows_len : 0;
 
-	if (room < DEVSTATE_V2_LEN || s->nflows)
+	if (room < DEVSTATE_V2_LEN || room - DEVSTATE_V2_LEN < flen ||
+	    (s->nflows && !s->flows_len))
 		return 0;
+	if (flen && s->flows != buf + DEVSTATE_V2_LEN)
+		memmove(buf + DEVSTATE_V2_LEN, s->flows, flen);
 	memcpy(buf, &magic, 8);
 	memcpy(buf + 8, &v, 4);
 	memcpy(buf + 12, &v, 4);	/* compat_version: the same */
@@ -53,7 +58,7 @@ size_t devstate_encode(const struct devstate *s, uint8_t *buf, size_t room)
 	memcpy(buf + 48, &s->addr4, 4);
 	memcpy(buf + 52, s->mac, 6);
 	memcpy(buf + 58, &n, 4);
-	return DEVSTATE_V2_LEN;
+	return DEVSTATE_V2_LEN + flen;
 }
 
 /**
@@ -83,9 +88,11 @@ static bool devstate_addr4_ok(struct in_addr a)
  * version]; IPv6 addresses not multicast (ff00::/8, RFC 4291 2.7), the
  * link-local one :: or in fe80::/10 (RFC 4291 2.5.6); the IPv4 one not
  * multicast or broadcast; the MAC not multicast unless it is broadcast
- * (upstream's "not known yet"); a flow count of 0 (we restore no TCP
- * flows yet), and nothing after it.  A stream that is already wrong is
- * refused at once, without waiting for the rest.
+ * (upstream's "not known yet"); with a flow count of 0, nothing after
+ * it; with flows, at least one byte after it, all of which up to the end
+ * of the stream is the flows' section (@s->flows: its records have no
+ * length of their own, the daemon checks them).  A stream that is already
+ * wrong is refused at once, without waiting for the rest.
  *
  * Return: 0, or negative enum devstate_err: -DEVSTATE_E_MORE if it is
  *	   fine so far but incomplete and !@eof
@@ -133,8 +140,17 @@ int devstate_parse(const uint8_t *buf, size_t len, bool eof,
 		goto short_;
 	memcpy(&n, buf + 58, 4);
 	s->nflows = be32toh(n);
-	if (s->nflows)
-		return -DEVSTATE_E_FLOWS;
+	s->flows = NULL;
+	s->flows_len = 0;
+	if (s->nflows) {
+		if (!eof)
+			return -DEVSTATE_E_MORE;
+		if (len == DEVSTATE_V2_LEN)
+			return -DEVSTATE_E_FLOWS;
+		s->flows = buf + DEVSTATE_V2_LEN;
+		s->flows_len = len - DEVSTATE_V2_LEN;
+		return 0;
+	}
 	if (len > DEVSTATE_V2_LEN)
 		return -DEVSTATE_E_TRAILING;
 	return 0;

@@ -17,8 +17,8 @@
  *       62        then per flow its data, then per flow its extended data
  *
  * A reader takes the stream if its version is in [compat_version,
- * version].  We write no flow (and refuse a save that would need one,
- * tap/vhost_user.c); a stream that carries flows is refused on load.
+ * version].  The TCP flows' section (passt/tcp_migrate.h) is opaque here:
+ * tap/ hands it to the daemon (passt/tcp_mig_flows.c), which checks it.
  */
 #ifndef TAP_DEVSTATE_H
 #define TAP_DEVSTATE_H
@@ -41,6 +41,9 @@
  * @addr4:	Guest IPv4 address seen (0.0.0.0 if none)
  * @mac:	Guest MAC address (ff:ff:ff:ff:ff:ff or zero: not known)
  * @nflows:	TCP flows that follow
+ * @flows:	Their section: from the byte after the count to the end of
+ *		the stream (NULL if @nflows is 0)
+ * @flows_len:	Its length, bytes
  */
 struct devstate {
 	struct in6_addr addr6;
@@ -48,6 +51,8 @@ struct devstate {
 	struct in_addr addr4;
 	uint8_t mac[6];
 	uint32_t nflows;
+	const uint8_t *flows;
+	size_t flows_len;
 };
 
 /* Results of devstate_parse(), negative */
@@ -60,7 +65,7 @@ enum devstate_err {
 	DEVSTATE_E_TRUNCATED,	/* ended before its last field */
 	DEVSTATE_E_ADDR,	/* an address no guest uses as its own */
 	DEVSTATE_E_MAC,		/* a multicast MAC other than broadcast */
-	DEVSTATE_E_FLOWS,	/* carries TCP flows: we can't restore them */
+	DEVSTATE_E_FLOWS,	/* TCP flows without a section, or too long */
 	DEVSTATE_E_TRAILING,	/* bytes after the last field */
 	DEVSTATE_E_COUNT
 };

@@ -169,7 +169,10 @@
 #define VU_STATE_PHASE_STOPPED		0	/* migration phase */
 #define VU_STATE_E_FAIL			1	/* bits 0-7 of the reply */
 #define VU_STATE_NOFD			BIT(8)	/* no back-end fd in reply */
-#define VU_STATE_BUF			4096	/* longest stream we take */
+#define VU_STATE_BUF			(1ULL << 30)	/* longest stream we
+							 * take (mapped
+							 * when needed)
+							 */
 #define VU_EMPTY_KICKS_WARN	8	/* empty kicks before the RAM warning */
 
 #define VU_VRING_IDX_MASK		0xff	/* SET_VRING_KICK/CALL/ERR u64 */
@@ -260,7 +263,9 @@ enum vu_xfer_state {
  *		vu_state_checked() once the reply is sent
  * @len:	Bytes in @buf (saving: the stream; loading: received)
  * @off:	Saving: bytes of @buf written so far
- * @buf:	The stream
+ * @buf:	The stream: VU_STATE_BUF bytes of anonymous memory, reserved
+ *		(MAP_NORESERVE) for a transfer and unmapped after it, so
+ *		that the TCP queues it carries cost memory only meanwhile
  */
 struct vu_xfer {
 	enum vu_xfer_state state;
@@ -270,7 +275,7 @@ struct vu_xfer {
 	bool check_pending;
 	bool checked;
 	size_t len, off;
-	uint8_t buf[VU_STATE_BUF];
+	uint8_t *buf;
 };
 
 /**
@@ -662,6 +667,30 @@ static void vu_state_close(void)
 	if (vu.xfer.fd >= 0 && vu_state_watch)
 		vu_state_watch(vu.xfer.fd, !vu.xfer.load, false);
 	vu_close_fd(&vu.xfer.fd);
+	if (vu.xfer.buf) {
+		munmap(vu.xfer.buf, VU_STATE_BUF);
+		vu.xfer.buf = NULL;
+	}
+}
+
+/**
+ * vu_state_buf() - Map the device state buffer for a transfer
+ *
+ * #syscalls:passt mmap munmap
+ * Return: 0, or -ENOMEM
+ */
+static int vu_state_buf(void)
+{
+	void *p;
+
+	if (vu.xfer.buf)
+		return 0;
+	p = mmap(NULL, VU_STATE_BUF, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	vu.xfer.buf = p;
+	return 0;
 }
 
 /**
@@ -1534,13 +1563,13 @@ static void vu_state_io(void)
 			continue;
 		}
 
-		if (x->len == sizeof(x->buf)) {
-			warn("vhost-user: device state refused: longer than %zu bytes",
-			     sizeof(x->buf));
+		if (x->len == VU_STATE_BUF) {
+			warn("vhost-user: device state refused: longer than %llu bytes",
+			     VU_STATE_BUF);
 			vu_state_finish(EMSGSIZE);
 			return;
 		}
-		n = read(x->fd, x->buf + x->len, sizeof(x->buf) - x->len);
+		n = read(x->fd, x->buf + x->len, VU_STATE_BUF - x->len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -1633,16 +1662,22 @@ static int vu_set_device_state_fd(struct vu_msg *m, struct vu_msg *reply)
 		rc = errno;
 		goto fail;
 	}
+	if (vu_state_buf() < 0) {
+		rc = ENOMEM;
+		goto fail;
+	}
 	if (!x->load) {
 		struct devstate st = { 0 };
 
 		rc = vu_state_ops && vu_state_ops->save ?
-		     vu_state_ops->save(&st) : -ENOTSUP;
+		     vu_state_ops->save(&st, x->buf + DEVSTATE_V2_LEN,
+					VU_STATE_BUF - DEVSTATE_V2_LEN) :
+		     -ENOTSUP;
 		if (rc < 0) {
 			rc = -rc;
 			goto fail;
 		}
-		x->len = devstate_encode(&st, x->buf, sizeof(x->buf));
+		x->len = devstate_encode(&st, x->buf, VU_STATE_BUF);
 		if (!x->len) {
 			rc = EINVAL;
 			goto fail;

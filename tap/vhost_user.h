@@ -115,9 +115,11 @@ typedef int (*vu_state_watch_fn)(int fd, bool out, bool add);
 
 /**
  * struct vu_state_ops - What the daemon does with its device state
- * @save:	Fill the state to send (migration source); 0, or -errno to
- *		refuse the migration (logged by the callee): the source
- *		keeps running as if nothing happened
+ * @save:	Fill the state to send (migration source), writing the flows'
+ *		section, if any, at @flows (@room bytes there; @s->flows
+ *		points to it then); 0, or -errno to refuse the migration
+ *		(logged by the callee): the source keeps running as if
+ *		nothing happened
  * @load:	Take a state received (destination); 0, or -errno
  * @done:	The front-end checked a transfer that succeeded
  *		(CHECK_DEVICE_STATE): @load false on the source (the guest
@@ -125,7 +127,7 @@ typedef int (*vu_state_watch_fn)(int fd, bool out, bool add);
  *		may be NULL
  */
 struct vu_state_ops {
-	int (*save)(struct devstate *s);
+	int (*save)(struct devstate *s, uint8_t *flows, size_t room);
 	int (*load)(const struct devstate *s);
 	void (*done)(bool load);
 };

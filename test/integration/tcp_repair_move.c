@@ -220,7 +220,7 @@ static int pump(int s, const uint8_t *up, size_t up_len, size_t *up_off,
 
 int main(int argc, char **argv)
 {
-	static uint8_t sq[TCP_MIG_QUEUE_MAX], rq[TCP_MIG_QUEUE_MAX];
+	static uint8_t q[2 * (size_t)TCP_MIG_QUEUE_MAX];
 	struct sockaddr_storage local, peer;
 	size_t up_len, down_len, up_off = 0, rx = 0;
 	uint8_t rec[TCP_MIG_EXT_LEN];
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 	go();				/* the script holds the segments */
 
 	helper_set(s, 1);
-	if ((rc = tcp_repair_dump(s, &e, sq, rq, sizeof(sq)))) {
+	if ((rc = tcp_repair_dump(s, &e, q, sizeof(q)))) {
 		errno = -rc;
 		die_("tcp_repair_dump");
 	}
@@ -301,13 +301,13 @@ int main(int argc, char **argv)
 		die_("new socket");
 	helper_set(s, 1);
 	if ((rc = tcp_repair_restore(s, (struct sockaddr *)&local,
-				     (struct sockaddr *)&peer, sl, &d, sq,
-				     rq))) {
+				     (struct sockaddr *)&peer, sl, &d, q,
+				     q + d.sndq))) {
 		errno = -rc;
 		die_("tcp_repair_restore");
 	}
 	helper_set(s, 0);
-	if ((rc = tcp_repair_restore_finish(s, &d, sq))) {
+	if ((rc = tcp_repair_restore_finish(s, &d, q))) {
 		errno = -rc;
 		die_("tcp_repair_restore_finish");
 	}

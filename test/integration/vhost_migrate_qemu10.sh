@@ -4,18 +4,26 @@
 # between two QEMU 10 instances (TCG), each with its own passt in H: the
 # guest takes a DHCP lease and fetches a small file from H's loopback
 # every few seconds (short connections).  First, with a connection from R
-# to the guest held open (-t, a rate-limited download), QMP "migrate" must
-# fail: ours can't move open TCP connections yet and refuses before the
-# guest leaves, so the guest must go on running on the source, its
-# fetches and that download intact.  Then, with the download done, QMP
-# "migrate" to the destination (started with -incoming, again if the
-# failed attempt ended it); the source passt must have sent its device state, the
-# destination passt loaded it, QEMU must report "completed", and the
-# guest's next fetches, now through the destination passt, must arrive
-# intact (sha256).  A passt-repair helper is connected to each passt
-# (--repair-path default, the socket + .repair): after the migration both
-# passts close their helper's connection (status 0, as upstream), and the
-# source, started with --migrate-exit, exits with status 0.
+# to the guest held open (-t, a stalled download) and no passt-repair
+# connected to the source, QMP "migrate" must fail: ours can't move open
+# TCP connections without the helper and refuses before the guest leaves,
+# so the guest must go on running on the source, its fetches and that
+# download intact.  Then passt-repair connects, a second download from R is
+# held open half-way (its client stops reading: the host socket's send
+# queue holds the rest) and QMP "migrate" to the destination (started with
+# -incoming, again if the failed attempt ended it); the source passt must
+# have sent its device state with that connection, the destination passt
+# loaded it and rebuilt the connection, QEMU must report "completed", the
+# download must finish through the destination passt with the guest's
+# sha256, and the guest's next fetches, now through the destination passt,
+# must arrive intact (sha256).  Both passts share H, as a cluster's nodes
+# share addresses: the source runs with --migrate-no-linger (its sockets
+# and -t listeners must be gone before the destination binds the same
+# ones), and the download's segments are held back (nftables) from the
+# migration until the destination runs, as a cluster's network does while
+# it switches.  After the migration both passts close their helper's
+# connection (status 0, as upstream), and the source, started with
+# --migrate-exit, exits with status 0.
 #
 # QEMU 10.0 or later is needed (7.2 can't carry a vhost-user-net
 # back-end's state).  QEMU10_DIR names a tree unpacked (not installed)
@@ -88,7 +96,8 @@ SA=$WORK/s/a.sock
 SB=$WORK/s/b.sock
 OURS=$PASST_BIN
 PASST_BIN=$SRC_BIN
-start_passt "$SA" --vhost-user -t 8081 --migrate-exit ${MIG_SRC_ARGS:-}
+start_passt "$SA" --vhost-user -t 8081 --migrate-exit --migrate-no-linger \
+	${MIG_SRC_ARGS:-}
 PASST_BIN=$OURS
 PA=$PASST_PID
 ip netns exec "$H" "$DST_BIN" -f -d -s "$SB" --vhost-user \
@@ -97,12 +106,17 @@ PB=$!
 track $PB
 wait_for grep -q "socket bound at $SB" "$WORK/passtB.log" || fail "passt B"
 REPAIR=$(dirname "$PASST_BIN")/passt-repair
-bg in_host "$REPAIR" "$SA.repair"
-RA=$BG_PID
+HELPER_RE="passt-repair connected\|Accepted TCP_REPAIR helper"
+# helper_a - passt-repair for the source (ours: after the refusal, which
+# is the one without it)
+helper_a() {
+	bg in_host "$REPAIR" "$SA.repair"
+	RA=$BG_PID
+	wait_for grep -q "$HELPER_RE" "$WORK/passt.log" || fail "helper A"
+}
+[ $SRC_OURS = 1 ] || helper_a
 bg in_host "$REPAIR" "$SB.repair"
 RB=$BG_PID
-HELPER_RE="passt-repair connected\|Accepted TCP_REPAIR helper"
-wait_for grep -q "$HELPER_RE" "$WORK/passt.log" || fail "helper A"
 wait_for grep -q "$HELPER_RE" "$WORK/passtB.log" || fail "helper B"
 
 # qemu NAME SOCK EXTRA... - QEMU 10 on vhost-user socket SOCK, QMP at
@@ -159,10 +173,12 @@ log "guest on A fetches through passt A (ours: source $SRC_OURS, destination $DS
 if [ $SRC_OURS = 1 ]; then
 
 # A connection from R to the guest, held open: its client reads 16 KiB of
-# the response, then nothing until $WORK/go exists, then the rest
+# the response, then nothing until the file named by its argument exists,
+# then the rest
 cat > "$WORK/hold.py" <<EOP
 import hashlib, os, socket, sys, time
 s = socket.create_connection(("$H4", 8081), timeout=60)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
 s.sendall(b"GET /big HTTP/1.0\\r\\n\\r\\n")
 d = b""
 while len(d) < 16384:
@@ -170,7 +186,8 @@ while len(d) < 16384:
     if not c:
         break
     d += c
-while not os.path.exists("$WORK/go"):
+print("held", flush=True)
+while not os.path.exists(sys.argv[1]):
     time.sleep(0.1)
 while True:
     c = s.recv(65536)
@@ -180,7 +197,7 @@ while True:
 body = d.split(b"\\r\\n\\r\\n", 1)[1]
 print(len(body), hashlib.sha256(body).hexdigest())
 EOP
-bg in_remote python3 "$WORK/hold.py" > "$WORK/big.out" 2>&1
+bg in_remote python3 "$WORK/hold.py" "$WORK/go" > "$WORK/big.out" 2>&1
 CURL=$BG_PID
 WAIT_S=30 wait_for grep -q "flow .* TCP .*:8081.*established" "$WORK/passt.log" ||
 	{ show; fail "no connection to the guest"; }
@@ -208,7 +225,7 @@ WAIT_S=60 wait_for sh -c "[ \$(grep -c '^GUEST fetch' '$WORK/console.A') -ge $((
 touch "$WORK/go"
 wait "$CURL" || { cat "$WORK/big.out"; show; fail "download from the guest broke"; }
 want_big=$(sed -n 's/^GUEST big \([0-9a-f]*\).*/\1/p' "$WORK/console.A" | tr -d '\r')
-[ "$(cat "$WORK/big.out")" = "524288 $want_big" ] ||
+[ "$(tail -n 1 "$WORK/big.out")" = "524288 $want_big" ] ||
 	{ cat "$WORK/big.out"; show; fail "download from the guest differs"; }
 log "refused cleanly: the guest runs on A, fetches and the 512 KiB download intact"
 # ensure_b - a destination QEMU waiting for the migration (a failed one
@@ -226,7 +243,22 @@ ensure_b() {
 }
 sleep 1
 ensure_b
+helper_a
 fi
+
+# The connection that moves: a download from R held half-way, its
+# segments held back from the migration until the destination runs
+bg in_remote python3 "$WORK/hold.py" "$WORK/go2" > "$WORK/big2.out" 2>&1
+MOVE=$BG_PID
+WAIT_S=60 wait_for grep -q held "$WORK/big2.out" ||
+	{ show; fail "no download to move"; }
+sleep 1
+in_host nft -f - <<EON || fail "nft"
+table inet mig {
+	chain in { type filter hook input priority 0; tcp dport 8081 drop; }
+	chain out { type filter hook output priority 0; tcp sport 8081 drop; }
+}
+EON
 
 tries=0; st=""
 while [ $tries -lt 10 ]; do
@@ -271,6 +303,22 @@ tr -d '\r' < "$WORK/console.B" | grep "^GUEST fetch" | tail -n 2 |
 		[ "$len $s" = "262144 $want" ] || fail "fetch $i on B: '$len $s'"
 	done || { show; fail "fetch on B differs"; }
 log "after migration the guest fetches through passt B, intact"
+in_host nft delete table inet mig
+touch "$WORK/go2"
+wait "$MOVE" || { cat "$WORK/big2.out"; show; fail "the moved download broke"; }
+want_big=$(sed -n 's/^GUEST big \([0-9a-f]*\).*/\1/p' "$WORK/console.A" | tr -d '\r')
+[ "$(tail -n 1 "$WORK/big2.out")" = "524288 $want_big" ] ||
+	{ cat "$WORK/big2.out"; show; fail "the moved download differs"; }
+if [ $SRC_OURS = 1 ]; then
+	grep -q "migration: [1-9][0-9]* TCP connections* handed over" "$WORK/passt.log" ||
+		{ show; fail "passt A handed over no connection"; }
+fi
+if [ $DST_OURS = 1 ]; then
+	grep -q "migration: [1-9][0-9]* of [0-9]* TCP connections* restored" "$WORK/passtB.log" ||
+		{ show; fail "passt B restored no connection"; }
+	log "passt B: $(grep -m1 'TCP connections* restored' "$WORK/passtB.log")"
+fi
+log "the download held open across the migration finished through passt B, sha256 intact"
 wait "$RA" || fail "helper A: status $? (0: closed by passt A)"
 wait "$RB" || fail "helper B: status $? (0: closed by passt B)"
 grep -qi "migration complete, exiting" "$WORK/passt.log" || fail "passt A: no --migrate-exit"

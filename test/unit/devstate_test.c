@@ -88,6 +88,35 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* With flows, what follows the count to the end of the stream is their
+ * section (upstream's flow.c writes the records right after the count)
+ */
+START_TEST(test_flows_section)
+{
+	uint8_t b[sizeof(v2) + 10], enc[sizeof(b)];
+	struct devstate r, s;
+	uint32_t ver;
+
+	memcpy(b, v2, sizeof(v2));
+	b[61] = 2;				/* two TCP flows */
+	memset(b + sizeof(v2), 0xab, 10);
+	ck_assert_int_eq(devstate_parse(b, sizeof(b), false, &r, &ver),
+			 -DEVSTATE_E_MORE);
+	ck_assert_int_eq(devstate_parse(b, sizeof(b), true, &r, &ver), 0);
+	ck_assert_uint_eq(r.nflows, 2);
+	ck_assert_ptr_eq(r.flows, b + 62);
+	ck_assert_uint_eq(r.flows_len, 10);
+
+	sample(&s);
+	s.nflows = 2;
+	s.flows = b + 62;
+	s.flows_len = 10;
+	ck_assert_uint_eq(devstate_encode(&s, enc, sizeof(enc) - 1), 0);
+	ck_assert_uint_eq(devstate_encode(&s, enc, sizeof(enc)), sizeof(b));
+	ck_assert_mem_eq(enc, b, sizeof(b));
+}
+END_TEST
+
 START_TEST(test_parse_upstream_unknown_mac)
 {
 	uint8_t b[sizeof(v2)];
@@ -213,8 +242,13 @@ START_TEST(test_parse_garbage)
 		rc = devstate_parse(b, n, i & 2, &r, &ver);
 		ck_assert_int_le(rc, 0);
 		ck_assert_int_gt(rc, -DEVSTATE_E_COUNT);
-		if (!rc)
+		if (!rc && !r.nflows)
 			ck_assert_uint_eq(n, sizeof(v2));
+		if (!rc && r.nflows) {	/* the section: the rest, in bounds */
+			ck_assert_ptr_eq(r.flows, b + sizeof(v2));
+			ck_assert_uint_eq(r.flows_len, n - sizeof(v2));
+			ck_assert_uint_gt(r.flows_len, 0);
+		}
 		free(b);
 	}
 }
@@ -228,6 +262,7 @@ static Suite *devstate_suite(void)
 	tcase_add_test(tc, test_encode_layout);
 	tcase_add_test(tc, test_encode_refuses);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_flows_section);
 	tcase_add_test(tc, test_parse_upstream_unknown_mac);
 	tcase_add_test(tc, test_parse_versions);
 	tcase_add_test(tc, test_parse_bad_fields);
