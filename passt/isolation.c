@@ -46,7 +46,9 @@
  * if some "#syscalls" line asks for the name in the mode: ioctl(), listed
  * by the devmem reader, is allowed for DMA_BUF_IOCTL_SYNC on the bound
  * dma-buf only, and only if a dma-buf is bound (--devmem that worked);
- * the tap and udmabuf ioctls run during set-up, before the filter.
+ * by the TCP migration (passt only), for SIOCINQ, SIOCOUTQ and SIOCOUTQNSD,
+ * the queue lengths a dump reads; the tap and udmabuf ioctls run during
+ * set-up, before the filter.
  * Neither mode starts a process or a thread once the filter is in (the
  * namespace work of ns_call() is all done during set-up; the splice helper
  * is forked before): clone(), clone3(), fork() and vfork() are on no list.
@@ -73,6 +75,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/dma-buf.h>
+#include <linux/sockios.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -81,6 +84,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -181,6 +185,19 @@ static const struct seccomp_special seccomp_special[] = {
 	    { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the dma-buf fd */ } },
 	  "devmem reader (dm_sync()): DMA_BUF_IOCTL_SYNC on the bound dma-buf, "
 	  "with --devmem only" },
+	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
+	      .datum_b = SIOCINQ } },
+	  "TCP migration (tcp_repair_dump()): receive queue length, a "
+	  "read-only query" },
+	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
+	      .datum_b = SIOCOUTQ } },
+	  "TCP migration (tcp_repair_dump()): send queue length" },
+	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
+	      .datum_b = SIOCOUTQNSD } },
+	  "TCP migration (tcp_repair_dump()): bytes of it never sent" },
 	{ "openat", SECCOMP_M_BOTH, true, false, true, SCMP_ACT_ALLOW, 2,
 	  { { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the directory fd */ },
 	    { .arg = 2, .op = SCMP_CMP_EQ, .datum_a = FOLLOW_OPEN_FLAGS } },
