@@ -676,7 +676,9 @@ static void vu_state_close(void)
 /**
  * vu_state_buf() - Map the device state buffer for a transfer
  *
- * #syscalls:passt mmap munmap
+ * mmap() is allowed by isolation.c's seccomp_special[] (never executable).
+ *
+ * #syscalls:passt munmap
  * Return: 0, or -ENOMEM
  */
 static int vu_state_buf(void)
