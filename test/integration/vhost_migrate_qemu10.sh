@@ -170,8 +170,6 @@ WAIT_S=120 wait_for grep -q "^GUEST fetch 1 " "$WORK/console.A" ||
 got=$(sed -n 's/^GUEST fetch 1 //p' "$WORK/console.A" | tr -d '\r')
 [ "$got" = "262144 $want" ] || { show; fail "fetch on A: '$got'"; }
 log "guest on A fetches through passt A (ours: source $SRC_OURS, destination $DST_OURS)"
-if [ $SRC_OURS = 1 ]; then
-
 # A connection from R to the guest, held open: its client reads 16 KiB of
 # the response, then nothing until the file named by its argument exists,
 # then the rest
@@ -197,6 +195,7 @@ while True:
 body = d.split(b"\\r\\n\\r\\n", 1)[1]
 print(len(body), hashlib.sha256(body).hexdigest())
 EOP
+if [ $SRC_OURS = 1 ]; then
 bg in_remote python3 "$WORK/hold.py" "$WORK/go" > "$WORK/big.out" 2>&1
 CURL=$BG_PID
 WAIT_S=30 wait_for grep -q "flow .* TCP .*:8081.*established" "$WORK/passt.log" ||
@@ -237,6 +236,15 @@ ensure_b() {
 		: > "$WORK/console.B"
 		qemu B "$SB" -incoming "unix:$WORK/mig.sock"
 		QB=$BG_PID
+	fi
+	# upstream's passt lets its helper go when the front-end leaves
+	if ! kill -0 "$RB" 2>/dev/null; then
+		wait "$RB"
+		nh=$(grep -c "$HELPER_RE" "$WORK/passtB.log")
+		bg in_host "$REPAIR" "$SB.repair"
+		RB=$BG_PID
+		wait_for sh -c "[ \$(grep -c '$HELPER_RE' '$WORK/passtB.log') -gt $nh ]" ||
+			fail "helper B again"
 	fi
 	i=0
 	until [ -S "$WORK/mig.sock" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
