@@ -48,6 +48,7 @@ static struct tcp_conn *mig_conns[TCP_MIG_FLOWS_MAX];
 static struct tcp_mig_flow mig_rec[TCP_MIG_FLOWS_MAX];
 static struct tcp_mig_ext mig_ext[TCP_MIG_FLOWS_MAX];
 static const uint8_t *mig_q[TCP_MIG_FLOWS_MAX];
+static bool mig_failed[TCP_MIG_FLOWS_MAX];
 static int mig_linger[TCP_MIG_FLOWS_MAX];
 static unsigned mig_nlinger;
 
@@ -317,6 +318,14 @@ rollback:
 	warn("migration refused: TCP connections don't fit in the device "
 	     "state: %s", strerror(-rc));
 	repair_set(mig_fds, (unsigned)n, TCP_REPAIR_OFF);
+	/* the dump turned SO_PEEK_OFF off: the readers go on where they were */
+	for (i = 0; i < n; i++) {
+		struct tcp_conn *conn = mig_conns[i];
+
+		if (rd(conn)->rewind(conn, conn->seq_to_tap -
+					   conn->seq_ack_from_tap) < 0)
+			tcp_rst(ctx, conn, "migration refused, can't rewind");
+	}
 	return rc;
 }
 
@@ -603,6 +612,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 		struct sockaddr_storage la, pa;
 		socklen_t sl;
 
+		mig_failed[i] = false;
 		if (!conn)
 			continue;
 		sl = tcp_mig_sa_from_side(&la, &r->side[host].oaddr,
@@ -618,7 +628,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 			     "socket: %s", i, strerror(-rc));
 			mig_fds[k++] = conn->sock;	/* leave repair */
 			tcp_mig_conn_state(ctx, conn, r, e);
-			conn->sock = -1 - conn->sock;	/* marks failure */
+			mig_failed[i] = true;
 			continue;
 		}
 		mig_fds[k++] = conn->sock;
@@ -633,8 +643,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 
 		if (!conn)
 			continue;
-		if (conn->sock < -1) {
-			conn->sock = -1 - conn->sock;
+		if (mig_failed[i]) {
 			tcp_rst(ctx, conn, "migration: socket not rebuilt");
 			continue;
 		}
