@@ -3,6 +3,11 @@
  *					 socket with passt's TCP_REPAIR code
  *
  * Usage: tcp_repair_move HELPER WORKDIR PEER_ADDR PORT UP DOWN
+ *	  MOVE_N=N tcp_repair_move --scale HELPER WORKDIR
+ *
+ * The second form times the move of N idle loopback connections at once
+ * (repair mode through passt-repair, 253 sockets per message), and checks
+ * that each still carries a byte both ways after it.
  *
  * We are a client in the namespace tcp_repair_move.sh runs us in; the
  * peer, in another namespace, sends DOWN's bytes and takes ours (UP's
@@ -113,6 +118,167 @@ static void helper_set(int s, int8_t cmd)
 		errno = EPROTO;
 		die_("helper's echo");
 	}
+}
+
+/**
+ * helper_set_many() - TCP_REPAIR on many sockets, 253 per message (the
+ *		       kernel's SCM_MAX_FD), as passt's repair_set() does
+ * @fds:	Sockets
+ * @n:		Their count
+ * @cmd:	1 on, 0 off
+ */
+static void helper_set_many(const int *fds, unsigned n, int8_t cmd)
+{
+	static char cbuf[CMSG_SPACE(sizeof(int) * 253)];
+	unsigned i;
+
+	for (i = 0; i < n; i += 253) {
+		unsigned k = n - i < 253 ? n - i : 253;
+		struct iovec iov = { &cmd, 1 };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = cbuf,
+				    .msg_controllen = CMSG_SPACE(sizeof(int) * k) };
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		int8_t echo;
+
+		memset(cbuf, 0, sizeof(cbuf));
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * k);
+		memcpy(CMSG_DATA(c), fds + i, sizeof(int) * k);
+		if (sendmsg(helper_fd, &m, 0) != 1)
+			die_("send to helper");
+		if (recv(helper_fd, &echo, 1, 0) != 1 || echo != cmd) {
+			errno = EPROTO;
+			die_("helper's echo");
+		}
+	}
+}
+
+/**
+ * now_us() - CLOCK_MONOTONIC in microseconds
+ *
+ * Return: time, us
+ */
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/**
+ * scale() - Move @n idle loopback connections at once, timing each step
+ * @n:		Connections
+ *
+ * Each end sends a byte before the move (so that the queues aren't all
+ * empty) and one after it, which the other end must read: the moved
+ * connections work.  Output: one "scale N step us" line per step.
+ *
+ * Return: 0, or 1 if a connection didn't survive
+ */
+static int scale(unsigned n)
+{
+	static uint8_t q[1 << 20];
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_storage *la = calloc(n, sizeof(*la));
+	struct sockaddr_storage *pa = calloc(n, sizeof(*pa));
+	struct tcp_mig_ext *e = calloc(n, sizeof(*e));
+	int *c = calloc(n, sizeof(int)), *p = calloc(n, sizeof(int));
+	uint8_t **qs = calloc(n, sizeof(*qs));
+	socklen_t sl = sizeof(a);
+	long long t0, t[8];
+	int l, one = 1, rc;
+	unsigned i, bad = 0;
+	char x = 'x';
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(l, 4096) || getsockname(l, (struct sockaddr *)&a, &sl))
+		die_("listener");
+	for (i = 0; i < n; i++) {
+		c[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (c[i] < 0 || connect(c[i], (struct sockaddr *)&a, sizeof(a)))
+			die_("connect");
+		p[i] = accept(l, NULL, NULL);
+		if (p[i] < 0)
+			die_("accept");
+		if (send(c[i], &x, 1, 0) != 1 || send(p[i], &x, 1, 0) != 1)
+			die_("send");
+	}
+	usleep(100000);
+
+	t0 = now_us();
+	helper_set_many(c, n, 1);
+	t[0] = now_us();
+	for (i = 0; i < n; i++) {
+		socklen_t l2 = sizeof(la[i]);
+
+		if ((rc = tcp_repair_dump(c[i], &e[i], q, sizeof(q)))) {
+			errno = -rc;
+			die_("tcp_repair_dump");
+		}
+		qs[i] = malloc(e[i].sndq + e[i].rcvq + 1);
+		memcpy(qs[i], q, e[i].sndq + e[i].rcvq);
+		getsockname(c[i], (struct sockaddr *)&la[i], &l2);
+		l2 = sizeof(pa[i]);
+		getpeername(c[i], (struct sockaddr *)&pa[i], &l2);
+		close(c[i]);
+	}
+	t[1] = now_us();
+	for (i = 0; i < n; i++) {
+		c[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (c[i] < 0 || setsockopt(c[i], SOL_SOCKET, SO_REUSEADDR,
+					   &one, sizeof(one)))
+			die_("new socket");
+	}
+	helper_set_many(c, n, 1);
+	t[2] = now_us();
+	for (i = 0; i < n; i++) {
+		rc = tcp_repair_restore(c[i], (struct sockaddr *)&la[i],
+					(struct sockaddr *)&pa[i],
+					sizeof(struct sockaddr_in), &e[i], qs[i],
+					qs[i] + e[i].sndq);
+		if (rc) {
+			errno = -rc;
+			die_("tcp_repair_restore");
+		}
+	}
+	t[3] = now_us();
+	helper_set_many(c, n, 0);
+	for (i = 0; i < n; i++)
+		if (tcp_repair_restore_finish(c[i], &e[i], qs[i]))
+			die_("tcp_repair_restore_finish");
+	t[4] = now_us();
+
+	for (i = 0; i < n; i++) {
+		char b[4] = { 0 };
+		struct pollfd pf = { p[i], POLLIN, 0 };
+		struct pollfd pc = { c[i], POLLIN, 0 };
+
+		if (send(c[i], "y", 1, MSG_NOSIGNAL) != 1 ||
+		    send(p[i], "y", 1, MSG_NOSIGNAL) != 1)
+			bad++;
+		else if (poll(&pf, 1, 5000) != 1 ||
+			 recv(p[i], b, 2, MSG_WAITALL) != 2 ||
+			 memcmp(b, "xy", 2) ||
+			 poll(&pc, 1, 5000) != 1)
+			bad++;
+		else {
+			usleep(0);
+			if (recv(c[i], b, 2, MSG_WAITALL) != 2 ||
+			    memcmp(b, "xy", 2))
+				bad++;
+		}
+	}
+	printf("scale %u repair_on_us %lld dump_close_us %lld "
+	       "new_repair_on_us %lld restore_us %lld repair_off_finish_us "
+	       "%lld total_us %lld per_conn_us %lld broken %u\n", n,
+	       t[0] - t0, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3],
+	       t[4] - t0, (t[4] - t0) / n, bad);
+	return bad ? 1 : 0;
 }
 
 /**
@@ -230,6 +396,11 @@ int main(int argc, char **argv)
 	uint8_t *up;
 	int s, out, rc, one = 1;
 
+	if (argc == 4 && !strcmp(argv[1], "--scale")) {
+		helper_start(argv[2], argv[3]);
+		return scale((unsigned)atoi(getenv("MOVE_N") ?
+					    getenv("MOVE_N") : "100"));
+	}
 	if (argc != 7) {
 		fprintf(stderr, "usage: %s HELPER WORKDIR PEER PORT UP DOWN\n",
 			argv[0]);

@@ -12,8 +12,11 @@
 # decoded (passt/tcp_migrate.c), closed, rebuilt on a new socket, taken out
 # of repair mode; the segments flow again.  Both streams must arrive whole:
 # sha256 of each file against what the other end received, for IPv4 and for
-# IPv6, with both queues non-empty at the move.  No QEMU, no passt process:
-# the code that moves a guest's connections, on its own.
+# IPv6, with both queues non-empty at the move.  Then 1000 idle loopback
+# connections are moved at once (the helper gets 253 sockets per message)
+# and each must carry a byte both ways after it; the times of the steps are
+# logged.  No QEMU, no passt process: the code that moves a guest's
+# connections, on its own.
 # asan: no
 . "$(dirname "$0")/lib.sh"
 
@@ -109,4 +112,13 @@ EOF
 
 move ipv4 $R4 40001
 move ipv6 $R6 40002
-pass "connections survive a TCP_REPAIR dump and restore, both ways, v4 and v6"
+
+# 1000 idle loopback connections moved at once, repair mode switched 253
+# sockets per message: each must carry a byte both ways afterwards
+rm -f "$WORK/r.sock"
+out=$( (ulimit -n 8192 && MOVE_N=1000 in_host "$WORK/move" --scale "$REPAIR" "$WORK") 2>&1) ||
+	fail "1000 connections: $out"
+echo "$out"
+case "$out" in *"scale 1000 "*" broken 0") ;; *) fail "1000 connections: $out" ;; esac
+log "1000 connections moved in $(echo "$out" | sed 's/.*total_us \([0-9]*\).*/\1/') us"
+pass "connections survive a TCP_REPAIR dump and restore, both ways, v4 and v6, and 1000 at once"
