@@ -230,6 +230,7 @@ static int tcp_mig_record(const struct tcp_conn *conn, struct tcp_mig_flow *r,
 int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 		 uint32_t *nflows, size_t *len)
 {
+	int64_t t0 = now_ms();
 	size_t off;
 	int n, i, rc;
 
@@ -308,8 +309,8 @@ int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 		conn->sock = -1;
 		tcp_conn_free(conn, false, "migrated");
 	}
-	info("migration: %d TCP connection%s handed over (%zu bytes)", n,
-	     n == 1 ? "" : "s", off);
+	info("migration: %d TCP connection%s handed over (%zu bytes) in %lld "
+	     "ms", n, n == 1 ? "" : "s", off, (long long)(now_ms() - t0));
 	*nflows = (uint32_t)n;
 	*len = off;
 	return 0;
@@ -567,6 +568,7 @@ static void tcp_mig_conn_state(struct ctx *ctx, struct tcp_conn *conn,
 int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 {
 	unsigned i, k = 0, ok = 0;
+	int64_t t0 = now_ms();
 	int rc;
 
 	if (tcp_mig_check(buf, len, n))
@@ -676,7 +678,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 		tcp_timer_arm(ctx, conn);
 		ok++;
 	}
-	info("migration: %u of %u TCP connection%s restored", ok, n,
-	     n == 1 ? "" : "s");
+	info("migration: %u of %u TCP connection%s restored in %lld ms", ok, n,
+	     n == 1 ? "" : "s", (long long)(now_ms() - t0));
 	return 0;
 }

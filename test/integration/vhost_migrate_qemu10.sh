@@ -260,6 +260,25 @@ bg in_remote python3 "$WORK/hold.py" "$WORK/go2" > "$WORK/big2.out" 2>&1
 MOVE=$BG_PID
 WAIT_S=60 wait_for grep -q held "$WORK/big2.out" ||
 	{ show; fail "no download to move"; }
+# MIG_CONNS=N (for timings, not a check of its own): N more downloads
+# from R held open from their start, moved too
+if [ "${MIG_CONNS:-0}" -gt 0 ]; then
+	cat > "$WORK/many.py" <<EOP
+import socket, sys, time
+ss = []
+for i in range(int(sys.argv[1])):
+    s = socket.create_connection(("$H4", 8081), timeout=60)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(b"GET /big HTTP/1.0\\r\\n\\r\\n")
+    ss.append(s)
+print("open", len(ss), flush=True)
+time.sleep(600)
+EOP
+	bg in_remote python3 "$WORK/many.py" "$MIG_CONNS" > "$WORK/many.out" 2>&1
+	track $BG_PID
+	WAIT_S=120 wait_for grep -q open "$WORK/many.out" ||
+		{ cat "$WORK/many.out"; show; fail "$MIG_CONNS connections"; }
+fi
 sleep 1
 in_host nft -f - <<EON || fail "nft"
 table inet mig {
@@ -320,6 +339,7 @@ want_big=$(sed -n 's/^GUEST big \([0-9a-f]*\).*/\1/p' "$WORK/console.A" | tr -d 
 if [ $SRC_OURS = 1 ]; then
 	grep -q "migration: [1-9][0-9]* TCP connections* handed over" "$WORK/passt.log" ||
 		{ show; fail "passt A handed over no connection"; }
+	log "passt A: $(grep -m1 'TCP connections* handed over' "$WORK/passt.log")"
 fi
 if [ $DST_OURS = 1 ]; then
 	grep -q "migration: [1-9][0-9]* of [0-9]* TCP connections* restored" "$WORK/passtB.log" ||
