@@ -48,8 +48,9 @@ rk_pesto() {
 		GOTOOLCHAIN=local GOFLAGS=$flags timeout 600 go build \
 		-o bin/rootlesskit ./cmd/rootlesskit" >> "$LOGDIR/rootlesskit_pesto.log" 2>&1
 	if [ $? -ne 0 ]; then
-		why=$(grep -m1 -o 'lookup [^ ]* on [^:]*:53: no such host\|cannot find module[^"]*\|go: [^:]*: .*' \
-			"$LOGDIR/rootlesskit_pesto.log" | head -1)
+		why=$(grep -m1 -o 'Get "https://proxy.golang.org[^"]*": dial tcp: lookup [^:]*' \
+			"$LOGDIR/rootlesskit_pesto.log" | sed 's/^Get "\([^"]*\)".*/no vendor\/, module fetch fails: \1/')
+		[ -n "$why" ] && why="$why ($(grep -c 'proxy.golang.org' "$LOGDIR/rootlesskit_pesto.log") modules)"
 		result rootlesskit "pesto driver: go build ./cmd/rootlesskit ($rev)" ENV \
 			"${why:-see $LOGDIR/rootlesskit_pesto.log}"
 		return
