@@ -151,7 +151,37 @@ u_pair() {
 	return $rc
 }
 
+# u_limit CLIENT_DIR SERVER_DIR - 255 rules on the host side are taken, a
+# 256th is refused by the client or the server (upstream: "Too many rules
+# (maximum 255)", its rule index has 8 bits) and nothing changes
+u_limit() {
+	cl=$1 sv=$2 p=$((30000 + RANDOM % 1000))
+	u_start "$sv" -t none -u none || return 1
+	rc=0
+	upesto "$cl/pesto" --add -t "0.0.0.0/$(seq -s, $p 2 $((p + 198)))" \
+		-t "0.0.0.0/$(seq -s, $((p + 200)) 2 $((p + 398)))" \
+		-t "0.0.0.0/$(seq -s, $((p + 400)) 2 $((p + 508)))" $SOCK ||
+		{ echo "255 rules refused"; rc=1; }
+	sleep 0.3
+	nl=$(in_chroot ss -Hltn | grep -c "0.0.0.0:$p\|0.0.0.0:[34][0-9][0-9][0-9][0-9] ")
+	echo "listening after 255 rules: $nl sockets"
+	if upesto "$cl/pesto" --add -u 0.0.0.0/$((p + 600)) $SOCK > "$HOUT/lim" 2>&1; then
+		echo "a 256th rule: pesto succeeded"; rc=1
+	fi
+	cat "$HOUT/lim"
+	grep -q "at most 255\|maximum 255" "$HOUT/lim" || { echo "no message naming 255"; rc=1; }
+	sleep 0.3
+	in_chroot sh -c "ss -Hlun | grep -q ':$((p + 600)) '" && { echo "256th rule bound"; rc=1; }
+	u_tcp 4 $((p + 508)) || rc=1
+	u_stop
+	return $rc
+}
+
 if [ -x "$ROOT$UP/pesto" ] && [ -x "$ROOT$OURS/pesto" ]; then
+	ucase "255 rules, a 256th refused: upstream -> upstream" u_limit $UP $UP
+	ucase "255 rules, a 256th refused: upstream -> ours" u_limit $UP $OURS
+	ucase "255 rules, a 256th refused: ours -> upstream" u_limit $OURS $UP
+	ucase "255 rules, a 256th refused: ours -> ours" u_limit $OURS $OURS
 	ucase "upstream pesto -> upstream pasta (reference)" u_pair $UP $UP
 	ucase "upstream pesto -> our pasta" u_pair $UP $OURS
 	ucase "our pesto -> upstream pasta" u_pair $OURS $UP
