@@ -354,7 +354,7 @@ void tcp_mig_linger_close(void)
  *
  * Return: 0, or -EPROTO (logged) if anything is out of place
  */
-static int tcp_mig_check(const uint8_t *buf, size_t len, uint32_t n)
+int tcp_mig_check(const uint8_t *buf, size_t len, uint32_t n)
 {
 	size_t off;
 	uint32_t i;

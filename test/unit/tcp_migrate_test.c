@@ -13,11 +13,13 @@
  * never accept a value outside the ranges RFC 7323 and Linux allow.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../passt/tcp_mig_flows.h"
 #include "../../passt/tcp_migrate.h"
 
 /* A connection the guest 198.51.100.2:40000 opened to 203.0.113.7:80
@@ -304,6 +306,82 @@ START_TEST(test_every_byte_corrupted)
 END_TEST
 
 /**
+ * section() - A flow section of two connections, as upstream's flow.c
+ *	       writes it: both flow records, then each extended record
+ *	       followed by its send and receive queues
+ * @b:		Filled (room for 2 * 112 + 2 * 52 + 5000 + 300 bytes)
+ *
+ * Return: its length
+ */
+static size_t section(uint8_t *b)
+{
+	struct tcp_mig_flow f;
+	struct tcp_mig_ext e;
+	size_t off;
+
+	sample_flow(&f);
+	tcp_mig_flow_encode(&f, b);
+	f.side[0].eport = 40001;
+	f.side[1].oport = 40001;
+	tcp_mig_flow_encode(&f, b + TCP_MIG_FLOW_LEN);
+	off = 2 * TCP_MIG_FLOW_LEN;
+	sample_ext(&e);				/* 5000 + 300 bytes of queues */
+	tcp_mig_ext_encode(&e, b + off);
+	off += TCP_MIG_EXT_LEN;
+	memset(b + off, 0x55, e.sndq + e.rcvq);
+	off += e.sndq + e.rcvq;
+	memset(&e, 0, sizeof(e));		/* not dumped: no queues */
+	tcp_mig_ext_encode(&e, b + off);
+	return off + TCP_MIG_EXT_LEN;
+}
+
+/* The daemon's check of a whole section (passt/tcp_mig_flows.c) before it
+ * touches a socket: the stream's own lengths must add up to its end
+ */
+START_TEST(test_section_check)
+{
+	static uint8_t b[2 * TCP_MIG_FLOW_LEN + 2 * TCP_MIG_EXT_LEN + 5300 + 1];
+	size_t len = section(b), i;
+
+	ck_assert_uint_eq(len, sizeof(b) - 1);
+	ck_assert_int_eq(tcp_mig_check(b, len, 2), 0);
+	for (i = 0; i < len; i++)		/* every truncation */
+		ck_assert_int_eq(tcp_mig_check(b, i, 2), -EPROTO);
+	ck_assert_int_eq(tcp_mig_check(b, len + 1, 2), -EPROTO);
+	ck_assert_int_eq(tcp_mig_check(b, len, 1), -EPROTO);
+	ck_assert_int_eq(tcp_mig_check(b, len, 3), -EPROTO);
+	ck_assert_int_eq(tcp_mig_check(b, len, 0xffffffff), -EPROTO);
+	b[2 * TCP_MIG_FLOW_LEN + 8] = 0x7f;	/* sndq 2 GiB: past the end */
+	ck_assert_int_eq(tcp_mig_check(b, len, 2), -EPROTO);
+}
+END_TEST
+
+/* Random bytes after valid flow records: refused or in bounds, never a
+ * crash (run under ASan in make check)
+ */
+START_TEST(test_section_garbage)
+{
+	static uint8_t b[2 * TCP_MIG_FLOW_LEN + 2 * TCP_MIG_EXT_LEN + 5300 + 1];
+	unsigned seed = 7, i;
+	size_t len = section(b);
+
+	for (i = 0; i < 5000; i++) {
+		size_t k, n = 2 * TCP_MIG_FLOW_LEN +
+			      (size_t)rand_r(&seed) % (len - 2 * TCP_MIG_FLOW_LEN);
+		uint8_t *g = malloc(n);
+
+		section(b);
+		memcpy(g, b, n);
+		for (k = 2 * TCP_MIG_FLOW_LEN; k < n; k++)
+			if (!(rand_r(&seed) % 8))
+				g[k] = (uint8_t)rand_r(&seed);
+		ck_assert_int_le(tcp_mig_check(g, n, 2), 0);
+		free(g);
+	}
+}
+END_TEST
+
+/**
  * tcp_migrate_suite() - The cases
  *
  * Return: suite
@@ -321,6 +399,8 @@ static Suite *tcp_migrate_suite(void)
 	tcase_add_test(tc, test_ext_round_trip);
 	tcase_add_test(tc, test_ext_decode_refuses);
 	tcase_add_test(tc, test_every_byte_corrupted);
+	tcase_add_test(tc, test_section_check);
+	tcase_add_test(tc, test_section_garbage);
 	suite_add_tcase(s, tc);
 	return s;
 }
