@@ -53,10 +53,11 @@
  * (vu_state_io()); on the destination QEMU gives us that stream (load),
  * we read it to its end, check every field and take it.
  * CHECK_DEVICE_STATE reports the result; if it comes before a load's end
- * of file, its reply waits for it.  TCP connections can't move yet: a
- * save while any is open is refused at SET_DEVICE_STATE_FD, before the
- * guest leaves this host, and a stream that carries flows is refused on
- * load; the daemon decides (struct vu_state_ops, passt/passt.c).
+ * of file, its reply waits for it.  The daemon writes and takes the TCP
+ * connections' section (struct vu_state_ops, passt/passt.c,
+ * passt/tcp_mig_flows.c); a save it refuses (no passt-repair) fails at
+ * SET_DEVICE_STATE_FD, before the guest leaves this host.  The stream is
+ * kept whole in a buffer mapped for the transfer (VU_STATE_BUF).
  *
  * Queues.  Queue 0 is the guest's receiveq: tap_flush() copies each frame,
  * behind a 12-byte struct virtio_net_hdr_mrg_rxbuf, into as many
