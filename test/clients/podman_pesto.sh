@@ -22,19 +22,23 @@
 #
 # podman at that revision speaks netavark 2's network options ("networks"
 # a list since netavark 49ee09b2, v2.0.0): trixie's netavark 1.14 (and
-# sid's 1.17.2) refuse them ("invalid type: sequence, expected a map"),
-# and netavark 2 is Rust, not vendored, its crates unreachable here.  Set
-# NETAVARK_DIR to a chroot directory with a netavark 2 to run the cases;
-# without, the container row is ENV with that reason.
+# sid's 1.17.2) refuse them ("invalid type: sequence, expected a map").
+# Debian experimental has netavark 2.0.0-1 (libc6 >= 2.39, trixie has
+# 2.41): fetched once into /opt/netavark-experimental of the chroot (see
+# pp_netavark), or NETAVARK_DIR names another chroot directory with a
+# netavark 2.  HELPER_DIR (run.sh) = /opt/upstream-passt (upstream.sh's
+# build) runs the same cases against upstream's pasta and pesto.
 #
 # The built podman keeps its own storage and configuration (--root,
 # --runroot, CONTAINERS_CONF) apart from trixie's podman 5.4.  A rootless
-# bridge network container publishes -p P:80 (both families), -p
-# [::]:P+1:80, -p P+2:5000/udp and the range -p P+3-P+5:7000-7002; podman
-# starts our pasta with -c DIR/pasta.sock for its rootless network
-# namespace and runs our pesto --add for the ports (--delete when the
-# container goes).  Traffic from the remote namespace through each: 16 MiB
-# TCP checked with sha256, UDP datagrams echoed and checked.
+# container on a dual-stack bridge network publishes -p P:80 (both
+# families), -p [::]:P+1:80, -p P+2:5000/udp and the range -p
+# P+3-P+5:7000-7002; podman starts our pasta with -c DIR/pasta.sock for its
+# rootless network namespace and runs our pesto --add for the ports.
+# Traffic from the remote namespace through each: 16 MiB TCP checked with
+# sha256, UDP datagrams echoed and checked.  After podman rm the ports must
+# be unbound: podman at 860549b47c doesn't run pesto --delete (ENV row,
+# see below), so our pesto --delete runs with podman's own arguments.
 
 PODMAN_GIT=${PODMAN_GIT:-/work/.mirror/containers+podman/repo}
 PODMAN_REV=${PODMAN_REV:-860549b47ce566fb9519b915a1499f9feac4108b}
@@ -199,6 +203,15 @@ pp_udp() {
 	pp_log "$3: udp v$1 port $2: $ok/5 echoed"
 	[ $ok -eq 5 ]
 }
+# pp_refused FAM PORT - no connection through the host's PORT
+pp_refused() {
+	if [ "$1" = 4 ]; then a=$H4; else a="[$H6]"; fi
+	if timeout 10 ip netns exec "$R" socat -u "TCP$1:$a:$2" - > /dev/null; then
+		pp_log "tcp v$1 port $2: connected, expected a refusal"
+		return 1
+	fi
+	pp_log "tcp v$1 port $2: refused"
+}
 ppcase() {
 	n=$1; shift
 	if "$@" >> "$LOGDIR/podman_pesto.log" 2>&1; then result podman6 "$n" PASS
@@ -233,8 +246,8 @@ cp "$HOUT/pp-run.log" "$LOGDIR/podman_pesto-run.log"
 # keeper, before the debug log): its command line
 pasta_cmd=$(in_chroot sh -c 'for p in /proc/[0-9]*; do
 	c=$(tr "\0" " " < $p/cmdline 2>/dev/null)
-	case $c in *pasta*pasta.sock*) echo "${p#/proc/} $(cut -d" " -f4 $p/stat) $c" ;; esac
-done' 2>/dev/null)
+	case $c in */pasta\ *-c\ *pasta.sock*) echo "${p#/proc/} $(cut -d" " -f4 $p/stat) $c" ;; esac
+done' 2>/dev/null | tr -d '\000')
 pp_log "podman's pasta (pid ppid cmdline):"
 echo "$pasta_cmd" | sed 's/^/    /' >> "$LOGDIR/podman_pesto.log"
 case $pasta_cmd in
@@ -262,6 +275,10 @@ else
 	ppcase "-p $P:80 IPv4, 16 MiB" pp_tcp 4 $P "-p P:80"
 	ppcase "-p $P:80 IPv6, 16 MiB" pp_tcp 6 $P "-p P:80"
 	ppcase "-p [::]:$((P + 1)):80 IPv6, 16 MiB" pp_tcp 6 $((P + 1)) "-p [::]:P+1:80"
+	# pesto gets "-t [::]/P+1" alone: an IPv6 socket only (upstream's
+	# pasta sets IPV6_V6ONLY but for rules without an address), so
+	# IPv4 is refused on that port, with either pasta
+	ppcase "-p [::]:$((P + 1)):80 over IPv4: refused" pp_refused 4 $((P + 1))
 	ppcase "-p $((P + 2)):5000/udp IPv4, echo" pp_udp 4 $((P + 2)) "-p P+2:5000/udp"
 	ppcase "-p $((P + 2)):5000/udp IPv6, echo" pp_udp 6 $((P + 2)) "-p P+2:5000/udp"
 	ppcase "-p range $((P + 3))-$((P + 5)), last port IPv4, 16 MiB" pp_tcp 4 $((P + 5)) "range"
