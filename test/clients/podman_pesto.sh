@@ -283,6 +283,32 @@ else
 	ppcase "-p $((P + 2)):5000/udp IPv6, echo" pp_udp 6 $((P + 2)) "-p P+2:5000/udp"
 	ppcase "-p range $((P + 3))-$((P + 5)), last port IPv4, 16 MiB" pp_tcp 4 $((P + 5)) "range"
 	ppcase "-p range $((P + 3))-$((P + 5)), last port IPv6, 16 MiB" pp_tcp 6 $((P + 5)) "range"
+	# podman restart: the ports are still there (no --delete, see
+	# below), and podman runs the same pesto --add again, which
+	# container-libs expects to be a no-op ("adding already-active ports
+	# is a no-op"): pasta's table as before, the data through again
+	sock=${addargs##* }
+	as_user "$HELPER_DIR/pesto" -s "$sock" > "$HOUT/pp-show1" 2>&1
+	if P6 --log-level=debug restart -t 1 "$cid" > /dev/null 2> "$HOUT/pp-restart.log"; then
+		cp "$HOUT/pp-restart.log" "$LOGDIR/podman_pesto-restart.log"
+		grep -i 'pesto' "$HOUT/pp-restart.log" | sed 's/^/    /' >> "$LOGDIR/podman_pesto.log"
+		as_user "$HELPER_DIR/pesto" -s "$sock" > "$HOUT/pp-show2" 2>&1
+		pp_log "pesto -s before restart:"; sed 's/^/    /' "$HOUT/pp-show1" >> "$LOGDIR/podman_pesto.log"
+		pp_log "pesto -s after restart:"; sed 's/^/    /' "$HOUT/pp-show2" >> "$LOGDIR/podman_pesto.log"
+		if grep -q 'pesto arguments: --add' "$HOUT/pp-restart.log" &&
+		   cmp -s "$HOUT/pp-show1" "$HOUT/pp-show2"; then
+			result podman6 "podman restart: the same --add again, table unchanged" PASS
+		else
+			result podman6 "podman restart: the same --add again, table unchanged" FAIL \
+				"see $LOGDIR/podman_pesto.log"
+		fi
+		wait_for 10 P6 exec "$cid" sh -c "ss -Hltn | grep -q ':80 '"
+		ppcase "after restart: -p $P:80 IPv6, 16 MiB" pp_tcp 6 $P "restart"
+	else
+		cp "$HOUT/pp-restart.log" "$LOGDIR/podman_pesto-restart.log"
+		result podman6 "podman restart: the same --add again, table unchanged" FAIL \
+			"$(grep -m1 -i 'error' "$HOUT/pp-restart.log" | cut -c1-90)"
+	fi
 	# Gone with the container: pesto --delete
 	pp_bound() {
 		in_chroot ss -Hltun > "$HOUT/pp-ss" 2>&1
