@@ -359,3 +359,20 @@ else
 	fi
 fi
 [ -n "$keeper" ] && P6 rm -f -t 1 "$keeper" >> "$LOGDIR/podman_pesto.log" 2>&1
+# The last container gone, podman ends the rootless namespace's pasta with
+# SIGTERM (rootlessnetns cleanupRootlessNetns()): the daemon and the
+# helpers it forked must all be gone
+if [ -n "$keeper" ] && [ -n "$pasta_cmd" ]; then
+	pp_pasta_gone() {
+		for q in $(echo "$pasta_cmd" | cut -d' ' -f1); do
+			in_chroot test -d "/proc/$q" && return 1
+		done
+		return 0
+	}
+	if wait_for 5 pp_pasta_gone; then
+		result podman6 "last container gone: pasta and its helpers exited" PASS
+	else
+		result podman6 "last container gone: pasta and its helpers exited" FAIL \
+			"left: $(for q in $(echo "$pasta_cmd" | cut -d' ' -f1); do in_chroot test -d /proc/$q && echo $q; done | tr '\n' ' ')"
+	fi
+fi
