@@ -107,6 +107,15 @@
  * from a new host port.  When the guest doesn't read (tap queue full),
  * datagrams for it are read and dropped, so a socket never stays readable.
  *
+ * Super-datagrams (passt/udp_gso.c).  Flow sockets of UDP_TAP_OUT flows and
+ * the host's forwarded-port sockets have UDP_GRO where the kernel has it:
+ * one read may return several datagrams of one sender, all of one size but
+ * a shorter last one, the size in a cmsg.  They are taken apart into the
+ * datagrams the sender wrote before anything else looks at them: runs of
+ * one flow as above (one super-frame with the same cut, or one frame each),
+ * spliced ones one message each.  Their buffers hold 64 KiB, as a
+ * super-datagram may.
+ *
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
  * flows through the tap transmit arena.  Nothing is allocated per packet.
@@ -159,11 +168,27 @@ static struct mmsghdr udp_mh_recv[UDP_BATCH];
 static struct iovec udp_iov_recv[UDP_BATCH];
 static struct sockaddr_storage udp_name_recv[UDP_BATCH];
 static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
-					 CMSG_SPACE(sizeof(struct in_pktinfo))]
+					 CMSG_SPACE(sizeof(struct in_pktinfo)) +
+					 CMSG_SPACE(sizeof(int))]
 	__attribute__((aligned(8)));
 
-/* Datagrams of the current batch gathered for one super-frame */
-static unsigned udp_tap_idx[UDP_BATCH];
+/**
+ * struct udp_tap_run - Datagrams of one flow gathered for one super-frame
+ * @uf:		Flow of the run
+ * @k:		Guest-side tuple its frames carry
+ * @dg:		Payload of each datagram, in order (not yet in the arena)
+ * @n:		Datagrams in the run, 0 to TAP_GSO_SEGS_MAX
+ * @seg:	Length of the first, bytes
+ * @last:	Length of the last, bytes
+ */
+struct udp_tap_run {
+	const struct udp_flow *uf;
+	struct flow_key k;
+	struct iovec dg[TAP_GSO_SEGS_MAX];
+	unsigned n;
+	size_t seg, last;
+};
+static struct udp_tap_run udp_run;
 
 /* Send side: one batch at a time, all to one socket */
 static struct mmsghdr udp_mh_send[UDP_BATCH];
@@ -709,6 +734,57 @@ static void udp_sock_drain(int s)
 	}
 }
 
+static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
+			const struct flow_key *k, bool mc, uint8_t *data,
+			size_t len);
+static void udp_run_flush(struct ctx *ctx);
+
+/**
+ * udp_sock_spill() - Cut super-datagrams of a receive batch in the arena
+ *		      into frames, through udp_buf
+ * @ctx:	Context
+ * @uf:		UDP_TAP_OUT flow they were read for
+ * @p:		Start of the batch in the arena (tap_tx_space())
+ * @slot:	Distance between datagrams, bytes
+ * @hlen:	Bytes of headers in front of each payload
+ * @from:	First datagram of the batch not handled yet
+ * @r:		Datagrams in the batch
+ *
+ * Datagram @from holds more than one datagram (UDP_GRO) and the tap takes
+ * no super-frame of it: its frames, written at the arena's end, would
+ * overwrite the rest of the batch, so the payloads from @from on are
+ * copied to udp_buf first, then sent in runs (udp_run_add()): the
+ * same datagrams, one frame each or in super-frames of fewer datagrams.
+ */
+static void udp_sock_spill(struct ctx *ctx, struct udp_flow *uf, uint8_t *p,
+			   size_t slot, size_t hlen, unsigned from,
+			   unsigned r)
+{
+	size_t len[UDP_BATCH], gro[UDP_BATCH];
+	unsigned i, j, nseg;
+	size_t off;
+
+	for (i = from; i < r; i++) {
+		len[i] = udp_mh_recv[i].msg_len;
+		gro[i] = udp_gro_size(&udp_mh_recv[i].msg_hdr);
+		memcpy(udp_buf[i - from], p + i * slot + TAP_HEADROOM + hlen,
+		       len[i]);
+	}
+	for (i = from; i < r; i++) {
+		nseg = udp_gso_segs(len[i], gro[i]);
+		if (nseg > 1)
+			udp_stats.gro_dgrams += nseg;
+		for (j = 0, off = 0; j < nseg; j++) {
+			size_t l = MIN(len[i] - off, nseg > 1 ? gro[i] : len[i]);
+
+			udp_run_add(ctx, uf, &uf->f.key, false,
+				    udp_buf[i - from] + off, l);
+			off += l;
+		}
+	}
+	udp_run_flush(ctx);
+}
+
 /**
  * udp_sock_to_tap() - Datagrams on a tap flow's socket: frames to the guest
  * @ctx:	Context
@@ -716,7 +792,11 @@ static void udp_sock_drain(int s)
  *
  * Datagrams land in frame slots of the tap transmit arena, one slot per
  * datagram as large as the biggest payload the MTU allows, and are queued
- * for the next flush with the headers written around them.
+ * for the next flush with the headers written around them.  With UDP_GRO
+ * on the socket (@uf->gro) a slot takes 64 KiB, what a super-datagram may
+ * hold: it goes to the guest as one UDP super-frame, in place, where the
+ * tap takes it (tap_uso_offload(), at most TAP_GSO_SEGS_MAX datagrams);
+ * else it is cut into its datagrams (udp_sock_spill()).
  *
  * #syscalls recvmmsg
  */
@@ -726,7 +806,8 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
-	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
+	size_t buf = uf->gro ? MAX(pmax, (size_t)UDP_GRO_BUF) : pmax;
+	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + buf, 8);
 	int rounds;
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
@@ -753,7 +834,12 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		}
 		n = MIN(n, UDP_BATCH);
 
-		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, pmax, n);
+		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, buf, n);
+		for (i = 0; uf->gro && i < n; i++) {
+			udp_mh_recv[i].msg_hdr.msg_control = udp_cmsg_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_controllen =
+				sizeof(udp_cmsg_recv[i]);
+		}
 		r = recvmmsg(uf->sock, udp_mh_recv, n, MSG_DONTWAIT, NULL);
 		if (r < 0) {
 			/* An ICMP error: relay it from the error queue,
@@ -780,20 +866,39 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			return;
 
 		for (i = 0, got = 0; i < (unsigned)r; i++) {
+			struct msghdr *mh = &udp_mh_recv[i].msg_hdr;
 			uint8_t *l2 = p + i * slot + TAP_HEADROOM;
-			size_t len;
+			size_t len = udp_mh_recv[i].msg_len, gro = 0;
+			unsigned nseg = 1;
 
-			if (udp_mh_recv[i].msg_hdr.msg_flags & MSG_TRUNC) {
-				udp_stats.too_big++;
+			if (uf->gro) {
+				gro = udp_gro_size(mh);
+				nseg = udp_gso_segs(len, gro);
+			}
+			if (nseg > 1 && gro <= pmax &&
+			    (!tap_uso_offload() || nseg > TAP_GSO_SEGS_MAX ||
+			     hlen + len > FRAME_MAX)) {
+				udp_sock_spill(ctx, uf, p, slot, hlen, i,
+					       (unsigned)r);
+				break;
+			}
+			if ((mh->msg_flags & MSG_TRUNC) ||
+			    (nseg > 1 ? gro : len) > pmax) {
+				udp_stats.too_big += nseg;
 				continue;
 			}
-			len = udp_frame_fill(c, l2, &uf->f.key,
-					     udp_mh_recv[i].msg_len, partial);
-			if (partial)
+			len = udp_frame_fill(c, l2, &uf->f.key, len,
+					     partial || nseg > 1);
+			if (partial || nseg > 1)
 				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
-			got++;
+			if (nseg > 1) {
+				tap_tx_uso(gro);
+				udp_stats.uso_frames++;
+				udp_stats.gro_dgrams += nseg;
+			}
+			got += nseg;
 		}
 		udp_stats.dgrams_to_tap += got;
 		udp_flow_touch(uf, ctx->now);
@@ -868,12 +973,11 @@ static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
 }
 
 /**
- * udp_dgrams_to_tap() - Datagrams of one flow from a forwarded port to the
- *			 guest, in one UDP super-frame if the tap takes them
+ * udp_dgrams_to_tap() - Datagrams of one flow to the guest, in one UDP
+ *			 super-frame if the tap takes them
  * @ctx:	Context
  * @k:		Guest-side tuple, as for udp_dgram_to_tap()
- * @idx:	Indices into udp_buf[] and udp_mh_recv[] of the datagrams, in
- *		the order they arrived
+ * @dg:		Payload of each datagram, in the order they arrived
  * @n:		Number of datagrams, 1 to TAP_GSO_SEGS_MAX
  * @seg:	Payload length of each datagram but the last, which is not
  *		longer, bytes; all within udp_payload_max()
@@ -886,7 +990,7 @@ static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
  * have had frame by frame.  Otherwise one frame each (udp_dgram_to_tap()).
  */
 static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
-			      const unsigned *idx, unsigned n, size_t seg)
+			      const struct iovec *dg, unsigned n, size_t seg)
 {
 	bool v4 = inany_v4(&k->gaddr);
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
@@ -895,13 +999,13 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 	unsigned i;
 
 	for (i = 0; i < n; i++)
-		total += udp_mh_recv[idx[i]].msg_len;
+		total += dg[i].iov_len;
 	need = TAP_HEADROOM + hlen + total;
 	if (n < 2 || !tap_uso_offload() || !tap_connected() ||
 	    hlen + total > FRAME_MAX) {
 		for (i = 0; i < n; i++)
-			udp_dgram_to_tap(ctx, k, udp_buf[idx[i]],
-					 udp_mh_recv[idx[i]].msg_len);
+			udp_dgram_to_tap(ctx, k, dg[i].iov_base,
+					 dg[i].iov_len);
 		return;
 	}
 	p = tap_tx_space(&avail);
@@ -915,16 +1019,66 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 	}
 	l2 = p + TAP_HEADROOM;
 	for (i = 0, off = hlen; i < n; i++) {
-		size_t len = udp_mh_recv[idx[i]].msg_len;
-
-		memcpy(l2 + off, udp_buf[idx[i]], len);
-		off += len;
+		memcpy(l2 + off, dg[i].iov_base, dg[i].iov_len);
+		off += dg[i].iov_len;
 	}
 	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
 	tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
 	tap_tx_uso(seg);
 	udp_stats.dgrams_to_tap += n;
 	udp_stats.uso_frames++;
+}
+
+/**
+ * udp_run_flush() - Send the datagrams gathered in udp_run, if any
+ * @ctx:	Context
+ */
+static void udp_run_flush(struct ctx *ctx)
+{
+	if (udp_run.n)
+		udp_dgrams_to_tap(ctx, &udp_run.k, udp_run.dg, udp_run.n,
+				  udp_run.seg);
+	udp_run.n = 0;
+}
+
+/**
+ * udp_run_add() - One datagram for the guest: gathered into the current
+ *		   run (udp_run) if it may join it, else after sending it
+ * @ctx:	Context
+ * @uf:		Its flow, of a tap kind
+ * @k:		Guest-side tuple of its frame (a group as destination if
+ *		@mc)
+ * @mc:		It was sent to a group or broadcast address: a frame of its
+ *		own
+ * @data:	Payload, which stays unchanged until udp_run_flush()
+ * @len:	Payload length, bytes
+ *
+ * A datagram of another flow, of another size, after a shorter one, or
+ * beyond TAP_GSO_SEGS_MAX sends the run first (udp_uso_joins()).  One
+ * that can't go in a super-frame (empty, to a group, beyond the MTU: then
+ * dropped and counted there) goes alone, at once.
+ */
+static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
+			const struct flow_key *k, bool mc, uint8_t *data,
+			size_t len)
+{
+	if (udp_run.n && !udp_uso_joins(udp_run.uf == uf && !mc, udp_run.n,
+					udp_run.seg, udp_run.last, len))
+		udp_run_flush(ctx);
+	if (mc || !len ||
+	    len > udp_payload_max(ctx->c.mtu, inany_v4(&k->gaddr))) {
+		udp_dgram_to_tap(ctx, k, data, len);
+		return;
+	}
+	if (!udp_run.n) {
+		udp_run.uf = uf;
+		udp_run.k = *k;
+		udp_run.seg = len;
+	}
+	udp_run.dg[udp_run.n].iov_base = data;
+	udp_run.dg[udp_run.n].iov_len = len;
+	udp_run.n++;
+	udp_run.last = len;
 }
 
 /**
@@ -1065,6 +1219,7 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 		return NULL;
 	}
 	uf->sock = s;
+	uf->gro = udp_gro_set(s);
 	if (udp_flow_epoll_add(ctx, uf) < 0) {
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
@@ -1256,7 +1411,11 @@ static bool udp_flow_peer_is(const struct udp_flow *uf,
  * namespace's own address, from that address, so that what listens on the
  * namespace's loopback only stays private (its loopback with
  * --host-lo-to-ns-lo, fwd_splice_ns_target()); for a namespace peer (-U),
- * the same loopback address on the host (any of 127.0.0.0/8, ::1).
+ * the same loopback address on the host (any of 127.0.0.0/8, ::1).  A
+ * namespace socket gets the UDP_FLOW_RCVBUF of flow sockets: a burst of
+ * answers (a run of super-datagrams echoed) overflowed the default.
+ *
+ * #syscalls setsockopt
  *
  * Return: flow, or NULL (no namespace socket, table full, connect() error)
  */
@@ -1281,6 +1440,12 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)
 		return NULL;
+	if (into_ns) {
+		/* Answers queue here as on a flow socket (udp_sock_new()) */
+		int rcvbuf = UDP_FLOW_RCVBUF;
+
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	}
 	ret = udp_sock_connect(s, bound, &lo, key->gport, &lo, to);
 	if (ret < 0) {
 		debug("UDP splice connect(): %s", strerror(-ret));
@@ -1538,10 +1703,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	if (events & EPOLLERR)
 		udp_listen_errqueue(ctx, ref);
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		struct udp_flow *run = NULL, *tap_run = NULL;
-		unsigned i, m = 0, tap_n = 0;
-		size_t tap_seg = 0, tap_last = 0;
-		struct flow_key tap_k;
+		struct udp_flow *run = NULL;
+		unsigned i, m = 0;
 		int r;
 
 		udp_recv_prepare_bufs();
@@ -1561,10 +1724,11 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			return;
 
 		for (i = 0; i < (unsigned)r; i++) {
-			size_t len = udp_mh_recv[i].msg_len;
+			size_t len = udp_mh_recv[i].msg_len, off, gro;
 			struct udp_flow *uf;
 			struct flow_key k;
 			union inany group;
+			unsigned nseg, j;
 			int mc = 0;
 
 			/* To a group or broadcast: to the guest as such */
@@ -1580,56 +1744,51 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				continue;
 			udp_flow_touch(uf, ctx->now);
 			uf->seen |= UDP_SEEN_OPENER;
+
+			/* A super-datagram (UDP_GRO): its datagrams, as the
+			 * peer sent them, one by one from here on
+			 */
+			gro = udp_gro_size(&udp_mh_recv[i].msg_hdr);
+			nseg = udp_gso_segs(len, gro);
+			if (nseg > 1)
+				udp_stats.gro_dgrams += nseg;
+
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
 				if (mc > 0)
 					k.gaddr = group;
-				/* A run of one flow, datagrams of one size
-				 * but the last: one super-frame (USO)
-				 */
-				if (tap_n &&
-				    !udp_uso_joins(tap_run == uf && mc <= 0,
-						   tap_n, tap_seg, tap_last,
-						   len)) {
-					udp_dgrams_to_tap(ctx, &tap_k,
-							  udp_tap_idx, tap_n,
-							  tap_seg);
-					tap_n = 0;
+				for (j = 0, off = 0; j < nseg; j++) {
+					size_t l = MIN(len - off,
+						       nseg > 1 ? gro : len);
+
+					udp_run_add(ctx, uf, &k, mc > 0,
+						    udp_buf[i] + off, l);
+					off += l;
 				}
-				if (mc > 0 || !len ||
-				    len > udp_payload_max(ctx->c.mtu,
-							  inany_v4(&k.gaddr))) {
-					udp_dgram_to_tap(ctx, &k, udp_buf[i],
-							 len);
-					continue;
-				}
-				if (!tap_n) {
-					tap_run = uf;
-					tap_k = k;
-					tap_seg = len;
-				}
-				udp_tap_idx[tap_n++] = i;
-				tap_last = len;
 				continue;
 			}
 
 			/* Spliced: gather consecutive datagrams of a flow */
-			if (run && run != uf) {
-				udp_sendmmsg(ctx, run, run->sock, udp_mh_send,
-					     m);
-				m = 0;
+			for (j = 0, off = 0; j < nseg; j++) {
+				size_t l = MIN(len - off, nseg > 1 ? gro : len);
+
+				if (run && (run != uf || m == UDP_BATCH)) {
+					udp_sendmmsg(ctx, run, run->sock,
+						     udp_mh_send, m);
+					m = 0;
+				}
+				run = uf;
+				udp_msg_init(&udp_mh_send[m].msg_hdr,
+					     &udp_iov_send[m], udp_buf[i] + off,
+					     l);
+				m++;
+				off += l;
 			}
-			run = uf;
-			udp_msg_init(&udp_mh_send[m].msg_hdr, &udp_iov_send[m],
-				     udp_buf[i], len);
-			m++;
 		}
 		if (run && m)
 			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
-		if (tap_n)
-			udp_dgrams_to_tap(ctx, &tap_k, udp_tap_idx, tap_n,
-					  tap_seg);
+		udp_run_flush(ctx);
 
 		if (r < UDP_BATCH)
 			return;
@@ -1683,6 +1842,7 @@ void udp_init(struct ctx *ctx)
 
 	if (c->no_udp)
 		return;
+	udp_gso_probe(c->udp_offload_off);
 	if (fwd_listen(ctx, IPPROTO_UDP, &c->udp_in, false) < 0)
 		die("-u: can't bind a forwarded port");
 
@@ -1744,9 +1904,10 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
+		    udp_stats.gro_dgrams,
 		    udp_stats.too_big, udp_stats.refused_full,
 		    flow_stats.evicted, udp_stats.evicted_answered,
 		    udp_stats.evicted_unanswered, udp_stats.no_source);

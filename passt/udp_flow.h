@@ -79,6 +79,8 @@ union udp_sockaddr {
  * @mcast:	UDP_TAP_OUT to a group or broadcast address: @sock is not
  *		connected, datagrams go to @peer (passt/udp_mcast.c)
  * @mcast_port:	With @mcast: port @sock is bound to, host order
+ * @gro:	UDP_TAP_OUT: @sock has UDP_GRO (udp_gro_set()): it may return
+ *		super-datagrams, read into 64 KiB
  */
 struct udp_flow {
 	struct flow_common f;
@@ -95,6 +97,7 @@ struct udp_flow {
 	uint8_t seen;
 	bool mcast;
 	uint16_t mcast_port;
+	bool gro;
 };
 
 #endif /* PASST_UDP_FLOW_H */
