@@ -31,6 +31,14 @@
  * whose socket is not connected (@mcast, passt/udp_mcast.c): sent to the
  * group, answers taken from anyone.
  *
+ * A UDP super-frame from the tap device (the namespace's socket used
+ * UDP_SEGMENT: several datagrams of one size but a shorter last, the size
+ * in the virtio_net_hdr) goes to the host socket in one sendmsg() with a
+ * UDP_SEGMENT cmsg, so the kernel cuts it at the same boundaries; where the
+ * kernel lacks UDP_SEGMENT, or refuses it for a flow (a segment beyond the
+ * route's MTU: the flow falls back for good), its datagrams are sent one
+ * message each (udp_send_flush()).
+ *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
@@ -195,6 +203,17 @@ static struct mmsghdr udp_mh_send[UDP_BATCH];
 static struct iovec udp_iov_send[UDP_BATCH];
 static uint8_t udp_cmsg_send[CMSG_SPACE(sizeof(struct in6_pktinfo))]
 	__attribute__((aligned(8)));
+/* Of each message: datagrams it carries, and its UDP_SEGMENT size (0: one
+ * datagram); control data of super-datagrams: pktinfo, then UDP_SEGMENT
+ */
+static unsigned udp_send_nseg[UDP_BATCH];
+static size_t udp_send_seg[UDP_BATCH];
+static uint8_t udp_cmsg_gso[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+					UDP_GSO_CMSG_SPACE]
+	__attribute__((aligned(8)));
+/* A super-datagram cut into its datagrams (udp_send_split()) */
+static struct mmsghdr udp_mh_split[UDP_GSO_SEGS_IN_MAX];
+static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
 struct udp_stats udp_stats;
 
@@ -1229,6 +1248,89 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 }
 
 /**
+ * udp_send_split() - Send a super-datagram of udp_mh_send[] as the
+ *		      datagrams it holds, one message each
+ * @ctx:	Context
+ * @uf:		Flow
+ * @s:		Socket
+ * @i:		Index of the message in udp_mh_send[] (one iovec, its
+ *		segment size in udp_send_seg[@i])
+ * @cl:		Length of the IP_PKTINFO/IPV6_PKTINFO control data in
+ *		udp_cmsg_send to send them with, 0 for none
+ *
+ * Return: datagrams sent
+ */
+static unsigned udp_send_split(struct ctx *ctx, const struct udp_flow *uf,
+			       int s, unsigned i, socklen_t cl)
+{
+	const struct msghdr *om = &udp_mh_send[i].msg_hdr;
+	size_t len = om->msg_iov[0].iov_len, seg = udp_send_seg[i], off;
+	uint8_t *base = om->msg_iov[0].iov_base;
+	unsigned j, k = 0, sent = 0;
+
+	for (off = 0; off < len; off += seg) {
+		struct msghdr *mh = &udp_mh_split[k].msg_hdr;
+
+		udp_msg_init(mh, &udp_iov_split[k], base + off,
+			     MIN(seg, len - off));
+		mh->msg_name = om->msg_name;
+		mh->msg_namelen = om->msg_namelen;
+		if (cl) {
+			mh->msg_control = udp_cmsg_send;
+			mh->msg_controllen = cl;
+		}
+		k++;
+	}
+	for (j = 0; j < k; j += UDP_BATCH)
+		sent += udp_sendmmsg(ctx, uf, s, udp_mh_split + j,
+				     MIN(k - j, (unsigned)UDP_BATCH));
+	return sent;
+}
+
+/**
+ * udp_send_flush() - Send the messages prepared in udp_mh_send[]
+ * @ctx:	Context
+ * @uf:		Flow they belong to
+ * @s:		Socket
+ * @m:		Number of messages, set to 0 on return
+ * @cl:		Length of the pktinfo control data in udp_cmsg_send, 0 if
+ *		none (udp_send_split())
+ *
+ * A super-datagram the kernel won't segment (UDP_SEGMENT: a segment beyond
+ * the route's MTU, EINVAL before Linux 6.x and EMSGSIZE since, seen on
+ * 6.18; more than its UDP_MAX_SEGMENTS, EINVAL; EIO without checksum
+ * offload on the route; udp(7), net/ipv4/udp.c) is sent as its datagrams
+ * instead, and the flow sends them that way from then on (@uf->gso_off).
+ * Anything else the kernel doesn't take is dropped (UDP).
+ */
+static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
+			   unsigned *m, socklen_t cl)
+{
+	unsigned off = 0, k, i;
+
+	while (off < *m) {
+		k = udp_sendmmsg(ctx, uf, s, udp_mh_send + off, *m - off);
+		for (i = off; i < off + k; i++)
+			udp_stats.dgrams_from_tap += udp_send_nseg[i];
+		off += k;
+		if (off >= *m)
+			break;
+		if (!udp_send_seg[off] ||
+		    (errno != EINVAL && errno != EMSGSIZE && errno != EIO))
+			break;
+		if (!uf->gso_off)
+			udp_dbg(uf, "UDP_SEGMENT refused (%s): datagrams one by one",
+				strerror(errno));
+		uf->gso_off = true;
+		udp_stats.gso_fallback++;
+		udp_stats.dgrams_from_tap += udp_send_split(ctx, uf, s, off,
+							    cl);
+		off++;
+	}
+	*m = 0;
+}
+
+/**
  * udp_tap_send() - Send a run of guest datagrams of one flow to the host
  * @ctx:	Context
  * @uf:		Flow (UDP_TAP_OUT: own socket; UDP_TAP_IN: the forwarded
@@ -1236,9 +1338,16 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
  * @f:		Frames
  * @n:		Number of frames
  *
+ * A UDP super-frame (@f->gso_size, from the tap device) goes out in one
+ * message with a UDP_SEGMENT cmsg (udp(7)) where the kernel has it and the
+ * flow hasn't fallen back (udp_send_flush()), else as one message per
+ * datagram it holds: the peer gets the datagrams the guest wrote.  One
+ * with a segment beyond the guest's MTU or too many segments
+ * (udp_gso_in_check()) is dropped and counted.
+ *
  * #syscalls setsockopt
- * Return: frames consumed (sent, or dropped as too big), at most UDP_BATCH;
- *	   a run on the flow's own socket stops where the TTL changes
+ * Return: frames consumed (sent, or dropped as too big or bad); a run on
+ *	   the flow's own socket stops where the TTL changes
  */
 static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			     const struct frame *f, unsigned n)
@@ -1246,6 +1355,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	bool via_listener = uf->kind == UDP_TAP_IN;
 	int s = via_listener ? uf->listen_sock : uf->sock;
 	socklen_t cl = via_listener ? udp_pktinfo_set(uf, udp_cmsg_send) : 0;
+	size_t pmax = udp_payload_max(ctx->c.mtu, inany_v4(&uf->f.key.gaddr));
 	unsigned used, m = 0;
 
 	/* The guest's TTL or hop limit goes out with its datagrams (so that
@@ -1264,25 +1374,69 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		uf->ttl = f[0].ttl;
 	}
 
-	for (used = 0; used < n && m < UDP_BATCH; used++) {
-		struct msghdr *mh = &udp_mh_send[m].msg_hdr;
+	for (used = 0; used < n; used++) {
+		const struct frame *fr = &f[used];
+		size_t plen = fr->payload_len, seg = fr->gso_size;
+		struct msghdr *mh;
+		int nseg = 1;
 
-		if (!via_listener && f[used].ttl != f[0].ttl)
+		if (!via_listener && fr->ttl != f[0].ttl)
 			break;
-		if (f[used].l3_len > (size_t)ctx->c.mtu) {
+		if (seg && plen > seg) {
+			nseg = udp_gso_in_check(plen, seg, pmax);
+			if (nseg == -EMSGSIZE) {
+				udp_stats.too_big += udp_gso_segs(plen, seg);
+				continue;
+			}
+			if (nseg < 0) {
+				udp_stats.gso_bad++;
+				continue;
+			}
+		} else if (fr->l3_len > (size_t)ctx->c.mtu) {
 			udp_stats.too_big++;
 			continue;
 		}
-		udp_msg_init(mh, &udp_iov_send[m], (void *)f[used].payload,
-			     f[used].payload_len);
+		if (m == UDP_BATCH)
+			udp_send_flush(ctx, uf, s, &m, cl);
+
+		mh = &udp_mh_send[m].msg_hdr;
+		udp_msg_init(mh, &udp_iov_send[m], (void *)fr->payload, plen);
 		if (via_listener || uf->mcast)	/* mcast: no cl, no cmsg */
 			udp_msg_to_peer(mh, uf, cl);
-		uf->last_len = (uint16_t)f[used].payload_len;
+		udp_send_nseg[m] = (unsigned)nseg;
+		udp_send_seg[m] = nseg > 1 ? seg : 0;
+		if (nseg > 1) {
+			udp_stats.gso_from_tap++;
+			if (udp_seg_enabled() && !uf->gso_off) {
+				/* pktinfo, if any, then UDP_SEGMENT */
+				if (mh->msg_controllen)
+					memcpy(udp_cmsg_gso[m], udp_cmsg_send,
+					       mh->msg_controllen);
+				mh->msg_control = udp_cmsg_gso[m];
+				mh->msg_controllen =
+					udp_gso_cmsg(udp_cmsg_gso[m],
+						     mh->msg_controllen,
+						     (uint16_t)seg);
+			} else {
+				/* Cut here: what is queued before it goes
+				 * first, then its datagrams, one message each
+				 */
+				unsigned cur = m;
+
+				udp_stats.gso_fallback++;
+				udp_send_flush(ctx, uf, s, &m, cl);
+				udp_stats.dgrams_from_tap +=
+					udp_send_split(ctx, uf, s, cur, cl);
+				uf->last_len = (uint16_t)(plen - (nseg - 1) * seg);
+				continue;
+			}
+		}
+		uf->last_len = (uint16_t)(nseg > 1 ? plen - (nseg - 1) * seg :
+					  plen);
 		m++;
 	}
 	if (m)
-		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
-							  udp_mh_send, m);
+		udp_send_flush(ctx, uf, s, &m, cl);
 	udp_flow_touch(uf, ctx->now);
 	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
 	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
@@ -1904,10 +2058,11 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, super-frames from guest %lu (cut here %lu, bad %lu), too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
-		    udp_stats.gro_dgrams,
+		    udp_stats.gro_dgrams, udp_stats.gso_from_tap,
+		    udp_stats.gso_fallback, udp_stats.gso_bad,
 		    udp_stats.too_big, udp_stats.refused_full,
 		    flow_stats.evicted, udp_stats.evicted_answered,
 		    udp_stats.evicted_unanswered, udp_stats.no_source);

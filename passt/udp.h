@@ -19,6 +19,9 @@ struct udp_stats {
 	uint64_t evicted_answered, evicted_unanswered;
 	uint64_t uso_frames;
 	uint64_t gro_dgrams;	/* datagrams read in super-datagrams (UDP_GRO) */
+	uint64_t gso_from_tap;	/* UDP super-frames from the guest */
+	uint64_t gso_fallback;	/* of those, cut here: no UDP_SEGMENT */
+	uint64_t gso_bad;	/* super-frames with too many segments: dropped */
 	uint64_t no_source;	/* host peer with no address to show: dropped */
 };
 

@@ -19,10 +19,11 @@
  * Out (UDP_SEGMENT, Linux 4.18, udp(7)): a super-datagram from the guest
  * (a tap frame with VIRTIO_NET_HDR_GSO_UDP_L4) goes out in one sendmsg()
  * with a cmsg of level SOL_UDP, type UDP_SEGMENT (a uint16_t gso_size);
- * the kernel (or the NIC) cuts it.  The kernel refuses (EINVAL) a segment
- * that doesn't fit the route's MTU without fragments, more than its
- * UDP_MAX_SEGMENTS, and (EIO) a route without checksum offload in some
- * cases: such a flow falls back to one datagram per message, cut here.
+ * the kernel (or the NIC) cuts it.  The kernel refuses a segment that
+ * doesn't fit the route's MTU without fragments (EMSGSIZE on 6.18, EINVAL
+ * on older kernels), more than its UDP_MAX_SEGMENTS (EINVAL), and (EIO) a
+ * route without checksum offload in some cases: such a flow falls back to
+ * one datagram per message, cut here.
  *
  * udp_gso_probe() tries both options once on a throw-away socket at
  * start, and --no-udp-offload turns both off: one log line says which.

@@ -15,9 +15,16 @@
 #  3. H's loopback -> the -u port -> spliced to the namespace's echo;
 #  4. with --pcap (no UDP super-frames to the namespace: super-datagrams
 #     cut into one frame per datagram here), 1 and 2 again;
-#  5. with --no-udp-offload (no UDP_GRO, no UDP_SEGMENT), 1 and 2 again.
+#  5. with --no-udp-offload (no UDP_GRO, no UDP_SEGMENT), 1 and 2 again:
+#     the namespace's super-frames (Linux 6.2 taps) are cut by pasta;
+#  6. with --no-map-gw, the namespace -> R itself, segments of 8,000
+#     bytes: R's veth has MTU 1500, the kernel refuses UDP_SEGMENT for the
+#     flow (EINVAL), which falls back to one datagram per message (IP
+#     fragments on the veth).
 # In run 1, pasta's --stats must count datagrams read in super-datagrams
-# (fails on a pasta without UDP_GRO), in run 5 none.
+# (fails on a pasta without UDP_GRO) and, on a kernel whose tap takes USO,
+# super-frames from the namespace; in run 5 no super-datagram, and every
+# super-frame cut here; in run 6 super-frames cut here.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 UDPTOOL="python3 $(dirname "$0")/udptool.py"
@@ -71,6 +78,12 @@ pasta_alive
 gro=$(stat "datagrams in host super-datagrams")
 log "$(grep 'stats: UDP flows' "$WORK/pasta.log" | tail -1)"
 [ "${gro:-0}" -gt 0 ] || fail "no super-datagram read from a UDP_GRO socket"
+uso=0
+grep -q "UDP segmentation offload to the namespace: yes" "$WORK/pasta.log" && uso=1
+gin=$(stat "super-frames from guest")
+cut=$(stat "cut here")
+[ $uso = 0 ] || [ "${gin:-0}" -gt 0 ] || fail "no super-frame from the namespace"
+[ "${cut:-1}" -eq 0 ] || fail "$cut super-frames cut here with UDP_SEGMENT"
 stop_pasta
 
 start_pasta -u 6301:5301 --pcap /dev/null
@@ -84,6 +97,21 @@ grep -q "UDP offload on host sockets: off" "$WORK/pasta.log" ||
 rounds 1 no-udp-offload
 gro=$(stat "datagrams in host super-datagrams")
 [ "${gro:-1}" -eq 0 ] || fail "$gro datagrams read in super-datagrams with --no-udp-offload"
+gin=$(stat "super-frames from guest")
+cut=$(stat "cut here")
+[ "${gin:-0}" -eq "${cut:-1}" ] || fail "$gin super-frames from the namespace, $cut cut here"
+[ $uso = 0 ] || [ "${cut:-0}" -gt 0 ] || fail "no super-frame cut here"
+pasta_alive
+stop_pasta
+
+bg in_remote $UDPTOOL gsoecho :: 5303 60
+wait_for in_remote sh -c "ss -Huln 'sport = :5303' | grep -q 5303" || fail "echo in R"
+start_pasta --no-map-gw --stats
+warm in_ns $R4 5303
+in_ns $UDPTOOL gso $R4 5303 2 8000:63000,1000:5500 || fail "IPv4, namespace -> R, refused UDP_SEGMENT"
+cut=$(stat "cut here")
+[ $uso = 0 ] || [ "${cut:-0}" -gt 0 ] || fail "UDP_SEGMENT refused, but no super-frame cut here"
+log "$(grep 'stats: UDP flows' "$WORK/pasta.log" | tail -1)"
 pasta_alive
 stop_pasta
 pass "super-datagrams both ways, remote, namespace and spliced, with and without offloads: every datagram whole, in order"
