@@ -27,8 +27,8 @@
  * out at once, with the old prefix and lifetimes 0 if the prefix changed:
  * ndp_ra_prefix_gone()); pasta --config-net updates the namespace's addresses and
  * routes through its configuration helper (passt/nsconf.c); TCP
- * connections whose host-side address the host no longer has are reset
- * (flow_host_changed()).
+ * connections whose host-side address the host no longer has are reset,
+ * UDP and ICMP echo flows closed (flow_host_changed()).
  */
 #include <errno.h>
 #include <fcntl.h>
