@@ -46,6 +46,7 @@
 #include "../conf/netlink.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow.h"
 #include "follow.h"
@@ -308,6 +309,7 @@ static void follow_line(const char *msg)
 static void follow_apply(struct ctx *ctx)
 {
 	static struct conf next;
+	struct in_addr old4;
 	struct in6_addr old6;
 	int rc, old6_plen;
 	bool v6;
@@ -330,6 +332,7 @@ static void follow_apply(struct ctx *ctx)
 	}
 
 	v6 = memcmp(&ctx->c.ip6, &next.ip6, sizeof(next.ip6));
+	old4 = ctx->c.ip4.addr;
 	old6 = ctx->c.ip6.addr;
 	old6_plen = ctx->c.ip6.prefix_len;
 	ctx->c.ip4 = next.ip4;
@@ -349,6 +352,13 @@ static void follow_apply(struct ctx *ctx)
 			ndp_ra_prefix_gone(&old6, old6_plen);
 		else
 			ndp_ra_restart();
+	}
+	if (nsconf_running()) {
+		/* the namespace drops them: inbound goes to the new ones */
+		if (old4.s_addr != ctx->c.ip4.addr.s_addr)
+			tap_guest_forget(AF_INET, &old4);
+		if (memcmp(&old6, &ctx->c.ip6.addr, sizeof(old6)))
+			tap_guest_forget(AF_INET6, &old6);
 	}
 	nsconf_update(ctx);
 }
