@@ -10,8 +10,9 @@
  * destination.  The kernel owns the identifier on such sockets (it uses the
  * socket's local port), so replies come back with its identifier and we put
  * the guest's back before building the reply frame.  Flows idle for
- * PING_TIMEOUT_MS are closed.  If the kernel refuses ping sockets, one
- * warning says so and echo requests are dropped from then on.
+ * PING_TIMEOUT_MS are closed, and so are flows whose source address the
+ * host lost (icmp_flow_host_changed()).  If the kernel refuses ping
+ * sockets, one warning says so and echo requests are dropped from then on.
  *
  * The guest's TTL or hop limit goes out with its requests (IP_TTL,
  * IPV6_UNICAST_HOPS), so that "ping -t" and "ping -t 1" mean what they

@@ -97,7 +97,9 @@
  *
  * Timers.  Every datagram stamps its flow (last_active).  The flow layer's
  * timer pass (udp_flow_timer()) closes idle flows and their sockets, and
- * asks for the next expiry; a later datagram opens a new flow.
+ * asks for the next expiry; a later datagram opens a new flow.  Following
+ * the host (passt/follow.c), a tap flow whose host-side address the host
+ * lost is closed at once (udp_flow_host_changed()), for the same reason.
  *
  * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
  * full, a new flow of any kind takes the place of the UDP flow idle the
