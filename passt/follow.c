@@ -254,9 +254,10 @@ static void follow_resolv_reread(void)
  *
  * Watches resolv.conf (follow_resolv_init()), detaches (isolate_helper():
  * empty root, --runas user or nobody), drops every capability, sets
- * no_new_privs and its seccomp filter, then, on each inotify event about
- * the file, reads it again (follow_resolv_reread()) and sends the daemon
- * what it says, one struct resolv_conf per message.  It exits when the
+ * no_new_privs and its seccomp filter, sends the daemon what the file
+ * said when the watches were set, then, on each inotify event about the
+ * file, reads it again (follow_resolv_reread()) and sends what it says,
+ * one struct resolv_conf per message.  It exits when the
  * daemon's end is closed, and dies with the daemon (PR_SET_PDEATHSIG).
  *
  * Context: forked child; never returns
@@ -294,6 +295,12 @@ static void follow_resolv_helper(int fd, const struct ctx *ctx)
 	n = follow_dir_fds(fds);
 	if (isolate_seccomp_helper_dirs(fds, n, FOLLOW_OPEN_FLAGS) < 0)
 		_exit(1);
+
+	/* What it said when the watches were set: a change since the
+	 * daemon's own first read isn't missed
+	 */
+	if (send(fd, &follow_resolv, sizeof(follow_resolv), MSG_NOSIGNAL) < 0)
+		_exit(0);
 
 	pfd[0].fd = fd;
 	pfd[0].events = POLLIN;
@@ -357,11 +364,13 @@ static void follow_resolv_start(struct ctx *ctx)
  * follow_resolv_recv() - Take what the helper sent: resolv.conf changed
  * @ctx:	Context
  *
- * The last message of those queued wins.  If the helper is gone, its
- * socket leaves the epoll set, with a warning: the name servers stay.
+ * The last message of those queued wins; one that says what we have
+ * already (both sides zero the whole struct before reading) changes
+ * nothing.  If the helper is gone, its socket leaves the epoll set, with
+ * a warning: the name servers stay.
  *
  * #syscalls recvfrom epoll_ctl close
- * Return: true if a new struct resolv_conf was taken
+ * Return: true if a different struct resolv_conf was taken
  */
 static bool follow_resolv_recv(struct ctx *ctx)
 {
@@ -378,6 +387,8 @@ static bool follow_resolv_recv(struct ctx *ctx)
 		r.search_count = MIN(r.search_count, (unsigned)CONF_MAX_SEARCH);
 		for (i = 0; i < CONF_MAX_SEARCH; i++)
 			r.search[i][CONF_SEARCH_LEN - 1] = '\0';
+		if (!memcmp(&r, &follow_resolv, sizeof(r)))
+			continue;	/* the same (its first message, usually) */
 		follow_resolv = r;
 		got = true;
 	}

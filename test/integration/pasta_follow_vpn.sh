@@ -119,7 +119,17 @@ wait_for sh -c "[ \$(grep -c 'bytes from' '$WORK/ping4') -ge 2 ] &&
 	{ cat "$WORK/ping4" "$WORK/ping6"; fail "no echo replies through the VPN"; }
 
 # The VPN goes: its routes and addresses, in one batch
-derived=$(grep -c 'host: template interface' "$WORK/pasta.log")
+# derivations - how many times the daemon derived the host's picture (its
+# debug line): the start's own changes (DAD of H's link-local addresses,
+# say) settle first, so that the next one is the VPN going
+derivations() { grep -c 'host: template interface' "$WORK/pasta.log"; }
+_i=0
+while [ $_i -lt 10 ]; do
+	_n=$(derivations); sleep 1
+	[ "$(derivations)" = "$_n" ] && break
+	_i=$((_i + 1))
+done
+derived=$(derivations)
 ip -n "$H" -batch - <<EOF || fail "VPN down"
 route del 192.0.2.0/24
 route del 2001:db8:4::/64
