@@ -34,8 +34,10 @@ start() {
 	track $pid
 	wait_for grep -q '^Seccomp:[[:space:]]*2' /proc/$pid/status ||
 		{ cat "$WORK/passt.log"; fail "passt not isolated"; }
-	helper=$(pgrep -P $pid -x passt-sockfile) ||
+	# a forked helper takes its name (prctl()) when it's scheduled
+	wait_for pgrep -P $pid -x passt-sockfile ||
 		{ ps -ef | grep "[p]asst"; fail "no passt-sockfile helper"; }
+	helper=$(pgrep -P $pid -x passt-sockfile)
 	track $helper
 	[ -S "$D/p.sock" ] && [ -S "$D/c.sock" ] || fail "socket files missing"
 }
@@ -49,14 +51,18 @@ for f in /proc/$pid/fd/*; do
 	[ -d "$f" ] || continue
 	fail "daemon holds a directory: $f -> $(readlink "$f")"
 done
-resolv=$(pgrep -P $pid -x passt-resolv) ||
+wait_for pgrep -P $pid -x passt-resolv ||
 	{ ps -ef | grep "[p]asst"; fail "no passt-resolv helper"; }
-for h in $helper $resolv; do
+resolv=$(pgrep -P $pid -x passt-resolv)
+# confined PID - PID runs as 65534, no capabilities, no_new_privs, seccomp
+confined() {
 	for f in Uid:65534 CapEff:0000000000000000 NoNewPrivs:1 Seccomp:2; do
-		v=$(awk -v k="${f%%:*}:" '$1 == k { print $2 }' /proc/$h/status)
-		[ "$v" = "${f#*:}" ] ||
-			fail "helper $h ${f%%:*} is $v, expected ${f#*:}"
+		v=$(awk -v k="${f%%:*}:" '$1 == k { print $2 }' /proc/$1/status)
+		[ "$v" = "${f#*:}" ] || { echo "${f%%:*} is $v, expected ${f#*:}"; return 1; }
 	done
+}
+for h in $helper $resolv; do	# each confines itself once forked
+	wait_for confined $h || fail "helper $h: $(confined $h)"
 done
 log "daemon: no directory descriptor; helpers $helper (sockfile), $resolv (resolv.conf): 65534, no capabilities, no_new_privs, seccomp"
 
