@@ -1300,7 +1300,12 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
 	}
-	udp_dbg(uf, "new flow, to loopback port %u", to);
+	if (log_level >= LOG_DEBUG) {
+		char tgt[INET6_ADDRSTRLEN];
+
+		/* --config-net: the namespace's own address, not loopback */
+		udp_dbg(uf, "new flow, to [%s]:%u", inany_ntop(&lo, tgt), to);
+	}
 	return uf;
 }
 
