@@ -188,7 +188,7 @@ int resolv_read(const char *path, struct resolv_conf *r)
  * bounded amount of memory and time; a line cut at that limit is dropped.
  * Otherwise the same rules as resolv_read().
  *
- * #syscalls pread64
+ * #syscalls:helper pread64
  * Return: 0 on success (also for an empty file), -errno from pread()
  */
 int resolv_read_fd(int fd, struct resolv_conf *r)

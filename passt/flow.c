@@ -35,6 +35,7 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
+#include "fwd.h"
 #include "passt.h"
 #include "siphash.h"
 
@@ -743,6 +744,59 @@ void flow_abort_all(struct ctx *ctx)
 		if (ops && ops->abort)
 			ops->abort(ctx, &flowtab[i]);
 	}
+}
+
+/**
+ * flow_addr_gone() - Is this a host-side address the host no longer has?
+ * @a:		Local address of a flow's host side (IPv4-mapped for IPv4)
+ * @has_addr:	Does the host have this address (family, network order)?
+ *
+ * The wildcard and loopback addresses are never gone: a socket bound to
+ * them doesn't depend on an address of a link.
+ *
+ * Return: true if @a is a specific, non-loopback address for which
+ *	   @has_addr() returns false
+ */
+bool flow_addr_gone(const union inany *a,
+		    bool (*has_addr)(int af, const void *addr))
+{
+	const struct in_addr *a4 = inany_v4(a);
+
+	if (inany_is_unspecified(a) || inany_is_loopback(a))
+		return false;
+	if (a4)
+		return !has_addr(AF_INET, a4);
+	return !has_addr(AF_INET6, &a->a6);
+}
+
+/**
+ * flow_sock_addr_gone() - Is a socket's local address one the host lost?
+ * @s:		TCP, UDP or ping socket of our own, bound or connected
+ * @has_addr:	Does the host have this address (family, network order)?
+ *
+ * After connect(), the local address is the one the kernel chose for the
+ * destination (ip(7), ipv6(7): getsockname()).  The kernel keeps it when
+ * the host loses it, and every later send from it fails (IPv4: EINVAL,
+ * the route lookup refuses a source that isn't local) or leaves with a
+ * source the peer can't answer.
+ *
+ * #syscalls getsockname
+ * Return: true if flow_addr_gone() says so for the local address of @s;
+ *	   false if @s is -1, of another family, or getsockname() fails
+ */
+bool flow_sock_addr_gone(int s, bool (*has_addr)(int af, const void *addr))
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	union inany a;
+	uint16_t port;
+
+	if (s < 0 || getsockname(s, (struct sockaddr *)&ss, &sl))
+		return false;
+	if (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)
+		return false;
+	inany_from_sockaddr(&a, &port, &ss);
+	return flow_addr_gone(&a, has_addr);
 }
 
 /**

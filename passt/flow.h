@@ -207,6 +207,9 @@ unsigned flow_drain(struct ctx *ctx, bool abort);
 void flow_abort_all(struct ctx *ctx);
 void flow_host_changed(struct ctx *ctx,
 		       bool (*has_addr)(int af, const void *addr));
+bool flow_addr_gone(const union inany *a,
+		    bool (*has_addr)(int af, const void *addr));
+bool flow_sock_addr_gone(int s, bool (*has_addr)(int af, const void *addr));
 void flow_guest_gone(struct ctx *ctx, unsigned ms);
 void flow_guest_attached(struct ctx *ctx);
 bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,

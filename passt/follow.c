@@ -5,16 +5,22 @@
  *
  * Unless --no-follow-host, follow_init() opens, before isolation and in
  * the host's network namespace, a libnl cache manager on the host's links,
- * addresses and routes (conf/netlink.c, netlink_watch_open()), and an
- * inotify instance watching resolv.conf, its directory (tools replace the
- * file: IN_MOVED_TO, IN_CREATE) and, if it is a symbolic link, the
- * directory of its target; the file itself stays open, and so does each
- * directory (O_PATH), to read the file again after the file system is
- * gone from view (isolation: an empty root).  Both fds are in the epoll
- * set.  The seccomp filter allows openat() relative to those directories
- * only, read-only and without following a symbolic link (a replaced
- * resolv.conf that is a link to another place isn't found again: the
- * directory of its first target is watched, see follow_resolv_init()).
+ * addresses and routes (conf/netlink.c, netlink_watch_open()), and starts a
+ * resolv.conf helper (follow_resolv_start()).  The helper, a child forked
+ * then, holds an inotify instance watching resolv.conf, its directory
+ * (tools replace the file: IN_MOVED_TO, IN_CREATE) and, if it is a
+ * symbolic link, the directory of its target; the file itself stays open
+ * there, and so does each directory (O_PATH), to read the file again once
+ * the file system is gone from view (isolate_helper(): an empty root, the
+ * --runas user or nobody, no capability).  Its seccomp filter allows
+ * openat() relative to those directories only, read-only and without
+ * following a symbolic link (a replaced resolv.conf that is a link to
+ * another place isn't found again: the directory of its first target is
+ * watched, see follow_resolv_init()).  On each event about the file it
+ * reads it again and sends what it says (struct resolv_conf) over a
+ * SOCK_SEQPACKET socketpair.  The daemon itself keeps no directory and
+ * opens no file: its end of the socketpair and the netlink socket are in
+ * its epoll set.
  *
  * Each notification only marks a change (follow_settle_event()) and asks
  * for a timer: once no notification came for FOLLOW_QUIET_MS (or
@@ -27,36 +33,44 @@
  * out at once, with the old prefix and lifetimes 0 if the prefix changed:
  * ndp_ra_prefix_gone()); pasta --config-net updates the namespace's addresses and
  * routes through its configuration helper (passt/nsconf.c); TCP
- * connections whose host-side address the host no longer has are reset
- * (flow_host_changed()).
+ * connections whose host-side address the host no longer has are reset,
+ * UDP and ICMP echo flows closed (flow_host_changed()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cap-ng.h>
 
 #include "../conf/follow.h"
 #include "../conf/log.h"
 #include "../conf/netlink.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"
+#include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow.h"
 #include "follow.h"
+#include "isolation.h"
 #include "nsconf.h"
 
 #define FOLLOW_RESOLV_DIRS	FOLLOW_DIRS_MAX	/* resolv.conf's, its target's */
 
 static struct follow_settle follow_settle;
 static struct resolv_conf follow_resolv;	/* what resolv.conf says */
-static bool follow_resolv_dirty;
 static int follow_nl_fd = -1;
+static int follow_resolv_sock = -1;		/* daemon: to the helper */
+/* The resolv.conf helper's own */
 static int follow_in_fd = -1;			/* inotify */
 static int follow_file_wd = -1;			/* watch on the file */
 static int follow_file_fd = -1;			/* the file, open */
@@ -117,7 +131,7 @@ static void follow_dir_add(unsigned i, const char *path)
 /**
  * follow_resolv_init() - Watch resolv.conf and read it a first time
  *
- * Context: set-up, before isolation
+ * Context: the resolv.conf helper, before it detaches from the file system
  */
 static void follow_resolv_init(void)
 {
@@ -143,15 +157,15 @@ static void follow_resolv_init(void)
 }
 
 /**
- * follow_dir_fds() - Directories kept open to find resolv.conf again
+ * follow_dir_fds() - Directories the helper keeps open to find resolv.conf
  * @fds:	Filled with their fds, FOLLOW_DIRS_MAX entries at most
  *
- * For the seccomp filter (passt/isolation.c): openat() is allowed
- * relative to these only, with FOLLOW_OPEN_FLAGS.
+ * For the helper's seccomp filter (isolate_seccomp_helper_dirs()):
+ * openat() is allowed relative to these only, with FOLLOW_OPEN_FLAGS.
  *
  * Return: number of fds
  */
-unsigned follow_dir_fds(int *fds)
+static unsigned follow_dir_fds(int *fds)
 {
 	unsigned i, n = 0;
 
@@ -163,42 +177,10 @@ unsigned follow_dir_fds(int *fds)
 }
 
 /**
- * follow_init() - Start watching the host's network, unless --no-follow-host
- * @ctx:	Context, epoll instance ready
- *
- * Context: set-up, in the host's network namespace, before isolation (the
- * sockets and watches must be made then: the seccomp filter and the empty
- * root come later).  Failures are warnings: the daemon runs on, with what
- * it derived at start.
- */
-void follow_init(struct ctx *ctx)
-{
-	if (ctx->c.no_follow_host) {
-		debug("--no-follow-host: the start-up configuration stays");
-		return;
-	}
-
-	follow_nl_fd = netlink_watch_open();
-	if (follow_nl_fd < 0) {
-		warn("can't watch the host's routes and addresses: %s",
-		     strerror(-follow_nl_fd));
-		follow_nl_fd = -1;
-	} else if (follow_epoll_add(ctx, follow_nl_fd, EPOLL_TYPE_FOLLOW_NL)) {
-		warn_perror("epoll_ctl on the netlink watch");
-	}
-
-	follow_resolv_init();
-	if (follow_in_fd >= 0 &&
-	    follow_epoll_add(ctx, follow_in_fd, EPOLL_TYPE_FOLLOW_RESOLV))
-		warn_perror("epoll_ctl on the resolv.conf watch");
-
-	nsconf_init(ctx);
-}
-
-/**
  * follow_inotify_read() - Drain the inotify queue: is resolv.conf involved?
  *
- * #syscalls read
+ * Context: the resolv.conf helper
+ * #syscalls:helper read
  * Return: true if an event concerns resolv.conf (or the queue overflowed)
  */
 static bool follow_inotify_read(void)
@@ -228,42 +210,16 @@ static bool follow_inotify_read(void)
 }
 
 /**
- * follow_handler() - A notification from the host: mark it, wait to settle
- * @ctx:	Context
- * @ref:	epoll reference (EPOLL_TYPE_FOLLOW_NL or _RESOLV)
- */
-void follow_handler(struct ctx *ctx, union epoll_ref ref)
-{
-	bool hit = false;
-
-	if (ref.type == EPOLL_TYPE_FOLLOW_NL) {
-		int rc = netlink_watch_read();
-
-		trace("netlink watch: %d", rc);
-
-		if (rc < 0) {
-			debug("netlink watch: %s", strerror(-rc));
-			hit = true;
-		}
-		hit = hit || rc > 0;
-	} else if (follow_inotify_read()) {
-		follow_resolv_dirty = true;
-		hit = true;
-	}
-	if (!hit)
-		return;
-	follow_settle_event(&follow_settle, ctx->now);
-	timer_want(ctx, follow_settle_due(&follow_settle));
-}
-
-/**
  * follow_resolv_reread() - Read resolv.conf again, the new file if replaced
  *
  * The open file is read unless it has no name left (replaced or removed):
  * then the name is opened again in the directories kept open, the
- * target's first.  A file that can't be read leaves the last contents.
+ * target's first.  A file that can't be read leaves the last contents
+ * (nothing is logged: the helper's filter has no write()).
  *
- * #syscalls fstat newfstatat openat close
+ * Context: the resolv.conf helper
+ * #syscalls:helper fstat newfstatat close
+ * (openat: a rule of its own, isolate_seccomp_helper_dirs())
  */
 static void follow_resolv_reread(void)
 {
@@ -287,9 +243,225 @@ static void follow_resolv_reread(void)
 			break;
 		}
 	}
-	if (follow_file_fd < 0 ||
-	    resolv_read_fd(follow_file_fd, &follow_resolv))
-		debug("resolv.conf: can't read it again, keeping what it said");
+	if (follow_file_fd >= 0)	/* on failure, what it said stays */
+		resolv_read_fd(follow_file_fd, &follow_resolv);
+}
+
+/**
+ * follow_resolv_helper() - Body of the resolv.conf helper
+ * @fd:		Helper's end of the socketpair
+ * @ctx:	Context (--runas)
+ *
+ * Watches resolv.conf (follow_resolv_init()), detaches (isolate_helper():
+ * empty root, --runas user or nobody), drops every capability, sets
+ * no_new_privs and its seccomp filter, sends the daemon what the file
+ * said when the watches were set, then, on each inotify event about the
+ * file, reads it again (follow_resolv_reread()) and sends what it says,
+ * one struct resolv_conf per message.  It exits when the
+ * daemon's end is closed, and dies with the daemon (PR_SET_PDEATHSIG).
+ *
+ * Context: forked child; never returns
+ * #syscalls:helper poll ppoll recvfrom sendto exit_group brk mmap munmap
+ * #syscalls:helper exit rt_sigreturn restart_syscall
+ */
+static void follow_resolv_helper(int fd, const struct ctx *ctx)
+{
+	int fds[FOLLOW_DIRS_MAX];
+	struct pollfd pfd[2];
+	unsigned n;
+
+	/* Silent: its filter has no write() (the resolv.conf parser's debug
+	 * lines would kill it)
+	 */
+	log_level = -1;
+	log_trace_on = false;
+	signals_unblock_child();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, ctx->c.mode == MODE_PASTA ? "pasta-resolv" :
+						       "passt-resolv");
+	if (fd > 3)
+		close_range(3, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+
+	follow_resolv_init();
+	if (follow_in_fd < 0)
+		_exit(1);
+	if (isolate_helper(&ctx->c))
+		_exit(1);
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_apply(CAPNG_SELECT_BOTH))
+		_exit(1);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	n = follow_dir_fds(fds);
+	if (isolate_seccomp_helper_dirs(fds, n, FOLLOW_OPEN_FLAGS) < 0)
+		_exit(1);
+
+	/* What it said when the watches were set: a change since the
+	 * daemon's own first read isn't missed
+	 */
+	if (send(fd, &follow_resolv, sizeof(follow_resolv), MSG_NOSIGNAL) < 0)
+		_exit(0);
+
+	pfd[0].fd = fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = follow_in_fd;
+	pfd[1].events = POLLIN;
+	for (;;) {
+		char c;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		if (pfd[0].revents) {	/* nothing comes: the daemon is gone */
+			ssize_t r = recv(fd, &c, sizeof(c), MSG_DONTWAIT);
+
+			if (!r || (r < 0 && errno != EAGAIN && errno != EINTR))
+				_exit(0);
+		}
+		if ((pfd[1].revents & POLLIN) && follow_inotify_read()) {
+			follow_resolv_reread();
+			if (send(fd, &follow_resolv, sizeof(follow_resolv),
+				 MSG_NOSIGNAL) < 0 && errno == EPIPE)
+				_exit(0);
+		}
+	}
+}
+
+/**
+ * follow_resolv_start() - Fork the resolv.conf helper
+ * @ctx:	Context
+ *
+ * Context: set-up, before isolation.  A failure is a warning: the name
+ * servers then stay those of the start.
+ */
+static void follow_resolv_start(struct ctx *ctx)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		warn_perror("resolv.conf helper: socketpair");
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		warn_perror("resolv.conf helper: fork");
+		close(sv[0]);
+		close(sv[1]);
+		return;
+	}
+	if (!pid) {
+		close(sv[0]);
+		follow_resolv_helper(sv[1], ctx);	/* no return */
+	}
+	close(sv[1]);
+	follow_resolv_sock = sv[0];
+}
+
+/**
+ * follow_resolv_recv() - Take what the helper sent: resolv.conf changed
+ * @ctx:	Context
+ *
+ * The last message of those queued wins; one that says what we have
+ * already (both sides zero the whole struct before reading) changes
+ * nothing.  If the helper is gone, its socket leaves the epoll set, with
+ * a warning: the name servers stay.
+ *
+ * #syscalls recvfrom epoll_ctl close
+ * Return: true if a different struct resolv_conf was taken
+ */
+static bool follow_resolv_recv(struct ctx *ctx)
+{
+	static struct resolv_conf r;
+	bool got = false;
+	unsigned i;
+	ssize_t n;
+
+	while ((n = recv(follow_resolv_sock, &r, sizeof(r), MSG_DONTWAIT)) > 0) {
+		if (n != sizeof(r))
+			continue;
+		r.ns4_count = MIN(r.ns4_count, (unsigned)RESOLV_MAX_NS);
+		r.ns6_count = MIN(r.ns6_count, (unsigned)RESOLV_MAX_NS);
+		r.search_count = MIN(r.search_count, (unsigned)CONF_MAX_SEARCH);
+		for (i = 0; i < CONF_MAX_SEARCH; i++)
+			r.search[i][CONF_SEARCH_LEN - 1] = '\0';
+		if (!memcmp(&r, &follow_resolv, sizeof(r)))
+			continue;	/* the same (its first message, usually) */
+		follow_resolv = r;
+		got = true;
+	}
+	if (!n || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		warn("resolv.conf helper gone: name servers won't follow");
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, follow_resolv_sock, NULL);
+		close(follow_resolv_sock);
+		follow_resolv_sock = -1;
+	}
+	return got;
+}
+
+/**
+ * follow_init() - Start watching the host's network, unless --no-follow-host
+ * @ctx:	Context, epoll instance ready
+ *
+ * Context: set-up, in the host's network namespace, before isolation (the
+ * netlink socket and the resolv.conf helper must be made then: the
+ * seccomp filter and the empty root come later).  Failures are warnings:
+ * the daemon runs on, with what it derived at start.
+ */
+void follow_init(struct ctx *ctx)
+{
+	if (ctx->c.no_follow_host) {
+		debug("--no-follow-host: the start-up configuration stays");
+		return;
+	}
+
+	follow_nl_fd = netlink_watch_open();
+	if (follow_nl_fd < 0) {
+		warn("can't watch the host's routes and addresses: %s",
+		     strerror(-follow_nl_fd));
+		follow_nl_fd = -1;
+	} else if (follow_epoll_add(ctx, follow_nl_fd, EPOLL_TYPE_FOLLOW_NL)) {
+		warn_perror("epoll_ctl on the netlink watch");
+	}
+
+	if (resolv_read(resolv_path, &follow_resolv))
+		debug("resolv.conf: can't read it now");
+	follow_resolv_start(ctx);
+	if (follow_resolv_sock >= 0 &&
+	    follow_epoll_add(ctx, follow_resolv_sock, EPOLL_TYPE_FOLLOW_RESOLV))
+		warn_perror("epoll_ctl on the resolv.conf helper's socket");
+
+	nsconf_init(ctx);
+}
+
+/**
+ * follow_handler() - A notification from the host: mark it, wait to settle
+ * @ctx:	Context
+ * @ref:	epoll reference (EPOLL_TYPE_FOLLOW_NL or _RESOLV)
+ */
+void follow_handler(struct ctx *ctx, union epoll_ref ref)
+{
+	bool hit = false;
+
+	if (ref.type == EPOLL_TYPE_FOLLOW_NL) {
+		int rc = netlink_watch_read();
+
+		trace("netlink watch: %d", rc);
+
+		if (rc < 0) {
+			debug("netlink watch: %s", strerror(-rc));
+			hit = true;
+		}
+		hit = hit || rc > 0;
+	} else if (follow_resolv_sock >= 0 && follow_resolv_recv(ctx)) {
+		hit = true;
+	}
+	if (!hit)
+		return;
+	follow_settle_event(&follow_settle, ctx->now);
+	timer_want(ctx, follow_settle_due(&follow_settle));
 }
 
 /**
@@ -308,14 +480,11 @@ static void follow_line(const char *msg)
 static void follow_apply(struct ctx *ctx)
 {
 	static struct conf next;
+	struct in_addr old4;
 	struct in6_addr old6;
 	int rc, old6_plen;
 	bool v6;
 
-	if (follow_resolv_dirty) {
-		follow_resolv_dirty = false;
-		follow_resolv_reread();
-	}
 	rc = follow_derive(&ctx->c, &next, &follow_resolv,
 			   follow_nl_fd >= 0 ? netlink_watch_derive : NULL);
 	if (rc)
@@ -330,6 +499,7 @@ static void follow_apply(struct ctx *ctx)
 	}
 
 	v6 = memcmp(&ctx->c.ip6, &next.ip6, sizeof(next.ip6));
+	old4 = ctx->c.ip4.addr;
 	old6 = ctx->c.ip6.addr;
 	old6_plen = ctx->c.ip6.prefix_len;
 	ctx->c.ip4 = next.ip4;
@@ -349,6 +519,13 @@ static void follow_apply(struct ctx *ctx)
 			ndp_ra_prefix_gone(&old6, old6_plen);
 		else
 			ndp_ra_restart();
+	}
+	if (nsconf_running()) {
+		/* the namespace drops them: inbound goes to the new ones */
+		if (old4.s_addr != ctx->c.ip4.addr.s_addr)
+			tap_guest_forget(AF_INET, &old4);
+		if (memcmp(&old6, &ctx->c.ip6.addr, sizeof(old6)))
+			tap_guest_forget(AF_INET6, &old6);
 	}
 	nsconf_update(ctx);
 }

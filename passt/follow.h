@@ -9,14 +9,13 @@
 
 #include <fcntl.h>
 
-/* How follow_resolv_reread() opens resolv.conf again (the seccomp filter
- * allows exactly this, passt/isolation.c)
+/* How the resolv.conf helper opens the file again (its seccomp filter
+ * allows exactly this, isolate_seccomp_helper_dirs())
  */
 #define FOLLOW_OPEN_FLAGS	(O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
 #define FOLLOW_DIRS_MAX		2
 
 void follow_init(struct ctx *ctx);
-unsigned follow_dir_fds(int *fds);
 void follow_handler(struct ctx *ctx, union epoll_ref ref);
 void follow_timer(struct ctx *ctx);
 

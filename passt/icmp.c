@@ -10,8 +10,9 @@
  * destination.  The kernel owns the identifier on such sockets (it uses the
  * socket's local port), so replies come back with its identifier and we put
  * the guest's back before building the reply frame.  Flows idle for
- * PING_TIMEOUT_MS are closed.  If the kernel refuses ping sockets, one
- * warning says so and echo requests are dropped from then on.
+ * PING_TIMEOUT_MS are closed, and so are flows whose source address the
+ * host lost (icmp_flow_host_changed()).  If the kernel refuses ping
+ * sockets, one warning says so and echo requests are dropped from then on.
  *
  * The guest's TTL or hop limit goes out with its requests (IP_TTL,
  * IPV6_UNICAST_HOPS), so that "ping -t" and "ping -t 1" mean what they
@@ -544,6 +545,29 @@ static void icmp_flow_guest_gone(struct ctx *ctx, union flow *flow,
 }
 
 /**
+ * icmp_flow_host_changed() - Close an echo flow whose host-side address the
+ *			      host no longer has
+ * @ctx:	Context
+ * @flow:	Flow of type FLOW_PING
+ * @has_addr:	Does the host have this address (family, network order)?
+ *
+ * The ping socket keeps the source address it got at connect(): the
+ * guest's later requests with this identifier would be dropped until the
+ * flow is idle for PING_TIMEOUT_MS, which a "ping" that keeps asking
+ * never is.  As for UDP (udp_flow_host_changed()), the flow goes quietly,
+ * like the kernel's masquerading of an address that went away: the next
+ * request opens a new flow from an address the host has.
+ */
+static void icmp_flow_host_changed(struct ctx *ctx, union flow *flow,
+				   bool (*has_addr)(int af, const void *addr))
+{
+	if (!flow_sock_addr_gone(flow->ping.sock, has_addr))
+		return;
+	flow_dbg(flow, "host-side address gone, closing");
+	icmp_flow_free(ctx, &flow->ping);
+}
+
+/**
  * icmp_unreach_code() - Destination unreachable type and code for an errno
  * @v4:		ICMP (IPv4) rather than ICMPv6
  * @err:	Error of a host socket's connect(), positive errno
@@ -693,6 +717,7 @@ static const struct flow_ops icmp_flow_ops = {
 	.sock		= icmp_sock_handler,
 	.timer		= icmp_flow_timer,
 	.guest_gone	= icmp_flow_guest_gone,
+	.host_changed	= icmp_flow_host_changed,
 	.stats_print	= icmp_stats_print,
 	.counters	= (const uint64_t *)&icmp_stats,
 	.ncounters	= sizeof(icmp_stats) / sizeof(uint64_t),

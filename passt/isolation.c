@@ -96,7 +96,6 @@
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
-#include "follow.h"
 #include "passt.h"
 #include "sdlisten.h"
 
@@ -148,9 +147,6 @@ static const struct seccomp_allow seccomp_allow[] = {
  * @if_listed:	Only if some "#syscalls" line asks for @name in the mode
  * @dmabuf:	Only with a bound dma-buf, whose fd is compared with the
  *		last entry of @arg (its datum_a is filled in at load time)
- * @follow_dir:	One rule per directory passt/follow.c keeps open (none if
- *		it keeps none), whose fd is compared with the first entry of
- *		@arg (datum_a filled in at load time)
  * @action:	SCMP_ACT_ALLOW (with @arg checks) or SCMP_ACT_ERRNO(e)
  * @nargs:	Argument comparisons in @arg, all must match
  * @arg:	Comparisons
@@ -161,7 +157,6 @@ struct seccomp_special {
 	unsigned long modes;
 	bool if_listed;
 	bool dmabuf;
-	bool follow_dir;
 	uint32_t action;
 	unsigned nargs;
 	struct scmp_arg_cmp arg[2];
@@ -174,36 +169,30 @@ struct seccomp_special {
 #define IOCTL_CMD_MASK		0xffffffffUL
 
 static const struct seccomp_special seccomp_special[] = {
-	{ "mmap", SECCOMP_M_BOTH, false, false, false, SCMP_ACT_ALLOW, 1,
+	{ "mmap", SECCOMP_M_BOTH, false, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 2, .op = SCMP_CMP_MASKED_EQ, .datum_a = PROT_EXEC,
 	      .datum_b = 0 } },
 	  "malloc() inside libc (syslog() of a long message): memory, "
 	  "never executable" },
-	{ "ioctl", SECCOMP_M_BOTH, true, true, false, SCMP_ACT_ALLOW, 2,
+	{ "ioctl", SECCOMP_M_BOTH, true, true, SCMP_ACT_ALLOW, 2,
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = DMA_BUF_IOCTL_SYNC },
 	    { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the dma-buf fd */ } },
 	  "devmem reader (dm_sync()): DMA_BUF_IOCTL_SYNC on the bound dma-buf, "
 	  "with --devmem only" },
-	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	{ "ioctl", SECCOMP_M_PASST, true, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = SIOCINQ } },
 	  "TCP migration (tcp_repair_dump()): receive queue length, a "
 	  "read-only query" },
-	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	{ "ioctl", SECCOMP_M_PASST, true, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = SIOCOUTQ } },
 	  "TCP migration (tcp_repair_dump()): send queue length" },
-	{ "ioctl", SECCOMP_M_PASST, true, false, false, SCMP_ACT_ALLOW, 1,
+	{ "ioctl", SECCOMP_M_PASST, true, false, SCMP_ACT_ALLOW, 1,
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = SIOCOUTQNSD } },
 	  "TCP migration (tcp_repair_dump()): bytes of it never sent" },
-	{ "openat", SECCOMP_M_BOTH, true, false, true, SCMP_ACT_ALLOW, 2,
-	  { { .arg = 0, .op = SCMP_CMP_EQ /* .datum_a: the directory fd */ },
-	    { .arg = 2, .op = SCMP_CMP_EQ, .datum_a = FOLLOW_OPEN_FLAGS } },
-	  "following the host (follow_resolv_reread()): resolv.conf opened "
-	  "again, read-only, in the directory kept open for it, unless "
-	  "--no-follow-host" },
 };
 
 /**
@@ -871,20 +860,6 @@ int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd)
 		memcpy(arg, s->arg, sizeof(arg));
 		if (s->dmabuf)
 			arg[s->nargs - 1].datum_a = (scmp_datum_t)dmabuf_fd;
-		if (s->follow_dir) {
-			int fds[FOLLOW_DIRS_MAX];
-			unsigned k, nfd = follow_dir_fds(fds);
-
-			for (k = 0; k < nfd; k++) {
-				arg[0].datum_a = (scmp_datum_t)fds[k];
-				rc = isolate_seccomp_add(sc, s->name, s->action,
-							 s->nargs, arg);
-				if (rc < 0)
-					goto out;
-				n += rc;
-			}
-			continue;
-		}
 		rc = isolate_seccomp_add(sc, s->name, s->action, s->nargs,
 					 arg);
 		if (rc < 0)
@@ -911,6 +886,27 @@ out:
  * Return: number of rules, or -errno from libseccomp
  */
 int isolate_seccomp_helper(void)
+{
+	return isolate_seccomp_helper_dirs(NULL, 0, 0);
+}
+
+/**
+ * isolate_seccomp_helper_dirs() - A helper's filter, and openat() in some
+ *				   directories
+ * @dirs:	Directory fds (O_PATH) openat() may be relative to
+ * @n_dirs:	Entries in @dirs, 0 for none (isolate_seccomp_helper())
+ * @flags:	The only flags openat() may be called with
+ *
+ * As isolate_seccomp_helper(), plus one rule per entry of @dirs: openat()
+ * with that directory fd as first argument and exactly @flags as the
+ * third.  For the resolv.conf helper (passt/follow.c), which opens the
+ * file again by name after it was replaced; no other helper, and never
+ * the daemon, may open anything.
+ *
+ * Context: forked helper, after no_new_privs, before serving requests
+ * Return: number of rules, or -errno from libseccomp
+ */
+int isolate_seccomp_helper_dirs(const int *dirs, unsigned n_dirs, int flags)
 {
 #ifdef SANITIZER_BUILD
 	static const char *const san[] = {
@@ -942,6 +938,19 @@ int isolate_seccomp_helper(void)
 		n += rc;
 	}
 #endif
+	for (i = 0; i < n_dirs; i++) {
+		struct scmp_arg_cmp arg[2] = {
+			{ .arg = 0, .op = SCMP_CMP_EQ,
+			  .datum_a = (scmp_datum_t)dirs[i] },
+			{ .arg = 2, .op = SCMP_CMP_EQ,
+			  .datum_a = (scmp_datum_t)flags },
+		};
+
+		rc = isolate_seccomp_add(sc, "openat", SCMP_ACT_ALLOW, 2, arg);
+		if (rc < 0)
+			goto out;
+		n += rc;
+	}
 	rc = seccomp_load(sc);
 out:
 	seccomp_release(sc);

@@ -26,6 +26,7 @@ int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd);
 bool isolate_root_in_init_userns(void);
 int isolate_helper(const struct conf *c);
 int isolate_seccomp_helper(void);
+int isolate_seccomp_helper_dirs(const int *dirs, unsigned n_dirs, int flags);
 int isolate_helper_keep(const struct conf *c, unsigned cap);
 int isolate_seccomp_only(const char *const *names, size_t n);
 void isolate_forbidden_syscall(void);

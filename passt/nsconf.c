@@ -205,6 +205,16 @@ void nsconf_init(struct ctx *ctx)
 }
 
 /**
+ * nsconf_running() - Does a helper keep the namespace's addresses in step?
+ *
+ * Return: true for pasta --config-net following the host, with its helper
+ */
+bool nsconf_running(void)
+{
+	return nsconf_sock >= 0;
+}
+
+/**
  * nsconf_update() - Ask the helper to make the namespace match @ctx->c
  * @ctx:	Context
  *

@@ -9,5 +9,6 @@
 
 void nsconf_init(struct ctx *ctx);
 void nsconf_update(const struct ctx *ctx);
+bool nsconf_running(void);
 
 #endif /* PASST_NSCONF_H */

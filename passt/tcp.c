@@ -1563,48 +1563,14 @@ static void tcp_stats_print(void)
  * for good): its segments leave from an address the peer can't answer,
  * and the connection would hang until a timeout.  The guest and the
  * host peer get an RST at once instead (RFC 9293 3.10.7: ABORT).
- * Loopback and unbound sockets are left alone.
- *
- * #syscalls getsockname
+ * Loopback and unbound sockets are left alone (flow_sock_addr_gone()).
  */
 static void tcp_flow_host_changed(struct ctx *ctx, union flow *flow,
 				  bool (*has_addr)(int af, const void *addr))
 {
 	struct tcp_conn *conn = &flow->tcp;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	const void *a;
-	int af;
 
-	if (conn->sock < 0 ||
-	    getsockname(conn->sock, (struct sockaddr *)&ss, &sl))
-		return;
-	af = ss.ss_family;
-	if (af == AF_INET) {
-		const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
-
-		if (!s4->sin_addr.s_addr ||
-		    (ntohl(s4->sin_addr.s_addr) >> 24) == 127)
-			return;
-		a = &s4->sin_addr;
-	} else if (af == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
-
-		if (IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr) ||
-		    IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr))
-			return;
-		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
-			if (s6->sin6_addr.s6_addr[12] == 127)
-				return;
-			af = AF_INET;
-			a = &s6->sin6_addr.s6_addr[12];
-		} else {
-			a = &s6->sin6_addr;
-		}
-	} else {
-		return;
-	}
-	if (!has_addr(af, a))
+	if (flow_sock_addr_gone(conn->sock, has_addr))
 		tcp_rst(ctx, conn, "host-side address gone");
 }
 

@@ -105,7 +105,9 @@
  *
  * Timers.  Every datagram stamps its flow (last_active).  The flow layer's
  * timer pass (udp_flow_timer()) closes idle flows and their sockets, and
- * asks for the next expiry; a later datagram opens a new flow.
+ * asks for the next expiry; a later datagram opens a new flow.  Following
+ * the host (passt/follow.c), a tap flow whose host-side address the host
+ * lost is closed at once (udp_flow_host_changed()), for the same reason.
  *
  * Limits.  UDP flows share the flow table (--flow-max) with TCP: when it's
  * full, a new flow of any kind takes the place of the UDP flow idle the
@@ -2059,6 +2061,34 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
 }
 
 /**
+ * udp_flow_host_changed() - Close a tap flow whose host-side address the
+ *			     host no longer has
+ * @ctx:	Context
+ * @flow:	Flow of type FLOW_UDP
+ * @has_addr:	Does the host have this address (family, network order)?
+ *
+ * UDP_TAP_OUT: the source address the kernel chose at connect() for our
+ * socket; UDP_TAP_IN: the address the host peer sent to, which the
+ * guest's replies leave from.  The kernel keeps that address on the
+ * socket, and every later datagram would be dropped (sendmmsg() fails)
+ * until the flow is idle for --udp-timeout.  The flow goes, quietly, the
+ * way the kernel's own NAT forgets the connections it masqueraded to an
+ * address that went away (nf_nat_masquerade.c: on NETDEV_DOWN of an
+ * IPv4 or IPv6 address, its conntrack entries are deleted, nothing is
+ * sent): the guest's next datagram opens a new flow, from an address
+ * the host has.  Spliced flows (loopback) are left alone.
+ */
+static void udp_flow_host_changed(struct ctx *ctx, union flow *flow,
+				  bool (*has_addr)(int af, const void *addr))
+{
+	struct udp_flow *uf = &flow->udp;
+
+	if ((uf->kind == UDP_TAP_OUT && flow_sock_addr_gone(uf->sock, has_addr)) ||
+	    (uf->kind == UDP_TAP_IN && flow_addr_gone(&uf->local, has_addr)))
+		udp_flow_close(ctx, uf, "host-side address gone");
+}
+
+/**
  * udp_stats_print() - Print the counters of UDP
  */
 static void udp_stats_print(void)
@@ -2082,6 +2112,7 @@ static const struct flow_ops udp_flow_ops = {
 	.idle_since	= udp_flow_idle_since,
 	.evict		= udp_flow_evict,
 	.guest_gone	= udp_flow_guest_gone,
+	.host_changed	= udp_flow_host_changed,
 	.stats_print	= udp_stats_print,
 	.counters	= (const uint64_t *)&udp_stats,
 	.ncounters	= sizeof(udp_stats) / sizeof(uint64_t),

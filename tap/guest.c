@@ -6,7 +6,9 @@
  * seen, to the broadcast address, or to the one --ns-mac-addr gave).
  * Replies to a guest that uses an address other than the configured one
  * (a static address, SLAAC) go to the address it uses.  This state starts
- * from the configuration and changes only here, from the guest's frames.
+ * from the configuration and changes only here, from the guest's frames,
+ * and when pasta removed an address from the namespace itself
+ * (tap_guest_forget()).
  */
 #include <string.h>
 
@@ -84,4 +86,27 @@ void tap_guest_learn(const struct frame *f)
 	}
 	if (f->af == AF_INET6 && f->proto == IPPROTO_ICMPV6)
 		ndp_guest_addr(f, &tap_guest.addr6_seen);
+}
+
+/**
+ * tap_guest_forget() - The guest no longer has an address: stop using it
+ * @af:		AF_INET or AF_INET6
+ * @addr:	The address (struct in_addr or struct in6_addr, network order)
+ *
+ * pasta --config-net took it away from the namespace (following the host,
+ * passt/follow.c): if it is the one last seen, frames to the guest go to
+ * the configured address again until the guest sends from another.
+ * Inbound connections would otherwise be sent to an address the
+ * namespace dropped.
+ *
+ * Context: passt/follow.c, as the namespace is updated
+ */
+void tap_guest_forget(int af, const void *addr)
+{
+	if (af == AF_INET &&
+	    !memcmp(&tap_guest.addr4_seen, addr, sizeof(struct in_addr)))
+		memset(&tap_guest.addr4_seen, 0, sizeof(tap_guest.addr4_seen));
+	else if (af == AF_INET6 &&
+		 !memcmp(&tap_guest.addr6_seen, addr, sizeof(struct in6_addr)))
+		memset(&tap_guest.addr6_seen, 0, sizeof(tap_guest.addr6_seen));
 }

@@ -36,5 +36,6 @@ void tap_guest_init(const struct conf *c);
 void tap_guest_mac_set(const uint8_t *mac);
 const uint8_t *tap_guest_mac_dst(void);
 void tap_guest_learn(const struct frame *f);
+void tap_guest_forget(int af, const void *addr);
 
 #endif /* TAP_GUEST_H */

@@ -32,6 +32,11 @@ topology.
                              flows: same datagrams and sizes), each round
                              in one write of the stream; every echo must
                              come back whole, checksum right, in order
+  udp-twice SOCK DST PORT SPORT FILE GO
+                             FILE's contents as one datagram from SPORT to
+                             DST:PORT; once the file GO exists (30 s at
+                             most), the same datagram again: one 4-tuple,
+                             the guest attached all along
   expect-syn SOCK PORT       wait for a SYN to PORT from passt (-t)
   expect-syn-now SOCK PORT   the same without a DHCP lease first; then
                              prints "ms N": milliseconds from attaching
@@ -471,6 +476,23 @@ def udp_batch(link, me, dst, port, nflows, rounds, sizes):
     print("udp flows %d datagrams %d bytes %d" % (nflows, sum(got), n))
 
 
+def udp_twice(link, me, dst, port, sport, path, go):
+    """See udp-twice in the usage text."""
+    mac = arp(link, me, dst)
+    with open(path, "rb") as f:
+        data = f.read()
+    fr = eth(mac, 0x0800, udp(me, dst, sport, port, data))
+    link.send(fr)
+    print("sent 1", flush=True)
+    end = time.monotonic() + 30
+    while not os.path.exists(go) and time.monotonic() < end:
+        link.recv(0.1)          # keep the stream drained meanwhile
+    if not os.path.exists(go):
+        fail("no %s after 30 s" % go)
+    link.send(fr)
+    print("sent 2", flush=True)
+
+
 def split(link, my_ip, target):
     xid = 0x5a5a0002
     # Two frames in one write
@@ -593,6 +615,9 @@ def main():
     elif cmd == "udp-batch":
         udp_batch(link, me, socket.inet_aton(a[2]), int(a[3]), int(a[4]),
                   int(a[5]), [int(x) for x in a[6].split(",")])
+    elif cmd == "udp-twice":
+        udp_twice(link, me, socket.inet_aton(a[2]), int(a[3]), int(a[4]),
+                  a[5], a[6])
     elif cmd == "expect-syn":
         print("ready", flush=True)
         expect_syn(link, int(a[2]))

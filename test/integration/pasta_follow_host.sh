@@ -184,10 +184,14 @@ sleep 1
 { i=0; while [ $i -lt 65536 ]; do echo "nameserver 300.1.2.$i search a b"; i=$((i + 1)); done; } > "$RESOLV"
 sleep 1
 pasta_alive
-echo "nameserver 127.0.0.1" > "$RESOLV"
-WAIT_S=10 wait_for answers 203.0.113.2 203.0.113.77 ||
+# No valid name server in either: 127.0.0.1 (resolv.conf(5)), then a sane
+# file names the other one, which only a file read after both can say
+echo "nameserver 127.0.0.2" > "$RESOLV"
+WAIT_S=10 wait_for answers 203.0.113.2 203.0.113.78 ||
 	fail "DNS after garbage resolv.conf: '$(ask 203.0.113.2)'"
 pasta_alive
-log "flood and garbage: pasta alive, DNS back with a sane resolv.conf"
+helper=$(pgrep -P $PASTA_PID -x pasta-resolv) && daemon_running $helper ||
+	fail "the resolv.conf helper (pasta-resolv) is gone"
+log "flood and garbage: pasta and its resolv.conf helper alive, DNS back with a sane resolv.conf"
 stop_pasta
 pass "pasta follows the host's addresses, routes and name servers"

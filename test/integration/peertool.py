@@ -16,6 +16,17 @@
                                TYPE CODE FROM" ("ERRNO none" if none)
   icmp-src 4|6                 raw socket: print the source address of the
                                first echo request that arrives (10 s at most)
+  udp-log PORT --bind A        for each datagram to A PORT: print "PEER
+                               LENGTH SHA256" (flushed); exits after 60 s
+                               without datagrams
+  udp-send HOST PORT SPORT FILE  send FILE's contents as one datagram to
+                               HOST PORT from port SPORT (SO_REUSEADDR:
+                               a repeat has the same 4-tuple)
+  udp-echo PORT --bind A       udp-log, and each datagram goes back to
+                               its sender
+  udp-ask HOST PORT FILE [--bind A]  send FILE's contents as one datagram,
+                               print "SOURCE LENGTH SHA256" of the first
+                               answer, or "timeout" after 3 s
 """
 import errno
 import ipaddress
@@ -124,6 +135,70 @@ def icmp_src(fam):
             return 0
 
 
+def udp_log(port, bind):
+    import hashlib
+    fam = socket.AF_INET6 if ':' in bind else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((bind, port))
+    s.settimeout(60)
+    while True:
+        try:
+            data, src = s.recvfrom(65536)
+        except socket.timeout:
+            return 0
+        print('%s %d %s' % (plain(src[0]), len(data),
+                            hashlib.sha256(data).hexdigest()), flush=True)
+
+
+def udp_echo(port, bind):
+    import hashlib
+    fam = socket.AF_INET6 if ':' in bind else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((bind, port))
+    s.settimeout(60)
+    while True:
+        try:
+            data, src = s.recvfrom(65536)
+        except socket.timeout:
+            return 0
+        print('%s %d %s' % (plain(src[0]), len(data),
+                            hashlib.sha256(data).hexdigest()), flush=True)
+        s.sendto(data, src)
+
+
+def udp_ask(host, port, path, bind):
+    import hashlib
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    with open(path, 'rb') as f:
+        data = f.read()
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    if bind:
+        s.bind((bind, 0))
+    s.settimeout(3)
+    s.sendto(data, (host, port))
+    try:
+        ans, src = s.recvfrom(65536)
+    except socket.timeout:
+        print('timeout')
+        return 1
+    print('%s %d %s' % (plain(src[0]), len(ans),
+                        hashlib.sha256(ans).hexdigest()))
+    return 0
+
+
+def udp_send(host, port, sport, path):
+    fam = socket.AF_INET6 if ':' in host else socket.AF_INET
+    with open(path, 'rb') as f:
+        data = f.read()
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(('::' if fam == socket.AF_INET6 else '0.0.0.0', sport))
+    s.sendto(data, (host, port))
+    return 0
+
+
 def main(argv):
     cmd = argv[1]
     bind = None
@@ -141,6 +216,14 @@ def main(argv):
         return connect_icmp(argv[2], int(argv[3]))
     if cmd == 'icmp-src':
         return icmp_src(argv[2])
+    if cmd == 'udp-log':
+        return udp_log(int(argv[2]), bind)
+    if cmd == 'udp-echo':
+        return udp_echo(int(argv[2]), bind)
+    if cmd == 'udp-ask':
+        return udp_ask(argv[2], int(argv[3]), argv[4], bind)
+    if cmd == 'udp-send':
+        return udp_send(argv[2], int(argv[3]), int(argv[4]), argv[5])
     print(__doc__, file=sys.stderr)
     return 2
 

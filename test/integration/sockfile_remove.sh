@@ -3,10 +3,11 @@
 # sockfile_remove.sh - Socket files (-s, -c) are removed at exit by a
 # helper, not by the isolated daemon (issue 26 item 7):
 #  - passt started as root in a sticky directory (like /tmp): the daemon
-#    holds no descriptor of a directory but resolv.conf's (following the
-#    host); the helper (passt-sockfile, a
-#    child of the daemon) runs as 65534 with no capabilities, no_new_privs
-#    and a seccomp filter; the pid file (-P) holds the daemon's PID;
+#    holds no descriptor of a directory at all (resolv.conf's, for
+#    following the host, is held by the passt-resolv helper); the helpers
+#    (passt-sockfile and passt-resolv, children of the daemon) run as
+#    65534 with no capabilities, no_new_privs and a seccomp filter; the
+#    pid file (-P) holds the daemon's PID;
 #  - after SIGTERM both files are gone as soon as the daemon has exited;
 #  - after SIGKILL of the daemon, the helper still removes them;
 #  - a file put at the name meanwhile (not our socket) is left alone;
@@ -33,28 +34,37 @@ start() {
 	track $pid
 	wait_for grep -q '^Seccomp:[[:space:]]*2' /proc/$pid/status ||
 		{ cat "$WORK/passt.log"; fail "passt not isolated"; }
-	helper=$(pgrep -P $pid -x passt-sockfile) ||
+	# a forked helper takes its name (prctl()) when it's scheduled
+	wait_for pgrep -P $pid -x passt-sockfile ||
 		{ ps -ef | grep "[p]asst"; fail "no passt-sockfile helper"; }
+	helper=$(pgrep -P $pid -x passt-sockfile)
 	track $helper
 	[ -S "$D/p.sock" ] && [ -S "$D/c.sock" ] || fail "socket files missing"
 }
 
 start
 [ "$(cat "$WORK/pid")" = "$pid" ] || fail "pid file: $(cat "$WORK/pid"), daemon is $pid"
-# The one directory following the host keeps (passt.1, FOLLOWING THE
-# HOST): resolv.conf's, for read-only openat() of that name only; none of
-# the socket files' directories
-RESOLV_DIR=$(dirname "$(readlink -f /etc/resolv.conf)")
+# No directory at all, none of the socket files' directories and not
+# resolv.conf's: the passt-resolv helper keeps that one (passt.1,
+# FOLLOWING THE HOST)
 for f in /proc/$pid/fd/*; do
 	[ -d "$f" ] || continue
-	case "$(readlink "$f")" in /etc|"$RESOLV_DIR") continue ;; esac
 	fail "daemon holds a directory: $f -> $(readlink "$f")"
 done
-for f in Uid:65534 CapEff:0000000000000000 NoNewPrivs:1 Seccomp:2; do
-	v=$(awk -v k="${f%%:*}:" '$1 == k { print $2 }' /proc/$helper/status)
-	[ "$v" = "${f#*:}" ] || fail "helper ${f%%:*} is $v, expected ${f#*:}"
+wait_for pgrep -P $pid -x passt-resolv ||
+	{ ps -ef | grep "[p]asst"; fail "no passt-resolv helper"; }
+resolv=$(pgrep -P $pid -x passt-resolv)
+# confined PID - PID runs as 65534, no capabilities, no_new_privs, seccomp
+confined() {
+	for f in Uid:65534 CapEff:0000000000000000 NoNewPrivs:1 Seccomp:2; do
+		v=$(awk -v k="${f%%:*}:" '$1 == k { print $2 }' /proc/$1/status)
+		[ "$v" = "${f#*:}" ] || { echo "${f%%:*} is $v, expected ${f#*:}"; return 1; }
+	done
+}
+for h in $helper $resolv; do	# each confines itself once forked
+	wait_for confined $h || fail "helper $h: $(confined $h)"
 done
-log "daemon: no directory descriptor but resolv.conf's; helper $helper: 65534, no capabilities, no_new_privs, seccomp"
+log "daemon: no directory descriptor; helpers $helper (sockfile), $resolv (resolv.conf): 65534, no capabilities, no_new_privs, seccomp"
 
 kill $pid
 wait $pid

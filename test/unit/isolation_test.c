@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../conf/conf.h"
+#include "../../passt/follow.h"
 #include "../../passt/isolation.h"
 #include "../../passt/limits.h"
 #include "../../passt/passt.h"
@@ -162,7 +164,8 @@ END_TEST
  * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0),
  *		3: clone() making a user namespace, 4: executable mmap(),
  *		5: fork(), 6: ioctl(TCGETS) on stdin, 7: ioctl() with
- *		DMA_BUF_IOCTL_SYNC on K_DMABUF_FD, 8: the same on fd 0
+ *		DMA_BUF_IOCTL_SYNC on K_DMABUF_FD, 8: the same on fd 0,
+ *		9: openat() of "/" (O_PATH)
  * @dmabuf:	Bound dma-buf for the filter (K_DMABUF_FD), or -1
  *
  * Return: wait status of the child (it exits 42 if it got to the end)
@@ -212,6 +215,8 @@ static int filtered_child_dm(enum conf_mode mode, int step, int dmabuf)
 			_exit(1);
 		if (step == 8)
 			syscall(SYS_ioctl, 0, sync, &flags);
+		if (step == 9)
+			syscall(SYS_openat, AT_FDCWD, "/", O_PATH | O_DIRECTORY);
 		_exit(42);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -411,6 +416,84 @@ START_TEST(test_seccomp_helper_filter)
 	status = helper_child(3);
 	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
 		      "ioctl() after the helper's filter: status %x", status);
+}
+END_TEST
+
+/* The daemon opens no file once its filter is in: resolv.conf is read
+ * again by a helper (passt/follow.c), so no list of either mode has
+ * openat() or open(), and seccomp_special[] has no openat() rule either
+ */
+START_TEST(test_seccomp_daemon_opens_nothing)
+{
+	static const char *const never[] = { "open", "openat", "openat2",
+					     "creat", "name_to_handle_at" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(never); i++)
+		ck_assert_msg(!in_list(never[i], SECCOMP_M_BOTH),
+			      "'%s' must not be in the daemon's list",
+			      never[i]);
+	ck_assert_msg(killed(filtered_child(MODE_PASTA, 9)),
+		      "openat() of a directory fd not stopped in pasta");
+	ck_assert_msg(killed(filtered_child(MODE_PASST, 9)),
+		      "openat() of a directory fd not stopped in passt");
+}
+END_TEST
+
+/**
+ * dirs_child() - Fork a child with the resolv.conf helper's filter, and
+ *		  make it call openat()
+ * @with_dir:	Allow openat() relative to a directory fd of /tmp
+ * @dirfd_arg:	0: that fd, 1: AT_FDCWD
+ * @flags:	Flags to call openat() with
+ *
+ * Return: wait status of the child (it exits 42 if it got to the end)
+ */
+static int dirs_child(bool with_dir, int dirfd_arg, int flags)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		int d = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (d < 0)
+			_exit(2);
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (isolate_seccomp_helper_dirs(&d, with_dir ? 1 : 0,
+						FOLLOW_OPEN_FLAGS) <= 0)
+			_exit(2);
+		/* The name needn't exist: ENOENT is an answer too */
+		syscall(SYS_openat, dirfd_arg ? AT_FDCWD : d,
+			"isolation_test_none", flags);
+		syscall(SYS_exit_group, 42);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* The resolv.conf helper's filter: openat() relative to its directory
+ * fds, with FOLLOW_OPEN_FLAGS exactly; other flags (O_RDWR), another
+ * directory (AT_FDCWD), or any helper without directories: killed
+ */
+START_TEST(test_seccomp_helper_dirs_filter)
+{
+	int status = dirs_child(true, 0, FOLLOW_OPEN_FLAGS);
+
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "openat() in the kept directory: status %x", status);
+	status = dirs_child(true, 0, O_RDWR | O_CREAT);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "openat(O_RDWR | O_CREAT): status %x", status);
+	status = dirs_child(true, 1, FOLLOW_OPEN_FLAGS);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "openat(AT_FDCWD): status %x", status);
+	status = dirs_child(false, 0, FOLLOW_OPEN_FLAGS);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "openat() in a helper without directories: status %x",
+		      status);
 }
 END_TEST
 
@@ -698,6 +781,8 @@ static Suite *isolation_suite(void)
 	tcase_add_test(tc, test_seccomp_filter_no_clone);
 	tcase_add_test(tc, test_seccomp_filter_ioctl);
 	tcase_add_test(tc, test_seccomp_helper_filter);
+	tcase_add_test(tc, test_seccomp_daemon_opens_nothing);
+	tcase_add_test(tc, test_seccomp_helper_dirs_filter);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("seccomp_gen");
