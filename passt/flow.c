@@ -35,7 +35,7 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
-#include "passt.h"
+#include "ctx.h"
 #include "siphash.h"
 
 const char *const flow_type_str[FLOW_TYPE_COUNT] = {

@@ -40,7 +40,7 @@
 #include "fwd.h"
 #include "fwd_auto.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "nsock.h"
 #include "udp_mcast.h"
 

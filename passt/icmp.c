@@ -51,7 +51,7 @@
 #include "icmp.h"
 #include "udp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 
 #define PING_TIMEOUT_MS		60000
 #define ICMP_BUF		65536

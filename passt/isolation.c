@@ -93,7 +93,7 @@
 #include "isolation.h"
 #include "limits.h"
 #include "follow.h"
-#include "passt.h"
+#include "ctx.h"
 #include "sdlisten.h"
 
 #define SECCOMP_M_PASTA		BIT(MODE_PASTA)

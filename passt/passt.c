@@ -84,17 +84,6 @@ static bool tap_epollout_armed;
 static int passt_epollfd = -1;	/* for vhost_watch() */
 
 /**
- * timer_want() - Ask for a wake-up at a given time
- * @ctx:	Context
- * @at:		Deadline, ms (CLOCK_MONOTONIC)
- */
-void timer_want(struct ctx *ctx, int64_t at)
-{
-	if (at < ctx->timer_next)
-		ctx->timer_next = at;
-}
-
-/**
  * stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
  */
 void stats_dump(void)

@@ -96,7 +96,7 @@
 #include "devmem.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp.h"
 #include "tcp_opt.h"
 #include "tcp_rcvbuf.h"

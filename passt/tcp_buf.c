@@ -33,7 +33,7 @@
 #include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp.h"
 #include "tcp_internal.h"
 #include "tcp_opt.h"

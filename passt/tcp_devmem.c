@@ -74,7 +74,7 @@
 #include "../tap/tap.h"
 #include "devmem.h"
 #include "flow.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp_conn.h"
 #include "tcp_devmem.h"
 #include "tcp_reader.h"

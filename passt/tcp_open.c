@@ -38,7 +38,7 @@
 #include "fwd.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "siphash.h"
 #include "tcp.h"
 #include "tcp_internal.h"

@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "passt.h"
+#include "ctx.h"
 #include "tcp.h"
 #include "tcp_internal.h"
 #include "tcp_rcvbuf.h"

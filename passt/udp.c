@@ -133,7 +133,7 @@
 #include "fwd.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "pasta.h"
 #include "udp.h"
 #include "udp_internal.h"

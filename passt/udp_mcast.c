@@ -95,7 +95,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "fwd_auto.h"
-#include "passt.h"
+#include "ctx.h"
 #include "udp.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"

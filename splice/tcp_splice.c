@@ -107,7 +107,7 @@
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"
 #include "../passt/nsock.h"
-#include "../passt/passt.h"
+#include "../passt/ctx.h"
 #include "splice.h"
 #include "tcp_splice.h"
 #include "tcp_splice_internal.h"
