@@ -843,6 +843,28 @@ void flow_stats_print(void)
 }
 
 /**
+ * flow_refused_nofile() - Count a new flow refused for want of descriptors
+ *			   or socket memory (EMFILE, ENFILE, ENOBUFS, ENOMEM)
+ *
+ * Context: any flow type's open path; the flow layer owns the counter
+ */
+void flow_refused_nofile(void)
+{
+	flow_stats.refused_nofile++;
+}
+
+/**
+ * flow_tcp_refused_full() - Count a TCP connection refused, tap or splice,
+ *			     because the flow table is full
+ *
+ * Context: TCP and splice open paths; the flow layer owns the counter
+ */
+void flow_tcp_refused_full(void)
+{
+	flow_stats.tcp_refused_full++;
+}
+
+/**
  * flow_stats_sum() - Sum of every counter of every type, and the layer's own
  *
  * Return: the sum (it changes when any counter does: --stats DELAY)

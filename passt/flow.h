@@ -196,6 +196,9 @@ struct flow_stats {
 
 extern struct flow_stats flow_stats;
 
+void flow_refused_nofile(void);
+void flow_tcp_refused_full(void);
+
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
 const struct flow_ops *flow_ops_of(enum flow_type t);
 const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type);

@@ -110,7 +110,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 			warn("ping sockets not permitted (net.ipv4.ping_group_range): ICMP echo disabled");
 			icmp_disabled = true;
 		} else if (errno == EMFILE || errno == ENFILE) {
-			flow_stats.refused_nofile++;
+			flow_refused_nofile();
 			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
 		return NULL;

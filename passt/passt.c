@@ -85,6 +85,9 @@ static int passt_epollfd = -1;	/* for vhost_watch() */
 
 /**
  * stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
+ *
+ * Each module prints its own (tap, vhost-user, the flow types, limits,
+ * devmem, local services); this file prints those of frame dispatch.
  */
 void stats_dump(void)
 {
@@ -94,19 +97,8 @@ void stats_dump(void)
 	for (i = 1; i < FD_COUNT; i++)
 		dropped += stats.frames_dropped[i];
 
-	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
-		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
-		    tap_stats.tx_bytes, tap_stats.tx_dropped);
-	if (tap_backend() == TAP_STREAM)
-		info_always("stats: stream short writes %lu, bad lengths %lu",
-			    tap_stats.tx_short, tap_stats.rx_bad_len);
-	if (vu_stats.msgs)
-		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu (memory shrunk %lu), receive queue full %lu, bad guest frames %lu, bad guest virtio-net headers %lu, kicks %lu, interrupts %lu",
-			    vu_stats.msgs, vu_stats.refused,
-			    vu_stats.frontends_dropped, vu_stats.shrunk,
-			    vu_stats.rx_full, vu_stats.rx_bad_len,
-			    vu_stats.rx_bad_gso, vu_stats.kicks,
-			    vu_stats.calls);
+	tap_stats_print();
+	vu_stats_print();
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);
 	if (stats.clients || stats.clients_refused)
@@ -117,23 +109,9 @@ void stats_dump(void)
 			info_always("stats:   %s: %lu", frame_drop_str[i],
 				    stats.frames_dropped[i]);
 	flow_stats_print();
-	info_always("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
-		    (unsigned long)limits_refused_total(LIMIT_FLOWS),
-		    (unsigned long)limits_refused_total(LIMIT_FDS));
-	if (devmem_bound())
-		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
-			    devmem_stats.bytes, devmem_stats.linear_bytes,
-			    devmem_stats.copied_bytes, devmem_stats.tokens_held,
-			    devmem_stats.tokens_returned, devmem_stats.dontneed_calls,
-			    devmem_stats.waits, devmem_stats.store_full);
-	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu, FQDN skipped %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu, FQDN skipped %lu)",
-		    svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
-		    svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
-		    svc_stats.dhcp_fqdn_skipped,
-		    svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
-		    svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
-		    svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad,
-		    svc_stats.dhcpv6_fqdn_skipped);
+	limits_stats_print();
+	tcp_devmem_stats_print();
+	svc_stats_print();
 }
 
 /**

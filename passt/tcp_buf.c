@@ -148,7 +148,7 @@ static void tcp_tap_dropped(uint64_t tag)
 	if (flow->f.type != FLOW_TCP || flow->tcp.sock < 0)
 		return;
 	conn = &flow->tcp;
-	tcp_stats.tap_dropped++;
+	tcp_count(TCP_COUNT_TAP_DROPPED, 1);
 	if (!(conn->flags & TFL_TAP_DROP) ||
 	    seq_lt(seq, conn->seq_drop_to_tap))
 		conn->seq_drop_to_tap = seq;
@@ -311,7 +311,7 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 				   !!(s.flags & F_SYN) + !!(s.flags & F_FIN);
 	}
 	tcp_send_flags_seq(ctx, &tmp, flags, seq);
-	tcp_stats.rst_to_tap++;
+	tcp_count(TCP_COUNT_RST_TO_TAP, 1);
 }
 
 /**
@@ -607,7 +607,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			}
 			got = (size_t)r;
 		}
-		tcp_stats.bytes_to_tap += (uint64_t)got;
+		tcp_count(TCP_COUNT_BYTES_TO_TAP, (uint64_t)got);
 		turn += got;
 
 		if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
@@ -666,7 +666,7 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
 	}
-	tcp_stats.retrans++;
+	tcp_count(TCP_COUNT_RETRANS, 1);
 	if (tcp_data_from_sock(ctx, conn) < 0)
 		return -1;
 	if (conn->seq_to_tap == conn->seq_ack_from_tap &&
@@ -720,7 +720,7 @@ void tcp_tap_resume(struct ctx *ctx)
 		}
 		todo--;
 		tcp_wait_clear(conn);
-		tcp_stats.tap_waits++;
+		tcp_count(TCP_COUNT_TAP_WAITS, 1);
 		if ((conn->flags & TFL_TAP_DROP) &&
 		    tcp_drop_apply(ctx, conn) < 0)
 			continue;

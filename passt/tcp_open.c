@@ -194,7 +194,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	int af = f->af;
 
 	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
-		tcp_stats.bad_opts++;
+		tcp_count(TCP_COUNT_BAD_OPTS, 1);
 		return;
 	}
 	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
@@ -204,7 +204,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 
 	flow = flow_alloc(ctx);
 	if (!flow) {
-		flow_stats.tcp_refused_full++;
+		flow_tcp_refused_full();
 		limits_refused(ctx->now, LIMIT_FLOWS,
 			       "TCP connection from the guest");
 		tcp_rst_reply(ctx, f);
@@ -245,7 +245,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			    IPPROTO_TCP);
 	if (conn->sock < 0) {
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		limits_refused(ctx->now, LIMIT_FDS,
 			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
@@ -258,7 +258,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	tcp_sock_recverr(conn->sock, inany_v4(&host), true);
 
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
-	tcp_stats.flows_opened++;
+	tcp_count(TCP_COUNT_FLOWS_OPENED, 1);
 	conn_dbg(conn, "SYN from guest, connecting");
 
 	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
@@ -321,7 +321,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* reset it, or the listener wakes us forever */
-				flow_stats.refused_nofile++;
+				flow_refused_nofile();
 				limits_refused(ctx->now, LIMIT_FDS,
 					       "TCP connection to a forwarded "
 					       "port, accept4()");
@@ -369,7 +369,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		if (!fwd_nat_to_guest(&ctx->c, &peer, &src)) {
 			struct linger l = { 1, 0 };
 
-			tcp_stats.refused_no_source++;
+			tcp_count(TCP_COUNT_REFUSED_NO_SOURCE, 1);
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 			close(s);
 			continue;
@@ -379,7 +379,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		if (!flow) {
 			struct linger l = { 1, 0 };
 
-			flow_stats.tcp_refused_full++;
+			flow_tcp_refused_full();
 			limits_refused(ctx->now, LIMIT_FLOWS,
 				       "TCP connection to a forwarded port");
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
@@ -431,7 +431,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			tcp_conn_free(conn, true, "epoll_ctl() failed");
 			continue;
 		}
-		tcp_stats.flows_opened++;
+		tcp_count(TCP_COUNT_FLOWS_OPENED, 1);
 		conn->seq_to_tap = conn->iss_to_tap;
 		tcp_send_flags(ctx, conn, F_SYN);
 		conn->seq_to_tap = conn->iss_to_tap + 1;

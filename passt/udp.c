@@ -412,7 +412,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	if (s < 0) {
 		int ret = -errno;
 
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		limits_refused(ctx->now, LIMIT_FDS, "UDP flow, socket()");
 		return ret;
 	}
@@ -703,7 +703,7 @@ static void udp_sock_drain(int s)
 			continue;
 		if (r <= 0)
 			return;
-		tap_stats.tx_dropped += (uint64_t)r;
+		tap_tx_drop_count((uint64_t)r);
 		if (r < UDP_BATCH)
 			return;
 	}
@@ -831,7 +831,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 		tap_flush();
 		p = tap_tx_space(&avail);
 		if (avail < need || !tap_tx_frames_free()) {
-			tap_stats.tx_dropped++;
+			tap_tx_drop_count(1);
 			return;
 		}
 	}
@@ -909,7 +909,7 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 		tap_flush();
 		p = tap_tx_space(&avail);
 		if (avail < need || !tap_tx_frames_free()) {
-			tap_stats.tx_dropped += n;
+			tap_tx_drop_count(n);
 			return;
 		}
 	}
@@ -1737,6 +1737,28 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
 	(void)ms;
 	if (flow->udp.kind == UDP_TAP_OUT || flow->udp.kind == UDP_TAP_IN)
 		udp_flow_close(ctx, &flow->udp, "guest gone");
+}
+
+/**
+ * udp_count() - Add to a counter of UDP on behalf of another file
+ * @what:	Counter
+ * @n:		Datagrams
+ *
+ * Context: main loop (single threaded: plain additions)
+ */
+void udp_count(enum udp_count what, uint64_t n)
+{
+	switch (what) {
+	case UDP_COUNT_DGRAMS_TO_TAP:
+		udp_stats.dgrams_to_tap += n;
+		break;
+	case UDP_COUNT_TOO_BIG:
+		udp_stats.too_big += n;
+		break;
+	case UDP_COUNT_NO_SOURCE:
+		udp_stats.no_source += n;
+		break;
+	}
 }
 
 /**

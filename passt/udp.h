@@ -22,6 +22,18 @@ struct udp_stats {
 
 extern struct udp_stats udp_stats;
 
+/**
+ * enum udp_count - Counters of struct udp_stats that udp_mcast.c adds to,
+ *		    through udp_count(): udp.c owns them
+ */
+enum udp_count {
+	UDP_COUNT_DGRAMS_TO_TAP,
+	UDP_COUNT_TOO_BIG,
+	UDP_COUNT_NO_SOURCE,
+};
+
+void udp_count(enum udp_count what, uint64_t n);
+
 struct ctx;
 
 void udp_init(struct ctx *ctx);

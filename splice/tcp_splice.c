@@ -935,7 +935,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 
 	flow = flow_alloc(ctx);
 	if (!flow) {
-		flow_stats.tcp_refused_full++;
+		flow_tcp_refused_full();
 		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing spliced TCP connection",
 			       flow_max());
 		splice_refuse(s);
@@ -975,14 +975,14 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 	if (t < 0) {
 		if (t == -EMFILE || t == -ENFILE)
-			flow_stats.refused_nofile++;
+			flow_refused_nofile();
 		why = "no socket for the other side";
 		goto reset;
 	}
 	conn->s[1] = t;		/* s has TCP_NODELAY from its listener */
 
 	if (splice_pipe_take(conn->pipe[0]) || splice_pipe_take(conn->pipe[1])) {
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		why = "pipe2() failed";
 		goto reset;
 	}

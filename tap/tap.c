@@ -765,6 +765,18 @@ void tap_tx_tag(uint64_t tag)
 }
 
 /**
+ * tap_tx_drop_count() - Count frames a sender dropped because the tap
+ *			 couldn't take them (no room even after a flush)
+ * @n:		Frames
+ *
+ * Context: senders that give up before queueing (UDP); tap.c owns the count
+ */
+void tap_tx_drop_count(uint64_t n)
+{
+	tap_stats.tx_dropped += n;
+}
+
+/**
  * tap_tx_set_drop_cb() - Who hears of tagged frames that were not written
  * @fn:		Called from tap_flush() with the tag of each such frame; it
  *		must not queue or flush frames itself (record, act later)
@@ -1098,4 +1110,18 @@ out:
 	tap_tx_iovn = 0;
 	tap_tx_used = 0;
 	return ret;
+}
+
+/**
+ * tap_stats_print() - Print the counters of the tap (--stats, SIGUSR1):
+ *		       frames and bytes both ways, and the stream's errors
+ */
+void tap_stats_print(void)
+{
+	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
+		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
+		    tap_stats.tx_bytes, tap_stats.tx_dropped);
+	if (tap_be == TAP_STREAM)
+		info_always("stats: stream short writes %lu, bad lengths %lu",
+			    tap_stats.tx_short, tap_stats.rx_bad_len);
 }

@@ -101,6 +101,8 @@ uint8_t *tap_tx_frame(size_t len);
 int tap_flush(void);
 bool tap_tx_pending(void);
 void tap_tx_tag(uint64_t tag);
+void tap_tx_drop_count(uint64_t n);
+void tap_stats_print(void);
 size_t tap_gso_seg(size_t hlen, size_t mss);
 void tap_tx_gso(size_t mss);
 void tap_tx_uso(size_t seg);
