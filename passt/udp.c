@@ -731,7 +731,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		unsigned n, i, got;
-		size_t avail;
+		struct tap_tx_room room;
 		uint8_t *p;
 		int r;
 
@@ -739,14 +739,9 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_sock_drain(uf->sock);
 			return;
 		}
-		p = tap_tx_space(&avail);
-		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
-		if (!n) {
-			tap_flush();
-			p = tap_tx_space(&avail);
-			n = (unsigned)MIN(avail / slot,
-					  (size_t)tap_tx_frames_free());
-		}
+		tap_tx_reserve(slot, 1, &room);
+		p = room.p;
+		n = room.n;
 		if (!n) {		/* the guest isn't reading: drop */
 			udp_sock_drain(uf->sock);
 			return;
@@ -817,8 +812,9 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 {
 	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
-	size_t need = TAP_HEADROOM + hlen + len, avail;
-	uint8_t *p, *l2;
+	size_t need = TAP_HEADROOM + hlen + len;
+	struct tap_tx_room room;
+	uint8_t *l2;
 
 	if (len > udp_payload_max(ctx->c.mtu, v4)) {
 		udp_stats.too_big++;
@@ -826,16 +822,12 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	}
 	if (!tap_connected())
 		return;
-	p = tap_tx_space(&avail);
-	if (avail < need || !tap_tx_frames_free()) {
-		tap_flush();
-		p = tap_tx_space(&avail);
-		if (avail < need || !tap_tx_frames_free()) {
-			tap_tx_drop_count(1);
-			return;
-		}
+	tap_tx_reserve(need, 1, &room);
+	if (!room.n) {
+		tap_tx_drop_count(1);
+		return;
 	}
-	l2 = p + TAP_HEADROOM;
+	l2 = room.p + TAP_HEADROOM;
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
@@ -890,8 +882,9 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 {
 	bool v4 = inany_v4(&k->gaddr);
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
-	size_t total = 0, need, avail, flen, off;
-	uint8_t *p, *l2;
+	size_t total = 0, need, flen, off;
+	struct tap_tx_room room;
+	uint8_t *l2;
 	unsigned i;
 
 	for (i = 0; i < n; i++)
@@ -904,16 +897,12 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 					 udp_mh_recv[idx[i]].msg_len);
 		return;
 	}
-	p = tap_tx_space(&avail);
-	if (avail < need || !tap_tx_frames_free()) {
-		tap_flush();
-		p = tap_tx_space(&avail);
-		if (avail < need || !tap_tx_frames_free()) {
-			tap_tx_drop_count(n);
-			return;
-		}
+	tap_tx_reserve(need, 1, &room);
+	if (!room.n) {
+		tap_tx_drop_count(n);
+		return;
 	}
-	l2 = p + TAP_HEADROOM;
+	l2 = room.p + TAP_HEADROOM;
 	for (i = 0, off = hlen; i < n; i++) {
 		size_t len = udp_mh_recv[idx[i]].msg_len;
 

@@ -546,7 +546,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 	for (rounds = 0; rounds < UDP_MCAST_ROUNDS; rounds++) {
 		unsigned n, i;
-		size_t avail;
+		struct tap_tx_room room;
 		uint8_t *p;
 		int r;
 
@@ -554,14 +554,9 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_mcast_drain(uf->sock);
 			return;
 		}
-		p = tap_tx_space(&avail);
-		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
-		if (!n) {
-			tap_flush();
-			p = tap_tx_space(&avail);
-			n = (unsigned)MIN(avail / slot,
-					  (size_t)tap_tx_frames_free());
-		}
+		tap_tx_reserve(slot, 1, &room);
+		p = room.p;
+		n = room.n;
 		if (!n) {
 			udp_mcast_drain(uf->sock);
 			return;
