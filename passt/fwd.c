@@ -344,7 +344,7 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
  * is spliced (it came over the namespace's loopback); a -t connection is
  * spliced if it comes from a loopback address, splicing isn't disabled
  * (--no-splice) and the namespace socket helper runs.  The splice path
- * may still decline one it can't carry (flow_tcp_accept()): it then takes
+ * may still decline one it can't carry (flow_accept()): it then takes
  * the tap path.
  *
  * Return: enum fwd_path

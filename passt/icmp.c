@@ -697,4 +697,13 @@ static const struct flow_ops icmp_flow_ops = {
 	.counters	= (const uint64_t *)&icmp_stats,
 	.ncounters	= sizeof(icmp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_PING, icmp_flow_ops)
+
+/**
+ * icmp_flow_register() - Register the operations of ICMP echo flows
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void icmp_flow_register(void)
+{
+	flow_ops_register(FLOW_PING, &icmp_flow_ops);
+}

@@ -2,7 +2,7 @@
 /* passt/passt.h - The main loop, its frame-dispatch counters and signals
  *
  * struct ctx and timer_want() are in passt/ctx.h (a leaf); only the entry
- * point (passt/main.c) and the modules that block signals include this.
+ * point (main/main.c) and the modules that block signals include this.
  */
 #ifndef PASST_PASST_H
 #define PASST_PASST_H

@@ -1659,4 +1659,13 @@ static const struct flow_ops tcp_flow_ops = {
 	.counters	= (const uint64_t *)&tcp_stats,
 	.ncounters	= sizeof(tcp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_TCP, tcp_flow_ops)
+
+/**
+ * tcp_flow_register() - Register the operations of the tap-side TCP path
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void tcp_flow_register(void)
+{
+	flow_ops_register(FLOW_TCP, &tcp_flow_ops);
+}

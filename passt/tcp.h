@@ -50,6 +50,7 @@ enum tcp_count {
 };
 
 void tcp_count(enum tcp_count what, uint64_t n);
+void tcp_flow_register(void);
 
 struct ctx;
 

@@ -18,7 +18,7 @@
  *
  * Inbound: tcp_listen_handler() accepts on a -t/-T listener and asks
  * fwd_tcp_path() which path the connection takes: the splice path
- * (flow_tcp_accept()) or the tap path, where it becomes a SYN to the
+ * (flow_accept()) or the tap path, where it becomes a SYN to the
  * guest with an ISN from tcp_isn() (RFC 6528: a keyed hash of the tuple
  * plus a 4 us clock).
  */
@@ -341,10 +341,16 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 
 		/* A target address is reached over the tap path */
 		if (!taddr &&
-		    fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
-		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
-				    ref.listen.port, gport, ref.listen.ns))
-			continue;	/* taken by the splice path */
+		    fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE) {
+			const struct flow_accept a = {
+				.proto = IPPROTO_TCP, .s = s, .peer = peer,
+				.peer_port = pport, .port = ref.listen.port,
+				.to_port = gport, .from_ns = ref.listen.ns,
+			};
+
+			if (flow_accept(ctx, FLOW_TCP_SPLICE, &a))
+				continue;	/* taken by the splice path */
+		}
 
 		af = inany_af(&peer);
 		/* No guest attached (passt before QEMU connects): keep the

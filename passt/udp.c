@@ -1776,4 +1776,13 @@ static const struct flow_ops udp_flow_ops = {
 	.counters	= (const uint64_t *)&udp_stats,
 	.ncounters	= sizeof(udp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_UDP, udp_flow_ops)
+
+/**
+ * udp_flow_register() - Register the operations of UDP flows
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void udp_flow_register(void)
+{
+	flow_ops_register(FLOW_UDP, &udp_flow_ops);
+}

@@ -36,6 +36,7 @@ void udp_count(enum udp_count what, uint64_t n);
 
 struct ctx;
 
+void udp_flow_register(void);
 void udp_init(struct ctx *ctx);
 unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
