@@ -373,8 +373,8 @@ check: deps
 # the number of two-way file pairs (A uses B and B uses A) of all folders,
 # and fails if either exceeds its budget.  The budgets may only go down
 # (2026-12-03 before the untying of passt/: 30 files, 37 pairs).
-DEPS_CIRCLE_BUDGET := 19
-DEPS_PAIRS_BUDGET := 22
+DEPS_CIRCLE_BUDGET := 8
+DEPS_PAIRS_BUDGET := 20
 deps-graph: all
 	@python3 test/deps_graph.py $(BUILD)/obj
 

@@ -45,6 +45,7 @@
 #include "../passt/isolation.h"
 #include "../passt/limits.h"
 #include "../passt/passt.h"
+#include "../passt/signals.h"
 #include "../passt/pasta.h"
 #include "../passt/repair.h"
 #include "../passt/sdlisten.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* passt/passt.h - The main loop, its frame-dispatch counters and signals
+/* passt/passt.h - The main loop and its frame-dispatch counters
  *
- * struct ctx and timer_want() are in passt/ctx.h (a leaf); only the entry
- * point (main/main.c) and the modules that block signals include this.
+ * struct ctx and timer_want() are in passt/ctx.h (a leaf), the signals in
+ * passt/signals.h; only the entry point (main/main.c) includes this.
  */
 #ifndef PASST_PASST_H
 #define PASST_PASST_H
@@ -30,10 +30,7 @@ extern struct passt_stats stats;
 
 int passt_tap_add(struct ctx *ctx, int fd);
 int vhost_attach(struct ctx *ctx, int s);
-int signals_init(struct ctx *ctx);
 int passt_loop(struct ctx *ctx);
 void stats_dump(void);
-void signals_block_early(void);
-void signals_unblock_child(void);
 
 #endif /* PASST_PASST_H */
