@@ -42,7 +42,7 @@
 #include "limits.h"
 #include "ctx.h"
 #include "nsock.h"
-#include "udp.h"
+#include "udp_gso.h"
 #include "udp_mcast.h"
 
 static const union inany inany_any4 = {

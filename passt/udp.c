@@ -153,6 +153,7 @@
 #include "ctx.h"
 #include "pasta.h"
 #include "udp.h"
+#include "udp_gso.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"
 

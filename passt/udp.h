@@ -48,7 +48,5 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_listen_closing(struct ctx *ctx, int s);
-void udp_gso_probe(bool force_off);
-bool udp_gro_set(int s);
 
 #endif /* PASST_UDP_H */
