@@ -107,12 +107,12 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS_MODE) -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_MODE) $(LDFLAGS)
 
-SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c main/*.c))
-MAIN_SRC := main/main.c
+SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c))
+MAIN_SRC := entry/main.c
 CORE_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
-MAIN_OBJ := $(BUILD)/obj/main/main.o
-HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h main/*.h)
+MAIN_OBJ := $(BUILD)/obj/entry/main.o
+HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h entry/*.h)
 
 UNIT_SRCS := $(sort $(wildcard test/unit/*_test.c))
 UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
@@ -158,7 +158,7 @@ $(BUILD)/libcore.a: $(CORE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The entry point names every flow type (flow_types_register(), main/main.c):
+# The entry point names every flow type (flow_types_register(), entry/main.c):
 # the linker takes from libcore.a the objects something names, no more
 $(BUILD)/passt: $(MAIN_OBJ) $(BUILD)/libcore.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libcore.a \
@@ -365,7 +365,7 @@ check: deps
 
 # Who uses whom: includes and symbols between folders, and circles of files
 # (test/deps_graph.py).  check-deps fails if a folder uses one after it in
-# conf/ <- tap/ <- passt/ <- splice/ <- main/, or a circle spans folders.
+# conf/ <- tap/ <- passt/ <- splice/ <- entry/, or a circle spans folders.
 # It also prints the size of passt/'s largest circle: the largest strongly
 # connected component (Tarjan) of files of passt/ in the union of the
 # include graph ("#include" lines; a header and its .c are one file) and the
@@ -383,7 +383,7 @@ check-deps: all
 		--budget $(DEPS_CIRCLE_BUDGET) \
 		--pairs-budget $(DEPS_PAIRS_BUDGET) >$(BUILD)/deps.txt || \
 		{ cat $(BUILD)/deps.txt; exit 1; }
-	@echo "deps: conf/ <- tap/ <- passt/ <- splice/ <- main/, no circle across folders"
+	@echo "deps: conf/ <- tap/ <- passt/ <- splice/ <- entry/, no circle across folders"
 	@sed -n 's/^\(passt\/ largest circle\|two-way pairs\): /deps: &/p' \
 		$(BUILD)/deps.txt
 

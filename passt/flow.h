@@ -10,7 +10,7 @@
  * Each flow type is implemented by one module (passt/tcp.c, passt/udp.c,
  * passt/icmp.c, splice/tcp_splice.c), which registers a struct flow_ops
  * with flow_ops_register() from its register function (tcp_flow_register(),
- * ...), called by name from the entry point (main/main.c) before any
+ * ...), called by name from the entry point (entry/main.c) before any
  * set-up, as the kernel's inet_init() calls proto_register().  The flow
  * layer calls
  * those operations, and nothing else of the module: the main loop, the

@@ -2,7 +2,7 @@
 /* passt/passt.h - The main loop and its frame-dispatch counters
  *
  * struct ctx and timer_want() are in passt/ctx.h (a leaf), the signals in
- * passt/signals.h; only the entry point (main/main.c) includes this.
+ * passt/signals.h; only the entry point (entry/main.c) includes this.
  */
 #ifndef PASST_PASST_H
 #define PASST_PASST_H

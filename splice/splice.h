@@ -4,7 +4,7 @@
  * The core never calls these by name: it reaches them through the
  * operations of FLOW_TCP_SPLICE (struct flow_ops, passt/flow.h), which
  * splice_flow_register() registers, called by the entry point
- * (main/main.c).  The unit tests drive them directly.
+ * (entry/main.c).  The unit tests drive them directly.
  */
 #ifndef SPLICE_SPLICE_H
 #define SPLICE_SPLICE_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main/main.c - Entry point: configuration, set-up, isolation, main loop
+/* entry/main.c - Entry point: configuration, set-up, isolation, main loop
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
  * mode comes from argv[0] (conf_parse()).  Set-up order: the flow types
