@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>	/* ETH_ALEN, ETH_HLEN, ETH_ZLEN, ETH_P_* */
@@ -148,6 +149,29 @@ static inline const char *inany_ntop(const union inany *a, char *buf)
 	if (a4)
 		return inet_ntop(AF_INET, a4, buf, INET6_ADDRSTRLEN);
 	return inet_ntop(AF_INET6, &a->a6, buf, INET6_ADDRSTRLEN);
+}
+
+/**
+ * inany_from_sockaddr() - Address and port from a sockaddr
+ * @a:		Result address (IPv4-mapped for AF_INET, and for IPv4-mapped
+ *		peers of dual-stack sockets, which are the same bytes)
+ * @port:	Result port, host order
+ * @sa:		sockaddr_in or sockaddr_in6
+ */
+static inline void inany_from_sockaddr(union inany *a, uint16_t *port,
+				       const struct sockaddr_storage *sa)
+{
+	if (sa->ss_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+
+		inany_from_v4(a, s4->sin_addr);
+		*port = ntohs(s4->sin_port);
+	} else {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+
+		a->a6 = s6->sin6_addr;
+		*port = ntohs(s6->sin6_port);
+	}
 }
 
 /**

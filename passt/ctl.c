@@ -72,7 +72,7 @@
 #include "fwd_auto.h"
 #include "isolation.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "sockfile.h"
 #include "udp.h"
 

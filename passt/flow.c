@@ -35,8 +35,7 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
-#include "fwd.h"
-#include "passt.h"
+#include "ctx.h"
 #include "siphash.h"
 
 const char *const flow_type_str[FLOW_TYPE_COUNT] = {
@@ -593,7 +592,8 @@ int flow_sock_meminfo(int s, uint32_t *sndbuf, uint32_t *queued)
  * @t:		Flow type
  * @ops:	Its operations (static storage)
  *
- * Context: before main(), from FLOW_OPS_REGISTER()
+ * Context: start of main(), from the type's register function
+ *	    (tcp_flow_register(), ...), before any set-up
  */
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops)
 {
@@ -859,29 +859,23 @@ void flow_guest_attached(struct ctx *ctx)
 }
 
 /**
- * flow_tcp_accept() - Hand an accepted connection to the type fwd chose
+ * flow_accept() - Hand an accepted socket to the type forwarding chose
  * @ctx:	Context
  * @t:		Flow type (fwd_tcp_path())
- * @s:		Accepted socket
- * @peer:	Its peer address
- * @peer_port:	Its peer port, host order
- * @port:	Listening port, host order
- * @to_port:	Target port, host order
- * @from_ns:	The listener is in the namespace (-T)
+ * @a:		The socket, its protocol, source and ports
  *
- * Return: true if the type took the connection (or refused and closed it),
- *	   false if the caller keeps it (the tap path)
+ * Return: true if the type took the socket (or refused and closed it),
+ *	   false if the caller keeps it (the tap path), also if the type
+ *	   has no @accept operation
  */
-bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,
-		     const union inany *peer, uint16_t peer_port,
-		     uint16_t port, uint16_t to_port, bool from_ns)
+bool flow_accept(struct ctx *ctx, enum flow_type t,
+		 const struct flow_accept *a)
 {
 	const struct flow_ops *ops = flow_ops_of(t);
 
-	if (!ops || !ops->tcp_accept)
+	if (!ops || !ops->accept)
 		return false;
-	return ops->tcp_accept(ctx, s, peer, peer_port, port, to_port,
-			       from_ns);
+	return ops->accept(ctx, a);
 }
 
 /**
@@ -894,6 +888,28 @@ void flow_stats_print(void)
 	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
 		if (flow_ops_tab[t] && flow_ops_tab[t]->stats_print)
 			flow_ops_tab[t]->stats_print();
+}
+
+/**
+ * flow_refused_nofile() - Count a new flow refused for want of descriptors
+ *			   or socket memory (EMFILE, ENFILE, ENOBUFS, ENOMEM)
+ *
+ * Context: any flow type's open path; the flow layer owns the counter
+ */
+void flow_refused_nofile(void)
+{
+	flow_stats.refused_nofile++;
+}
+
+/**
+ * flow_tcp_refused_full() - Count a TCP connection refused, tap or splice,
+ *			     because the flow table is full
+ *
+ * Context: TCP and splice open paths; the flow layer owns the counter
+ */
+void flow_tcp_refused_full(void)
+{
+	flow_stats.tcp_refused_full++;
 }
 
 /**

@@ -9,7 +9,10 @@
  *
  * Each flow type is implemented by one module (passt/tcp.c, passt/udp.c,
  * passt/icmp.c, splice/tcp_splice.c), which registers a struct flow_ops
- * with FLOW_OPS_REGISTER() before main() runs.  The flow layer calls
+ * with flow_ops_register() from its register function (tcp_flow_register(),
+ * ...), called by name from the entry point (entry/main.c) before any
+ * set-up, as the kernel's inet_init() calls proto_register().  The flow
+ * layer calls
  * those operations, and nothing else of the module: the main loop, the
  * timers, eviction, the exit drain and the guest's comings and goings all
  * reach a type through its table, so the core never names a module that
@@ -106,6 +109,27 @@ union epoll_ref;
 struct ctx;
 
 /**
+ * struct flow_accept - A socket accepted on a forwarded-port listener, for
+ *			the @accept operation of the type that takes it
+ * @proto:	IPPROTO_TCP (no other protocol accepts today)
+ * @s:		Accepted socket
+ * @peer:	Its peer address
+ * @peer_port:	Its peer port, host order
+ * @port:	Listening port, host order
+ * @to_port:	Target port, host order
+ * @from_ns:	The listener is in the namespace (-T)
+ */
+struct flow_accept {
+	uint8_t proto;
+	int s;
+	union inany peer;
+	uint16_t peer_port;
+	uint16_t port;
+	uint16_t to_port;
+	bool from_ns;
+};
+
+/**
  * struct flow_ops - What the flow layer calls for one type
  * @name:	Type name, for logs
  * @epoll_type:	enum epoll_type of the type's sockets, 0 if none
@@ -133,12 +157,11 @@ struct ctx;
  *		flow if its host-side address is no longer one for which
  *		@has_addr() (address family, address in network order)
  *		returns true
- * @tcp_accept:	A connection accepted on a forwarded-port listener that
- *		fwd_tcp_path() sent to this type: @s accepted socket, @peer
- *		and @peer_port (host order) its source, @port the listening
- *		port, @to_port the target port (host order), @from_ns the
- *		listener is in the namespace; return true if taken (or
- *		refused and closed), false to leave it to the tap path
+ * @accept:	A connection accepted on a forwarded-port listener that
+ *		the forwarding decision (fwd_tcp_path()) sent to this type,
+ *		described by @a (struct flow_accept: protocol, socket,
+ *		source, ports); return true if taken (or refused and
+ *		closed), false to leave it to the caller (the tap path)
  * @stats_print: Print the type's counters (stats_dump())
  * @counters:	The type's counters: an array of uint64_t ...
  * @ncounters:	... of this many elements (flow_stats_sum())
@@ -158,28 +181,11 @@ struct flow_ops {
 	void (*guest_attached)(struct ctx *ctx, union flow *flow);
 	void (*host_changed)(struct ctx *ctx, union flow *flow,
 			     bool (*has_addr)(int af, const void *addr));
-	bool (*tcp_accept)(struct ctx *ctx, int s, const union inany *peer,
-			   uint16_t peer_port, uint16_t port, uint16_t to_port,
-			   bool from_ns);
+	bool (*accept)(struct ctx *ctx, const struct flow_accept *a);
 	void (*stats_print)(void);
 	const uint64_t *counters;
 	unsigned ncounters;
 };
-
-/**
- * FLOW_OPS_REGISTER() - Register the operations of a flow type, before main()
- * @t:		enum flow_type
- * @ops:	struct flow_ops (static storage)
- *
- * The daemon links every object of libcore.a (--whole-archive), so each
- * module's registration runs even if no other code names the module.
- */
-#define FLOW_OPS_REGISTER(t, ops)					\
-	static void __attribute__((constructor))			\
-	flow_ops_register_##t(void)					\
-	{								\
-		flow_ops_register(t, &(ops));				\
-	}
 
 
 /**
@@ -195,6 +201,9 @@ struct flow_stats {
 };
 
 extern struct flow_stats flow_stats;
+
+void flow_refused_nofile(void);
+void flow_tcp_refused_full(void);
 
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
 const struct flow_ops *flow_ops_of(enum flow_type t);
@@ -212,9 +221,8 @@ bool flow_addr_gone(const union inany *a,
 bool flow_sock_addr_gone(int s, bool (*has_addr)(int af, const void *addr));
 void flow_guest_gone(struct ctx *ctx, unsigned ms);
 void flow_guest_attached(struct ctx *ctx);
-bool flow_tcp_accept(struct ctx *ctx, enum flow_type t, int s,
-		     const union inany *peer, uint16_t peer_port,
-		     uint16_t port, uint16_t to_port, bool from_ns);
+bool flow_accept(struct ctx *ctx, enum flow_type t,
+		 const struct flow_accept *a);
 void flow_stats_print(void);
 uint64_t flow_stats_sum(void);
 

@@ -63,6 +63,7 @@
 #include "follow.h"
 #include "isolation.h"
 #include "nsconf.h"
+#include "signals.h"
 
 #define FOLLOW_RESOLV_DIRS	FOLLOW_DIRS_MAX	/* resolv.conf's, its target's */
 

@@ -5,7 +5,7 @@
 #define PASST_FOLLOW_H
 
 #include "epoll_ref.h"
-#include "passt.h"
+#include "ctx.h"
 
 #include <fcntl.h>
 

@@ -40,9 +40,9 @@
 #include "fwd.h"
 #include "fwd_auto.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "nsock.h"
-#include "udp.h"
+#include "udp_gso.h"
 #include "udp_mcast.h"
 
 static const union inany inany_any4 = {
@@ -371,7 +371,7 @@ void fwd_guest_addr(const struct conf *c, int af, union inany *addr)
  * is spliced (it came over the namespace's loopback); a -t connection is
  * spliced if it comes from a loopback address, splicing isn't disabled
  * (--no-splice) and the namespace socket helper runs.  The splice path
- * may still decline one it can't carry (flow_tcp_accept()): it then takes
+ * may still decline one it can't carry (flow_accept()): it then takes
  * the tap path.
  *
  * Return: enum fwd_path
@@ -619,29 +619,6 @@ int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,
 	if (bind(s, (struct sockaddr *)&sa, sl) < 0)
 		return -errno;
 	return 0;
-}
-
-/**
- * inany_from_sockaddr() - Address and port from a sockaddr
- * @a:		Result address (IPv4-mapped for AF_INET, and for IPv4-mapped
- *		peers of dual-stack sockets, which are the same bytes)
- * @port:	Result port, host order
- * @sa:		sockaddr_in or sockaddr_in6
- */
-void inany_from_sockaddr(union inany *a, uint16_t *port,
-			 const struct sockaddr_storage *sa)
-{
-	if (sa->ss_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
-
-		inany_from_v4(a, s4->sin_addr);
-		*port = ntohs(s4->sin_port);
-	} else {
-		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
-
-		a->a6 = s6->sin6_addr;
-		*port = ntohs(s6->sin6_port);
-	}
 }
 
 /**

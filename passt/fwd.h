@@ -95,7 +95,5 @@ bool fwd_outbound(const struct conf *c, const union inany *host,
 		  union inany *baddr, const char **ifname);
 int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,
 		      bool bind_addr);
-void inany_from_sockaddr(union inany *a, uint16_t *port,
-			 const struct sockaddr_storage *sa);
 
 #endif /* PASST_FWD_H */

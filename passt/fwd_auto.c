@@ -59,7 +59,7 @@
 #include "fwd.h"
 #include "fwd_auto.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "pasta.h"
 #include "udp.h"
 

@@ -52,7 +52,7 @@
 #include "icmp.h"
 #include "udp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 
 #define PING_TIMEOUT_MS		60000
 #define ICMP_BUF		65536
@@ -111,7 +111,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 			warn("ping sockets not permitted (net.ipv4.ping_group_range): ICMP echo disabled");
 			icmp_disabled = true;
 		} else if (errno == EMFILE || errno == ENFILE) {
-			flow_stats.refused_nofile++;
+			flow_refused_nofile();
 			limits_refused(ctx->now, LIMIT_FDS, "ICMP echo, socket()");
 		}
 		return NULL;
@@ -722,4 +722,13 @@ static const struct flow_ops icmp_flow_ops = {
 	.counters	= (const uint64_t *)&icmp_stats,
 	.ncounters	= sizeof(icmp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_PING, icmp_flow_ops)
+
+/**
+ * icmp_flow_register() - Register the operations of ICMP echo flows
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void icmp_flow_register(void)
+{
+	flow_ops_register(FLOW_PING, &icmp_flow_ops);
+}

@@ -38,6 +38,7 @@ extern struct icmp_stats icmp_stats;
 struct conf;
 struct ctx;
 
+void icmp_flow_register(void);
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,

@@ -96,7 +96,7 @@
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "sdlisten.h"
 
 #define SECCOMP_M_PASTA		BIT(MODE_PASTA)

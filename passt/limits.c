@@ -527,3 +527,14 @@ uint64_t limits_refused_total(enum limit_kind kind)
 {
 	return limits_log[kind].total;
 }
+
+/**
+ * limits_stats_print() - Print the new flows refused by a limit, all
+ *			  protocols (--stats, SIGUSR1)
+ */
+void limits_stats_print(void)
+{
+	info_always("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
+		    (unsigned long)limits_refused_total(LIMIT_FLOWS),
+		    (unsigned long)limits_refused_total(LIMIT_FDS));
+}

@@ -79,5 +79,6 @@ int limits_reserve_init(int fd);
 int limits_accept_refuse(int listen_fd);
 void limits_refused(int64_t now, enum limit_kind kind, const char *what);
 uint64_t limits_refused_total(enum limit_kind kind);
+void limits_stats_print(void);
 
 #endif /* PASST_LIMITS_H */

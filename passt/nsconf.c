@@ -34,6 +34,7 @@
 #include "../conf/netlink.h"
 #include "isolation.h"
 #include "nsconf.h"
+#include "signals.h"
 
 /**
  * struct nsconf_fam - What one family of the namespace should have

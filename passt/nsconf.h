@@ -5,7 +5,7 @@
 #ifndef PASST_NSCONF_H
 #define PASST_NSCONF_H
 
-#include "passt.h"
+#include "ctx.h"
 
 void nsconf_init(struct ctx *ctx);
 void nsconf_update(const struct ctx *ctx);

@@ -45,7 +45,8 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "isolation.h"
-#include "passt.h"
+#include "ctx.h"
+#include "signals.h"
 #include "nsock.h"
 
 /**

@@ -37,13 +37,10 @@
 #include <errno.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../conf/log.h"
@@ -68,10 +65,11 @@
 #include "passt.h"
 #include "pasta.h"
 #include "repair.h"
-#include "tcp_mig_flows.h"
 #include "sdnotify.h"
+#include "signals.h"
 #include "tcp.h"
 #include "udp.h"
+#include "vhost.h"
 
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
@@ -82,21 +80,12 @@ static struct tap_rx_batch tap_batch;
 static struct frame tap_frames[TAP_RX_MAX];
 static uint8_t svc_out[4096];
 static bool tap_epollout_armed;
-static int passt_epollfd = -1;	/* for vhost_watch() */
-
-/**
- * timer_want() - Ask for a wake-up at a given time
- * @ctx:	Context
- * @at:		Deadline, ms (CLOCK_MONOTONIC)
- */
-void timer_want(struct ctx *ctx, int64_t at)
-{
-	if (at < ctx->timer_next)
-		ctx->timer_next = at;
-}
 
 /**
  * stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
+ *
+ * Each module prints its own (tap, vhost-user, the flow types, limits,
+ * devmem, local services); this file prints those of frame dispatch.
  */
 void stats_dump(void)
 {
@@ -106,19 +95,8 @@ void stats_dump(void)
 	for (i = 1; i < FD_COUNT; i++)
 		dropped += stats.frames_dropped[i];
 
-	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
-		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
-		    tap_stats.tx_bytes, tap_stats.tx_dropped);
-	if (tap_backend() == TAP_STREAM)
-		info_always("stats: stream short writes %lu, bad lengths %lu",
-			    tap_stats.tx_short, tap_stats.rx_bad_len);
-	if (vu_stats.msgs)
-		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu (memory shrunk %lu), receive queue full %lu, bad guest frames %lu, bad guest virtio-net headers %lu, kicks %lu, interrupts %lu",
-			    vu_stats.msgs, vu_stats.refused,
-			    vu_stats.frontends_dropped, vu_stats.shrunk,
-			    vu_stats.rx_full, vu_stats.rx_bad_len,
-			    vu_stats.rx_bad_gso, vu_stats.kicks,
-			    vu_stats.calls);
+	tap_stats_print();
+	vu_stats_print();
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
 		    dropped, stats.frames_unhandled);
 	if (stats.clients || stats.clients_refused)
@@ -129,23 +107,9 @@ void stats_dump(void)
 			info_always("stats:   %s: %lu", frame_drop_str[i],
 				    stats.frames_dropped[i]);
 	flow_stats_print();
-	info_always("stats: new flows refused, all protocols: flow table full %lu, out of descriptors or socket memory %lu",
-		    (unsigned long)limits_refused_total(LIMIT_FLOWS),
-		    (unsigned long)limits_refused_total(LIMIT_FDS));
-	if (devmem_bound())
-		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
-			    devmem_stats.bytes, devmem_stats.linear_bytes,
-			    devmem_stats.copied_bytes, devmem_stats.tokens_held,
-			    devmem_stats.tokens_returned, devmem_stats.dontneed_calls,
-			    devmem_stats.waits, devmem_stats.store_full);
-	info_always("stats: ARP %lu/%lu, DHCP %lu/%lu (NAK %lu, bad %lu, FQDN skipped %lu), NDP RS %lu NS %lu RA %lu NA %lu (bad %lu), DHCPv6 %lu/%lu (bad %lu, FQDN skipped %lu)",
-		    svc_stats.arp_req, svc_stats.arp_reply, svc_stats.dhcp_req,
-		    svc_stats.dhcp_reply, svc_stats.dhcp_nak, svc_stats.dhcp_bad,
-		    svc_stats.dhcp_fqdn_skipped,
-		    svc_stats.ndp_rs, svc_stats.ndp_ns, svc_stats.ndp_ra,
-		    svc_stats.ndp_na, svc_stats.ndp_bad, svc_stats.dhcpv6_req,
-		    svc_stats.dhcpv6_reply, svc_stats.dhcpv6_bad,
-		    svc_stats.dhcpv6_fqdn_skipped);
+	limits_stats_print();
+	tcp_devmem_stats_print();
+	svc_stats_print();
 }
 
 /**
@@ -560,212 +524,18 @@ static void guest_attached(struct ctx *ctx)
 }
 
 /**
- * vhost_watch() - Start or stop watching a vhost-user kick eventfd
- * @fd:		Eventfd from the front-end
- * @queue:	Its queue index
- * @add:	Start (true) or stop watching
- *
- * Edge-triggered: each kick wakes us once, and vu_kick_handler() needn't
- * empty the counter, which it can't do without blocking or spinning on a
- * front-end's eventfd (tap/vhost_user.c, "Descriptors").
- *
- * #syscalls:passt epoll_ctl
- * Return: 0, or -errno from epoll_ctl()
- */
-static int vhost_watch(int fd, unsigned queue, bool add)
-{
-	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_KICK,
-				.fd = (uint32_t)fd, .data = queue };
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
-				  .data.u64 = ref.u64 };
-
-	if (epoll_ctl(passt_epollfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd,
-		      add ? &ev : NULL) < 0)
-		return -errno;
-	return 0;
-}
-
-/**
- * vhost_state_watch() - Start or stop watching the device state channel
- * @fd:		Our end of the channel (tap/vhost_user.c made it non-blocking)
- * @out:	Saving: wait until it's writable (else readable)
- * @add:	Start (true) or stop watching
- *
- * Level-triggered: vu_state_handler() moves bytes until EAGAIN anyway.
- *
- * #syscalls:passt epoll_ctl
- * Return: 0, or -errno from epoll_ctl()
- */
-static int vhost_state_watch(int fd, bool out, bool add)
-{
-	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_STATE,
-				.fd = (uint32_t)fd };
-	struct epoll_event ev = { .events = out ? EPOLLOUT : EPOLLIN,
-				  .data.u64 = ref.u64 };
-
-	if (epoll_ctl(passt_epollfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd,
-		      add ? &ev : NULL) < 0)
-		return -errno;
-	return 0;
-}
-
-static struct ctx *vhost_ctx;	/* for vhost_state_save() and _done() */
-
-/**
- * vhost_state_save() - What a migration source hands over (vhost-user)
- * @s:		Filled: the guest's addresses and MAC as seen, and its TCP
- *		connections
- * @flows:	Where the TCP connections' section goes
- * @room:	Bytes available there
- *
- * Addresses not seen yet are the configured ones (what we would use for
- * the guest, as upstream does), a MAC not known yet is broadcast
- * (upstream's "not known").  Established TCP connections move with their
- * host sockets, through passt-repair (passt/tcp_mig_flows.c); without the
- * helper, or if one can't be dumped, the migration is refused, before the
- * guest leaves this host, so that none is lost or reset.  Once they are
- * handed over, the -t listeners close (as upstream's), so that a
- * destination on this host can bind the ports and addresses.  UDP and ICMP
- * flows are not transferred: the destination makes them again on the
- * guest's next datagram.
- *
- * Return: 0, or -errno if refused (logged)
- */
-static int vhost_state_save(struct devstate *s, uint8_t *flows, size_t room)
-{
-	const struct conf *c = vhost_ctx ? &vhost_ctx->c : NULL;
-	unsigned n = flow_count_type(FLOW_TCP_SPLICE);
-	uint32_t nflows = 0;
-	size_t len = 0;
-	int rc;
-
-	if (n) {
-		warn("migration refused: %u spliced TCP connection%s open; "
-		     "the guest stays here", n, n == 1 ? "" : "s");
-		return -EBUSY;
-	}
-	if (vhost_ctx &&
-	    (rc = tcp_mig_save(vhost_ctx, flows, room, &nflows, &len)))
-		return rc;
-	if (nflows)
-		info("migration: %u listening socket(s) of -t closed",
-		     fwd_listen_close_tbl(FWD_TBL_T));
-	memset(s, 0, sizeof(*s));
-	s->nflows = nflows;
-	s->flows = flows;
-	s->flows_len = len;
-	s->addr4 = tap_guest.addr4_seen;
-	if (!s->addr4.s_addr && c && c->ip4.enabled)
-		s->addr4 = c->ip4.addr;
-	s->addr6 = tap_guest.addr6_seen;
-	if (IN6_IS_ADDR_UNSPECIFIED(&s->addr6) && c && c->ip6.enabled)
-		s->addr6 = c->ip6.addr;
-	s->addr6_ll = tap_guest.addr6_ll_seen;
-	if (tap_guest.mac_set)
-		memcpy(s->mac, tap_guest.mac, sizeof(s->mac));
-	else
-		memset(s->mac, 0xff, sizeof(s->mac));
-	return 0;
-}
-
-/**
- * vhost_state_load() - Take what a migration source handed over
- * @s:		State, checked (tap/devstate.c), but for its TCP section
- *
- * The guest keeps its addresses and MAC across the migration: we learn
- * them now instead of from its next frames.  Unset fields (0.0.0.0, ::,
- * a broadcast or zero MAC) leave ours as they are.  The TCP connections
- * are checked before anything is taken, then rebuilt
- * (passt/tcp_mig_flows.c).
- *
- * Return: 0, or -errno from tcp_mig_load()
- */
-static int vhost_state_load(const struct devstate *s)
-{
-	static const uint8_t zero[6];
-	char a4[INET_ADDRSTRLEN], a6[INET6_ADDRSTRLEN];
-	int rc;
-
-	if (s->nflows && (!vhost_ctx ||
-			  (rc = tcp_mig_load(vhost_ctx, s->flows, s->flows_len,
-					     s->nflows))))
-		return vhost_ctx ? rc : -ENOTSUP;
-
-	if (s->addr4.s_addr)
-		tap_guest.addr4_seen = s->addr4;
-	if (!IN6_IS_ADDR_UNSPECIFIED(&s->addr6))
-		tap_guest.addr6_seen = s->addr6;
-	if (!IN6_IS_ADDR_UNSPECIFIED(&s->addr6_ll))
-		tap_guest.addr6_ll_seen = s->addr6_ll;
-	if (!(s->mac[0] & 1) && memcmp(s->mac, zero, sizeof(zero)))
-		tap_guest_mac_set(s->mac);
-	inet_ntop(AF_INET, &s->addr4, a4, sizeof(a4));
-	inet_ntop(AF_INET6, &s->addr6, a6, sizeof(a6));
-	info("migration: guest %s, %s, MAC %02x:%02x:%02x:%02x:%02x:%02x",
-	     a4, a6, s->mac[0], s->mac[1], s->mac[2], s->mac[3], s->mac[4],
-	     s->mac[5]);
-	return 0;
-}
-
-/**
- * vhost_state_done() - A migration succeeded (QEMU checked our state)
- * @load:	We are the destination (else the source)
- *
- * Either way passt-repair's connection is closed: the helper is started
- * again for the next migration (as upstream).  On the source, the guest
- * runs on the destination now: --migrate-exit ends passt with status 0
- * ("migration complete, exiting"); by default passt keeps running, and
- * keeps its -t listeners (on another host they conflict with nothing), as
- * upstream.  The host sockets of the TCP connections handed over stay
- * open, in repair mode, until we exit (--migrate-no-linger closed them at
- * once).
- */
-static void vhost_state_done(bool load)
-{
-	if (!vhost_ctx)
-		return;
-	repair_close(vhost_ctx);
-	if (load)
-		return;
-	info("migration complete%s",
-	     vhost_ctx->c.migrate_exit ? ", exiting" : "");
-	if (vhost_ctx->c.migrate_exit) {
-		vhost_ctx->quit = true;
-		vhost_ctx->quit_now = true;
-		vhost_ctx->exit_status = 0;
-	}
-}
-
-static const struct vu_state_ops vhost_state_ops = {
-	.save = vhost_state_save,
-	.load = vhost_state_load,
-	.done = vhost_state_done,
-};
-
-/**
  * vhost_attach() - A vhost-user front-end connected (or was passed, -F)
  * @ctx:	Context
  * @s:		Its socket, non-blocking
  *
- * #syscalls:passt epoll_ctl
  * Return: 0, or -errno (the caller closes @s)
  */
 int vhost_attach(struct ctx *ctx, int s)
 {
-	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_CMD,
-				.fd = (uint32_t)s };
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
-				  .data.u64 = ref.u64 };
+	int ret = vhost_start(ctx, s);
 
-	passt_epollfd = ctx->epollfd;
-	vhost_ctx = ctx;
-	vu_set_watch(vhost_watch);
-	vu_offer_upstream_only(ctx->c.upstream_features);
-	vu_set_state_ops(vhost_state_watch, &vhost_state_ops);
-	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0)
-		return -errno;
-	tap_init(TAP_VHOST, s, false);
-	vu_attach(s);
+	if (ret < 0)
+		return ret;
 	stats.clients++;
 	info_ratelimit(ctx->now, "vhost-user front-end connected");
 	return 0;
@@ -806,130 +576,6 @@ static void vhost_kick_handler(struct ctx *ctx, union epoll_ref ref)
 		return;
 	if (ref.data == 1)	/* transmitq: frames from the guest */
 		passt_tap_handler(ctx, EPOLLIN);
-}
-
-/**
- * signal_handler() - Read the signalfd
- * @ctx:	Context
- * @fd:		signalfd
- *
- * #syscalls read wait4
- */
-static void signal_handler(struct ctx *ctx, int fd)
-{
-	struct signalfd_siginfo si;
-
-	while (read(fd, &si, sizeof(si)) == sizeof(si)) {
-		switch (si.ssi_signo) {
-		case SIGCHLD: {
-			pid_t child = pasta_child_pid_get();
-			int status;
-
-			while (child > 0) {
-				pid_t p = waitpid(-1, &status, WNOHANG);
-
-				if (p <= 0)
-					break;
-				if (p != child)
-					continue;
-				ctx->quit = true;
-				ctx->exit_status = WIFEXITED(status) ?
-						   WEXITSTATUS(status) :
-						   128 + WTERMSIG(status);
-			}
-			break;
-		}
-		case SIGUSR1:
-			stats_dump();
-			break;
-		case SIGUSR2:	/* only with the hidden --seccomp-selftest */
-			isolate_forbidden_syscall();
-			break;
-		default:	/* SIGTERM, SIGINT, SIGHUP */
-			if (ctx->quit) {
-				/* A second one: no more waiting */
-				ctx->quit_now = true;
-				break;
-			}
-			ctx->quit = true;
-			ctx->exit_status = 0;
-			break;
-		}
-	}
-}
-
-/**
- * signals_set() - The signals the main loop handles
- * @set:	Result
- * @selftest:	Include SIGUSR2 (hidden --seccomp-selftest)
- */
-static void signals_set(sigset_t *set, bool selftest)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGCHLD);
-	sigaddset(set, SIGUSR1);
-	if (selftest)
-		sigaddset(set, SIGUSR2);
-}
-
-/**
- * signals_block_early() - Hold the signals we handle until the loop runs
- *
- * From the first instruction on: a SIGTERM (or SIGUSR1) that arrives
- * during set-up then waits for signals_init() and ends the daemon cleanly
- * (socket file removed), instead of killing it half set up.  Children that
- * run other code restore an empty mask (signals_unblock_child()).
- */
-void signals_block_early(void)
-{
-	sigset_t set;
-
-	signals_set(&set, false);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-}
-
-/**
- * signals_unblock_child() - In a forked child: no signal blocked
- *
- * Context: the spawned command, the namespace socket helper
- */
-void signals_unblock_child(void)
-{
-	sigset_t none;
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-/**
- * signals_init() - Block the signals we handle and route them to epoll
- * @ctx:	Context
- *
- * Return: 0 or -errno
- */
-int signals_init(struct ctx *ctx)
-{
-	union epoll_ref ref = { .type = EPOLL_TYPE_SIGNAL };
-	struct epoll_event ev = { .events = EPOLLIN };
-	sigset_t set;
-	int fd;
-
-	signals_set(&set, ctx->c.seccomp_selftest);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	signal(SIGPIPE, SIG_IGN);
-
-	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ref.fd = (uint32_t)fd;
-	ev.data.u64 = ref.u64;
-	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		return -errno;
-	return 0;
 }
 
 /**
@@ -1126,9 +772,15 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_UDP_LISTEN:
 				udp_listen_handler(ctx, ref, e);
 				break;
-			case EPOLL_TYPE_SIGNAL:
-				signal_handler(ctx, (int)ref.fd);
+			case EPOLL_TYPE_SIGNAL: {
+				unsigned usr1;
+
+				usr1 = signals_handler(ctx, (int)ref.fd,
+						       pasta_child_pid_get());
+				while (usr1--)
+					stats_dump();
 				break;
+			}
 			case EPOLL_TYPE_NS_HELPER:
 				nsock_handler(ctx, e);
 				break;

@@ -55,7 +55,8 @@
 #include "epoll_ref.h"
 #include "fwd.h"
 #include "isolation.h"
-#include "passt.h"
+#include "ctx.h"
+#include "signals.h"
 #include "pasta.h"
 
 #define NS_CALL_STACK	(256 * 1024)

@@ -31,7 +31,7 @@
 #include "../conf/log.h"
 #include "epoll_ref.h"
 #include "isolation.h"
-#include "passt.h"
+#include "ctx.h"
 #include "repair.h"
 #include "sockfile.h"
 

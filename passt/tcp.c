@@ -96,7 +96,7 @@
 #include "devmem.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp.h"
 #include "tcp_opt.h"
 #include "tcp_rcvbuf.h"
@@ -1530,6 +1530,43 @@ static bool tcp_flow_drain(struct ctx *ctx, union flow *flow, bool abort)
 }
 
 /**
+ * tcp_count() - Add to a counter of the TCP path on behalf of another file
+ * @what:	Counter
+ * @n:		How much: events, or bytes for TCP_COUNT_BYTES_TO_TAP
+ *
+ * Context: main loop (single threaded: plain additions)
+ */
+void tcp_count(enum tcp_count what, uint64_t n)
+{
+	switch (what) {
+	case TCP_COUNT_FLOWS_OPENED:
+		tcp_stats.flows_opened += n;
+		break;
+	case TCP_COUNT_RST_TO_TAP:
+		tcp_stats.rst_to_tap += n;
+		break;
+	case TCP_COUNT_RETRANS:
+		tcp_stats.retrans += n;
+		break;
+	case TCP_COUNT_BYTES_TO_TAP:
+		tcp_stats.bytes_to_tap += n;
+		break;
+	case TCP_COUNT_BAD_OPTS:
+		tcp_stats.bad_opts += n;
+		break;
+	case TCP_COUNT_TAP_DROPPED:
+		tcp_stats.tap_dropped += n;
+		break;
+	case TCP_COUNT_TAP_WAITS:
+		tcp_stats.tap_waits += n;
+		break;
+	case TCP_COUNT_REFUSED_NO_SOURCE:
+		tcp_stats.refused_no_source += n;
+		break;
+	}
+}
+
+/**
  * tcp_stats_print() - Print the counters of the tap-side TCP path
  */
 static void tcp_stats_print(void)
@@ -1549,7 +1586,7 @@ static void tcp_stats_print(void)
 		    tcp_stats.orphan_timeout);
 	info_always("stats: TCP windows read from the socket %lu, ACKs that kept the right edge %lu; bytes peeked again (no SO_PEEK_OFF) %lu; receive buffers raised %lu",
 		    tcp_stats.wnd_read, tcp_stats.wnd_kept,
-		    tcp_stats.peeked_again, tcp_stats.rcvbuf_raised);
+		    tcp_reader_peeked_again(), tcp_rcvbuf_raised());
 }
 
 /**
@@ -1588,4 +1625,13 @@ static const struct flow_ops tcp_flow_ops = {
 	.counters	= (const uint64_t *)&tcp_stats,
 	.ncounters	= sizeof(tcp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_TCP, tcp_flow_ops)
+
+/**
+ * tcp_flow_register() - Register the operations of the tap-side TCP path
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void tcp_flow_register(void)
+{
+	flow_ops_register(FLOW_TCP, &tcp_flow_ops);
+}

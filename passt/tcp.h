@@ -29,15 +29,28 @@ struct tcp_stats {
 	uint64_t orphan_timeout;	/* reset at exit, host peer hadn't */
 	uint64_t wnd_read;		/* windows from SO_MEMINFO */
 	uint64_t wnd_kept;		/* ACKs that kept the right edge */
-	uint64_t peeked_again;		/* bytes in flight copied again by
-					 * the discard reader (no SO_PEEK_OFF)
-					 */
-	uint64_t rcvbuf_raised;		/* host receive buffers raised,
-					 * passt/tcp_rcvbuf.c
-					 */
 };
 
 extern struct tcp_stats tcp_stats;
+
+/**
+ * enum tcp_count - Counters of struct tcp_stats that the other files of
+ *		    the TCP path (tcp_buf.c, tcp_open.c) add to, through
+ *		    tcp_count(): tcp.c owns them
+ */
+enum tcp_count {
+	TCP_COUNT_FLOWS_OPENED,
+	TCP_COUNT_RST_TO_TAP,
+	TCP_COUNT_RETRANS,
+	TCP_COUNT_BYTES_TO_TAP,
+	TCP_COUNT_BAD_OPTS,
+	TCP_COUNT_TAP_DROPPED,
+	TCP_COUNT_TAP_WAITS,
+	TCP_COUNT_REFUSED_NO_SOURCE,
+};
+
+void tcp_count(enum tcp_count what, uint64_t n);
+void tcp_flow_register(void);
 
 struct ctx;
 

@@ -7,7 +7,7 @@
  * The half of the TCP translation that builds what the guest receives:
  * header-only segments (SYN, ACK, FIN, RST: tcp_send_flags_seq()), and
  * data segments read from the host socket (tcp_data_from_sock()).  Data
- * frames are laid out in the tap transmit arena (tap_tx_space()) with
+ * frames are laid out in the tap transmit arena (tap_tx_reserve()) with
  * their headers filled by tcp_frame_fill(); the reader back-end
  * (tcp_reader.c, tcp_devmem.c) peeks the payload straight into them, or
  * hands out pieces that tcp_frames_ext() attaches to header-only frames.
@@ -33,7 +33,7 @@
 #include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp.h"
 #include "tcp_internal.h"
 #include "tcp_opt.h"
@@ -148,7 +148,7 @@ static void tcp_tap_dropped(uint64_t tag)
 	if (flow->f.type != FLOW_TCP || flow->tcp.sock < 0)
 		return;
 	conn = &flow->tcp;
-	tcp_stats.tap_dropped++;
+	tcp_count(TCP_COUNT_TAP_DROPPED, 1);
 	if (!(conn->flags & TFL_TAP_DROP) ||
 	    seq_lt(seq, conn->seq_drop_to_tap))
 		conn->seq_drop_to_tap = seq;
@@ -311,7 +311,7 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
 				   !!(s.flags & F_SYN) + !!(s.flags & F_FIN);
 	}
 	tcp_send_flags_seq(ctx, &tmp, flags, seq);
-	tcp_stats.rst_to_tap++;
+	tcp_count(TCP_COUNT_RST_TO_TAP, 1);
 }
 
 /**
@@ -497,8 +497,9 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		size_t mss = tcp_snd_mss(conn);
 		int64_t wnd_left = (int64_t)tcp_snd_wnd_usable(conn, mss) -
 				   (int64_t)sent;
-		size_t avail, slot, want, got, need, min_read, seg;
+		size_t slot, want, got, need, min_read, seg;
 		struct iovec iov[IOV_MAX_DATA];
+		struct tap_tx_room room;
 		uint8_t *frames[IOV_MAX_DATA];
 		unsigned n, i;
 		uint8_t *p;
@@ -527,9 +528,8 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 		if (min_read)	/* devmem: not less than a GRO chunk at once */
 			need *= MIN(DIV_ROUND_UP(MIN(want, min_read), mss),
 				    (size_t)IOV_MAX_DATA);
-		p = tap_tx_space(&avail);
-		if (avail < need || tap_tx_frames_free() < need / slot) {
-			tap_flush();
+		tap_tx_reserve(slot, (unsigned)(need / slot), &room);
+		if (room.flushed) {
 			if (conn->flags & TFL_TAP_DROP) {
 				/* Frames of ours were dropped: SND.NXT first */
 				if (tcp_drop_apply(ctx, conn) < 0)
@@ -542,14 +542,13 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 				tcp_wait_set(conn);
 				return 0;
 			}
-			p = tap_tx_space(&avail);
-			if (avail < slot)
+			if (!room.n)
 				return 0;
 		}
 
-		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, seg), avail / slot),
+		p = room.p;
+		n = (unsigned)MIN(MIN(DIV_ROUND_UP(want, seg), (size_t)room.n),
 				  (size_t)IOV_MAX_DATA);
-		n = MIN(n, tap_tx_frames_free());
 		for (i = 0; i < n; i++) {
 			frames[i] = p + i * slot + TAP_HEADROOM;
 			iov[i].iov_base = frames[i] + hlen;
@@ -607,7 +606,7 @@ int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn)
 			}
 			got = (size_t)r;
 		}
-		tcp_stats.bytes_to_tap += (uint64_t)got;
+		tcp_count(TCP_COUNT_BYTES_TO_TAP, (uint64_t)got);
 		turn += got;
 
 		if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
@@ -666,7 +665,7 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
 	}
-	tcp_stats.retrans++;
+	tcp_count(TCP_COUNT_RETRANS, 1);
 	if (tcp_data_from_sock(ctx, conn) < 0)
 		return -1;
 	if (conn->seq_to_tap == conn->seq_ack_from_tap &&
@@ -720,7 +719,7 @@ void tcp_tap_resume(struct ctx *ctx)
 		}
 		todo--;
 		tcp_wait_clear(conn);
-		tcp_stats.tap_waits++;
+		tcp_count(TCP_COUNT_TAP_WAITS, 1);
 		if ((conn->flags & TFL_TAP_DROP) &&
 		    tcp_drop_apply(ctx, conn) < 0)
 			continue;

@@ -74,7 +74,7 @@
 #include "../tap/tap.h"
 #include "devmem.h"
 #include "flow.h"
-#include "passt.h"
+#include "ctx.h"
 #include "tcp_conn.h"
 #include "tcp_devmem.h"
 #include "tcp_reader.h"
@@ -903,3 +903,17 @@ const struct tcp_reader_ops tcp_reader_devmem = {
 	.rewind		= tcp_devmem_rewind,
 	.close		= tcp_devmem_close,
 };
+
+/**
+ * tcp_devmem_stats_print() - Print the counters of devmem TCP (--stats,
+ *			      SIGUSR1), if a device memory buffer is bound
+ */
+void tcp_devmem_stats_print(void)
+{
+	if (devmem_bound())
+		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
+			    devmem_stats.bytes, devmem_stats.linear_bytes,
+			    devmem_stats.copied_bytes, devmem_stats.tokens_held,
+			    devmem_stats.tokens_returned, devmem_stats.dontneed_calls,
+			    devmem_stats.waits, devmem_stats.store_full);
+}

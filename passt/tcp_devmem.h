@@ -51,6 +51,8 @@ struct devmem_stats {
 
 extern struct devmem_stats devmem_stats;
 
+void tcp_devmem_stats_print(void);
+
 extern const struct tcp_reader_ops tcp_reader_devmem;
 
 void tcp_devmem_attach(const uint8_t *base, size_t size, uint32_t id, int fd);

@@ -18,7 +18,7 @@
  *
  * Inbound: tcp_listen_handler() accepts on a -t/-T listener and asks
  * fwd_tcp_path() which path the connection takes: the splice path
- * (flow_tcp_accept()) or the tap path, where it becomes a SYN to the
+ * (flow_accept()) or the tap path, where it becomes a SYN to the
  * guest with an ISN from tcp_isn() (RFC 6528: a keyed hash of the tuple
  * plus a 4 us clock).
  */
@@ -38,7 +38,7 @@
 #include "fwd.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "siphash.h"
 #include "tcp.h"
 #include "tcp_internal.h"
@@ -194,7 +194,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	int af = f->af;
 
 	if (tcp_opt_parse(f->l4 + TCP_HLEN, f->l4_hlen - TCP_HLEN, &o) < 0) {
-		tcp_stats.bad_opts++;
+		tcp_count(TCP_COUNT_BAD_OPTS, 1);
 		return;
 	}
 	if (!fwd_nat_to_host_port(&ctx->c, &f->dst, f->dport, &host, &hport)) {
@@ -204,7 +204,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 
 	flow = flow_alloc(ctx);
 	if (!flow) {
-		flow_stats.tcp_refused_full++;
+		flow_tcp_refused_full();
 		limits_refused(ctx->now, LIMIT_FLOWS,
 			       "TCP connection from the guest");
 		tcp_rst_reply(ctx, f);
@@ -245,7 +245,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 			    IPPROTO_TCP);
 	if (conn->sock < 0) {
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		limits_refused(ctx->now, LIMIT_FDS,
 			       "TCP connection from the guest, socket()");
 		tcp_rst_reply(ctx, f);
@@ -258,7 +258,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	tcp_sock_recverr(conn->sock, inany_v4(&host), true);
 
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
-	tcp_stats.flows_opened++;
+	tcp_count(TCP_COUNT_FLOWS_OPENED, 1);
 	conn_dbg(conn, "SYN from guest, connecting");
 
 	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
@@ -321,7 +321,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM) {
 				/* reset it, or the listener wakes us forever */
-				flow_stats.refused_nofile++;
+				flow_refused_nofile();
 				limits_refused(ctx->now, LIMIT_FDS,
 					       "TCP connection to a forwarded "
 					       "port, accept4()");
@@ -341,10 +341,16 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 
 		/* A target address is reached over the tap path */
 		if (!taddr &&
-		    fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE &&
-		    flow_tcp_accept(ctx, FLOW_TCP_SPLICE, s, &peer, pport,
-				    ref.listen.port, gport, ref.listen.ns))
-			continue;	/* taken by the splice path */
+		    fwd_tcp_path(ctx, &peer, ref.listen.ns) == FWD_PATH_SPLICE) {
+			const struct flow_accept a = {
+				.proto = IPPROTO_TCP, .s = s, .peer = peer,
+				.peer_port = pport, .port = ref.listen.port,
+				.to_port = gport, .from_ns = ref.listen.ns,
+			};
+
+			if (flow_accept(ctx, FLOW_TCP_SPLICE, &a))
+				continue;	/* taken by the splice path */
+		}
 
 		af = inany_af(&peer);
 		/* No guest attached (passt before QEMU connects): keep the
@@ -369,7 +375,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		if (!fwd_nat_to_guest(&ctx->c, &peer, &src)) {
 			struct linger l = { 1, 0 };
 
-			tcp_stats.refused_no_source++;
+			tcp_count(TCP_COUNT_REFUSED_NO_SOURCE, 1);
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 			close(s);
 			continue;
@@ -379,7 +385,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		if (!flow) {
 			struct linger l = { 1, 0 };
 
-			flow_stats.tcp_refused_full++;
+			flow_tcp_refused_full();
 			limits_refused(ctx->now, LIMIT_FLOWS,
 				       "TCP connection to a forwarded port");
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
@@ -431,7 +437,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 			tcp_conn_free(conn, true, "epoll_ctl() failed");
 			continue;
 		}
-		tcp_stats.flows_opened++;
+		tcp_count(TCP_COUNT_FLOWS_OPENED, 1);
 		conn->seq_to_tap = conn->iss_to_tap;
 		tcp_send_flags(ctx, conn, F_SYN);
 		conn->seq_to_tap = conn->iss_to_tap + 1;

@@ -40,10 +40,23 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "passt.h"
-#include "tcp.h"
+#include "ctx.h"
 #include "tcp_internal.h"
 #include "tcp_rcvbuf.h"
+
+
+/* Host receive buffers raised (SO_RCVLOWAT set and reset) */
+static uint64_t tcp_rcvbuf_raised_n;
+
+/**
+ * tcp_rcvbuf_raised() - How many times a host receive buffer was raised
+ *
+ * Return: count since start, for tcp_stats_print()
+ */
+uint64_t tcp_rcvbuf_raised(void)
+{
+	return tcp_rcvbuf_raised_n;
+}
 
 /**
  * tcp_rcvbuf_target() - Window to allow after a period of receiving
@@ -131,7 +144,7 @@ void tcp_rcvbuf_taken(const struct ctx *ctx, struct tcp_conn *conn,
 				&w, sizeof(w))) {
 			setsockopt(conn->sock, SOL_SOCKET, SO_RCVLOWAT,
 				   &one, sizeof(one));
-			tcp_stats.rcvbuf_raised++;
+			tcp_rcvbuf_raised_n++;
 		}
 	}
 }

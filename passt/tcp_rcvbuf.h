@@ -20,6 +20,7 @@ struct tcp_conn;
 #define TCP_RCVBUF_SHORT_MS	250	/* ms, period on a short path */
 
 uint32_t tcp_rcvbuf_target(uint32_t taken, uint32_t prev);
+uint64_t tcp_rcvbuf_raised(void);
 void tcp_rcvbuf_taken(const struct ctx *ctx, struct tcp_conn *conn,
 		      uint32_t bytes);
 

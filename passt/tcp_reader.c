@@ -36,7 +36,6 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
-#include "tcp.h"
 #include "tcp_conn.h"
 #include "tcp_devmem.h"
 #include "tcp_reader.h"
@@ -46,6 +45,23 @@
 #endif
 
 static uint8_t tcp_discard_buf[TCP_DISCARD_BUF];
+
+
+/* Bytes in flight copied again by the discard reader (no SO_PEEK_OFF) */
+static uint64_t tcp_reader_peeked;
+
+/**
+ * tcp_reader_peeked_again() - Bytes the discard reader copied again
+ *
+ * Without SO_PEEK_OFF, each read peeks from the first unacknowledged byte
+ * and discards what the guest already has: the count of those bytes.
+ *
+ * Return: bytes peeked again since start, for tcp_stats_print()
+ */
+uint64_t tcp_reader_peeked_again(void)
+{
+	return tcp_reader_peeked;
+}
 
 /**
  * peek_set_off() - Set SO_PEEK_OFF
@@ -198,7 +214,7 @@ static ssize_t tcp_discard_read(struct tcp_conn *conn, const struct iovec *iov,
 
 	if (r < 0)
 		return -errno;
-	tcp_stats.peeked_again += MIN((size_t)r, sent);
+	tcp_reader_peeked += MIN((size_t)r, sent);
 	if ((size_t)r <= sent)
 		return rdhup ? 0 : -EAGAIN;
 	return r - (ssize_t)sent;

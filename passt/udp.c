@@ -152,9 +152,10 @@
 #include "fwd.h"
 #include "icmp.h"
 #include "limits.h"
-#include "passt.h"
+#include "ctx.h"
 #include "pasta.h"
 #include "udp.h"
+#include "udp_gso.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"
 
@@ -458,7 +459,7 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	if (s < 0) {
 		int ret = -errno;
 
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		limits_refused(ctx->now, LIMIT_FDS, "UDP flow, socket()");
 		return ret;
 	}
@@ -749,7 +750,7 @@ static void udp_sock_drain(int s)
 			continue;
 		if (r <= 0)
 			return;
-		tap_stats.tx_dropped += (uint64_t)r;
+		tap_tx_drop_count((uint64_t)r);
 		if (r < UDP_BATCH)
 			return;
 	}
@@ -765,7 +766,7 @@ static void udp_run_flush(struct ctx *ctx);
  *		      into frames, through udp_buf
  * @ctx:	Context
  * @uf:		UDP_TAP_OUT flow they were read for
- * @p:		Start of the batch in the arena (tap_tx_space())
+ * @p:		Start of the batch in the arena (tap_tx_reserve())
  * @slot:	Distance between datagrams, bytes
  * @hlen:	Bytes of headers in front of each payload
  * @from:	First datagram of the batch not handled yet
@@ -833,7 +834,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		unsigned n, i, got;
-		size_t avail;
+		struct tap_tx_room room;
 		uint8_t *p;
 		int r;
 
@@ -841,14 +842,9 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_sock_drain(uf->sock);
 			return;
 		}
-		p = tap_tx_space(&avail);
-		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
-		if (!n) {
-			tap_flush();
-			p = tap_tx_space(&avail);
-			n = (unsigned)MIN(avail / slot,
-					  (size_t)tap_tx_frames_free());
-		}
+		tap_tx_reserve(slot, 1, &room);
+		p = room.p;
+		n = room.n;
 		if (!n) {		/* the guest isn't reading: drop */
 			udp_sock_drain(uf->sock);
 			return;
@@ -943,8 +939,9 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 {
 	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
-	size_t need = TAP_HEADROOM + hlen + len, avail;
-	uint8_t *p, *l2;
+	size_t need = TAP_HEADROOM + hlen + len;
+	struct tap_tx_room room;
+	uint8_t *l2;
 
 	if (len > udp_payload_max(ctx->c.mtu, v4)) {
 		udp_stats.too_big++;
@@ -952,16 +949,12 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	}
 	if (!tap_connected())
 		return;
-	p = tap_tx_space(&avail);
-	if (avail < need || !tap_tx_frames_free()) {
-		tap_flush();
-		p = tap_tx_space(&avail);
-		if (avail < need || !tap_tx_frames_free()) {
-			tap_stats.tx_dropped++;
-			return;
-		}
+	tap_tx_reserve(need, 1, &room);
+	if (!room.n) {
+		tap_tx_drop_count(1);
+		return;
 	}
-	l2 = p + TAP_HEADROOM;
+	l2 = room.p + TAP_HEADROOM;
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
@@ -1015,8 +1008,9 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 {
 	bool v4 = inany_v4(&k->gaddr);
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
-	size_t total = 0, need, avail, flen, off;
-	uint8_t *p, *l2;
+	size_t total = 0, need, flen, off;
+	struct tap_tx_room room;
+	uint8_t *l2;
 	unsigned i;
 
 	for (i = 0; i < n; i++)
@@ -1029,16 +1023,12 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 					 dg[i].iov_len);
 		return;
 	}
-	p = tap_tx_space(&avail);
-	if (avail < need || !tap_tx_frames_free()) {
-		tap_flush();
-		p = tap_tx_space(&avail);
-		if (avail < need || !tap_tx_frames_free()) {
-			tap_stats.tx_dropped += n;
-			return;
-		}
+	tap_tx_reserve(need, 1, &room);
+	if (!room.n) {
+		tap_tx_drop_count(n);
+		return;
 	}
-	l2 = p + TAP_HEADROOM;
+	l2 = room.p + TAP_HEADROOM;
 	for (i = 0, off = hlen; i < n; i++) {
 		memcpy(l2 + off, dg[i].iov_base, dg[i].iov_len);
 		off += dg[i].iov_len;
@@ -2089,6 +2079,28 @@ static void udp_flow_host_changed(struct ctx *ctx, union flow *flow,
 }
 
 /**
+ * udp_count() - Add to a counter of UDP on behalf of another file
+ * @what:	Counter
+ * @n:		Datagrams
+ *
+ * Context: main loop (single threaded: plain additions)
+ */
+void udp_count(enum udp_count what, uint64_t n)
+{
+	switch (what) {
+	case UDP_COUNT_DGRAMS_TO_TAP:
+		udp_stats.dgrams_to_tap += n;
+		break;
+	case UDP_COUNT_TOO_BIG:
+		udp_stats.too_big += n;
+		break;
+	case UDP_COUNT_NO_SOURCE:
+		udp_stats.no_source += n;
+		break;
+	}
+}
+
+/**
  * udp_stats_print() - Print the counters of UDP
  */
 static void udp_stats_print(void)
@@ -2117,4 +2129,13 @@ static const struct flow_ops udp_flow_ops = {
 	.counters	= (const uint64_t *)&udp_stats,
 	.ncounters	= sizeof(udp_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_UDP, udp_flow_ops)
+
+/**
+ * udp_flow_register() - Register the operations of UDP flows
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void udp_flow_register(void)
+{
+	flow_ops_register(FLOW_UDP, &udp_flow_ops);
+}

@@ -27,15 +27,26 @@ struct udp_stats {
 
 extern struct udp_stats udp_stats;
 
+/**
+ * enum udp_count - Counters of struct udp_stats that udp_mcast.c adds to,
+ *		    through udp_count(): udp.c owns them
+ */
+enum udp_count {
+	UDP_COUNT_DGRAMS_TO_TAP,
+	UDP_COUNT_TOO_BIG,
+	UDP_COUNT_NO_SOURCE,
+};
+
+void udp_count(enum udp_count what, uint64_t n);
+
 struct ctx;
 
+void udp_flow_register(void);
 void udp_init(struct ctx *ctx);
 unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_listen_closing(struct ctx *ctx, int s);
-void udp_gso_probe(bool force_off);
-bool udp_gro_set(int s);
 
 #endif /* PASST_UDP_H */

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
-#include "udp.h"
+#include "udp_gso.h"
 #include "udp_internal.h"
 
 #ifndef SOL_UDP

@@ -95,7 +95,7 @@
 #include "flow_table.h"
 #include "fwd.h"
 #include "fwd_auto.h"
-#include "passt.h"
+#include "ctx.h"
 #include "udp.h"
 #include "udp_internal.h"
 #include "udp_mcast.h"
@@ -310,7 +310,7 @@ int udp_mcast_sock(struct ctx *ctx, const union inany *dst, uint16_t sport,
 
 	s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
 	if (s < 0) {
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		return -errno;
 	}
 	if (v4) {
@@ -519,7 +519,7 @@ static void udp_mcast_drain(int s)
 		if (recv(s, udp_mcast_drop, sizeof(udp_mcast_drop),
 			 MSG_DONTWAIT) < 0 && errno != EINTR)
 			return;
-		tap_stats.tx_dropped++;
+		tap_tx_drop_count(1);
 	}
 }
 
@@ -546,7 +546,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 
 	for (rounds = 0; rounds < UDP_MCAST_ROUNDS; rounds++) {
 		unsigned n, i;
-		size_t avail;
+		struct tap_tx_room room;
 		uint8_t *p;
 		int r;
 
@@ -554,14 +554,9 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			udp_mcast_drain(uf->sock);
 			return;
 		}
-		p = tap_tx_space(&avail);
-		n = (unsigned)MIN(avail / slot, (size_t)tap_tx_frames_free());
-		if (!n) {
-			tap_flush();
-			p = tap_tx_space(&avail);
-			n = (unsigned)MIN(avail / slot,
-					  (size_t)tap_tx_frames_free());
-		}
+		tap_tx_reserve(slot, 1, &room);
+		p = room.p;
+		n = room.n;
 		if (!n) {
 			udp_mcast_drain(uf->sock);
 			return;
@@ -597,7 +592,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			size_t len;
 
 			if (mh->msg_flags & MSG_TRUNC) {
-				udp_stats.too_big++;
+				udp_count(UDP_COUNT_TOO_BIG, 1);
 				continue;
 			}
 			inany_from_sockaddr(&src, &sport, &udp_mcast_name[i]);
@@ -615,7 +610,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				udp_mcast_stats.to_guest++;
 			}
 			if (!fwd_nat_to_guest(c, &src, &k.faddr)) {
-				udp_stats.no_source++;	/* no gateway */
+				udp_count(UDP_COUNT_NO_SOURCE, 1);	/* no gateway */
 				continue;
 			}
 			k.fport = sport;
@@ -625,7 +620,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
-			udp_stats.dgrams_to_tap++;
+			udp_count(UDP_COUNT_DGRAMS_TO_TAP, 1);
 		}
 		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;

@@ -21,7 +21,7 @@
 #include "../conf/log.h"
 #include "flow_table.h"
 #include "nsock.h"
-#include "passt.h"
+#include "ctx.h"
 #include "pasta.h"
 #include "udp_internal.h"
 

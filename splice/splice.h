@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* splice/splice.h - Entry points of the loopback splice path, for its tests
  *
- * The daemon never calls these by name: the core reaches them through the
+ * The core never calls these by name: it reaches them through the
  * operations of FLOW_TCP_SPLICE (struct flow_ops, passt/flow.h), which
- * splice/tcp_splice.c registers.  The unit tests drive them directly.
+ * splice_flow_register() registers, called by the entry point
+ * (entry/main.c).  The unit tests drive them directly.
  */
 #ifndef SPLICE_SPLICE_H
 #define SPLICE_SPLICE_H
@@ -16,6 +17,7 @@
 
 struct ctx;
 
+void splice_flow_register(void);
 int splice_init(struct ctx *ctx);
 bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       uint16_t peer_port, uint16_t port, uint16_t to_port,

@@ -107,7 +107,7 @@
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"
 #include "../passt/nsock.h"
-#include "../passt/passt.h"
+#include "../passt/ctx.h"
 #include "splice.h"
 #include "tcp_splice.h"
 #include "tcp_splice_internal.h"
@@ -890,7 +890,8 @@ static bool splice_pools_low(void)
  * -T connections to a local address other than a loopback one (the
  * namespace's own address, which lo also carries) are reset.
  *
- * Context: main loop, from tcp_listen_handler() (flow_tcp_accept())
+ * Context: main loop, from tcp_listen_handler() (flow_accept(), through
+ *	    splice_accept())
  * #syscalls socket setsockopt getsockname
  * Return: true if the splice path owns @s now, false to leave it to the
  *	   tap path
@@ -935,7 +936,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 
 	flow = flow_alloc(ctx);
 	if (!flow) {
-		flow_stats.tcp_refused_full++;
+		flow_tcp_refused_full();
 		warn_ratelimit(ctx->now, "flow table full (%u flows): refusing spliced TCP connection",
 			       flow_max());
 		splice_refuse(s);
@@ -975,14 +976,14 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	}
 	if (t < 0) {
 		if (t == -EMFILE || t == -ENFILE)
-			flow_stats.refused_nofile++;
+			flow_refused_nofile();
 		why = "no socket for the other side";
 		goto reset;
 	}
 	conn->s[1] = t;		/* s has TCP_NODELAY from its listener */
 
 	if (splice_pipe_take(conn->pipe[0]) || splice_pipe_take(conn->pipe[1])) {
-		flow_stats.refused_nofile++;
+		flow_refused_nofile();
 		why = "pipe2() failed";
 		goto reset;
 	}
@@ -1179,6 +1180,22 @@ static void splice_stats_print(void)
 		    splice_stats.connect_failed);
 }
 
+/**
+ * splice_accept() - The @accept operation: take an accepted TCP socket
+ * @ctx:	Context
+ * @a:		The socket, its source and ports
+ *
+ * Return: false for any protocol but TCP (the caller keeps the socket),
+ *	   else as splice_tcp_accept()
+ */
+static bool splice_accept(struct ctx *ctx, const struct flow_accept *a)
+{
+	if (a->proto != IPPROTO_TCP)
+		return false;
+	return splice_tcp_accept(ctx, a->s, &a->peer, a->peer_port, a->port,
+				 a->to_port, a->from_ns);
+}
+
 static const struct flow_ops splice_flow_ops = {
 	.name		= "spliced TCP",
 	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
@@ -1188,9 +1205,18 @@ static const struct flow_ops splice_flow_ops = {
 	.tick		= splice_tick,
 	.drain		= splice_flow_drain,
 	.abort		= splice_flow_abort,
-	.tcp_accept	= splice_tcp_accept,
+	.accept		= splice_accept,
 	.stats_print	= splice_stats_print,
 	.counters	= (const uint64_t *)&splice_stats,
 	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
 };
-FLOW_OPS_REGISTER(FLOW_TCP_SPLICE, splice_flow_ops)
+
+/**
+ * splice_flow_register() - Register the operations of the splice path
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void splice_flow_register(void)
+{
+	flow_ops_register(FLOW_TCP_SPLICE, &splice_flow_ops);
+}

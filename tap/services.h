@@ -25,6 +25,8 @@ struct svc_stats {
 
 extern struct svc_stats svc_stats;
 
+void svc_stats_print(void);
+
 /* Unsolicited Router Advertisements: the daemon sends one with ndp_ra() at
  * start and then at least every NDP_RA_INTERVAL_MAX_S seconds (the largest
  * MaxRtrAdvInterval of RFC 4861 section 6.2.1).  Lifetimes in the RA are

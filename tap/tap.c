@@ -32,7 +32,8 @@
  * include/linux/virtio_net.h virtio_net_hdr_to_skb()).
  *
  * Transmit.  Callers lay frames out one after another in a 4 MiB arena
- * (tap_tx_space()), each with TAP_HEADROOM bytes in front, and register
+ * (tap_tx_reserve(): the room for n frames of a size, after one flush if
+ * there is too little), each with TAP_HEADROOM bytes in front, and register
  * them with tap_tx_add().  A frame may also be headers in the arena plus
  * payload that lives elsewhere (tap_tx_add_ext(): devmem TCP payload in a
  * mapped dma-buf), described by more iovecs: nothing is copied, the kernel
@@ -587,6 +588,58 @@ unsigned tap_tx_frames_free(void)
 }
 
 /**
+ * tap_tx_room_get() - Reserve room for frames, flushing once if too little
+ * @slot:	Bytes of arena each frame takes, TAP_HEADROOM included
+ * @want:	Frames wanted: fewer than that free, and tap_flush() runs once
+ * @guest_bufs:	Count only the frames this flush can still take
+ *		(tap_tx_frames_free(): with vhost-user, the guest's receive
+ *		buffers), not only the arena's frame slots
+ * @room:	Filled with the free space, frames that fit, and whether a
+ *		flush ran
+ *
+ * The one "room in the arena, else flush and ask again" of the tap.
+ */
+static void tap_tx_room_get(size_t slot, unsigned want, bool guest_bufs,
+			    struct tap_tx_room *room)
+{
+	unsigned i;
+
+	room->flushed = false;
+	for (i = 0; i < 2; i++) {
+		size_t avail;
+
+		room->p = tap_tx_space(&avail);
+		room->n = (unsigned)MIN(avail / slot, (size_t)UINT_MAX);
+		if (guest_bufs)
+			room->n = MIN(room->n, tap_tx_frames_free());
+		if (room->n >= want || i)
+			return;
+		tap_flush();
+		room->flushed = true;
+	}
+}
+
+/**
+ * tap_tx_reserve() - Room in the transmit arena for frames of one size,
+ *		      flushing once if there isn't enough
+ * @slot:	Bytes each frame takes in the arena: TAP_HEADROOM, headers
+ *		and payload, rounded up to 8
+ * @want:	Frames wanted (at least 1): with fewer free, tap_flush() runs
+ *		once and the room is measured again
+ * @room:	Set to the free space, how many frames of @slot fit
+ *		(bytes, and frames this flush can take: tap_tx_frames_free()),
+ *		and whether a flush ran; the caller writes frames at
+ *		@room->p + i * @slot + TAP_HEADROOM and queues each with
+ *		tap_tx_add(), and gives up (drops) if @room->n is 0
+ *
+ * Context: main loop, senders of frames to the guest (TCP data, UDP)
+ */
+void tap_tx_reserve(size_t slot, unsigned want, struct tap_tx_room *room)
+{
+	tap_tx_room_get(slot, want, true, room);
+}
+
+/**
  * tap_tx_add() - Queue a frame laid out in the arena
  * @l2:		Ethernet header of the frame, with TAP_HEADROOM bytes free
  *		before it, at or after the pointer tap_tx_space() returned
@@ -702,17 +755,18 @@ int tap_tx_add_ext(uint8_t *l2, size_t hlen, const struct iovec *pay,
  */
 uint8_t *tap_tx_frame(size_t len)
 {
-	size_t room = TAP_HEADROOM + MAX(len, (size_t)ETH_ZLEN), avail;
-	uint8_t *p = tap_tx_space(&avail);
+	struct tap_tx_room room;
 
-	if (avail < room) {
-		tap_flush();
-		p = tap_tx_space(&avail);
-		if (avail < room)
-			return NULL;
-	}
-	tap_tx_add(p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);
-	return p + TAP_HEADROOM;
+	/* Bytes and frame slots only: with vhost-user, a control frame is
+	 * queued even when the guest has no receive buffer for it, and the
+	 * flush reports it dropped like any other (TCP then rewinds)
+	 */
+	tap_tx_room_get(TAP_HEADROOM + MAX(len, (size_t)ETH_ZLEN), 1, false,
+			&room);
+	if (!room.n)
+		return NULL;
+	tap_tx_add(room.p + TAP_HEADROOM, len, TAP_CSUM_DONE, 0);
+	return room.p + TAP_HEADROOM;
 }
 
 /**
@@ -783,6 +837,18 @@ void tap_tx_tag(uint64_t tag)
 {
 	if (tap_tx_n)
 		tap_tx_tags[tap_tx_n - 1] = tag;
+}
+
+/**
+ * tap_tx_drop_count() - Count frames a sender dropped because the tap
+ *			 couldn't take them (no room even after a flush)
+ * @n:		Frames
+ *
+ * Context: senders that give up before queueing (UDP); tap.c owns the count
+ */
+void tap_tx_drop_count(uint64_t n)
+{
+	tap_stats.tx_dropped += n;
 }
 
 /**
@@ -1119,4 +1185,18 @@ out:
 	tap_tx_iovn = 0;
 	tap_tx_used = 0;
 	return ret;
+}
+
+/**
+ * tap_stats_print() - Print the counters of the tap (--stats, SIGUSR1):
+ *		       frames and bytes both ways, and the stream's errors
+ */
+void tap_stats_print(void)
+{
+	info_always("stats: tap rx %lu frames %lu bytes, tx %lu frames %lu bytes, tx dropped %lu",
+		    tap_stats.rx_frames, tap_stats.rx_bytes, tap_stats.tx_frames,
+		    tap_stats.tx_bytes, tap_stats.tx_dropped);
+	if (tap_be == TAP_STREAM)
+		info_always("stats: stream short writes %lu, bad lengths %lu",
+			    tap_stats.tx_short, tap_stats.rx_bad_len);
 }

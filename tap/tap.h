@@ -3,7 +3,7 @@
  *
  * The protocol handlers see only batches of frames: tap_rx() fills a batch
  * of received frames, and frames to send are laid out in the transmit arena
- * (tap_tx_space(), tap_tx_add(), or tap_tx_add_ext() for headers in the
+ * (tap_tx_reserve(), tap_tx_add(), or tap_tx_add_ext() for headers in the
  * arena and payload elsewhere) and written together by tap_flush() at the
  * end of each wake-up.  Which back-end carries them (a tap fd with a virtio
  * net header, or a UNIX stream with 4-byte big-endian lengths) is invisible
@@ -99,6 +99,24 @@ bool tap_rx_buffered(void);
 
 uint8_t *tap_tx_space(size_t *avail);
 unsigned tap_tx_frames_free(void);
+
+/**
+ * struct tap_tx_room - Free space of the transmit arena, from tap_tx_reserve()
+ * @p:		Start of the free space: frame i goes at @p + i * slot +
+ *		TAP_HEADROOM
+ * @n:		Frames of the slot size asked for that fit now (bytes, and
+ *		frames this flush can still take), 0 if none
+ * @flushed:	tap_flush() ran to make room: frames queued before were
+ *		written or dropped (drop callbacks ran, tap_tx_blocked() may
+ *		have changed)
+ */
+struct tap_tx_room {
+	uint8_t *p;
+	unsigned n;
+	bool flushed;
+};
+
+void tap_tx_reserve(size_t slot, unsigned want, struct tap_tx_room *room);
 void tap_tx_add(uint8_t *l2, size_t len, size_t csum_start,
 		size_t csum_offset);
 bool tap_tx_ext_room(unsigned npay);
@@ -108,6 +126,8 @@ uint8_t *tap_tx_frame(size_t len);
 int tap_flush(void);
 bool tap_tx_pending(void);
 void tap_tx_tag(uint64_t tag);
+void tap_tx_drop_count(uint64_t n);
+void tap_stats_print(void);
 size_t tap_gso_seg(size_t hlen, size_t mss);
 void tap_tx_gso(size_t mss);
 void tap_tx_uso(size_t seg);

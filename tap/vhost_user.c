@@ -2411,3 +2411,18 @@ void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 		vu_signal(0);
 	}
 }
+
+/**
+ * vu_stats_print() - Print the counters of vhost-user (--stats, SIGUSR1),
+ *		      if a front-end ever sent a message
+ */
+void vu_stats_print(void)
+{
+	if (vu_stats.msgs)
+		info_always("stats: vhost-user messages %lu, refused %lu, front-ends dropped %lu (memory shrunk %lu), receive queue full %lu, bad guest frames %lu, bad guest virtio-net headers %lu, kicks %lu, interrupts %lu",
+			    vu_stats.msgs, vu_stats.refused,
+			    vu_stats.frontends_dropped, vu_stats.shrunk,
+			    vu_stats.rx_full, vu_stats.rx_bad_len,
+			    vu_stats.rx_bad_gso, vu_stats.kicks,
+			    vu_stats.calls);
+}

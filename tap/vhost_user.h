@@ -105,6 +105,8 @@ struct vu_stats {
 
 extern struct vu_stats vu_stats;
 
+void vu_stats_print(void);
+
 /* Called to start (@add) or stop watching a queue's kick eventfd */
 typedef int (*vu_watch_fn)(int fd, unsigned queue, bool add);
 

@@ -3,9 +3,9 @@
 # test/deps_graph.py - Which file of the daemon uses which: includes and
 #			symbols, the folders' order, and circles
 #
-# Usage: test/deps_graph.py OBJDIR [--check]
+# Usage: test/deps_graph.py OBJDIR [--check] [--budget N] [--pairs-budget M]
 #
-# Two graphs over the daemon's sources (conf/, tap/, passt/, splice/):
+# Two graphs over the daemon's sources (conf/, tap/, passt/, splice/, entry/):
 #   includes: file A includes a header of file B ("#include" lines);
 #   symbols:  object A uses a symbol that object B defines (nm of OBJDIR's
 #	      objects: calls, and data such as counters).
@@ -15,14 +15,22 @@
 # the union of both graphs, Tarjan's algorithm), largest first.
 #
 # --check: exit 1 if a folder uses one that comes after it in the order
-# conf/ <- tap/ <- passt/ <- splice/ (each may use only those to its left),
+# conf/ <- tap/ <- passt/ <- splice/ <- entry/ (each may use only those to its left),
 # or if a circle spans more than one folder.
+#
+# The knot of passt/: the size of passt/'s largest circle (its largest
+# strongly connected component, in files, of the same union graph: two files
+# that include or call each other, directly or through a longer cycle), and
+# the number of two-way pairs (A uses B and B uses A, any folder).  With
+# --budget N (--pairs-budget M), --check also fails if the circle has more
+# than N files (more than M two-way pairs): the Makefile's budgets, which
+# may only go down.
 import os
 import re
 import subprocess
 import sys
 
-ORDER = ["conf", "tap", "passt", "splice"]
+ORDER = ["conf", "tap", "passt", "splice", "entry"]
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -142,6 +150,12 @@ def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     objdir = sys.argv[1]
     check = "--check" in sys.argv[2:]
+    budget = pairs_budget = None
+    for i, a in enumerate(sys.argv):
+        if a == "--budget":
+            budget = int(sys.argv[i + 1])
+        elif a == "--pairs-budget":
+            pairs_budget = int(sys.argv[i + 1])
     files = sources(top)
     inc = include_edges(top, files)
     sym = symbol_edges(top, objdir)
@@ -173,9 +187,26 @@ def main():
               + " ".join(c))
         if across:
             bad += 1
+    both = inc | sym
+    pairs = sorted((a, b) for a, b in both if a < b and (b, a) in both)
+    print(f"two-way pairs: {len(pairs)}")
+    for a, b in pairs:
+        print(f"  {a} <-> {b}")
+    knot = max((len(c) for c in circles
+                if all(n.startswith("passt" + os.sep) for n in c)), default=0)
+    print(f"passt/ largest circle: {knot} files"
+          + (f" (budget {budget})" if budget is not None else ""))
+    if budget is not None and knot > budget:
+        print(f"deps: passt/'s largest circle grew to {knot} files, "
+              f"budget {budget}")
+        bad += 1
+    if pairs_budget is not None and len(pairs) > pairs_budget:
+        print(f"deps: {len(pairs)} two-way pairs, budget {pairs_budget}")
+        bad += 1
     if check and bad:
         print(f"deps: {bad} problem(s): folders must use only those before "
-              f"them in {' <- '.join(f + '/' for f in ORDER)}")
+              f"them in {' <- '.join(f + '/' for f in ORDER)}, no circle "
+              f"across folders, circle and pairs within their budgets")
         return 1
     return 0
 

@@ -131,7 +131,7 @@ LITERAL = re.compile(r'"(/(?:proc|dev|etc|run|sys|tmp|var)(?:/[^"\s]*)?)"')
 def code_literals(srcdir):
     """Path literals in the daemon's sources: {literal: "file:line"}"""
     found = {}
-    for sub in ("passt", "conf", "tap"):
+    for sub in ("passt", "conf", "tap", "entry"):
         top = os.path.join(srcdir, sub)
         for name in sorted(os.listdir(top)):
             if not name.endswith((".c", ".h")):

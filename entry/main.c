@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* passt/main.c - Entry point: configuration, set-up, isolation, main loop
+/* entry/main.c - Entry point: configuration, set-up, isolation, main loop
  *
  * The binary is installed once as "passt"; "pasta" is a link to it and the
- * mode comes from argv[0] (conf_parse()).  Set-up order: closed standard
+ * mode comes from argv[0] (conf_parse()).  Set-up order: the flow types
+ * registered, by name (flow_types_register()); closed standard
  * descriptors opened onto /dev/null; options and host
  * defaults; isolation stage 1 (stray fds, file descriptor limit,
  * capabilities); flow table; epoll; the devmem binding (--devmem); the
@@ -33,23 +34,26 @@
 #include "../tap/guest.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"
-#include "devmem.h"
-#include "epoll_ref.h"
-#include "flow.h"
-#include "follow.h"
-#include "ctl.h"
-#include "fwd.h"
-#include "fwd_auto.h"
-#include "isolation.h"
-#include "limits.h"
-#include "passt.h"
-#include "pasta.h"
-#include "repair.h"
-#include "sdlisten.h"
-#include "sdnotify.h"
-#include "sockfile.h"
-#include "tcp.h"
-#include "udp.h"
+#include "../passt/devmem.h"
+#include "../passt/epoll_ref.h"
+#include "../passt/flow.h"
+#include "../passt/follow.h"
+#include "../passt/ctl.h"
+#include "../passt/fwd.h"
+#include "../passt/fwd_auto.h"
+#include "../passt/icmp.h"
+#include "../passt/isolation.h"
+#include "../passt/limits.h"
+#include "../passt/passt.h"
+#include "../passt/signals.h"
+#include "../passt/pasta.h"
+#include "../passt/repair.h"
+#include "../passt/sdlisten.h"
+#include "../passt/sdnotify.h"
+#include "../passt/sockfile.h"
+#include "../passt/tcp.h"
+#include "../passt/udp.h"
+#include "../splice/splice.h"
 
 
 #define PASST_SOCK_TRIES	64	/* /tmp/passt_1.socket to _64 (passt.1) */
@@ -272,6 +276,24 @@ static void stdio_ensure_open(void)
  *
  * Return: 0, 1 on configuration errors, or the spawned command's status
  */
+/**
+ * flow_types_register() - Register the operations of every flow type
+ *
+ * The one place that names each module of the flow layer, the splice path
+ * included, as the kernel's inet_init() calls proto_register() for each
+ * protocol: no constructors, and the linker takes from libcore.a only the
+ * objects something names.
+ *
+ * Context: start of main(), before anything reaches a flow type
+ */
+static void flow_types_register(void)
+{
+	tcp_flow_register();
+	splice_flow_register();
+	udp_flow_register();
+	icmp_flow_register();
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx *ctx = &ctx_main;
@@ -279,6 +301,7 @@ int main(int argc, char **argv)
 	bool spawned = false;
 	int ret, tap, pidfd;
 
+	flow_types_register();
 	stdio_ensure_open();
 	signals_block_early();
 	conf_parse(c, argc, argv);
