@@ -26,6 +26,8 @@
 #                   QEMU 10 (fetched from bookworm-backports into
 #                   build/qemu10, not installed; ~1 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
+#   make check-comments  every name() in a C comment exists, every kernel-doc
+#                   header sits above its function (test/check_comments.py)
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
 #                   (root; first run +10 minutes and 1.6 GB, then 5-12 min)
@@ -120,7 +122,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
-	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
+	check-nspawn deps-nspawn deps-graph check-deps check-comments check-vhost check-clients \
 	qemu10 check-migrate \
 	deps-clients check-lsm selinux
 
@@ -357,6 +359,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
+	@$(MAKE) --no-print-directory check-comments
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
 	@PASST_BIN=$(abspath $(BUILD))/passt \
@@ -373,6 +376,11 @@ check-deps: all
 	@python3 test/deps_graph.py $(BUILD)/obj --check >$(BUILD)/deps.txt || \
 		{ cat $(BUILD)/deps.txt; exit 1; }
 	@echo "deps: conf/ <- tap/ <- passt/ <- splice/, no circle across folders"
+
+# Comments that name a function that doesn't exist (renamed, removed), and
+# kernel-doc headers above the wrong function (test/check_comments.py)
+check-comments:
+	@python3 test/check_comments.py
 
 # Kernel and initramfs of the QEMU guest, cached in $(BUILD)/guest
 guest:

@@ -122,7 +122,7 @@
  * struct seccomp_allow - Generated allow-list entry
  * @name:	System call name
  * @modes:	SECCOMP_M_PASTA and/or SECCOMP_M_PASST
- * @why:	Functions that need it ("file: function()"; ...)
+ * @why:	Functions that need it ("passt/tcp.c: tcp_sndbuf_free()"; ...)
  */
 struct seccomp_allow {
 	const char *name;

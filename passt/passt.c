@@ -586,7 +586,8 @@ static int vhost_state_watch(int fd, bool out, bool add)
 	return 0;
 }
 
-static struct ctx *vhost_ctx;	/* for vhost_state_save() and _done() */
+/* The context, for vhost_state_save() and vhost_state_done() */
+static struct ctx *vhost_ctx;
 
 /**
  * vhost_state_save() - What a migration source hands over (vhost-user)

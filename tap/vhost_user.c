@@ -240,7 +240,7 @@ struct vu_queue {
 	uint64_t log_gpa;
 };
 
-/* Device state transfer (SET_DEVICE_STATE_FD), see vu_state_start() */
+/* Device state transfer (SET_DEVICE_STATE_FD), see vu_set_device_state_fd() */
 enum vu_xfer_state {
 	VU_XFER_NONE = 0,	/* none since the front-end connected */
 	VU_XFER_RUNNING,	/* fd open, bytes moving */
