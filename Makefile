@@ -26,6 +26,8 @@
 #                   QEMU 10 (fetched from bookworm-backports into
 #                   build/qemu10, not installed; ~1 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
+#   make shellcheck every shell script (test/, contrib/, .ci/), with the
+#                   settings of .shellcheckrc
 #   make check-comments  every name() in a C comment exists, every kernel-doc
 #                   header sits above its function (test/check_comments.py)
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
@@ -40,7 +42,7 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns systemd \
-	apparmor checkpolicy selinux-policy-dev semodule-utils strace
+	apparmor checkpolicy selinux-policy-dev semodule-utils strace shellcheck
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 # Only for make check-nspawn (the units under a real systemd, in a container)
@@ -122,7 +124,8 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
-	check-nspawn deps-nspawn deps-graph check-deps check-comments check-vhost check-clients \
+	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck \
+	check-vhost check-clients \
 	qemu10 check-migrate \
 	deps-clients check-lsm selinux
 
@@ -360,6 +363,9 @@ check: deps
 	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
 	@$(MAKE) --no-print-directory check-comments
+	@if command -v shellcheck >/dev/null; then \
+		$(MAKE) --no-print-directory shellcheck; \
+	else echo "shellcheck: not installed, skipped (make deps)"; fi
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
 	@PASST_BIN=$(abspath $(BUILD))/passt \
@@ -381,6 +387,17 @@ check-deps: all
 # kernel-doc headers above the wrong function (test/check_comments.py)
 check-comments:
 	@python3 test/check_comments.py
+
+# Every shell script: *.sh, and files whose first line runs sh or bash
+# (.ci/run); the libraries without one say "# shellcheck shell=" instead.
+# Run by make check when shellcheck is installed (it is in make deps).
+SH_SCRIPTS = $(shell find test contrib .ci passt -name '*.sh' -type f; \
+	grep -rlE '^\#!/bin/(ba)?sh' .ci contrib 2>/dev/null | grep -v '\.sh$$')
+shellcheck:
+	@command -v shellcheck >/dev/null || \
+		{ echo "shellcheck: not installed (Debian package shellcheck)"; exit 1; }
+	@echo $(sort $(SH_SCRIPTS)) | xargs -n 10 -P $(JOBS) shellcheck -f gcc && \
+		echo "shellcheck: $(words $(sort $(SH_SCRIPTS))) scripts clean"
 
 # Kernel and initramfs of the QEMU guest, cached in $(BUILD)/guest
 guest:

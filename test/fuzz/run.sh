@@ -55,7 +55,7 @@ cflags="-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -DSANITIZER_BUILD
 	$(pkg-config --cflags $pkgs)"
 for h in $harnesses; do
 	[ -f "test/fuzz/$h.c" ] || { echo "fuzz: no harness '$h'"; exit 1; }
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2046 # flag lists: one word per flag
 	"$cc" $cflags -fsanitize=fuzzer $san -o "$build/fuzz/$h" \
 		"test/fuzz/$h.c" test/unit/fake_conf.c "$build/libcore.a" \
 		$(pkg-config --libs $pkgs) ||
@@ -69,6 +69,7 @@ dict="$build/fuzz/conf.dict"
 		"$build/$m" --help 2>/dev/null
 	done | grep -o -e '--[a-z0-9-]*' -e ' -[a-zA-Z0-9]\b' | sort -u |
 		sed 's/^ //; s/.*/"&"/'
+	# shellcheck disable=SC2258 # "," is one of the words tried
 	for w in none all auto '~' : / , - 127.0.0.1 ::1 2001:db8::1 lo \
 		198.51.100.1 nobody 0 65535 65536; do
 		echo "\"$w\""

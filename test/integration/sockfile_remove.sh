@@ -33,6 +33,7 @@ start() {
 	track $pid
 	wait_for grep -q '^Seccomp:[[:space:]]*2' /proc/$pid/status ||
 		{ cat "$WORK/passt.log"; fail "passt not isolated"; }
+	# shellcheck disable=SC2009 # the full ps lines, for the log
 	helper=$(pgrep -P $pid -x passt-sockfile) ||
 		{ ps -ef | grep "[p]asst"; fail "no passt-sockfile helper"; }
 	track $helper
@@ -45,7 +46,7 @@ start
 # HOST): resolv.conf's, for read-only openat() of that name only; none of
 # the socket files' directories
 RESOLV_DIR=$(dirname "$(readlink -f /etc/resolv.conf)")
-for f in /proc/$pid/fd/*; do
+for f in "/proc/$pid/fd/"*; do
 	[ -d "$f" ] || continue
 	case "$(readlink "$f")" in /etc|"$RESOLV_DIR") continue ;; esac
 	fail "daemon holds a directory: $f -> $(readlink "$f")"

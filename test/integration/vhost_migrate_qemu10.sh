@@ -242,7 +242,7 @@ while [ $tries -lt 10 ]; do
 	[ "$st" = completed ] && break
 	log "migration try $tries: $st ($(qmp A query-migrate))"
 	[ $SRC_OURS = 1 ] || break
-	[ $(grep -c "migration refused" "$WORK/passt.log") -gt 1 ] || break
+	[ "$(grep -c "migration refused" "$WORK/passt.log")" -gt 1 ] || break
 	sleep 1
 	ensure_b
 done
