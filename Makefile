@@ -28,6 +28,7 @@
 #   make deps-graph   includes and symbols between folders, circles of files
 #   make shellcheck every shell script (test/, contrib/, .ci/), with the
 #                   settings of .shellcheckrc
+#   make cppcheck   static analysis of every C file (test/cppcheck.supp)
 #   make check-comments  every name() in a C comment exists, every kernel-doc
 #                   header sits above its function (test/check_comments.py)
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
@@ -42,7 +43,8 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns systemd \
-	apparmor checkpolicy selinux-policy-dev semodule-utils strace shellcheck
+	apparmor checkpolicy selinux-policy-dev semodule-utils strace shellcheck \
+	cppcheck
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 # Only for make check-nspawn (the units under a real systemd, in a container)
@@ -124,7 +126,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
-	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck \
+	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck cppcheck \
 	check-vhost check-clients \
 	qemu10 check-migrate \
 	deps-clients check-lsm selinux
@@ -363,6 +365,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
 	@$(MAKE) --no-print-directory check-comments
+	@$(MAKE) --no-print-directory cppcheck
 	@if command -v shellcheck >/dev/null; then \
 		$(MAKE) --no-print-directory shellcheck; \
 	else echo "shellcheck: not installed, skipped (make deps)"; fi
@@ -398,6 +401,21 @@ shellcheck:
 		{ echo "shellcheck: not installed (Debian package shellcheck)"; exit 1; }
 	@echo $(sort $(SH_SCRIPTS)) | xargs -n 10 -P $(JOBS) shellcheck -f gcc && \
 		echo "shellcheck: $(words $(sort $(SH_SCRIPTS))) scripts clean"
+
+# cppcheck's warning, portability and performance checks (not style) over
+# every C file; findings wrong for the project are in test/cppcheck.supp
+# with their reasons, and the exit status is 1 on any other
+CPPCHECK_FLAGS := --quiet --std=c11 -D_GNU_SOURCE \
+	--enable=warning,portability,performance --inline-suppr \
+	--suppressions-list=test/cppcheck.supp --error-exitcode=1 \
+	--template='{file}:{line}: {severity}: {message} [{id}]'
+CPPCHECK_DIRS := conf tap passt splice pesto repair test/unit test/fuzz \
+	test/integration
+cppcheck:
+	@command -v cppcheck >/dev/null || \
+		{ echo "cppcheck: not installed (Debian package cppcheck)"; exit 1; }
+	@cppcheck $(CPPCHECK_FLAGS) -j$(JOBS) $(CPPCHECK_DIRS) && \
+		echo "cppcheck: $(CPPCHECK_DIRS) clean"
 
 # Kernel and initramfs of the QEMU guest, cached in $(BUILD)/guest
 guest:

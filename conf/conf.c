@@ -293,7 +293,7 @@ const char *conf_quote(const char *arg, char *buf, size_t len)
 
 	if (!arg)
 		arg = "";
-	for (i = 0; arg[i] && i < CONF_ARG_SHOWN && i + 4 < len; i++)
+	for (i = 0; i < CONF_ARG_SHOWN && i + 4 < len && arg[i]; i++)
 		buf[i] = (arg[i] >= ' ' && arg[i] <= '~') ? arg[i] : '?';
 	if (arg[i]) {
 		memcpy(buf + i, "...", 3);

@@ -980,6 +980,15 @@ out:
 	return rc < 0 ? rc : k;
 }
 
+/* What isolate_postfork() logs about the filter's action (a directive can't
+ * sit inside a macro's arguments: C11 6.10.3 11)
+ */
+#ifdef SANITIZER_BUILD
+#define SECCOMP_HOW	", violations logged only (sanitizer build)"
+#else
+#define SECCOMP_HOW	""
+#endif
+
 /**
  * isolate_postfork() - Stage 3: the seccomp filter, just before the loop
  * @ctx:	Context
@@ -995,13 +1004,7 @@ void isolate_postfork(struct ctx *ctx)
 		die_perror("can't install the seccomp filter");
 	}
 	debug("seccomp: %d rules for %s%s", n,
-	      ctx->c.mode == MODE_PASTA ? "pasta" : "passt",
-#ifdef SANITIZER_BUILD
-	      ", violations logged only (sanitizer build)"
-#else
-	      ""
-#endif
-	      );
+	      ctx->c.mode == MODE_PASTA ? "pasta" : "passt", SECCOMP_HOW);
 }
 
 /**

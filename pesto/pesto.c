@@ -185,7 +185,7 @@ static int pesto_connect(const char *path, struct pesto_srv *srv)
 			srv->text = true;
 	}
 	if (pesto_debug)
-		fprintf(stderr, "pesto: protocol %u, %u tables, %s\n",
+		fprintf(stderr, "pesto: protocol %d, %u tables, %s\n",
 			WIRE_VERSION, srv->npifs,
 			srv->text ? "text requests offered" :
 				    "binary tables only");
@@ -431,7 +431,8 @@ static bool pesto_conflict(const struct wire_pif *p, char *err,
 				 "and %u-%u%s), which this server refuses",
 				 p->name, a->proto == IPPROTO_UDP ? "UDP" :
 								     "TCP",
-				 a->first > b->first ? a->first : b->first,
+				 (unsigned)(a->first > b->first ? a->first :
+							  b->first),
 				 a->first, a->last,
 				 a->flags & WIRE_F_SCAN ? ", auto" : "",
 				 b->first, b->last,
@@ -502,7 +503,7 @@ static int pesto_wire(const char *path, struct pesto_srv *srv, char *req,
 			if (pesto_group_put(p, &dec[base + k], &nt[base + k],
 					    k ? IPPROTO_UDP : IPPROTO_TCP,
 					    base, sent[i].rules, &n)) {
-				fprintf(stderr, "pesto: more than %u rules "
+				fprintf(stderr, "pesto: more than %d rules "
 					"for %s: nothing changed\n",
 					WIRE_MAX_RULES, p->name);
 				close(srv->fd);
