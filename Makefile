@@ -117,6 +117,10 @@ SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c))
 MAIN_SRC := passt/main.c
 CORE_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+# The same sources built with -DUNIT_TEST for the unit tests and the fuzzing
+# harnesses: VISIBLE_IF_UNIT (conf/visible.h) exports there what the
+# daemon's objects keep static
+TEST_OBJS := $(patsubst %.c,$(BUILD)/obj-test/%.o,$(CORE_SRCS))
 MAIN_OBJ := $(BUILD)/obj/passt/main.o
 HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h)
 
@@ -143,14 +147,20 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+$(BUILD)/obj-test/%.o: %.c $(BUILD)/obj-test/%.d
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj-test/%.d: ;
+.PRECIOUS: $(BUILD)/obj-test/%.d
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 
 # The seccomp allow-list, from the "#syscalls" lines of every source file
 SECCOMP_LIST := $(BUILD)/gen/seccomp_list.h
 $(SECCOMP_LIST): $(SRCS) $(HDRS) passt/seccomp.sh
 	@mkdir -p $(@D)
 	sh passt/seccomp.sh $(SRCS) $(HDRS) > $@.tmp && mv $@.tmp $@
-$(BUILD)/obj/passt/isolation.o: $(SECCOMP_LIST)
+$(BUILD)/obj/passt/isolation.o $(BUILD)/obj-test/passt/isolation.o: \
+	$(SECCOMP_LIST)
 
 # --version: conf.o is rebuilt when "git describe" changes (the stamp file
 # is rewritten only when its content differs)
@@ -158,10 +168,14 @@ VERSION_STAMP := $(BUILD)/gen/version
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/obj/conf/conf.o: $(VERSION_STAMP)
+$(BUILD)/obj/conf/conf.o $(BUILD)/obj-test/conf/conf.o: $(VERSION_STAMP)
 FORCE:
 
 $(BUILD)/libcore.a: $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libcore-test.a: $(TEST_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -193,12 +207,12 @@ $(BUILD)/passt-repair: repair/passt-repair.c
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
 
-$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a \
+$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore-test.a \
 		$(FUZZ_HARNESS_SRCS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ $< \
-		$(UNIT_HELPERS) $(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) \
-		$(CHECK_LIBS)
+	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ \
+		$< $(UNIT_HELPERS) $(BUILD)/libcore-test.a $(ALL_LDFLAGS) \
+		$(LIBS) $(CHECK_LIBS)
 -include $(UNIT_BINS:=.d)
 
 unit: $(UNIT_BINS)

@@ -13,7 +13,9 @@
 
 struct ctx;
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 			const size_t *len, unsigned n);
+#endif
 
 #endif /* PASST_FRAME_INPUT_H */

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
 #include "../tap/hdr.h"
@@ -56,7 +57,7 @@
 #define PING_TIMEOUT_MS		60000
 #define ICMP_BUF		65536
 
-struct icmp_stats icmp_stats;
+static struct icmp_stats icmp_stats;
 static bool icmp_disabled;
 static uint8_t icmp_buf[ICMP_BUF];
 
@@ -463,6 +464,7 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
  *
  * #syscalls recvfrom
  */
+VISIBLE_IF_UNIT
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);
@@ -563,6 +565,7 @@ static void icmp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  *
  * Return: true if @err maps to an unreachable error, false otherwise
  */
+VISIBLE_IF_UNIT
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
 {
 	*type = v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH;

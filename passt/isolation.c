@@ -89,6 +89,7 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
@@ -818,6 +819,7 @@ static int isolate_seccomp_add(scmp_filter_ctx sc, const char *name,
  *
  * Return: number of rules, or -errno from libseccomp
  */
+VISIBLE_IF_UNIT
 int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd)
 {
 	unsigned long m = BIT(mode);

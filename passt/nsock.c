@@ -43,6 +43,7 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "epoll_ref.h"
 #include "isolation.h"
 #include "passt.h"
@@ -510,6 +511,7 @@ unsigned nsock_avail(int af)
  *
  * Return: PID, 0 if none was started
  */
+VISIBLE_IF_UNIT
 pid_t nsock_pid(void)
 {
 	return nsock_helper_pid;

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/guest.h"
 #include "../tap/hdr.h"
 #include "../tap/services.h"
@@ -75,6 +76,7 @@
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
 
+VISIBLE_IF_UNIT
 struct passt_stats stats;
 
 static struct tap_rx_batch tap_batch;
@@ -285,6 +287,7 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
  *
  * Context: main loop
  */
+VISIBLE_IF_UNIT
 void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 			const size_t *len, unsigned n)
 {

@@ -54,7 +54,9 @@ struct passt_stats {
 	uint64_t clients;		/* clients (front-ends) accepted */
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct passt_stats stats;
+#endif
 
 void timer_want(struct ctx *ctx, int64_t at);
 int passt_tap_add(struct ctx *ctx, int fd);

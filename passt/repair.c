@@ -149,13 +149,3 @@ void repair_close(struct ctx *ctx)
 	close(repair_fd);
 	repair_fd = -1;
 }
-
-/**
- * repair_connected() - Is a passt-repair helper connected?
- *
- * Return: true if it is
- */
-bool repair_connected(void)
-{
-	return repair_fd >= 0;
-}

@@ -13,6 +13,5 @@ void repair_open(struct ctx *ctx, const char *sock_path);
 void repair_listen_handler(struct ctx *ctx);
 void repair_handler(struct ctx *ctx, uint32_t events);
 void repair_close(struct ctx *ctx);
-bool repair_connected(void);
 
 #endif /* PASST_REPAIR_H */

@@ -45,6 +45,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "epoll_ref.h"
 #include "sdlisten.h"
 
@@ -87,6 +88,7 @@ static int sdlisten_number(const char *s, int *v)
  *	   not for us), -EINVAL if either value is not a decimal number or
  *	   the descriptors would run past INT_MAX
  */
+VISIBLE_IF_UNIT
 int sdlisten_parse(const char *fds, const char *pid, pid_t self)
 {
 	int n, p;
@@ -114,6 +116,7 @@ int sdlisten_parse(const char *fds, const char *pid, pid_t self)
  *	   socket, -EAFNOSUPPORT if it isn't AF_UNIX, -ESOCKTNOSUPPORT if it
  *	   isn't SOCK_STREAM, -EINVAL if it isn't listening
  */
+VISIBLE_IF_UNIT
 int sdlisten_check(int fd)
 {
 	int domain, type, acc;
@@ -147,6 +150,7 @@ int sdlisten_check(int fd)
  *
  * Return: 0, or -errno from getsockname()
  */
+VISIBLE_IF_UNIT
 int sdlisten_name(int fd, char *buf, size_t len)
 {
 	struct sockaddr_un sa;

@@ -89,6 +89,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
@@ -255,6 +256,7 @@ int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 }
 
 /* RFC 9293 3.3.2 names */
+VISIBLE_IF_UNIT
 const char *const tcp_state_str[TCP_STATE_COUNT] = {
 	[TCP_STATE_CLOSED] = "CLOSED",
 	[TCP_STATE_SYN_SENT] = "SYN-SENT",
@@ -300,7 +302,7 @@ _Static_assert(TEV_TAP_FIN_ACKED == 1U << (TEV_COUNT - 1) &&
  *
  * Return: true if possible
  */
-bool tcp_events_valid(unsigned events)
+static bool tcp_events_valid(unsigned events)
 {
 	if (!events)
 		return true;
@@ -337,6 +339,7 @@ bool tcp_events_valid(unsigned events)
  *
  * Return: true if allowed (also if nothing changes)
  */
+VISIBLE_IF_UNIT
 bool tcp_events_allowed(unsigned old, unsigned events)
 {
 	if (!tcp_events_valid(events))
@@ -365,6 +368,7 @@ bool tcp_events_allowed(unsigned old, unsigned events)
  *
  * Return: enum tcp_state
  */
+VISIBLE_IF_UNIT
 enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
 {
 	bool fin_out = events & TEV_SOCK_EOF;
@@ -400,6 +404,7 @@ enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
  *
  * Return: true if allowed
  */
+VISIBLE_IF_UNIT
 bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
 {
 	switch (from) {
@@ -1174,6 +1179,7 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
  * Context: main loop
  * #syscalls getsockopt
  */
+VISIBLE_IF_UNIT
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);

@@ -319,7 +319,7 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  * @ctx:	Context
  * @conn:	Connection
  */
-void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
+static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 {
 	if (!(conn->events & TEV_SOCK_EOF))
 		conn->seq_fin_to_tap = conn->seq_to_tap;

@@ -71,6 +71,7 @@
 #include "../conf/conf.h"
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "../tap/tap.h"
 #include "devmem.h"
 #include "flow.h"
@@ -223,6 +224,7 @@ static const struct tcp_devmem_sys *dm_sys = &dm_sys_default;
  * tcp_devmem_sys_set() - Replace the system calls (unit tests)
  * @sys:	Calls to use, NULL for the real ones
  */
+VISIBLE_IF_UNIT
 void tcp_devmem_sys_set(const struct tcp_devmem_sys *sys)
 {
 	dm_sys = sys ? sys : &dm_sys_default;
@@ -276,6 +278,7 @@ static struct dm_conn *dm_conn(const struct tcp_conn *conn)
  *
  * Return: bytes after SND.UNA held as pieces
  */
+VISIBLE_IF_UNIT
 size_t tcp_devmem_held(const struct tcp_conn *conn)
 {
 	return dm_conn(conn)->held;
@@ -286,6 +289,7 @@ size_t tcp_devmem_held(const struct tcp_conn *conn)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned tcp_devmem_pieces_free(void)
 {
 	return dm_pieces_free_n;
@@ -296,6 +300,7 @@ unsigned tcp_devmem_pieces_free(void)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned tcp_devmem_chunks_free(void)
 {
 	return dm_lin_free_n;

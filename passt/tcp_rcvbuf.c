@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../conf/visible.h"
 #include "passt.h"
 #include "tcp.h"
 #include "tcp_internal.h"
@@ -59,6 +60,7 @@
  *
  * Return: window, bytes, at most TCP_RCVBUF_MAX
  */
+VISIBLE_IF_UNIT
 uint32_t tcp_rcvbuf_target(uint32_t taken, uint32_t prev)
 {
 	uint64_t w = 2ULL * taken;

@@ -247,7 +247,7 @@ const struct tcp_reader_ops *const tcp_readers[TCP_RD_COUNT] = {
  * Return: 0 if supported, -EOPNOTSUPP (kernel before 6.9, or 6.12 for
  *	   IPv6) or another -errno
  */
-int tcp_peek_off_probe(int af)
+static int tcp_peek_off_probe(int af)
 {
 	int s = socket(af, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP), ret;
 

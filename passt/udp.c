@@ -124,6 +124,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "nsock.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
@@ -1176,6 +1177,7 @@ unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
  *
  * Context: main loop
  */
+VISIBLE_IF_UNIT
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);

@@ -119,6 +119,7 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
@@ -734,6 +735,7 @@ void vu_detach(void)
  *
  * Return: true between vu_attach() and vu_detach()
  */
+VISIBLE_IF_UNIT
 bool vu_attached(void)
 {
 	return vu.fd >= 0;
@@ -871,6 +873,7 @@ bool vu_tx_more(void)
  * Return: 0, or -EMSGSIZE if the header announces more than
  *	   VU_PAYLOAD_MAX bytes of payload
  */
+VISIBLE_IF_UNIT
 int vu_msg_need(const uint8_t *buf, size_t len, size_t *need)
 {
 	uint32_t size;
@@ -986,6 +989,7 @@ static void vu_put_u64(uint8_t *p, uint64_t v)
  *
  * Return: 0, or -EBADMSG
  */
+VISIBLE_IF_UNIT
 int vu_msg_check(const struct vu_msg *m)
 {
 	unsigned fds_max = 0;
@@ -1708,7 +1712,7 @@ static int vu_check_device_state(struct vu_msg *reply)
  *	   sent later (CHECK_DEVICE_STATE during a transfer), -errno to drop
  *	   the front-end
  */
-int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
+static int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 {
 	const uint8_t *p = m->payload;
 	struct vhost_vring_state st;
