@@ -96,7 +96,16 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-WARN := -Wall -Wextra -Wno-missing-field-initializers
+# relayd's set (-Wmissing-prototypes -Wmissing-declarations -Wshadow
+# -Wcast-qual) and -Wconversion (with -Wsign-conversion, in C).  WERROR=1
+# (make check) turns them into errors; a plain make doesn't, so that a
+# newer compiler's new warnings don't stop a build
+WARN := -Wall -Wextra -Wno-missing-field-initializers -Wmissing-prototypes \
+	-Wmissing-declarations -Wshadow -Wcast-qual -Wconversion
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+WARN_STAMP = $(BUILD)/gen/warn
 HARDEN := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -DVERSION=\"$(VERSION)\"
 LDFLAGS_HARDEN := -pie -Wl,-z,relro,-z,now
@@ -142,12 +151,12 @@ all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto $(BUILD)/passt-repair
 # the build).  An object without its .d file (built before, or the .d lost)
 # is rebuilt once: the empty rule makes the missing .d look new.
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
-$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d
-$(BUILD)/obj-test/%.o: %.c $(BUILD)/obj-test/%.d
+$(BUILD)/obj-test/%.o: %.c $(BUILD)/obj-test/%.d $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj-test/%.d: ;
@@ -161,6 +170,12 @@ $(SECCOMP_LIST): $(SRCS) $(HDRS) passt/seccomp.sh
 	sh passt/seccomp.sh $(SRCS) $(HDRS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/passt/isolation.o $(BUILD)/obj-test/passt/isolation.o: \
 	$(SECCOMP_LIST)
+
+# Everything is compiled again when the warning flags change (WERROR=1 of
+# make check after a plain make), so that -Werror sees every file
+$(WARN_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(WARN)' | cmp -s - $@ || echo '$(WARN)' > $@
 
 # --version: conf.o is rebuilt when "git describe" changes (the stamp file
 # is rewritten only when its content differs)
@@ -192,14 +207,14 @@ $(BUILD)/pasta: $(BUILD)/passt
 # code: the wire protocol, spec parser and request operations (conf/)
 PESTO_SRCS := pesto/pesto.c conf/wire.c conf/ctl_ops.c conf/ports.c
 $(BUILD)/pesto: $(PESTO_SRCS) passt/ctl.h conf/wire.h conf/ctl_ops.h \
-		conf/ports.h conf/conf.h $(VERSION_STAMP)
+		conf/ports.h conf/conf.h $(VERSION_STAMP) $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ $(PESTO_SRCS) \
 		$(ALL_LDFLAGS)
 
 # passt-repair(1): the TCP_REPAIR helper for --vhost-user migration, libc and
 # libseccomp only
-$(BUILD)/passt-repair: repair/passt-repair.c
+$(BUILD)/passt-repair: repair/passt-repair.c $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ repair/passt-repair.c \
 		$(ALL_LDFLAGS) -lseccomp
@@ -208,7 +223,7 @@ $(BUILD)/passt-repair: repair/passt-repair.c
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
 
 $(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore-test.a \
-		$(FUZZ_HARNESS_SRCS)
+		$(FUZZ_HARNESS_SRCS) $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ \
 		$< $(UNIT_HELPERS) $(BUILD)/libcore-test.a $(ALL_LDFLAGS) \
@@ -372,8 +387,9 @@ check-migrate: all qemu10
 		PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
 check: deps
-	$(MAKE) --no-print-directory -j$(JOBS) all unit
-	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
+	$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 all unit
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 WERROR=1 \
+		all unit
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-lsm

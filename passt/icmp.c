@@ -151,7 +151,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 	pf->last_active_ms = ctx->now;
 	flow_hash_add(flow);
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx(flow);
 	ev.events = EPOLLIN;
 	ev.data.u64 = ref.u64;

@@ -103,7 +103,7 @@ static int passt_sock_open(struct ctx *ctx)
 		die("no free /tmp/passt_N.socket path");
 	memcpy(passt_sock_path, sa.sun_path, sizeof(passt_sock_path));
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev))
 		die_perror("epoll_ctl");

@@ -567,7 +567,7 @@ int nsock_init(struct ctx *ctx, bool tcp, bool udp)
 	if (ret < 0)
 		goto fail;
 
-	ref.fd = (uint32_t)nsock_sock;
+	ref.fd = (uint32_t)nsock_sock & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, nsock_sock, &ev)) {
 		ret = -errno;

@@ -356,7 +356,7 @@ static void passt_tap_epoll_update(struct ctx *ctx)
 
 	if (want == tap_epollout_armed || tap_fd() < 0)
 		return;
-	ref.fd = (uint32_t)tap_fd();
+	ref.fd = (uint32_t)tap_fd() & EPOLL_REF_FD_MAX;
 	ev.events = EPOLLIN | EPOLLRDHUP | (want ? EPOLLOUT : 0);
 	ev.data.u64 = ref.u64;
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, tap_fd(), &ev);
@@ -373,7 +373,8 @@ static void passt_tap_epoll_update(struct ctx *ctx)
  */
 int passt_tap_add(struct ctx *ctx, int fd)
 {
-	union epoll_ref ref = { .type = EPOLL_TYPE_TAP, .fd = (uint32_t)fd };
+	union epoll_ref ref = { .type = EPOLL_TYPE_TAP,
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
 				  .data.u64 = ref.u64 };
 
@@ -555,7 +556,8 @@ static void guest_attached(struct ctx *ctx)
 static int vhost_watch(int fd, unsigned queue, bool add)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_KICK,
-				.fd = (uint32_t)fd, .data = queue };
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX,
+				.data = queue };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
 				  .data.u64 = ref.u64 };
 
@@ -579,7 +581,7 @@ static int vhost_watch(int fd, unsigned queue, bool add)
 static int vhost_state_watch(int fd, bool out, bool add)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_STATE,
-				.fd = (uint32_t)fd };
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = out ? EPOLLOUT : EPOLLIN,
 				  .data.u64 = ref.u64 };
 
@@ -709,7 +711,7 @@ static const struct vu_state_ops vhost_state_ops = {
 int vhost_attach(struct ctx *ctx, int s)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_CMD,
-				.fd = (uint32_t)s };
+				.fd = (uint32_t)s & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
 				  .data.u64 = ref.u64 };
 
@@ -881,7 +883,7 @@ int signals_init(struct ctx *ctx)
 	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ref.fd = (uint32_t)fd;
+	ref.fd = (uint32_t)fd & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return -errno;

@@ -297,7 +297,7 @@ int sdlisten_adopt(int epollfd)
 	    fcntl(s, F_SETFD, FD_CLOEXEC) < 0)
 		return -errno;
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(epollfd, EPOLL_CTL_ADD, s, &ev))
 		return -errno;

@@ -243,7 +243,8 @@ static void tcp_rtt_sample(struct tcp_conn *conn, uint32_t r)
  */
 int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 {
-	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
+	union epoll_ref ref = { .type = EPOLL_TYPE_TCP,
+				.fd = (uint32_t)conn->sock & EPOLL_REF_FD_MAX,
 				.flow = flow_idx((union flow *)conn) };
 	struct epoll_event ev = {
 		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
@@ -344,7 +345,7 @@ bool tcp_events_allowed(unsigned old, unsigned events)
 {
 	if (!tcp_events_valid(events))
 		return false;
-	if (old & ~events & ~TEV_TAP_FIN_SENT)
+	if (old & ~events & ~(unsigned)TEV_TAP_FIN_SENT)
 		return false;
 	if (!old)
 		return !events || events == TEV_TAP_SYN_RCVD ||
@@ -816,7 +817,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			if (conn->events & TEV_TAP_FIN_RCVD)
 				continue;	/* data after FIN */
 			skip = seq - s->seq;
-			iov[niov].iov_base = (uint8_t *)s->payload + skip;
+			iov[niov].iov_base = UNCONST(uint8_t *, s->payload) + skip;
 			iov[niov].iov_len = s->len - skip;
 			total += s->len - skip;
 			seq = end;

@@ -209,7 +209,7 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	tcp.dest = htons(conn->f.key.gport);
 	tcp.seq = htonl(seq);
 	tcp.ack_seq = htonl((flags & F_ACK) ? conn->seq_from_tap : 0);
-	tcp.doff = (uint16_t)((TCP_HLEN + optlen) / HDR_WORD);
+	tcp.doff = (uint16_t)(((TCP_HLEN + optlen) / HDR_WORD) & 0xf);
 	tcp.th_flags = flags;
 	tcp.window = htons((uint16_t)wnd);
 	hdr_store(th, &tcp);		/* checksum and urgent pointer 0 */

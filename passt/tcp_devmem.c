@@ -496,7 +496,8 @@ static size_t dm_emit(struct dm_conn *d, size_t sent, size_t max,
 		size_t skip = sent + got - off, take;
 
 		take = MIN(p->len - skip, max - got);
-		ext->piece[ext->n].iov_base = (uint8_t *)dm_piece_ptr(p) + skip;
+		ext->piece[ext->n].iov_base = UNCONST(uint8_t *, dm_piece_ptr(p)) +
+					     skip;
 		ext->piece[ext->n].iov_len = take;
 		ext->n++;
 		got += take;
@@ -576,7 +577,8 @@ static bool dm_store_linear(struct dm_conn *d, const struct iovec *iov,
 static ssize_t dm_peek(const struct tcp_conn *conn, const struct iovec *iov,
 		       unsigned n)
 {
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
+	struct msghdr mh = { .msg_iov = UNCONST(struct iovec *, iov),
+			     .msg_iovlen = n };
 	ssize_t r;
 
 	do

@@ -118,7 +118,8 @@ static ssize_t tcp_peek_off_read(struct tcp_conn *conn, const struct iovec *iov,
 				 unsigned n, size_t sent, bool rdhup,
 				 struct tcp_rd_ext *ext)
 {
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
+	struct msghdr mh = { .msg_iov = UNCONST(struct iovec *, iov),
+			     .msg_iovlen = n };
 	ssize_t r;
 
 	(void)sent;

@@ -321,7 +321,7 @@ static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
 	union epoll_ref ref = { .type = EPOLL_TYPE_UDP };
 	struct epoll_event ev = { .events = EPOLLIN };
 
-	ref.fd = (uint32_t)uf->sock;
+	ref.fd = (uint32_t)uf->sock & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx((union flow *)uf);
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, uf->sock, &ev) < 0)
@@ -1119,7 +1119,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			udp_stats.too_big++;
 			continue;
 		}
-		udp_msg_init(mh, &udp_iov_send[m], (void *)f[used].payload,
+		udp_msg_init(mh, &udp_iov_send[m], UNCONST(void *, f[used].payload),
 			     f[used].payload_len);
 		if (via_listener || uf->mcast)	/* mcast: no cl, no cmsg */
 			udp_msg_to_peer(mh, uf, cl);

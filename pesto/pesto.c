@@ -288,7 +288,7 @@ static void pesto_rule_print(uint8_t pif, const struct wire_rule *r)
 	bool udp = r->proto == IPPROTO_UDP, ns = pif == WIRE_PIF_SPLICE;
 	bool lo = ns && !strcmp(r->ifname, "lo");
 	char a[INET6_ADDRSTRLEN], t[INET6_ADDRSTRLEN];
-	unsigned tolast = r->to + (r->last - r->first);
+	unsigned tolast = (unsigned)(r->to + (r->last - r->first));
 
 	printf("-%c ", ns ? (udp ? 'U' : 'T') : (udp ? 'u' : 't'));
 	if (!(r->flags & WIRE_F_DUAL_STACK_ANY)) {

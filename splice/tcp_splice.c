@@ -214,7 +214,7 @@ static bool splice_events_valid(unsigned events)
 
 	if (events & ~((1U << SEV_COUNT) - 1))
 		return false;
-	if ((events & SEV_CONNECTING) && (events & ~SEV_CONNECTING))
+	if ((events & SEV_CONNECTING) && (events & ~(unsigned)SEV_CONNECTING))
 		return false;
 	for (d = 0; d < 2; d++)
 		if ((events & SEV_FIN_SENT(d)) && !(events & SEV_FIN_RCVD(d)))
@@ -236,7 +236,7 @@ VISIBLE_IF_UNIT
 bool splice_events_allowed(unsigned old, unsigned events)
 {
 	return splice_events_valid(events) &&
-	       !(old & ~events & ~SEV_CONNECTING);
+	       !(old & ~events & ~(unsigned)SEV_CONNECTING);
 }
 
 /**
@@ -501,7 +501,7 @@ static int splice_epoll_set(const struct ctx *ctx,
 	else
 		op = EPOLL_CTL_MOD;
 
-	ref.fd = (uint32_t)conn->s[x];
+	ref.fd = (uint32_t)conn->s[x] & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx((const union flow *)conn) | (x ? FLOW_SIDE_BIT : 0);
 	ev.events = m;
 	ev.data.u64 = ref.u64;

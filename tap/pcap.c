@@ -186,7 +186,8 @@ void pcap_close(void)
  */
 void pcap_frame(const uint8_t *frame, size_t len)
 {
-	struct iovec iov = { .iov_base = (void *)frame, .iov_len = len };
+	struct iovec iov = { .iov_base = UNCONST(void *, frame),
+			     .iov_len = len };
 
 	pcap_frames(&iov, 1, 0);
 }

@@ -503,7 +503,7 @@ START_TEST(test_dhcp_handle_malformed_counted)
 	 * the message has left
 	 */
 	memcpy(b, cap_dhcp_discover_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 61, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 61, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_lt(b + sizeof(b) - p, 255);
 	p[-1] = 255;
@@ -841,7 +841,7 @@ START_TEST(test_dhcp_handle_search_split_when_long)
 
 	long_search();
 	memcpy(b, cap_dhcp_request_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 57, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 57, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	p[0] = 0x05;			/* 1500 */
 	p[1] = 0xdc;
@@ -1070,7 +1070,7 @@ START_TEST(test_dhcp_handle_reply_within_mtu)
 	long_search();
 	c.mtu = 600;
 	memcpy(b, cap_dhcp_request_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 57, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 57, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	p[0] = 0x05;			/* 1500 */
 	p[1] = 0xdc;

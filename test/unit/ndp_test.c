@@ -485,7 +485,7 @@ START_TEST(test_ndp_ra_long_search_cut_whole_names)
 	/* Each name: 4 labels (62, 62, 62, 61 bytes) = 4 + 247 + 1 = 252 */
 	for (i = 8, k = 0; i + 252 <= len && o[i]; i += 252, k++) {
 		ck_assert_uint_eq(o[i], 62);
-		ck_assert_uint_eq(o[i + 1], 'a' + k);
+		ck_assert_uint_eq(o[i + 1], (unsigned)('a' + k));
 		ck_assert_uint_eq(o[i + 251], 0);
 	}
 	ck_assert_int_ge(k, 1);
