@@ -123,8 +123,8 @@ static void check_reply_common(const uint8_t *req, size_t n, uint8_t type)
 	addr_is(out + IP6 + 8, "fe80::1");
 	ck_assert_mem_eq(out + IP6 + 24, req + IP6 + 8, 16);
 	ck_assert_uint_eq(out[IP6 + 6], 17);
-	ck_assert_uint_eq(out[UDP] << 8 | out[UDP + 1], 547);
-	ck_assert_uint_eq(out[UDP + 2] << 8 | out[UDP + 3], 546);
+	ck_assert_uint_eq((unsigned)(out[UDP] << 8 | out[UDP + 1]), 547);
+	ck_assert_uint_eq((unsigned)(out[UDP + 2] << 8 | out[UDP + 3]), 546);
 	ck_assert_uint_eq(out[MSG], type);
 	ck_assert_mem_eq(out + MSG + 1, req + MSG + 1, 3);
 
