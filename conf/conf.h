@@ -345,6 +345,7 @@ struct conf_given {
  * @splice_only:	--splice-only: no tap device, spliced connections only
  * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
+ * @udp_offload_off:	--no-udp-offload: no UDP_GRO, no UDP_SEGMENT
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
  * @tcp_in, @udp_in:	-t, -u: host ports forwarded into the guest
@@ -448,6 +449,7 @@ struct conf {
 	bool splice_only;
 	bool chroot_fallback;
 	bool peek_fallback;
+	bool udp_offload_off;
 	bool freebind;
 
 	struct fwd_table tcp_in;

@@ -967,6 +967,9 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 	case OPT_NO_PEEK_OFFSET:
 		c->peek_fallback = true;
 		break;
+	case OPT_NO_UDP_OFFLOAD:
+		c->udp_offload_off = true;
+		break;
 	case OPT_FLOW_MAX:
 		if (conf_uint(arg, 1, CONF_FLOW_MAX_LIMIT, &v))
 			conf_invalid(st, o, arg);

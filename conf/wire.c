@@ -552,6 +552,48 @@ static int wire_rules_table(const struct wire_rule *r, unsigned n,
 }
 
 /**
+ * wire_tables_fit() - Do our tables fit in upstream's pifs?
+ * @tbls:	Tables, WIRE_TBLS of them, enum fwd_tbl order
+ * @pasta:	Pasta mode: SPLICE too (-T, -U), else HOST only
+ * @err:	Buffer for the reason
+ * @errlen:	Its size
+ *
+ * Upstream's pasta and pesto hold at most WIRE_PIF_RULES_MAX rules per pif,
+ * TCP and UDP together, as they go on the wire (one per range, exclusions
+ * split, "auto" one more): its pesto refuses to read more, its pasta to
+ * start with or take more.  We keep to the same limit, so that either
+ * pesto can always read and change our tables.
+ *
+ * Return: 0, or -ENOSPC with a message naming the pif in @err
+ */
+int wire_tables_fit(const struct fwd_table *tbls, bool pasta, char *err,
+		    size_t errlen)
+{
+	static struct wire_rule rules[WIRE_MAX_RULES];
+	unsigned p;
+
+	for (p = 0; p < (pasta ? 2U : 1U); p++) {
+		int tcp = wire_table_rules(&tbls[2 * p], IPPROTO_TCP, p,
+					   rules, WIRE_MAX_RULES);
+		int udp = wire_table_rules(&tbls[2 * p + 1], IPPROTO_UDP, p,
+					   rules, WIRE_MAX_RULES);
+
+		if (tcp < 0 || udp < 0 || tcp + udp > WIRE_PIF_RULES_MAX) {
+			snprintf(err, errlen, "%s (%s) would have %s%d "
+				 "forwarding rules, TCP and UDP together "
+				 "(at most %d, as upstream's pasta)",
+				 p ? "SPLICE" : "HOST",
+				 p ? "-T, -U" : "-t, -u",
+				 tcp < 0 || udp < 0 ? "more than " : "",
+				 tcp < 0 || udp < 0 ? WIRE_MAX_RULES :
+				 tcp + udp, WIRE_PIF_RULES_MAX);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+/**
  * wire_tables_put() - Our tables as a frame
  * @buf:	Buffer
  * @size:	Its size (WIRE_MAX_FRAME is always enough)

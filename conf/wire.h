@@ -72,6 +72,11 @@
 				 WIRE_F_SCAN)
 
 #define WIRE_MAX_RULES		1024	/* per table, accepted from a peer */
+/* Rules of one pif (TCP and UDP together) that upstream's pasta and pesto
+ * take: its rule index has 8 bits (FWD_RULE_BITS in its fwd_rule.h), and
+ * a table, or a count read from the socket, above it is refused
+ */
+#define WIRE_PIF_RULES_MAX	255
 #define WIRE_MAX_FRAME		(WIRE_HELLO_LEN + 1 + WIRE_PIF_MAX * \
 				 (1 + WIRE_INFO_LEN + \
 				  WIRE_MAX_RULES * WIRE_RULE_LEN))
@@ -124,6 +129,8 @@ ssize_t wire_frame_get(const uint8_t *buf, size_t len, bool server,
 		       size_t errlen);
 int wire_table_rules(const struct fwd_table *t, uint8_t proto, bool ns_side,
 		     struct wire_rule *out, unsigned max);
+int wire_tables_fit(const struct fwd_table *tbls, bool pasta, char *err,
+		    size_t errlen);
 ssize_t wire_tables_put(uint8_t *buf, size_t size,
 			const struct fwd_table *tbls, bool pasta,
 			bool server, uint32_t caps);

@@ -461,8 +461,9 @@ static unsigned ctl_close_weak_gone(struct ctx *ctx)
  * @err:	Error message buffer
  * @len:	Its size
  *
- * Return: 0, or -errno of a port that can't be bound (nothing changed,
- *	   message in @err)
+ * Return: 0, -ENOSPC if a pif would hold more rules than upstream's
+ *	   protocol carries (wire_tables_fit()), or -errno of a port that
+ *	   can't be bound (nothing changed, message in @err)
  */
 static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 {
@@ -471,6 +472,9 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 	unsigned i, j, k, m, closed_early = 0, changed = 0;
 	char opts[16] = "";
 	int ret = 0;
+
+	if (wire_tables_fit(ctl_new, c->mode == MODE_PASTA, err, len))
+		return -ENOSPC;
 
 	ctl_socks_clear();
 
@@ -1112,18 +1116,27 @@ void ctl_listen_handler(struct ctx *ctx)
  * but only root may use it (SO_PEERCRED).  Nothing touches the path after
  * bind(), and the file is removed at exit by a helper (passt/sockfile.c).
  *
- * Context: set-up, before isolation; dies if the path can't be bound
+ * Context: set-up, before isolation; dies if the path can't be bound, or
+ *	    if the tables hold more rules than upstream's pesto reads
+ *	    (wire_tables_fit())
  */
 void ctl_init(struct ctx *ctx)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
 	struct epoll_event ev = { .events = EPOLLIN };
-	const struct conf *c = &ctx->c;
+	struct conf *c = &ctx->c;
 	bool give = isolate_root_in_init_userns() && c->uid;
+	char err[256];
+	unsigned i;
 	int s;
 
 	if (!*c->conf_path)
 		return;
+	/* Tables that either pesto can read, as upstream's pasta */
+	for (i = 0; i < FWD_TBLS; i++)
+		ctl_new[i] = *ctl_table(c, i);
+	if (wire_tables_fit(ctl_new, c->mode == MODE_PASTA, err, sizeof(err)))
+		die("-c %s: %s", c->conf_path, err);
 	ctl_owner = geteuid();
 	s = sockfile_listen(c->conf_path, SOCK_STREAM, 8, 0177,
 			    give ? c->uid : SOCKFILE_NO_CHOWN, c->gid);

@@ -42,6 +42,7 @@
 #include "limits.h"
 #include "passt.h"
 #include "nsock.h"
+#include "udp.h"
 #include "udp_mcast.h"
 
 static const union inany inany_any4 = {
@@ -693,6 +694,9 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
 	if (proto == IPPROTO_UDP && !ns && (af == AF_INET || dual))
 		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
+	/* Super-datagrams from host peers (passt/udp.c, udp_gso.c) */
+	if (proto == IPPROTO_UDP && !ns)
+		udp_gro_set(s);
 	if (r->ifname[0] &&
 	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,
 		       (socklen_t)strlen(r->ifname)) < 0) {

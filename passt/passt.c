@@ -274,10 +274,13 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
 }
 
 /**
- * passt_frames_input() - Handle frames from the guest: parse, learn, dispatch
+ * passt_frames_input_gso() - Handle frames from the guest: parse, learn,
+ *			      dispatch
  * @ctx:	Context
  * @frame:	Start of each frame (Ethernet header)
  * @len:	Length of each frame, bytes
+ * @gso:	UDP segment size of each frame (struct tap_rx_batch), or NULL
+ *		if none is a UDP super-frame
  * @n:		Number of frames, at most TAP_RX_MAX
  *
  * Malformed frames are dropped and counted (stats.frames_dropped), the
@@ -287,9 +290,9 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
  *
  * Context: main loop
  */
-VISIBLE_IF_UNIT
-void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
-			const size_t *len, unsigned n)
+void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
+			    const size_t *len, const uint16_t *gso,
+			    unsigned n)
 {
 	unsigned i, good = 0;
 
@@ -307,11 +310,30 @@ void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 		}
 		if (unlikely(log_trace_on))
 			frame_trace("from tap", frame[i], len[i], len[i]);
+		if (gso && tap_frames[good].proto == IPPROTO_UDP)
+			tap_frames[good].gso_size = gso[i];
 		if (!fwd_src_is_taddr(&ctx->c, &tap_frames[good]))
 			tap_guest_learn(&tap_frames[good]);
 		good++;
 	}
 	passt_frames_dispatch(ctx, tap_frames, good);
+}
+
+/**
+ * passt_frames_input() - Handle frames from the guest, none a UDP
+ *			  super-frame (passt_frames_input_gso())
+ * @ctx:	Context
+ * @frame:	Start of each frame (Ethernet header)
+ * @len:	Length of each frame, bytes
+ * @n:		Number of frames, at most TAP_RX_MAX
+ *
+ * Context: main loop, and the fuzzing harnesses
+ */
+VISIBLE_IF_UNIT
+void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
+			const size_t *len, unsigned n)
+{
+	passt_frames_input_gso(ctx, frame, len, NULL, n);
 }
 
 /**
@@ -332,8 +354,8 @@ static int passt_tap_read(struct ctx *ctx)
 		if (!n)
 			return 0;
 
-		passt_frames_input(ctx, tap_batch.frame, tap_batch.len,
-				   (unsigned)n);
+		passt_frames_input_gso(ctx, tap_batch.frame, tap_batch.len,
+				       tap_batch.gso, (unsigned)n);
 
 		if (n < (tap_backend() == TAP_STREAM ? TAP_RX_MAX :
 						       TAP_RX_FRAMES))

@@ -31,6 +31,14 @@
  * whose socket is not connected (@mcast, passt/udp_mcast.c): sent to the
  * group, answers taken from anyone.
  *
+ * A UDP super-frame from the tap device (the namespace's socket used
+ * UDP_SEGMENT: several datagrams of one size but a shorter last, the size
+ * in the virtio_net_hdr) goes to the host socket in one sendmsg() with a
+ * UDP_SEGMENT cmsg, so the kernel cuts it at the same boundaries; where the
+ * kernel lacks UDP_SEGMENT, or refuses it for a flow (a segment beyond the
+ * route's MTU: the flow falls back for good), its datagrams are sent one
+ * message each (udp_send_flush()).
+ *
  * Host to guest (-u).  fwd_listen() opens one socket per forwarded port,
  * with IP_PKTINFO/IPV6_RECVPKTINFO so we know which local address a peer
  * used.  Datagrams are read in batches of UDP_BATCH with recvmmsg() and
@@ -107,6 +115,15 @@
  * from a new host port.  When the guest doesn't read (tap queue full),
  * datagrams for it are read and dropped, so a socket never stays readable.
  *
+ * Super-datagrams (passt/udp_gso.c).  Flow sockets of UDP_TAP_OUT flows and
+ * the host's forwarded-port sockets have UDP_GRO where the kernel has it:
+ * one read may return several datagrams of one sender, all of one size but
+ * a shorter last one, the size in a cmsg.  They are taken apart into the
+ * datagrams the sender wrote before anything else looks at them: runs of
+ * one flow as above (one super-frame with the same cut, or one frame each),
+ * spliced ones one message each.  Their buffers hold 64 KiB, as a
+ * super-datagram may.
+ *
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
  * flows through the tap transmit arena.  Nothing is allocated per packet.
@@ -160,17 +177,44 @@ static struct mmsghdr udp_mh_recv[UDP_BATCH];
 static struct iovec udp_iov_recv[UDP_BATCH];
 static struct sockaddr_storage udp_name_recv[UDP_BATCH];
 static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
-					 CMSG_SPACE(sizeof(struct in_pktinfo))]
+					 CMSG_SPACE(sizeof(struct in_pktinfo)) +
+					 CMSG_SPACE(sizeof(int))]
 	__attribute__((aligned(8)));
 
-/* Datagrams of the current batch gathered for one super-frame */
-static unsigned udp_tap_idx[UDP_BATCH];
+/**
+ * struct udp_tap_run - Datagrams of one flow gathered for one super-frame
+ * @uf:		Flow of the run
+ * @k:		Guest-side tuple its frames carry
+ * @dg:		Payload of each datagram, in order (not yet in the arena)
+ * @n:		Datagrams in the run, 0 to TAP_GSO_SEGS_MAX
+ * @seg:	Length of the first, bytes
+ * @last:	Length of the last, bytes
+ */
+struct udp_tap_run {
+	const struct udp_flow *uf;
+	struct flow_key k;
+	struct iovec dg[TAP_GSO_SEGS_MAX];
+	unsigned n;
+	size_t seg, last;
+};
+static struct udp_tap_run udp_run;
 
 /* Send side: one batch at a time, all to one socket */
 static struct mmsghdr udp_mh_send[UDP_BATCH];
 static struct iovec udp_iov_send[UDP_BATCH];
 static uint8_t udp_cmsg_send[CMSG_SPACE(sizeof(struct in6_pktinfo))]
 	__attribute__((aligned(8)));
+/* Of each message: datagrams it carries, and its UDP_SEGMENT size (0: one
+ * datagram); control data of super-datagrams: pktinfo, then UDP_SEGMENT
+ */
+static unsigned udp_send_nseg[UDP_BATCH];
+static size_t udp_send_seg[UDP_BATCH];
+static uint8_t udp_cmsg_gso[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+					UDP_GSO_CMSG_SPACE]
+	__attribute__((aligned(8)));
+/* A super-datagram cut into its datagrams (udp_send_split()) */
+static struct mmsghdr udp_mh_split[UDP_GSO_SEGS_IN_MAX];
+static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
 struct udp_stats udp_stats;
 
@@ -710,6 +754,57 @@ static void udp_sock_drain(int s)
 	}
 }
 
+static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
+			const struct flow_key *k, bool mc, uint8_t *data,
+			size_t len);
+static void udp_run_flush(struct ctx *ctx);
+
+/**
+ * udp_sock_spill() - Cut super-datagrams of a receive batch in the arena
+ *		      into frames, through udp_buf
+ * @ctx:	Context
+ * @uf:		UDP_TAP_OUT flow they were read for
+ * @p:		Start of the batch in the arena (tap_tx_space())
+ * @slot:	Distance between datagrams, bytes
+ * @hlen:	Bytes of headers in front of each payload
+ * @from:	First datagram of the batch not handled yet
+ * @r:		Datagrams in the batch
+ *
+ * Datagram @from holds more than one datagram (UDP_GRO) and the tap takes
+ * no super-frame of it: its frames, written at the arena's end, would
+ * overwrite the rest of the batch, so the payloads from @from on are
+ * copied to udp_buf first, then sent in runs (udp_run_add()): the
+ * same datagrams, one frame each or in super-frames of fewer datagrams.
+ */
+static void udp_sock_spill(struct ctx *ctx, struct udp_flow *uf, uint8_t *p,
+			   size_t slot, size_t hlen, unsigned from,
+			   unsigned r)
+{
+	size_t len[UDP_BATCH], gro[UDP_BATCH];
+	unsigned i, j, nseg;
+	size_t off;
+
+	for (i = from; i < r; i++) {
+		len[i] = udp_mh_recv[i].msg_len;
+		gro[i] = udp_gro_size(&udp_mh_recv[i].msg_hdr);
+		memcpy(udp_buf[i - from], p + i * slot + TAP_HEADROOM + hlen,
+		       len[i]);
+	}
+	for (i = from; i < r; i++) {
+		nseg = udp_gso_segs(len[i], gro[i]);
+		if (nseg > 1)
+			udp_stats.gro_dgrams += nseg;
+		for (j = 0, off = 0; j < nseg; j++) {
+			size_t l = MIN(len[i] - off, nseg > 1 ? gro[i] : len[i]);
+
+			udp_run_add(ctx, uf, &uf->f.key, false,
+				    udp_buf[i - from] + off, l);
+			off += l;
+		}
+	}
+	udp_run_flush(ctx);
+}
+
 /**
  * udp_sock_to_tap() - Datagrams on a tap flow's socket: frames to the guest
  * @ctx:	Context
@@ -717,7 +812,11 @@ static void udp_sock_drain(int s)
  *
  * Datagrams land in frame slots of the tap transmit arena, one slot per
  * datagram as large as the biggest payload the MTU allows, and are queued
- * for the next flush with the headers written around them.
+ * for the next flush with the headers written around them.  With UDP_GRO
+ * on the socket (@uf->gro) a slot takes 64 KiB, what a super-datagram may
+ * hold: it goes to the guest as one UDP super-frame, in place, where the
+ * tap takes it (tap_uso_offload(), at most TAP_GSO_SEGS_MAX datagrams);
+ * else it is cut into its datagrams (udp_sock_spill()).
  *
  * #syscalls recvmmsg
  */
@@ -727,7 +826,8 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
-	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
+	size_t buf = uf->gro ? MAX(pmax, (size_t)UDP_GRO_BUF) : pmax;
+	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + buf, 8);
 	int rounds;
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
@@ -754,7 +854,12 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 		}
 		n = MIN(n, UDP_BATCH);
 
-		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, pmax, n);
+		udp_recv_prepare(p + TAP_HEADROOM + hlen, slot, buf, n);
+		for (i = 0; uf->gro && i < n; i++) {
+			udp_mh_recv[i].msg_hdr.msg_control = udp_cmsg_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_controllen =
+				sizeof(udp_cmsg_recv[i]);
+		}
 		r = recvmmsg(uf->sock, udp_mh_recv, n, MSG_DONTWAIT, NULL);
 		if (r < 0) {
 			/* An ICMP error: relay it from the error queue,
@@ -781,20 +886,39 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			return;
 
 		for (i = 0, got = 0; i < (unsigned)r; i++) {
+			struct msghdr *mh = &udp_mh_recv[i].msg_hdr;
 			uint8_t *l2 = p + i * slot + TAP_HEADROOM;
-			size_t len;
+			size_t len = udp_mh_recv[i].msg_len, gro = 0;
+			unsigned nseg = 1;
 
-			if (udp_mh_recv[i].msg_hdr.msg_flags & MSG_TRUNC) {
-				udp_stats.too_big++;
+			if (uf->gro) {
+				gro = udp_gro_size(mh);
+				nseg = udp_gso_segs(len, gro);
+			}
+			if (nseg > 1 && gro <= pmax &&
+			    (!tap_uso_offload() || nseg > TAP_GSO_SEGS_MAX ||
+			     hlen + len > FRAME_MAX)) {
+				udp_sock_spill(ctx, uf, p, slot, hlen, i,
+					       (unsigned)r);
+				break;
+			}
+			if ((mh->msg_flags & MSG_TRUNC) ||
+			    (nseg > 1 ? gro : len) > pmax) {
+				udp_stats.too_big += nseg;
 				continue;
 			}
-			len = udp_frame_fill(c, l2, &uf->f.key,
-					     udp_mh_recv[i].msg_len, partial);
-			if (partial)
+			len = udp_frame_fill(c, l2, &uf->f.key, len,
+					     partial || nseg > 1);
+			if (partial || nseg > 1)
 				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
-			got++;
+			if (nseg > 1) {
+				tap_tx_uso(gro);
+				udp_stats.uso_frames++;
+				udp_stats.gro_dgrams += nseg;
+			}
+			got += nseg;
 		}
 		udp_stats.dgrams_to_tap += got;
 		udp_flow_touch(uf, ctx->now);
@@ -869,12 +993,11 @@ static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
 }
 
 /**
- * udp_dgrams_to_tap() - Datagrams of one flow from a forwarded port to the
- *			 guest, in one UDP super-frame if the tap takes them
+ * udp_dgrams_to_tap() - Datagrams of one flow to the guest, in one UDP
+ *			 super-frame if the tap takes them
  * @ctx:	Context
  * @k:		Guest-side tuple, as for udp_dgram_to_tap()
- * @idx:	Indices into udp_buf[] and udp_mh_recv[] of the datagrams, in
- *		the order they arrived
+ * @dg:		Payload of each datagram, in the order they arrived
  * @n:		Number of datagrams, 1 to TAP_GSO_SEGS_MAX
  * @seg:	Payload length of each datagram but the last, which is not
  *		longer, bytes; all within udp_payload_max()
@@ -887,7 +1010,7 @@ static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
  * have had frame by frame.  Otherwise one frame each (udp_dgram_to_tap()).
  */
 static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
-			      const unsigned *idx, unsigned n, size_t seg)
+			      const struct iovec *dg, unsigned n, size_t seg)
 {
 	bool v4 = inany_v4(&k->gaddr);
 	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
@@ -896,13 +1019,13 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 	unsigned i;
 
 	for (i = 0; i < n; i++)
-		total += udp_mh_recv[idx[i]].msg_len;
+		total += dg[i].iov_len;
 	need = TAP_HEADROOM + hlen + total;
 	if (n < 2 || !tap_uso_offload() || !tap_connected() ||
 	    hlen + total > FRAME_MAX) {
 		for (i = 0; i < n; i++)
-			udp_dgram_to_tap(ctx, k, udp_buf[idx[i]],
-					 udp_mh_recv[idx[i]].msg_len);
+			udp_dgram_to_tap(ctx, k, dg[i].iov_base,
+					 dg[i].iov_len);
 		return;
 	}
 	p = tap_tx_space(&avail);
@@ -916,16 +1039,66 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 	}
 	l2 = p + TAP_HEADROOM;
 	for (i = 0, off = hlen; i < n; i++) {
-		size_t len = udp_mh_recv[idx[i]].msg_len;
-
-		memcpy(l2 + off, udp_buf[idx[i]], len);
-		off += len;
+		memcpy(l2 + off, dg[i].iov_base, dg[i].iov_len);
+		off += dg[i].iov_len;
 	}
 	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
 	tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
 	tap_tx_uso(seg);
 	udp_stats.dgrams_to_tap += n;
 	udp_stats.uso_frames++;
+}
+
+/**
+ * udp_run_flush() - Send the datagrams gathered in udp_run, if any
+ * @ctx:	Context
+ */
+static void udp_run_flush(struct ctx *ctx)
+{
+	if (udp_run.n)
+		udp_dgrams_to_tap(ctx, &udp_run.k, udp_run.dg, udp_run.n,
+				  udp_run.seg);
+	udp_run.n = 0;
+}
+
+/**
+ * udp_run_add() - One datagram for the guest: gathered into the current
+ *		   run (udp_run) if it may join it, else after sending it
+ * @ctx:	Context
+ * @uf:		Its flow, of a tap kind
+ * @k:		Guest-side tuple of its frame (a group as destination if
+ *		@mc)
+ * @mc:		It was sent to a group or broadcast address: a frame of its
+ *		own
+ * @data:	Payload, which stays unchanged until udp_run_flush()
+ * @len:	Payload length, bytes
+ *
+ * A datagram of another flow, of another size, after a shorter one, or
+ * beyond TAP_GSO_SEGS_MAX sends the run first (udp_uso_joins()).  One
+ * that can't go in a super-frame (empty, to a group, beyond the MTU: then
+ * dropped and counted there) goes alone, at once.
+ */
+static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
+			const struct flow_key *k, bool mc, uint8_t *data,
+			size_t len)
+{
+	if (udp_run.n && !udp_uso_joins(udp_run.uf == uf && !mc, udp_run.n,
+					udp_run.seg, udp_run.last, len))
+		udp_run_flush(ctx);
+	if (mc || !len ||
+	    len > udp_payload_max(ctx->c.mtu, inany_v4(&k->gaddr))) {
+		udp_dgram_to_tap(ctx, k, data, len);
+		return;
+	}
+	if (!udp_run.n) {
+		udp_run.uf = uf;
+		udp_run.k = *k;
+		udp_run.seg = len;
+	}
+	udp_run.dg[udp_run.n].iov_base = data;
+	udp_run.dg[udp_run.n].iov_len = len;
+	udp_run.n++;
+	udp_run.last = len;
 }
 
 /**
@@ -1066,12 +1239,96 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 		return NULL;
 	}
 	uf->sock = s;
+	uf->gro = udp_gro_set(s);
 	if (udp_flow_epoll_add(ctx, uf) < 0) {
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
 	}
 	udp_dbg(uf, "new flow, to port %u", hport);
 	return uf;
+}
+
+/**
+ * udp_send_split() - Send a super-datagram of udp_mh_send[] as the
+ *		      datagrams it holds, one message each
+ * @ctx:	Context
+ * @uf:		Flow
+ * @s:		Socket
+ * @i:		Index of the message in udp_mh_send[] (one iovec, its
+ *		segment size in udp_send_seg[@i])
+ * @cl:		Length of the IP_PKTINFO/IPV6_PKTINFO control data in
+ *		udp_cmsg_send to send them with, 0 for none
+ *
+ * Return: datagrams sent
+ */
+static unsigned udp_send_split(struct ctx *ctx, const struct udp_flow *uf,
+			       int s, unsigned i, socklen_t cl)
+{
+	const struct msghdr *om = &udp_mh_send[i].msg_hdr;
+	size_t len = om->msg_iov[0].iov_len, seg = udp_send_seg[i], off;
+	uint8_t *base = om->msg_iov[0].iov_base;
+	unsigned j, k = 0, sent = 0;
+
+	for (off = 0; off < len; off += seg) {
+		struct msghdr *mh = &udp_mh_split[k].msg_hdr;
+
+		udp_msg_init(mh, &udp_iov_split[k], base + off,
+			     MIN(seg, len - off));
+		mh->msg_name = om->msg_name;
+		mh->msg_namelen = om->msg_namelen;
+		if (cl) {
+			mh->msg_control = udp_cmsg_send;
+			mh->msg_controllen = cl;
+		}
+		k++;
+	}
+	for (j = 0; j < k; j += UDP_BATCH)
+		sent += udp_sendmmsg(ctx, uf, s, udp_mh_split + j,
+				     MIN(k - j, (unsigned)UDP_BATCH));
+	return sent;
+}
+
+/**
+ * udp_send_flush() - Send the messages prepared in udp_mh_send[]
+ * @ctx:	Context
+ * @uf:		Flow they belong to
+ * @s:		Socket
+ * @m:		Number of messages, set to 0 on return
+ * @cl:		Length of the pktinfo control data in udp_cmsg_send, 0 if
+ *		none (udp_send_split())
+ *
+ * A super-datagram the kernel won't segment (UDP_SEGMENT: a segment beyond
+ * the route's MTU, EINVAL before Linux 6.x and EMSGSIZE since, seen on
+ * 6.18; more than its UDP_MAX_SEGMENTS, EINVAL; EIO without checksum
+ * offload on the route; udp(7), net/ipv4/udp.c) is sent as its datagrams
+ * instead, and the flow sends them that way from then on (@uf->gso_off).
+ * Anything else the kernel doesn't take is dropped (UDP).
+ */
+static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
+			   unsigned *m, socklen_t cl)
+{
+	unsigned off = 0, k, i;
+
+	while (off < *m) {
+		k = udp_sendmmsg(ctx, uf, s, udp_mh_send + off, *m - off);
+		for (i = off; i < off + k; i++)
+			udp_stats.dgrams_from_tap += udp_send_nseg[i];
+		off += k;
+		if (off >= *m)
+			break;
+		if (!udp_send_seg[off] ||
+		    (errno != EINVAL && errno != EMSGSIZE && errno != EIO))
+			break;
+		if (!uf->gso_off)
+			udp_dbg(uf, "UDP_SEGMENT refused (%s): datagrams one by one",
+				strerror(errno));
+		uf->gso_off = true;
+		udp_stats.gso_fallback++;
+		udp_stats.dgrams_from_tap += udp_send_split(ctx, uf, s, off,
+							    cl);
+		off++;
+	}
+	*m = 0;
 }
 
 /**
@@ -1082,9 +1339,16 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
  * @f:		Frames
  * @n:		Number of frames
  *
+ * A UDP super-frame (@f->gso_size, from the tap device) goes out in one
+ * message with a UDP_SEGMENT cmsg (udp(7)) where the kernel has it and the
+ * flow hasn't fallen back (udp_send_flush()), else as one message per
+ * datagram it holds: the peer gets the datagrams the guest wrote.  One
+ * with a segment beyond the guest's MTU or too many segments
+ * (udp_gso_in_check()) is dropped and counted.
+ *
  * #syscalls setsockopt
- * Return: frames consumed (sent, or dropped as too big), at most UDP_BATCH;
- *	   a run on the flow's own socket stops where the TTL changes
+ * Return: frames consumed (sent, or dropped as too big or bad); a run on
+ *	   the flow's own socket stops where the TTL changes
  */
 static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			     const struct frame *f, unsigned n)
@@ -1092,6 +1356,7 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	bool via_listener = uf->kind == UDP_TAP_IN;
 	int s = via_listener ? uf->listen_sock : uf->sock;
 	socklen_t cl = via_listener ? udp_pktinfo_set(uf, udp_cmsg_send) : 0;
+	size_t pmax = udp_payload_max(ctx->c.mtu, inany_v4(&uf->f.key.gaddr));
 	unsigned used, m = 0;
 
 	/* The guest's TTL or hop limit goes out with its datagrams (so that
@@ -1110,25 +1375,70 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 		uf->ttl = f[0].ttl;
 	}
 
-	for (used = 0; used < n && m < UDP_BATCH; used++) {
-		struct msghdr *mh = &udp_mh_send[m].msg_hdr;
+	for (used = 0; used < n; used++) {
+		const struct frame *fr = &f[used];
+		size_t plen = fr->payload_len, seg = fr->gso_size;
+		struct msghdr *mh;
+		int nseg = 1;
 
-		if (!via_listener && f[used].ttl != f[0].ttl)
+		if (!via_listener && fr->ttl != f[0].ttl)
 			break;
-		if (f[used].l3_len > (size_t)ctx->c.mtu) {
+		if (seg && plen > seg) {
+			nseg = udp_gso_in_check(plen, seg, pmax);
+			if (nseg == -EMSGSIZE) {
+				udp_stats.too_big += udp_gso_segs(plen, seg);
+				continue;
+			}
+			if (nseg < 0) {
+				udp_stats.gso_bad++;
+				continue;
+			}
+		} else if (fr->l3_len > (size_t)ctx->c.mtu) {
 			udp_stats.too_big++;
 			continue;
 		}
-		udp_msg_init(mh, &udp_iov_send[m], UNCONST(void *, f[used].payload),
-			     f[used].payload_len);
+		if (m == UDP_BATCH)
+			udp_send_flush(ctx, uf, s, &m, cl);
+
+		mh = &udp_mh_send[m].msg_hdr;
+		udp_msg_init(mh, &udp_iov_send[m],
+			     UNCONST(void *, fr->payload), plen);
 		if (via_listener || uf->mcast)	/* mcast: no cl, no cmsg */
 			udp_msg_to_peer(mh, uf, cl);
-		uf->last_len = (uint16_t)f[used].payload_len;
+		udp_send_nseg[m] = (unsigned)nseg;
+		udp_send_seg[m] = nseg > 1 ? seg : 0;
+		if (nseg > 1) {
+			udp_stats.gso_from_tap++;
+			if (udp_seg_enabled() && !uf->gso_off) {
+				/* pktinfo, if any, then UDP_SEGMENT */
+				if (mh->msg_controllen)
+					memcpy(udp_cmsg_gso[m], udp_cmsg_send,
+					       mh->msg_controllen);
+				mh->msg_control = udp_cmsg_gso[m];
+				mh->msg_controllen =
+					udp_gso_cmsg(udp_cmsg_gso[m],
+						     mh->msg_controllen,
+						     (uint16_t)seg);
+			} else {
+				/* Cut here: what is queued before it goes
+				 * first, then its datagrams, one message each
+				 */
+				unsigned cur = m;
+
+				udp_stats.gso_fallback++;
+				udp_send_flush(ctx, uf, s, &m, cl);
+				udp_stats.dgrams_from_tap +=
+					udp_send_split(ctx, uf, s, cur, cl);
+				uf->last_len = (uint16_t)(plen - (nseg - 1) * seg);
+				continue;
+			}
+		}
+		uf->last_len = (uint16_t)(nseg > 1 ? plen - (nseg - 1) * seg :
+					  plen);
 		m++;
 	}
 	if (m)
-		udp_stats.dgrams_from_tap += udp_sendmmsg(ctx, uf, s,
-							  udp_mh_send, m);
+		udp_send_flush(ctx, uf, s, &m, cl);
 	udp_flow_touch(uf, ctx->now);
 	/* The guest opened UDP_TAP_OUT flows, and answers UDP_TAP_IN ones */
 	uf->seen |= uf->kind == UDP_TAP_OUT ? UDP_SEEN_OPENER : UDP_SEEN_ANSWER;
@@ -1258,7 +1568,11 @@ static bool udp_flow_peer_is(const struct udp_flow *uf,
  * namespace's own address, from that address, so that what listens on the
  * namespace's loopback only stays private (its loopback with
  * --host-lo-to-ns-lo, fwd_splice_ns_target()); for a namespace peer (-U),
- * the same loopback address on the host (any of 127.0.0.0/8, ::1).
+ * the same loopback address on the host (any of 127.0.0.0/8, ::1).  A
+ * namespace socket gets the UDP_FLOW_RCVBUF of flow sockets: a burst of
+ * answers (a run of super-datagrams echoed) overflowed the default.
+ *
+ * #syscalls setsockopt
  *
  * Return: flow, or NULL (no namespace socket, table full, connect() error)
  */
@@ -1283,6 +1597,12 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
 	if (s < 0)
 		return NULL;
+	if (into_ns) {
+		/* Answers queue here as on a flow socket (udp_sock_new()) */
+		int rcvbuf = UDP_FLOW_RCVBUF;
+
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	}
 	ret = udp_sock_connect(s, bound, &lo, key->gport, &lo, to);
 	if (ret < 0) {
 		debug("UDP splice connect(): %s", strerror(-ret));
@@ -1300,7 +1620,12 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
 	}
-	udp_dbg(uf, "new flow, to loopback port %u", to);
+	if (log_level >= LOG_DEBUG) {
+		char tgt[INET6_ADDRSTRLEN];
+
+		/* --config-net: the namespace's own address, not loopback */
+		udp_dbg(uf, "new flow, to [%s]:%u", inany_ntop(&lo, tgt), to);
+	}
 	return uf;
 }
 
@@ -1540,10 +1865,8 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 	if (events & EPOLLERR)
 		udp_listen_errqueue(ctx, ref);
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		struct udp_flow *run = NULL, *tap_run = NULL;
-		unsigned i, m = 0, tap_n = 0;
-		size_t tap_seg = 0, tap_last = 0;
-		struct flow_key tap_k;
+		struct udp_flow *run = NULL;
+		unsigned i, m = 0;
 		int r;
 
 		udp_recv_prepare_bufs();
@@ -1563,10 +1886,11 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			return;
 
 		for (i = 0; i < (unsigned)r; i++) {
-			size_t len = udp_mh_recv[i].msg_len;
+			size_t len = udp_mh_recv[i].msg_len, off, gro;
 			struct udp_flow *uf;
 			struct flow_key k;
 			union inany group;
+			unsigned nseg, j;
 			int mc = 0;
 
 			/* To a group or broadcast: to the guest as such */
@@ -1582,56 +1906,51 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				continue;
 			udp_flow_touch(uf, ctx->now);
 			uf->seen |= UDP_SEEN_OPENER;
+
+			/* A super-datagram (UDP_GRO): its datagrams, as the
+			 * peer sent them, one by one from here on
+			 */
+			gro = udp_gro_size(&udp_mh_recv[i].msg_hdr);
+			nseg = udp_gso_segs(len, gro);
+			if (nseg > 1)
+				udp_stats.gro_dgrams += nseg;
+
 			if (uf->kind != UDP_SPLICE_IN &&
 			    uf->kind != UDP_SPLICE_OUT) {
 				k = uf->f.key;
 				if (mc > 0)
 					k.gaddr = group;
-				/* A run of one flow, datagrams of one size
-				 * but the last: one super-frame (USO)
-				 */
-				if (tap_n &&
-				    !udp_uso_joins(tap_run == uf && mc <= 0,
-						   tap_n, tap_seg, tap_last,
-						   len)) {
-					udp_dgrams_to_tap(ctx, &tap_k,
-							  udp_tap_idx, tap_n,
-							  tap_seg);
-					tap_n = 0;
+				for (j = 0, off = 0; j < nseg; j++) {
+					size_t l = MIN(len - off,
+						       nseg > 1 ? gro : len);
+
+					udp_run_add(ctx, uf, &k, mc > 0,
+						    udp_buf[i] + off, l);
+					off += l;
 				}
-				if (mc > 0 || !len ||
-				    len > udp_payload_max(ctx->c.mtu,
-							  inany_v4(&k.gaddr))) {
-					udp_dgram_to_tap(ctx, &k, udp_buf[i],
-							 len);
-					continue;
-				}
-				if (!tap_n) {
-					tap_run = uf;
-					tap_k = k;
-					tap_seg = len;
-				}
-				udp_tap_idx[tap_n++] = i;
-				tap_last = len;
 				continue;
 			}
 
 			/* Spliced: gather consecutive datagrams of a flow */
-			if (run && run != uf) {
-				udp_sendmmsg(ctx, run, run->sock, udp_mh_send,
-					     m);
-				m = 0;
+			for (j = 0, off = 0; j < nseg; j++) {
+				size_t l = MIN(len - off, nseg > 1 ? gro : len);
+
+				if (run && (run != uf || m == UDP_BATCH)) {
+					udp_sendmmsg(ctx, run, run->sock,
+						     udp_mh_send, m);
+					m = 0;
+				}
+				run = uf;
+				udp_msg_init(&udp_mh_send[m].msg_hdr,
+					     &udp_iov_send[m], udp_buf[i] + off,
+					     l);
+				m++;
+				off += l;
 			}
-			run = uf;
-			udp_msg_init(&udp_mh_send[m].msg_hdr, &udp_iov_send[m],
-				     udp_buf[i], len);
-			m++;
 		}
 		if (run && m)
 			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
-		if (tap_n)
-			udp_dgrams_to_tap(ctx, &tap_k, udp_tap_idx, tap_n,
-					  tap_seg);
+		udp_run_flush(ctx);
 
 		if (r < UDP_BATCH)
 			return;
@@ -1685,6 +2004,7 @@ void udp_init(struct ctx *ctx)
 
 	if (c->no_udp)
 		return;
+	udp_gso_probe(c->udp_offload_off);
 	if (fwd_listen(ctx, IPPROTO_UDP, &c->udp_in, false) < 0)
 		die("-u: can't bind a forwarded port");
 
@@ -1746,9 +2066,11 @@ static void udp_flow_guest_gone(struct ctx *ctx, union flow *flow,
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, super-frames from guest %lu (cut here %lu, bad %lu), too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
+		    udp_stats.gro_dgrams, udp_stats.gso_from_tap,
+		    udp_stats.gso_fallback, udp_stats.gso_bad,
 		    udp_stats.too_big, udp_stats.refused_full,
 		    flow_stats.evicted, udp_stats.evicted_answered,
 		    udp_stats.evicted_unanswered, udp_stats.no_source);

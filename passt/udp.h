@@ -4,6 +4,7 @@
 #ifndef PASST_UDP_H
 #define PASST_UDP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../tap/frame.h"
@@ -17,6 +18,10 @@ struct udp_stats {
 	uint64_t too_big, refused_full;
 	uint64_t evicted_answered, evicted_unanswered;
 	uint64_t uso_frames;
+	uint64_t gro_dgrams;	/* datagrams read in super-datagrams (UDP_GRO) */
+	uint64_t gso_from_tap;	/* UDP super-frames from the guest */
+	uint64_t gso_fallback;	/* of those, cut here: no UDP_SEGMENT */
+	uint64_t gso_bad;	/* super-frames with too many segments: dropped */
 	uint64_t no_source;	/* host peer with no address to show: dropped */
 };
 
@@ -32,5 +37,7 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_listen_closing(struct ctx *ctx, int s);
+void udp_gso_probe(bool force_off);
+bool udp_gro_set(int s);
 
 #endif /* PASST_UDP_H */

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/socket.h>
+
 #include "../conf/util.h"
 #include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"
@@ -37,6 +39,17 @@ size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen);
 struct msghdr;
 void udp_pktinfo_parse(struct msghdr *mh, union inany *local,
 		       union inany *hdr_dst, unsigned *ifindex);
+
+/* UDP segmentation offload on host sockets (udp_gso.c) */
+#define UDP_GSO_SEGS_IN_MAX	128	/* datagrams per guest super-frame */
+#define UDP_GRO_BUF		65535	/* read buffer of a UDP_GRO socket */
+#define UDP_GSO_CMSG_SPACE	CMSG_SPACE(sizeof(uint16_t))
+unsigned udp_gso_segs(size_t len, size_t seg);
+int udp_gso_in_check(size_t len, size_t seg, size_t pmax);
+size_t udp_gro_size(struct msghdr *mh);
+size_t udp_gso_cmsg(uint8_t *buf, size_t off, uint16_t seg);
+bool udp_gro_enabled(void);
+bool udp_seg_enabled(void);
 
 /* The namespace socket pool (udp_pool.c), for passt/udp.c */
 #define UDP_POOL		16	/* namespace sockets per family, spare */

@@ -4,9 +4,10 @@
  *
  *	pesto [-d] [-s] [-A|-D] [-C PIF] [-t|-u|-T|-U SPEC]... PATH
  *
- * Options are taken in order.  Specs given before any -A or -D replace the
- * rules of their option (the first one for each option; later ones add to
- * it); after -A they are added, after -D deleted.  Everything given goes
+ * Options are taken in order.  Before any -A or -D, the first spec of a
+ * side (host: -t, -u; namespace: -T, -U) empties that side, TCP and UDP
+ * together, as upstream's pesto does, and every spec adds to it; after -A
+ * they are added, after -D deleted.  Everything given goes
  * in one request, applied all or nothing (passt/ctl.h).  With nothing to
  * change, or with -s (before and after the change), the tables are shown.
  *
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -67,7 +69,9 @@ static void usage(int status)
 		"  -U, --udp-ns SPEC      -U spec\n"
 		"  -h, --help             show this help and exit\n"
 		"      --version          show the version and exit\n\n"
-		"Without -A or -D, a spec replaces what its option had.  "
+		"Without -A or -D, specs replace the rules of their side "
+		"(-t and -u: TCP and UDP\nof the host side; -T and -U: of "
+		"the namespace side).  "
 		"See pesto(1).\n");
 	exit(status);
 }
@@ -522,6 +526,14 @@ static int pesto_wire(const char *path, struct pesto_srv *srv, char *req,
 				sent[i] = *p;
 		}
 		sent[i].n = n;
+		if (n > WIRE_PIF_RULES_MAX) {
+			fprintf(stderr, "pesto: %s would have %u forwarding "
+				"rules, TCP and UDP together (at most %d, as "
+				"upstream's pasta): nothing changed\n",
+				p->name, n, WIRE_PIF_RULES_MAX);
+			close(srv->fd);
+			return 1;
+		}
 		if (pesto_conflict(&sent[i], err, sizeof(err))) {
 			fprintf(stderr, "pesto: %s: nothing changed\n", err);
 			close(srv->fd);
@@ -608,7 +620,7 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	enum { REPLACE, ADD, DEL } mode = REPLACE;
-	bool show = false, replaced[128] = { false };
+	bool show = false, cleared_host = false, cleared_ns = false;
 	const char *path;
 	int opt, rc;
 
@@ -635,6 +647,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			req_add("clear %s\n", optarg);
+			if (!strcasecmp(optarg, "host"))
+				cleared_host = true;
+			else if (!strcmp(optarg, "ns") ||
+				 !strcasecmp(optarg, "splice"))
+				cleared_ns = true;
 			break;
 		case 't':
 		case 'u':
@@ -647,12 +664,21 @@ int main(int argc, char **argv)
 			}
 			if (mode == DEL) {
 				req_add("del %c %s\n", opt, optarg);
-			} else if (mode == REPLACE && !replaced[opt]) {
-				replaced[opt] = true;
-				req_add("set %c %s\n", opt, optarg);
-			} else {
-				req_add("add %c %s\n", opt, optarg);
+				break;
 			}
+			/* As upstream's pesto: before -A, the first spec of
+			 * a side empties that side, TCP and UDP together
+			 */
+			if (mode == REPLACE && (opt == 't' || opt == 'u') &&
+			    !cleared_host) {
+				cleared_host = true;
+				req_add("clear host\n");
+			} else if (mode == REPLACE && !cleared_ns &&
+				   (opt == 'T' || opt == 'U')) {
+				cleared_ns = true;
+				req_add("clear ns\n");
+			}
+			req_add("add %c %s\n", opt, optarg);
 			break;
 		case 'h':
 			usage(0);

@@ -58,6 +58,10 @@ extern const char *const frame_drop_str[FD_COUNT];
  * @dport:	TCP/UDP destination port, 0 for ICMP; host order
  * @payload:	@l4 + @l4_hlen
  * @payload_len: @l4_len - @l4_hlen, bytes
+ * @gso_size:	UDP super-frame from a tap device (virtio_net_hdr gso_type
+ *		VIRTIO_NET_HDR_GSO_UDP_L4): payload bytes of each datagram it
+ *		holds, the last one possibly shorter; 0 for one datagram.  Set
+ *		by the caller of frame_parse(), which leaves it 0
  *
  * For ARP frames: @af is 0, @l3 is the ARP payload, @l3_len and @l3_hlen
  * are 28, @src and @dst hold the sender and target protocol addresses
@@ -82,6 +86,7 @@ struct frame {
 	uint16_t dport;
 	const uint8_t *payload;
 	size_t payload_len;
+	uint16_t gso_size;
 };
 
 int frame_parse(const uint8_t *buf, size_t len, struct frame *f);

@@ -245,7 +245,7 @@ static void tap_queues_reset(void)
 }
 
 /**
- * tap_uso_probe() - Does the tap device take UDP super-frames from us?
+ * tap_uso_probe() - Does the tap device take UDP super-frames, both ways?
  * @fd:		Tap device, with IFF_VNET_HDR and our TUN_F_CSUM | TUN_F_TSO4
  *		| TUN_F_TSO6 offloads set
  *
@@ -253,9 +253,10 @@ static void tap_queues_reset(void)
  * virtio_net_hdr says VIRTIO_NET_HDR_GSO_UDP_L4 since Linux 6.2, the
  * version that added TUN_F_USO4 and TUN_F_USO6 to TUNSETOFFLOAD; an
  * older kernel refuses those flags (EINVAL), and would refuse the frames.
- * So the flags are tried once and taken back: they say what we accept
- * from the namespace, and UDP super-frames from there are not taken
- * (vnet_hdr_in_check()).  One line in the log says which.
+ * The flags also say that we take such frames from the namespace
+ * (tap_rx_dev(): a socket there sending with UDP_SEGMENT, or a GRO
+ * aggregate it forwards, reaches us as one frame), so they stay set.
+ * One line in the log says which.
  *
  * Context: set-up, from tap_init() of a tap device (pasta, main()),
  *	    before the seccomp filter: no #syscalls needed
@@ -266,10 +267,8 @@ static bool tap_uso_probe(int fd)
 	unsigned base = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
 	bool ok = !ioctl(fd, TUNSETOFFLOAD, base | TUN_F_USO4 | TUN_F_USO6);
 
-	if (ok && ioctl(fd, TUNSETOFFLOAD, base) < 0)
-		warn_perror("tap: TUNSETOFFLOAD after the USO probe");
 	info("tap: UDP segmentation offload to the namespace: %s",
-	     ok ? "yes (datagrams of a flow in one write)" :
+	     ok ? "yes (datagrams of a flow in one write, and one read)" :
 		  "no (Linux < 6.2): one write per datagram");
 	return ok;
 }
@@ -386,6 +385,14 @@ void tap_set_pcap(bool on)
  * tap_rx_dev() - Read frames from a tap device
  * @b:		Batch to fill
  *
+ * With the virtio_net_hdr, a UDP super-frame from the namespace (gso_type
+ * VIRTIO_NET_HDR_GSO_UDP_L4: we announce TUN_F_USO4 | TUN_F_USO6 where
+ * the kernel has them, tap_uso_probe()) gets its gso_size in @b->gso, for
+ * passt/udp.c to send on as the same datagrams; one with gso_size 0 (which
+ * the kernel never writes) is dropped and counted.  Other headers carry
+ * nothing we need: TCP super-frames are taken whole, and a partial checksum
+ * is never checked (the payload goes into a socket).
+ *
  * #syscalls read
  * Return: frames read (0 if none was ready), or -errno on a read error
  */
@@ -405,6 +412,18 @@ static int tap_rx_dev(struct tap_rx_batch *b)
 		}
 		if ((size_t)n <= skip)
 			continue;
+		b->gso[b->n] = 0;
+		if (tap_vnet) {
+			struct virtio_net_hdr vh;
+
+			memcpy(&vh, tap_rx_slots[i], sizeof(vh));
+			if (vh.gso_type == VNET_GSO_UDP_L4 && !vh.gso_size) {
+				tap_stats.rx_uso_bad++;
+				continue;
+			}
+			if (vh.gso_type == VNET_GSO_UDP_L4)
+				b->gso[b->n] = vh.gso_size;
+		}
 		b->frame[b->n] = tap_rx_slots[i] + skip;
 		b->len[b->n] = (size_t)n - skip;
 		tap_stats.rx_frames++;
@@ -454,6 +473,7 @@ static int tap_rx_stream(struct tap_rx_batch *b)
 	       (ret = stream_rx_next(&tap_stream_rx, &frame, &len)) > 0) {
 		b->frame[b->n] = frame;
 		b->len[b->n] = len;
+		b->gso[b->n] = 0;
 		tap_stats.rx_frames++;
 		tap_stats.rx_bytes += len;
 		pcap_frame(frame, len);
@@ -481,6 +501,7 @@ static int tap_rx_vhost(struct tap_rx_batch *b)
 		return n;
 	b->n = (unsigned)n;
 	for (i = 0; i < b->n; i++) {
+		b->gso[i] = 0;	/* VIRTIO_NET_F_HOST_USO is not offered */
 		tap_stats.rx_frames++;
 		tap_stats.rx_bytes += b->len[i];
 		pcap_frame(b->frame[i], b->len[i]);

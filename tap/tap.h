@@ -43,11 +43,15 @@ enum tap_backend {
  * @n:		Number of frames
  * @frame:	Start of each frame (Ethernet header), valid until next tap_rx()
  * @len:	Length of each frame, bytes
+ * @gso:	Of each frame: UDP segment size (gso_size) of a UDP super-frame
+ *		(its virtio_net_hdr says VIRTIO_NET_HDR_GSO_UDP_L4), bytes;
+ *		0 for any other frame
  */
 struct tap_rx_batch {
 	unsigned n;
 	const uint8_t *frame[TAP_RX_MAX];
 	size_t len[TAP_RX_MAX];
+	uint16_t gso[TAP_RX_MAX];
 };
 
 /**
@@ -60,6 +64,8 @@ struct tap_rx_batch {
  *				(the rest waited for EPOLLOUT)
  * @tx_dropped_tagged:		Of @tx_dropped, frames whose sender was told
  *				(TCP data and FIN: SND.NXT moved back)
+ * @rx_uso_bad:			UDP super-frames from the tap device with
+ *				gso_size 0: dropped
  */
 struct tap_stats {
 	uint64_t rx_frames, rx_bytes;
@@ -68,6 +74,7 @@ struct tap_stats {
 	uint64_t rx_bad_len;
 	uint64_t tx_short;
 	uint64_t tx_dropped_tagged;
+	uint64_t rx_uso_bad;
 };
 
 /* Called with the tag of a frame that was not written (tap_tx_tag()) */

@@ -30,9 +30,6 @@
 #include "hdr.h"
 #include "vnet.h"
 
-/* VIRTIO_NET_HDR_GSO_UDP_L4: Linux 6.2 headers, virtio 1.2 5.1.6 */
-#define VNET_GSO_UDP_L4	5
-
 /**
  * vnet_hdr_out_uso() - The GSO part of the header of a UDP super-frame
  * @vh:		Header, NEEDS_CSUM and csum_start/csum_offset set already

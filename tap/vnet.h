@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <linux/virtio_net.h>
 
+/* VIRTIO_NET_HDR_GSO_UDP_L4: Linux 6.2 headers, virtio 1.2 5.1.6 */
+#define VNET_GSO_UDP_L4	5
+
 /* Why a guest's header was refused (vnet_hdr_in_check()), negative */
 enum vnet_in_err {
 	VNET_IN_OK = 0,

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/run.sh - our pasta/passt under the real programs that run them
 #
-# Usage: run.sh [CLIENT...]   (clients: podman bats rootlesskit libvirt;
+# Usage: run.sh [CLIENT...]   (clients: podman bats rootlesskit libvirt
+#                              upstream podman_pesto rootlesskit_pesto;
 #                              default: all of them)
 # Environment: CLIENTS_ROOT  the cached Debian 13 root
 #                            (default /var/cache/passt-clients/trixie)
@@ -23,7 +24,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 ROOT=${CLIENTS_ROOT:-/var/cache/passt-clients/trixie}
-CLIENTS=${*:-podman bats rootlesskit libvirt}
+CLIENTS=${*:-podman bats rootlesskit libvirt upstream podman_pesto rootlesskit_pesto}
 
 [ "$(id -u)" = 0 ] || { echo "clients: needs root (namespaces, chroot)"; exit 77; }
 

@@ -160,8 +160,9 @@ joined h0 224.0.0.254 ||
 	{ ip -n "$H" maddr show dev h0; in_host ss -Hlun; cat "$WORK/pasta.log"; fail "auto: 224.0.0.254 not joined on h0"; }
 log "group%h0/auto: UDP 5390 bound in the namespace is followed"
 
-# -t auto with an exclusion
-form "auto with an exclusion" -t auto,~5391
+# -t auto with an exclusion (-A: without it, -t would replace the whole
+# host side, -u included, as upstream's pesto)
+form "auto with an exclusion" -A -t auto,~5391
 bg in_ns timeout 20 socat -u TCP6-LISTEN:5392,reuseaddr OPEN:"$WORK/got",creat,trunc
 _srv=$BG_PID
 WAIT_S=3 wait_for listening in_host tcp 5392 || fail "auto: 5392 not forwarded"
@@ -172,7 +173,7 @@ log "auto 5392: 1 MiB intact"
 
 # Namespace side, deletions, clearing
 form "namespace TCP" -T 5780
-form "namespace UDP with address" -U ::1/5781
+form "namespace UDP with address" -A -U ::1/5781
 listening in_ns tcp 5780 && listening in_ns udp 5781 '\[::1\]' ||
 	fail "-T 5780 or -U ::1/5781 not bound in the namespace"
 form "delete auto" -D -t auto

@@ -20,6 +20,20 @@
 #       in order per flow, nothing lost or duplicated
 #   udptool.py echo ADDR PORT [SECONDS]
 #       echo server: every datagram back to its sender, as is
+#   udptool.py gsoecho ADDR PORT [SECONDS]
+#       echo server with UDP_GRO (udp(7)): what it reads may be several
+#       datagrams of one sender (a cmsg SOL_UDP/UDP_GRO gives their
+#       size): it sends them back the same way, with UDP_SEGMENT, so the
+#       sender gets the same datagrams
+#   udptool.py gso HOST PORT ROUNDS SPECS
+#       a plain socket sends ROUNDS rounds of super-datagrams, one
+#       sendmsg() each with a UDP_SEGMENT cmsg (udp(7), Linux 4.18): SPECS
+#       is a comma-separated list of SEG:TOTAL, TOTAL bytes cut by the
+#       kernel into datagrams of SEG bytes, the last one shorter if TOTAL
+#       isn't a multiple of SEG.  Each datagram is numbered and filled
+#       from a generator seeded with its number.  After each round every
+#       echo must be back as its own datagram, in order: the size and the
+#       sha256 of each one are compared with what was sent
 #   udptool.py refused HOST PORT
 #       connected socket, one datagram: exit 0 if recv() then fails with
 #       ECONNREFUSED (an ICMP port unreachable came back)
@@ -130,6 +144,85 @@ def echo(addr, port, seconds):
         except socket.timeout:
             continue
         s.sendto(data, peer)
+
+
+SOL_UDP, UDP_SEGMENT, UDP_GRO = 17, 103, 104     # linux/udp.h
+
+
+def gsoecho(addr, port, seconds):
+    s = socket.socket(family(addr), socket.SOCK_DGRAM)
+    s.setsockopt(SOL_UDP, UDP_GRO, 1)
+    for opt in (SO_RCVBUFFORCE, SO_SNDBUFFORCE):
+        try:
+            s.setsockopt(socket.SOL_SOCKET, opt, 16 << 20)
+        except OSError:
+            pass
+    s.bind((addr, port))
+    s.settimeout(1.0)
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            data, anc, _, peer = s.recvmsg(65536, socket.CMSG_SPACE(4))
+        except socket.timeout:
+            continue
+        seg = 0
+        for level, typ, val in anc:
+            if level == SOL_UDP and typ == UDP_GRO:
+                seg = struct.unpack('=i', val[:4])[0]
+        if seg and len(data) > seg:
+            s.sendmsg([data], [(SOL_UDP, UDP_SEGMENT,
+                                struct.pack('=H', seg))], 0, peer)
+        else:
+            s.sendto(data, peer)
+
+
+def gso_dgram(seq, size):
+    """Datagram seq of a gso run: header (magic, seq, size), then bytes of
+    a generator seeded with seq; at least 12 bytes"""
+    head = struct.pack('!4sII', b'UDPG', seq, size)
+    body = random.Random(seq).randbytes(max(0, size - len(head)))
+    return (head + body)[:size] if size >= len(head) else head[:size]
+
+
+def gso(host, port, rounds, specs):
+    s = sock_for(host, port)
+    for opt in (SO_RCVBUFFORCE, SO_SNDBUFFORCE):
+        try:
+            s.setsockopt(socket.SOL_SOCKET, opt, 16 << 20)
+        except OSError:
+            pass
+    seq = 0
+    ndg = nbytes = 0
+    for rnd in range(rounds):
+        want = []
+        for seg, total in specs:
+            sizes = [seg] * (total // seg) + ([total % seg] if total % seg
+                                             else [])
+            dgs = [gso_dgram(seq + i, n) for i, n in enumerate(sizes)]
+            seq += len(sizes)
+            buf = b''.join(dgs)
+            if total > seg:
+                s.sendmsg([buf], [(SOL_UDP, UDP_SEGMENT,
+                                   struct.pack('=H', seg))])
+            else:
+                s.send(buf)
+            want += [(len(d), hashlib.sha256(d).hexdigest()) for d in dgs]
+        for i, (size, digest) in enumerate(want):
+            try:
+                d = s.recv(65536)
+            except socket.timeout:
+                sys.exit('round %d: echo %d of %d missing (%d bytes)' %
+                         (rnd, i, len(want), size))
+            if len(d) != size or hashlib.sha256(d).hexdigest() != digest:
+                sys.exit('round %d: echo %d is %d bytes (want %d), sha256 '
+                         '%s (want %s): boundaries or content changed' %
+                         (rnd, i, len(d), size,
+                          hashlib.sha256(d).hexdigest()[:16], digest[:16]))
+            ndg += 1
+            nbytes += len(d)
+    print('gso: %d super-datagrams, %d datagrams, %d bytes echoed whole, '
+          'in order, sizes and sha256 equal' %
+          (rounds * len(specs), ndg, nbytes))
 
 
 def flow_dgram(flow, seq, size):
@@ -320,6 +413,13 @@ def main(argv):
               [int(x) for x in argv[6].split(',')])
     elif cmd == 'echo':
         echo(argv[2], int(argv[3]), float(argv[4]) if len(argv) > 4 else 60)
+    elif cmd == 'gsoecho':
+        gsoecho(argv[2], int(argv[3]),
+                float(argv[4]) if len(argv) > 4 else 60)
+    elif cmd == 'gso':
+        gso(argv[2], int(argv[3]), int(argv[4]),
+            [tuple(int(y) for y in x.split(':')) for x in
+             argv[5].split(',')])
     elif cmd == 'refused':
         refused(argv[2], int(argv[3]))
     elif cmd == 'send':

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# udp_gso.sh - Super-datagrams (UDP_SEGMENT, UDP_GRO: udp(7)) through pasta
+# keep every datagram boundary: each sender writes runs of datagrams of one
+# size and a shorter last one in one sendmsg() with a UDP_SEGMENT cmsg
+# (udptool.py gso), to an echo server that reads with UDP_GRO and answers
+# each run the same way (udptool.py gsoecho); the sender reads with a plain
+# socket and checks the size and sha256 of every datagram, in order.
+#  1. remote (R) -> H's -u port -> echo in the namespace, IPv4 and IPv6:
+#     pasta's forwarded-port socket has UDP_GRO, so what it reads holds
+#     several datagrams (veth passes the sender's GSO packet whole);
+#  2. the namespace -> the gateway -> echo on H's loopback, IPv4 and IPv6,
+#     segments up to 16,000 bytes (the tap's MTU is 65,520): the echoes
+#     reach pasta's flow socket (UDP_GRO) as super-datagrams;
+#  3. H's loopback -> the -u port -> spliced to the namespace's echo;
+#  4. with --pcap (no UDP super-frames to the namespace: super-datagrams
+#     cut into one frame per datagram here), 1 and 2 again;
+#  5. with --no-udp-offload (no UDP_GRO, no UDP_SEGMENT), 1 and 2 again:
+#     the namespace's super-frames (Linux 6.2 taps) are cut by pasta;
+#  6. with --no-map-gw, the namespace -> R itself, segments of 8,000
+#     bytes: R's veth has MTU 1500, the kernel refuses UDP_SEGMENT for the
+#     flow (EINVAL), which falls back to one datagram per message (IP
+#     fragments on the veth).
+# In run 1, pasta's --stats must count datagrams read in super-datagrams
+# (fails on a pasta without UDP_GRO) and, on a kernel whose tap takes USO,
+# super-frames from the namespace; in run 5 no super-datagram, and every
+# super-frame cut here; in run 6 super-frames cut here.
+# asan: yes
+. "$(dirname "$0")/lib.sh"
+UDPTOOL="python3 $(dirname "$0")/udptool.py"
+# Over R's veth (MTU 1500) a segment must fit a packet: 1452 bytes at most
+# for IPv6 (UDP_SEGMENT refuses more, EINVAL); the last of each run shorter
+REMOTE=1000:5500,1400:44800,1452:65000,300:19200,100:150,1200:1200
+NS=8000:63000,16000:65000,1000:5500,1400:44800,300:19200,100:150
+
+warm() {
+	UDPTOOL_TIMEOUT=1 wait_for $1 $UDPTOOL send $2 $3 --expect-echo ||
+		fail "no echo from $2 port $3"
+}
+
+# rounds N - runs 1 and 2 with N rounds each
+rounds() {
+	warm in_remote $H4 6301
+	warm in_remote $H6 6301
+	warm in_ns $R4 5302
+	warm in_ns $R6 5302
+	in_remote $UDPTOOL gso $H4 6301 $1 $REMOTE || fail "IPv4, remote -> namespace ($2)"
+	in_remote $UDPTOOL gso $H6 6301 $1 $REMOTE || fail "IPv6, remote -> namespace ($2)"
+	in_ns $UDPTOOL gso $R4 5302 $1 $NS || fail "IPv4, namespace -> host ($2)"
+	in_ns $UDPTOOL gso $R6 5302 $1 $NS || fail "IPv6, namespace -> host ($2)"
+}
+
+# stat NAME - a counter of the last "stats: UDP" line of pasta's log
+stat() {
+	kill -USR1 "$PASTA_PID"
+	wait_for grep -q "stats: UDP flows" "$WORK/pasta.log" || fail "no UDP stats"
+	grep "stats: UDP flows" "$WORK/pasta.log" | tail -1 |
+		sed -n "s/.*$1 \([0-9]*\).*/\1/p"
+}
+
+setup_topology
+make_target_ns
+in_ns sysctl -q -w net.ipv6.conf.default.autoconf=0
+bg in_ns $UDPTOOL gsoecho :: 5301 150
+bg in_host $UDPTOOL gsoecho :: 5302 150
+wait_for in_ns sh -c "ss -Huln 'sport = :5301' | grep -q 5301" || fail "echo in ns"
+wait_for in_host sh -c "ss -Huln 'sport = :5302' | grep -q 5302" || fail "echo in H"
+
+start_pasta -u 6301:5301 --stats
+grep "UDP offload on host sockets" "$WORK/pasta.log"
+grep -q "UDP_GRO no" "$WORK/pasta.log" && skip "this kernel has no UDP_GRO"
+rounds 4 default
+warm in_host 127.0.0.1 6301
+warm in_host ::1 6301
+in_host $UDPTOOL gso 127.0.0.1 6301 4 $NS || fail "IPv4, spliced"
+in_host $UDPTOOL gso ::1 6301 4 $NS || fail "IPv6, spliced"
+pasta_alive
+gro=$(stat "datagrams in host super-datagrams")
+log "$(grep 'stats: UDP flows' "$WORK/pasta.log" | tail -1)"
+[ "${gro:-0}" -gt 0 ] || fail "no super-datagram read from a UDP_GRO socket"
+uso=0
+grep -q "UDP segmentation offload to the namespace: yes" "$WORK/pasta.log" && uso=1
+gin=$(stat "super-frames from guest")
+cut=$(stat "cut here")
+[ $uso = 0 ] || [ "${gin:-0}" -gt 0 ] || fail "no super-frame from the namespace"
+[ "${cut:-1}" -eq 0 ] || fail "$cut super-frames cut here with UDP_SEGMENT"
+stop_pasta
+
+start_pasta -u 6301:5301 --pcap /dev/null
+rounds 2 pcap
+pasta_alive
+stop_pasta
+
+start_pasta -u 6301:5301 --no-udp-offload --stats
+grep -q "UDP offload on host sockets: off" "$WORK/pasta.log" ||
+	fail "--no-udp-offload not logged"
+rounds 1 no-udp-offload
+gro=$(stat "datagrams in host super-datagrams")
+[ "${gro:-1}" -eq 0 ] || fail "$gro datagrams read in super-datagrams with --no-udp-offload"
+gin=$(stat "super-frames from guest")
+cut=$(stat "cut here")
+[ "${gin:-0}" -eq "${cut:-1}" ] || fail "$gin super-frames from the namespace, $cut cut here"
+[ $uso = 0 ] || [ "${cut:-0}" -gt 0 ] || fail "no super-frame cut here"
+pasta_alive
+stop_pasta
+
+bg in_remote $UDPTOOL gsoecho :: 5303 60
+wait_for in_remote sh -c "ss -Huln 'sport = :5303' | grep -q 5303" || fail "echo in R"
+start_pasta --no-map-gw --stats
+warm in_ns $R4 5303
+in_ns $UDPTOOL gso $R4 5303 2 8000:63000,1000:5500 || fail "IPv4, namespace -> R, refused UDP_SEGMENT"
+cut=$(stat "cut here")
+[ $uso = 0 ] || [ "${cut:-0}" -gt 0 ] || fail "UDP_SEGMENT refused, but no super-frame cut here"
+log "$(grep 'stats: UDP flows' "$WORK/pasta.log" | tail -1)"
+pasta_alive
+stop_pasta
+pass "super-datagrams both ways, remote, namespace and spliced, with and without offloads: every datagram whole, in order"
