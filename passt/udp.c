@@ -1429,11 +1429,13 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 				udp_send_flush(ctx, uf, s, &m, cl);
 				udp_stats.dgrams_from_tap +=
 					udp_send_split(ctx, uf, s, cur, cl);
-				uf->last_len = (uint16_t)(plen - (nseg - 1) * seg);
+				uf->last_len = (uint16_t)(plen -
+					(size_t)(nseg - 1) * seg);
 				continue;
 			}
 		}
-		uf->last_len = (uint16_t)(nseg > 1 ? plen - (nseg - 1) * seg :
+		uf->last_len = (uint16_t)(nseg > 1 ?
+					  plen - (size_t)(nseg - 1) * seg :
 					  plen);
 		m++;
 	}
