@@ -58,6 +58,7 @@ EXTERNAL = {
     "tcp_v4_err": "net/ipv4/tcp_ipv4.c",
     "tcp_xmit_probe_skb": "net/ipv4/tcp_output.c",
     "udp4_lib_lookup2": "net/ipv4/udp.c",
+    "udp_gro_receive_segment": "net/ipv4/udp_offload.c",
     "virtio_net_hdr_to_skb": "include/linux/virtio_net.h",
     # Linux, elsewhere
     "dma_buf_attach": "drivers/dma-buf/dma-buf.c",
