@@ -26,6 +26,11 @@
 #                   QEMU 10 (fetched from bookworm-backports into
 #                   build/qemu10, not installed; ~1 min, not in check)
 #   make deps-graph   includes and symbols between folders, circles of files
+#   make shellcheck every shell script (test/, contrib/, .ci/), with the
+#                   settings of .shellcheckrc
+#   make cppcheck   static analysis of every C file (test/cppcheck.supp)
+#   make check-comments  every name() in a C comment exists, every kernel-doc
+#                   header sits above its function (test/check_comments.py)
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
 #                   (root; first run +10 minutes and 1.6 GB, then 5-12 min)
@@ -38,7 +43,8 @@ DEB_BUILD_PKGS := gcc make pkg-config libc6-dev libcap-ng-dev libseccomp-dev \
 DEB_TEST_PKGS := iproute2 iputils-ping socat curl iperf3 tshark nftables \
 	busybox udhcpc isc-dhcp-client ndisc6 python3 dnsmasq-base bind9-dnsutils \
 	util-linux procps coreutils clang passt slirp4netns systemd \
-	apparmor checkpolicy selinux-policy-dev semodule-utils strace
+	apparmor checkpolicy selinux-policy-dev semodule-utils strace shellcheck \
+	cppcheck
 DEB_BENCH_PKGS := sockperf wrk
 DEB_QEMU_PKGS := qemu-system-x86 cpio xz-utils
 # Only for make check-nspawn (the units under a real systemd, in a container)
@@ -90,7 +96,16 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-WARN := -Wall -Wextra -Wno-missing-field-initializers
+# relayd's set (-Wmissing-prototypes -Wmissing-declarations -Wshadow
+# -Wcast-qual) and -Wconversion (with -Wsign-conversion, in C).  WERROR=1
+# (make check) turns them into errors; a plain make doesn't, so that a
+# newer compiler's new warnings don't stop a build
+WARN := -Wall -Wextra -Wno-missing-field-initializers -Wmissing-prototypes \
+	-Wmissing-declarations -Wshadow -Wcast-qual -Wconversion
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+WARN_STAMP = $(BUILD)/gen/warn
 HARDEN := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -DVERSION=\"$(VERSION)\"
 LDFLAGS_HARDEN := -pie -Wl,-z,relro,-z,now
@@ -111,6 +126,10 @@ SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c))
 MAIN_SRC := entry/main.c
 CORE_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
+# The same sources built with -DUNIT_TEST for the unit tests and the fuzzing
+# harnesses: VISIBLE_IF_UNIT (conf/visible.h) exports there what the
+# daemon's objects keep static
+TEST_OBJS := $(patsubst %.c,$(BUILD)/obj-test/%.o,$(CORE_SRCS))
 MAIN_OBJ := $(BUILD)/obj/entry/main.o
 HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h entry/*.h)
 
@@ -120,7 +139,8 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
-	check-nspawn deps-nspawn deps-graph check-deps check-vhost check-clients \
+	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck cppcheck \
+	check-vhost check-clients \
 	qemu10 check-migrate \
 	deps-clients check-lsm selinux
 
@@ -131,19 +151,31 @@ all: $(BUILD)/passt $(BUILD)/pasta $(BUILD)/pesto $(BUILD)/passt-repair
 # the build).  An object without its .d file (built before, or the .d lost)
 # is rebuilt once: the empty rule makes the missing .d look new.
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
-$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj/%.d: ;
 .PRECIOUS: $(BUILD)/obj/%.d
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+$(BUILD)/obj-test/%.o: %.c $(BUILD)/obj-test/%.d $(WARN_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj-test/%.d: ;
+.PRECIOUS: $(BUILD)/obj-test/%.d
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 
 # The seccomp allow-list, from the "#syscalls" lines of every source file
 SECCOMP_LIST := $(BUILD)/gen/seccomp_list.h
 $(SECCOMP_LIST): $(SRCS) $(HDRS) passt/seccomp.sh
 	@mkdir -p $(@D)
 	sh passt/seccomp.sh $(SRCS) $(HDRS) > $@.tmp && mv $@.tmp $@
-$(BUILD)/obj/passt/isolation.o: $(SECCOMP_LIST)
+$(BUILD)/obj/passt/isolation.o $(BUILD)/obj-test/passt/isolation.o: \
+	$(SECCOMP_LIST)
+
+# Everything is compiled again when the warning flags change (WERROR=1 of
+# make check after a plain make), so that -Werror sees every file
+$(WARN_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(WARN)' | cmp -s - $@ || echo '$(WARN)' > $@
 
 # --version: conf.o is rebuilt when "git describe" changes (the stamp file
 # is rewritten only when its content differs)
@@ -151,10 +183,14 @@ VERSION_STAMP := $(BUILD)/gen/version
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/obj/conf/conf.o: $(VERSION_STAMP)
+$(BUILD)/obj/conf/conf.o $(BUILD)/obj-test/conf/conf.o: $(VERSION_STAMP)
 FORCE:
 
 $(BUILD)/libcore.a: $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libcore-test.a: $(TEST_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -171,14 +207,14 @@ $(BUILD)/pasta: $(BUILD)/passt
 # code: the wire protocol, spec parser and request operations (conf/)
 PESTO_SRCS := pesto/pesto.c conf/wire.c conf/ctl_ops.c conf/ports.c
 $(BUILD)/pesto: $(PESTO_SRCS) passt/ctl.h conf/wire.h conf/ctl_ops.h \
-		conf/ports.h conf/conf.h $(VERSION_STAMP)
+		conf/ports.h conf/conf.h $(VERSION_STAMP) $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ $(PESTO_SRCS) \
 		$(ALL_LDFLAGS)
 
 # passt-repair(1): the TCP_REPAIR helper for --vhost-user migration, libc and
 # libseccomp only
-$(BUILD)/passt-repair: repair/passt-repair.c
+$(BUILD)/passt-repair: repair/passt-repair.c $(WARN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS_MODE) $(CFLAGS) -o $@ repair/passt-repair.c \
 		$(ALL_LDFLAGS) -lseccomp
@@ -186,12 +222,12 @@ $(BUILD)/passt-repair: repair/passt-repair.c
 # Some tests include the fuzzing harnesses (test/unit/fuzz_regress_test.c)
 FUZZ_HARNESS_SRCS := $(wildcard test/fuzz/*.c test/fuzz/*.h)
 
-$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore.a \
-		$(FUZZ_HARNESS_SRCS)
+$(BUILD)/test/%_test: test/unit/%_test.c $(UNIT_HELPERS) $(BUILD)/libcore-test.a \
+		$(FUZZ_HARNESS_SRCS) $(WARN_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ $< \
-		$(UNIT_HELPERS) $(BUILD)/libcore.a $(ALL_LDFLAGS) $(LIBS) \
-		$(CHECK_LIBS)
+	$(CC) $(ALL_CFLAGS) -DUNIT_TEST $(CHECK_CFLAGS) -MMD -MP -MF $@.d -o $@ \
+		$< $(UNIT_HELPERS) $(BUILD)/libcore-test.a $(ALL_LDFLAGS) \
+		$(LIBS) $(CHECK_LIBS)
 -include $(UNIT_BINS:=.d)
 
 unit: $(UNIT_BINS)
@@ -351,12 +387,18 @@ check-migrate: all qemu10
 		PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
 check: deps
-	$(MAKE) --no-print-directory -j$(JOBS) all unit
-	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
+	$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 all unit
+	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 WERROR=1 \
+		all unit
 	@$(MAKE) --no-print-directory check-man
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
+	@$(MAKE) --no-print-directory check-comments
+	@$(MAKE) --no-print-directory cppcheck
+	@if command -v shellcheck >/dev/null; then \
+		$(MAKE) --no-print-directory shellcheck; \
+	else echo "shellcheck: not installed, skipped (make deps)"; fi
 	@test/unit/run.sh $(BUILD)/test
 	@ASAN_OPTIONS=detect_leaks=1 test/unit/run.sh build-asan/test
 	@PASST_BIN=$(abspath $(BUILD))/passt \
@@ -386,6 +428,37 @@ check-deps: all
 	@echo "deps: conf/ <- tap/ <- passt/ <- splice/ <- entry/, no circle across folders"
 	@sed -n 's/^\(passt\/ largest circle\|two-way pairs\): /deps: &/p' \
 		$(BUILD)/deps.txt
+
+# Comments that name a function that doesn't exist (renamed, removed), and
+# kernel-doc headers above the wrong function (test/check_comments.py)
+check-comments:
+	@python3 test/check_comments.py
+
+# Every shell script: *.sh, and files whose first line runs sh or bash
+# (.ci/run); the libraries without one say "# shellcheck shell=" instead.
+# Run by make check when shellcheck is installed (it is in make deps).
+SH_SCRIPTS = $(shell find test contrib .ci passt -name '*.sh' -type f; \
+	grep -rlE '^\#!/bin/(ba)?sh' .ci contrib 2>/dev/null | grep -v '\.sh$$')
+shellcheck:
+	@command -v shellcheck >/dev/null || \
+		{ echo "shellcheck: not installed (Debian package shellcheck)"; exit 1; }
+	@echo $(sort $(SH_SCRIPTS)) | xargs -n 10 -P $(JOBS) shellcheck -f gcc && \
+		echo "shellcheck: $(words $(sort $(SH_SCRIPTS))) scripts clean"
+
+# cppcheck's warning, portability and performance checks (not style) over
+# every C file; findings wrong for the project are in test/cppcheck.supp
+# with their reasons, and the exit status is 1 on any other
+CPPCHECK_FLAGS := --quiet --std=c11 -D_GNU_SOURCE \
+	--enable=warning,portability,performance --inline-suppr \
+	--suppressions-list=test/cppcheck.supp --error-exitcode=1 \
+	--template='{file}:{line}: {severity}: {message} [{id}]'
+CPPCHECK_DIRS := conf tap passt splice pesto repair test/unit test/fuzz \
+	test/integration
+cppcheck:
+	@command -v cppcheck >/dev/null || \
+		{ echo "cppcheck: not installed (Debian package cppcheck)"; exit 1; }
+	@cppcheck $(CPPCHECK_FLAGS) -j$(JOBS) $(CPPCHECK_DIRS) && \
+		echo "cppcheck: $(CPPCHECK_DIRS) clean"
 
 # Kernel and initramfs of the QEMU guest, cached in $(BUILD)/guest
 guest:

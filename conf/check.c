@@ -236,7 +236,7 @@ void conf_check(const struct conf_state *st)
 		bool ns_side;
 		unsigned idx, r;
 
-		t = conf_fwd_table((struct conf *)c, ids[i], &ns_side, &idx);
+		t = conf_fwd_table(UNCONST(struct conf *, c), ids[i], &ns_side, &idx);
 		for (r = 0; r < t->n; r++) {
 			sa_family_t af = t->rules[r].af;
 			char buf[INET6_ADDRSTRLEN];

@@ -47,6 +47,7 @@
 #include "netlink.h"
 #include "ports.h"
 #include "resolv.h"
+#include "visible.h"
 
 #ifndef VERSION
 #define VERSION "unknown"
@@ -270,7 +271,7 @@ static const struct conf_opt conf_opts[] = {
  *
  * Return: @buf
  */
-const char *conf_opt_name(const struct conf_opt *o, char *buf, size_t len)
+static const char *conf_opt_name(const struct conf_opt *o, char *buf, size_t len)
 {
 	if (o->sname)
 		snprintf(buf, len, "-%c/--%s", o->sname, o->lname);
@@ -295,7 +296,7 @@ const char *conf_quote(const char *arg, char *buf, size_t len)
 
 	if (!arg)
 		arg = "";
-	for (i = 0; arg[i] && i < CONF_ARG_SHOWN && i + 4 < len; i++)
+	for (i = 0; i < CONF_ARG_SHOWN && i + 4 < len && arg[i]; i++)
 		buf[i] = (arg[i] >= ' ' && arg[i] <= '~') ? arg[i] : '?';
 	if (arg[i]) {
 		memcpy(buf + i, "...", 3);
@@ -305,6 +306,7 @@ const char *conf_quote(const char *arg, char *buf, size_t len)
 	return buf;
 }
 
+VISIBLE_IF_UNIT
 void (*conf_exit_hook)(int status);
 
 /**

@@ -498,6 +498,8 @@ int conf_parse(struct conf *c, int argc, char **argv);
  * process (usage errors, --help, --version) with the exit status; it must
  * not return (a harness longjmp()s out).  NULL in the daemon.
  */
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern void (*conf_exit_hook)(int status);
+#endif
 
 #endif /* CONF_CONF_H */

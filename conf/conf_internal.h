@@ -172,7 +172,6 @@ __attribute__((noreturn))
 void conf_invalid(const struct conf_state *st, const struct conf_opt *o,
 		  const char *arg);
 const char *conf_quote(const char *arg, char *buf, size_t len);
-const char *conf_opt_name(const struct conf_opt *o, char *buf, size_t len);
 const struct conf_opt *conf_opt_by_id(int id);
 void conf_usage(const struct conf *c);
 

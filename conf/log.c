@@ -26,6 +26,7 @@
 #include "file.h"
 #include "log.h"
 #include "util.h"
+#include "visible.h"
 
 int log_level = LOG_INFO;
 bool log_trace_on;
@@ -69,6 +70,7 @@ static const char *const log_prio_str[] = {
  *	   this), or -errno; on error the file may be shorter than it was but
  *	   holds only complete lines
  */
+VISIBLE_IF_UNIT
 ssize_t log_file_trim(int fd, size_t max, size_t need)
 {
 	size_t keep = max / 2, rd, wr = 0;
@@ -380,6 +382,7 @@ void log_early_end(void)
 /**
  * log_close_file() - Stop writing to the log file and close it (tests)
  */
+VISIBLE_IF_UNIT
 void log_close_file(void)
 {
 	if (log_file_fd >= 0)

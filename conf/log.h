@@ -37,9 +37,13 @@ void log_msg(int prio, bool with_errno, const char *fmt, ...)
 void log_msg_always(int prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int log_open_file(const char *path, size_t max_size);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void log_close_file(void);
+#endif
 void log_early_end(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 ssize_t log_file_trim(int fd, size_t max, size_t need);
+#endif
 void log_to_syslog(const char *ident);
 void log_stderr_off(void);
 const char *log_bits_fmt(uint32_t old, uint32_t new, const char *const *names,

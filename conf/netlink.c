@@ -32,6 +32,7 @@
 #include "log.h"
 #include "netlink.h"
 #include "netlink_internal.h"
+#include "visible.h"
 
 /**
  * union netlink_ip - IPv4 or IPv6 address, network order
@@ -423,6 +424,7 @@ static bool netlink_find_addr(const struct netlink_caches *nc, int af,
  *
  * Return: NULL if the route is copied, else the reason, for a debug line
  */
+VISIBLE_IF_UNIT
 const char *netlink_route_skip(int af, unsigned table, unsigned type,
 			       unsigned protocol, const void *dst,
 			       unsigned dst_len)

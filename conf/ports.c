@@ -46,7 +46,9 @@
 #include <string.h>
 
 #include "ports.h"
+#include "visible.h"
 
+VISIBLE_IF_UNIT
 const char *fwd_ephemeral_path = FWD_EPHEMERAL_PATH;
 
 #define FWD_MAX_ELEMS	CONF_MAX_FWD_RULES	/* includes, or excludes */
@@ -986,6 +988,7 @@ int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
  * Return: true if an exclusion of the spec covers @port, or if the spec
  *	   gives ports ("8000-8010,auto") and @port is none of them
  */
+VISIBLE_IF_UNIT
 bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port)
 {
 	unsigned i;

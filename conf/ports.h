@@ -19,14 +19,18 @@
 #define FWD_EPHEMERAL_LAST	60999
 
 /* Where fwd_ephemeral_range() reads the range; tests point it elsewhere */
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern const char *fwd_ephemeral_path;
+#endif
 
 int fwd_spec_parse(struct fwd_table *t, const char *spec, bool ns_side,
 		   char *err, size_t errlen);
 void fwd_ephemeral_range(uint16_t *first, uint16_t *last);
 void fwd_ephemeral_load(void);
 int fwd_rule_fmt(const struct fwd_rule *r, char *buf, size_t len);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool fwd_auto_excluded(const struct fwd_table *t, uint16_t port);
+#endif
 int fwd_auto_map(const struct fwd_table *t, uint16_t port, uint16_t *lport);
 
 #endif /* CONF_PORTS_H */

@@ -29,6 +29,11 @@
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define UNUSED			__attribute__((unused))
 #define PACKED			__attribute__((packed))
+/* A const pointer passed where an interface takes a non-const one it only
+ * reads through (iov_base, msg_iov, an argv): through uintptr_t, so that
+ * -Wcast-qual sees the one place where const is dropped on purpose
+ */
+#define UNCONST(type, p)	((type)(uintptr_t)(p))
 
 #define STRINGIFY_(x)		#x
 #define STRINGIFY(x)		STRINGIFY_(x)
@@ -221,18 +226,18 @@ static inline void put_be16(void *p, uint16_t v)
 {
 	uint8_t *b = p;
 
-	b[0] = v >> 8;
-	b[1] = v & 0xff;
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)(v & 0xff);
 }
 
 static inline void put_be32(void *p, uint32_t v)
 {
 	uint8_t *b = p;
 
-	b[0] = v >> 24;
-	b[1] = (v >> 16) & 0xff;
-	b[2] = (v >> 8) & 0xff;
-	b[3] = v & 0xff;
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)((v >> 16) & 0xff);
+	b[2] = (uint8_t)((v >> 8) & 0xff);
+	b[3] = (uint8_t)(v & 0xff);
 }
 
 #endif /* CONF_UTIL_H */

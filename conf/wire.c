@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "visible.h"
 #include "wire.h"
 
 #define WIRE_TBLS	4	/* t, u, T, U: enum fwd_tbl order */
@@ -57,6 +58,7 @@ static int wire_err(char *err, size_t errlen, const char *fmt, ...)
  *
  * Return: WIRE_HELLO_LEN
  */
+VISIBLE_IF_UNIT
 size_t wire_hello_put(uint8_t *buf)
 {
 	memcpy(buf, WIRE_MAGIC, WIRE_MAGIC_LEN);	/* NUL included */
@@ -124,8 +126,8 @@ void wire_rule_put(uint8_t *p, const struct wire_rule *r)
  *	   or protocol, port 0, an inverted range, a target range past
  *	   65535, a dual-stack rule with an address other than ::
  */
-int wire_rule_get(const uint8_t *p, struct wire_rule *r, char *err,
-		  size_t errlen)
+static int wire_rule_get(const uint8_t *p, struct wire_rule *r, char *err,
+			 size_t errlen)
 {
 	static const union inany any6;
 
@@ -442,9 +444,9 @@ static bool wire_same_bind(const struct fwd_rule *a, const struct fwd_rule *b)
  *	   CONF_MAX_FWD_RULES rules, "auto" (scan) rules with different
  *	   bind addresses, a target address or overlapping ports
  */
-int wire_rules_table(const struct wire_rule *r, unsigned n, uint8_t proto,
-		     bool ns_side, struct fwd_table *t, char *err,
-		     size_t errlen)
+static int wire_rules_table(const struct wire_rule *r, unsigned n,
+			    uint8_t proto, bool ns_side, struct fwd_table *t, char *err,
+			    size_t errlen)
 {
 	static struct fwd_table out;
 	static struct fwd_excl scan[CONF_MAX_FWD_RULES];

@@ -119,11 +119,11 @@ struct wire_pif {
 	struct wire_rule rules[WIRE_MAX_RULES];
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 size_t wire_hello_put(uint8_t *buf);
+#endif
 int wire_hello_check(const uint8_t *buf, char *err, size_t errlen);
 void wire_rule_put(uint8_t *p, const struct wire_rule *r);
-int wire_rule_get(const uint8_t *p, struct wire_rule *r, char *err,
-		  size_t errlen);
 ssize_t wire_frame_get(const uint8_t *buf, size_t len, bool server,
 		       struct wire_pif *pifs, unsigned *npifs, char *err,
 		       size_t errlen);
@@ -131,9 +131,6 @@ int wire_table_rules(const struct fwd_table *t, uint8_t proto, bool ns_side,
 		     struct wire_rule *out, unsigned max);
 int wire_tables_fit(const struct fwd_table *tbls, bool pasta, char *err,
 		    size_t errlen);
-int wire_rules_table(const struct wire_rule *r, unsigned n, uint8_t proto,
-		     bool ns_side, struct fwd_table *t, char *err,
-		     size_t errlen);
 ssize_t wire_tables_put(uint8_t *buf, size_t size,
 			const struct fwd_table *tbls, bool pasta,
 			bool server, uint32_t caps);

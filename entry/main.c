@@ -107,7 +107,7 @@ static int passt_sock_open(struct ctx *ctx)
 		die("no free /tmp/passt_N.socket path");
 	memcpy(passt_sock_path, sa.sun_path, sizeof(passt_sock_path));
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev))
 		die_perror("epoll_ctl");
@@ -270,13 +270,6 @@ static void stdio_ensure_open(void)
 }
 
 /**
- * main() - Entry point
- * @argc:	Argument count
- * @argv:	Options, see passt.1
- *
- * Return: 0, 1 on configuration errors, or the spawned command's status
- */
-/**
  * flow_types_register() - Register the operations of every flow type
  *
  * The one place that names each module of the flow layer, the splice path
@@ -294,6 +287,13 @@ static void flow_types_register(void)
 	icmp_flow_register();
 }
 
+/**
+ * main() - Entry point
+ * @argc:	Argument count
+ * @argv:	Options, see passt.1
+ *
+ * Return: 0, 1 on configuration errors, or the spawned command's status
+ */
 int main(int argc, char **argv)
 {
 	struct ctx *ctx = &ctx_main;

@@ -642,7 +642,8 @@ static int ctl_commit(struct ctx *ctx, char *err, size_t len)
 				};
 				struct epoll_event ev = { .events = EPOLLIN };
 
-				ref.fd = (uint32_t)l->s[m].fd;
+				ref.fd = (uint32_t)l->s[m].fd &
+					 EPOLL_REF_FD_MAX;
 				ref.listen.port = l->s[m].port;
 				ref.listen.rule = (uint8_t)j;
 				ref.listen.ns = i >= FWD_TBL_TNS;
@@ -778,7 +779,7 @@ static void ctl_listen_watch(struct ctx *ctx, bool on)
 	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
 	struct epoll_event ev = { .events = on ? EPOLLIN : 0 };
 
-	ref.fd = (uint32_t)ctl_listen_fd;
+	ref.fd = (uint32_t)ctl_listen_fd & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, ctl_listen_fd, &ev);
 }
@@ -814,7 +815,7 @@ static void ctl_conn_watch(struct ctx *ctx)
 	 */
 	if (!ctl_c.eof && !ctl_c.ready)
 		ev.events |= EPOLLIN | EPOLLRDHUP;
-	ref.fd = (uint32_t)ctl_conn_fd;
+	ref.fd = (uint32_t)ctl_conn_fd & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, ctl_conn_fd, &ev);
 }
@@ -1091,7 +1092,7 @@ void ctl_listen_handler(struct ctx *ctx)
 		return;
 	}
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev)) {
 		close(s);
@@ -1144,7 +1145,7 @@ void ctl_init(struct ctx *ctx)
 		die_perror("-c %s: can't bind", c->conf_path);
 	}
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev))
 		die_perror("-c: epoll_ctl");

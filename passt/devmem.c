@@ -67,6 +67,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "devmem.h"
 #include "tcp_devmem.h"
 
@@ -122,6 +123,7 @@ struct devmem_nl_res {
  * @buf:	Output
  * @len:	Size of @buf, bytes
  */
+VISIBLE_IF_UNIT
 void devmem_queues_str(uint64_t queues, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -161,6 +163,7 @@ void devmem_queues_str(uint64_t queues, char *buf, size_t len)
  *
  * Return: 0, or -ENOMEM if @msg is too small
  */
+VISIBLE_IF_UNIT
 int devmem_bind_msg(struct nl_msg *msg, int family, unsigned ifindex,
 		    int fd, uint64_t queues)
 {
@@ -196,6 +199,7 @@ int devmem_bind_msg(struct nl_msg *msg, int family, unsigned ifindex,
  *
  * Return: 0, -EINVAL if the message doesn't parse or has no family id
  */
+VISIBLE_IF_UNIT
 int devmem_family_parse(struct nlmsghdr *h, int *family, bool *bind_rx)
 {
 	struct nlattr *tb[CTRL_ATTR_MAX + 1], *op;
@@ -229,6 +233,7 @@ int devmem_family_parse(struct nlmsghdr *h, int *family, bool *bind_rx)
  *
  * Return: 0, -EINVAL if the message has no (valid) id
  */
+VISIBLE_IF_UNIT
 int devmem_bind_reply_parse(struct nlmsghdr *h, uint32_t *id)
 {
 	struct nlattr *tb[DEVMEM_A_DMABUF_ID + 1];
@@ -253,6 +258,7 @@ int devmem_bind_reply_parse(struct nlmsghdr *h, uint32_t *id)
  *
  * Return: the error, as -errno (0 for an ACK)
  */
+VISIBLE_IF_UNIT
 int devmem_err_parse(const struct nlmsghdr *h, char *msg, size_t len)
 {
 	const struct nlmsgerr *e = (const struct nlmsgerr *)NLMSG_DATA(h);
@@ -295,6 +301,7 @@ int devmem_err_parse(const struct nlmsghdr *h, char *msg, size_t len)
  * @buf:	Output, one line
  * @len:	Size of @buf, bytes
  */
+VISIBLE_IF_UNIT
 void devmem_reason(int err, const char *extack, bool probe, const char *ifname,
 		   char *buf, size_t len)
 {

@@ -86,6 +86,7 @@ bool devmem_bound(void);
 int devmem_dmabuf_fd(void);
 
 /* Pieces of devmem_setup(), exposed for the unit tests */
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int devmem_bind_msg(struct nl_msg *msg, int family, unsigned ifindex,
 		    int fd, uint64_t queues);
 int devmem_family_parse(struct nlmsghdr *h, int *family, bool *bind_rx);
@@ -94,5 +95,6 @@ int devmem_err_parse(const struct nlmsghdr *h, char *msg, size_t len);
 void devmem_reason(int err, const char *extack, bool probe, const char *ifname,
 		   char *buf, size_t len);
 void devmem_queues_str(uint64_t queues, char *buf, size_t len);
+#endif
 
 #endif /* PASST_DEVMEM_H */

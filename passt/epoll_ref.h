@@ -46,6 +46,8 @@ enum epoll_type {
  *		by "auto" (no rule: the target is the same port)
  * @u64:	Whole value, as stored in epoll_event.data.u64
  */
+#define EPOLL_REF_FD_MAX	((1U << 24) - 1)	/* @fd: 24 bits */
+
 union epoll_ref {
 	struct {
 		uint32_t type:8;

@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
 #include "ctx.h"
@@ -44,6 +45,7 @@ const char *const flow_type_str[FLOW_TYPE_COUNT] = {
 	[FLOW_UDP] = "UDP", [FLOW_PING] = "ICMP echo",
 };
 
+VISIBLE_IF_UNIT
 const char *const flow_state_str[FLOW_STATE_COUNT] = {
 	[FLOW_STATE_FREE] = "FREE", [FLOW_STATE_NEW] = "NEW",
 	[FLOW_STATE_ACTIVE] = "ACTIVE", [FLOW_STATE_DEAD] = "DEAD",
@@ -83,6 +85,7 @@ static uint8_t flow_hash_key[16];
  *
  * Return: true if allowed
  */
+VISIBLE_IF_UNIT
 bool flow_state_allowed(enum flow_state from, enum flow_state to)
 {
 	switch (from) {
@@ -106,6 +109,7 @@ bool flow_state_allowed(enum flow_state from, enum flow_state to)
  *
  * Logs "flow N TYPE: OLD -> NEW" at debug level.
  */
+VISIBLE_IF_UNIT
 void flow_set_state(union flow *flow, enum flow_state state)
 {
 	enum flow_state old = (enum flow_state)flow->f.state;
@@ -466,6 +470,7 @@ unsigned flow_hwm(void)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned flow_count(void)
 {
 	return flowtab_max - flow_free_n - flow_deferred_n;
@@ -610,7 +615,7 @@ void flow_ops_register(enum flow_type t, const struct flow_ops *ops)
  *
  * Return: its operations, or NULL if no module registered it
  */
-const struct flow_ops *flow_ops_of(enum flow_type t)
+static const struct flow_ops *flow_ops_of(enum flow_type t)
 {
 	return t < FLOW_TYPE_COUNT ? flow_ops_tab[t] : NULL;
 }
@@ -621,7 +626,7 @@ const struct flow_ops *flow_ops_of(enum flow_type t)
  *
  * Return: operations of that type, or NULL
  */
-const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type)
+static const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type)
 {
 	return epoll_type < EPOLL_TYPE_COUNT ? flow_ops_epoll[epoll_type] : NULL;
 }

@@ -71,7 +71,9 @@ enum flow_state {
 	FLOW_STATE_COUNT
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern const char *const flow_state_str[FLOW_STATE_COUNT];
+#endif
 
 /**
  * struct flow_key - Guest-side 5-tuple, as the guest sees it
@@ -206,8 +208,6 @@ void flow_refused_nofile(void);
 void flow_tcp_refused_full(void);
 
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
-const struct flow_ops *flow_ops_of(enum flow_type t);
-const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type);
 void flow_types_init(struct ctx *ctx);
 bool flow_type_on(enum flow_type t);
 void flow_sock_event(struct ctx *ctx, union epoll_ref ref, uint32_t events);
@@ -243,8 +243,10 @@ uint64_t flow_stats_sum(void);
 			      ##__VA_ARGS__);				\
 	} while (0)
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool flow_state_allowed(enum flow_state from, enum flow_state to);
 void flow_set_state(union flow *flow, enum flow_state state);
+#endif
 void flow_activate(union flow *flow, enum flow_type type);
 
 int flow_init(unsigned max);
@@ -256,7 +258,9 @@ unsigned flow_idx(const union flow *flow);
 union flow *flow_at(unsigned idx);
 unsigned flow_max(void);
 unsigned flow_hwm(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 unsigned flow_count(void);
+#endif
 unsigned flow_count_type(enum flow_type t);
 int flow_hash_add(union flow *flow);
 union flow *flow_lookup(const struct flow_key *key);

@@ -89,7 +89,8 @@ static char follow_base[FOLLOW_RESOLV_DIRS][NAME_MAX + 1];
  */
 static int follow_epoll_add(struct ctx *ctx, int fd, enum epoll_type type)
 {
-	union epoll_ref ref = { .type = type, .fd = (uint32_t)fd };
+	union epoll_ref ref = { .type = type,
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = ref.u64 };
 
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev))

@@ -13,8 +13,10 @@
 
 struct ctx;
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 			const size_t *len, unsigned n);
+#endif
 void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
 			    const size_t *len, const uint16_t *gso,
 			    unsigned n);

@@ -741,7 +741,7 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		goto close_s;
 	}
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ref.listen.port = port;
 	ref.listen.rule = (uint8_t)rule;
 	ref.listen.ns = ns;

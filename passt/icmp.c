@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
 #include "../tap/hdr.h"
@@ -57,7 +58,7 @@
 #define PING_TIMEOUT_MS		60000
 #define ICMP_BUF		65536
 
-struct icmp_stats icmp_stats;
+static struct icmp_stats icmp_stats;
 static bool icmp_disabled;
 static uint8_t icmp_buf[ICMP_BUF];
 
@@ -151,7 +152,7 @@ static struct ping_flow *icmp_flow_new(struct ctx *ctx,
 	pf->last_active_ms = ctx->now;
 	flow_hash_add(flow);
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx(flow);
 	ev.events = EPOLLIN;
 	ev.data.u64 = ref.u64;
@@ -464,6 +465,7 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
  *
  * #syscalls recvfrom
  */
+VISIBLE_IF_UNIT
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);
@@ -587,6 +589,7 @@ static void icmp_flow_host_changed(struct ctx *ctx, union flow *flow,
  *
  * Return: true if @err maps to an unreachable error, false otherwise
  */
+VISIBLE_IF_UNIT
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code)
 {
 	*type = v4 ? ICMP_DEST_UNREACH : ICMP6_DST_UNREACH;

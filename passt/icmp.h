@@ -26,7 +26,6 @@ struct icmp_stats {
 	uint64_t echo_to_host, echo_from_host, errors_to_guest;
 };
 
-extern struct icmp_stats icmp_stats;
 
 /* Control buffer for one error from a socket's error queue: the
  * IP_RECVERR or IPV6_RECVERR message, struct sock_extended_err and the
@@ -40,7 +39,9 @@ struct ctx;
 
 void icmp_flow_register(void);
 bool icmp_tap_handler(struct ctx *ctx, const struct frame *f);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
+#endif
 bool icmp_err_relayable(const struct sock_extended_err *ee, bool v4,
 			uint32_t *mtu);
 ssize_t icmp_errqueue_recv(int s, struct msghdr *mh,
@@ -51,7 +52,9 @@ bool icmp_err_source(const struct conf *c, const struct sock_extended_err *ee,
 bool icmp_err_send(const struct conf *c, const union inany *src,
 		   const union inany *dst, uint8_t type, uint8_t code,
 		   uint32_t info, const uint8_t *quote, size_t qlen);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool icmp_unreach_code(bool v4, int err, uint8_t *type, uint8_t *code);
+#endif
 bool icmp_unreach_to_guest(struct ctx *ctx, const struct flow_key *k,
 			   int err, const uint8_t *quote, size_t qlen);
 bool icmp_sock_err_to_guest(struct ctx *ctx, int s, const struct flow_key *k,

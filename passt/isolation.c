@@ -93,6 +93,7 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"
@@ -125,7 +126,7 @@
  * struct seccomp_allow - Generated allow-list entry
  * @name:	System call name
  * @modes:	SECCOMP_M_PASTA and/or SECCOMP_M_PASST
- * @why:	Functions that need it ("file: function()"; ...)
+ * @why:	Functions that need it ("passt/tcp.c: tcp_sndbuf_free()"; ...)
  */
 struct seccomp_allow {
 	const char *name;
@@ -824,6 +825,7 @@ static int isolate_seccomp_add(scmp_filter_ctx sc, const char *name,
  *
  * Return: number of rules, or -errno from libseccomp
  */
+VISIBLE_IF_UNIT
 int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd)
 {
 	unsigned long m = BIT(mode);
@@ -1006,6 +1008,15 @@ out:
 	return rc < 0 ? rc : k;
 }
 
+/* What isolate_postfork() logs about the filter's action (a directive can't
+ * sit inside a macro's arguments: C11 6.10.3 11)
+ */
+#ifdef SANITIZER_BUILD
+#define SECCOMP_HOW	", violations logged only (sanitizer build)"
+#else
+#define SECCOMP_HOW	""
+#endif
+
 /**
  * isolate_postfork() - Stage 3: the seccomp filter, just before the loop
  * @ctx:	Context
@@ -1021,13 +1032,7 @@ void isolate_postfork(struct ctx *ctx)
 		die_perror("can't install the seccomp filter");
 	}
 	debug("seccomp: %d rules for %s%s", n,
-	      ctx->c.mode == MODE_PASTA ? "pasta" : "passt",
-#ifdef SANITIZER_BUILD
-	      ", violations logged only (sanitizer build)"
-#else
-	      ""
-#endif
-	      );
+	      ctx->c.mode == MODE_PASTA ? "pasta" : "passt", SECCOMP_HOW);
 }
 
 /**

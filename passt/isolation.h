@@ -22,7 +22,9 @@ struct conf;
 void isolate_initial(struct ctx *ctx);
 void isolate_prefork(struct ctx *ctx);
 void isolate_postfork(struct ctx *ctx);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int isolate_seccomp_load(enum conf_mode mode, int dmabuf_fd);
+#endif
 bool isolate_root_in_init_userns(void);
 int isolate_helper(const struct conf *c);
 int isolate_seccomp_helper(void);

@@ -53,6 +53,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "limits.h"
 
 #define NR_OPEN_PATH		"/proc/sys/fs/nr_open"
@@ -120,6 +121,7 @@ static unsigned long limits_table_ports(const struct fwd_table *t)
  * Return: LIMITS_FDS_PER_FLOW per flow, one per listening socket, plus
  *	   LIMITS_FDS_FIXED
  */
+VISIBLE_IF_UNIT
 unsigned long limits_nofile_need(const struct conf *c)
 {
 	return (unsigned long)c->flow_max * LIMITS_FDS_PER_FLOW +
@@ -137,6 +139,7 @@ unsigned long limits_nofile_need(const struct conf *c)
  *
  * Return: sockets, at most one per port and family
  */
+VISIBLE_IF_UNIT
 unsigned long limits_table_socks(const struct fwd_table *t, bool ns,
 				 bool weak)
 {

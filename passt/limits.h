@@ -60,12 +60,16 @@ enum limit_kind {
 	LIMIT_COUNT
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 unsigned long limits_nofile_need(const struct conf *c);
+#endif
 int limits_nofile_init(const struct conf *c);
 unsigned long limits_listen_budget(unsigned long nofile, unsigned flow_max,
 				   bool pasta);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 unsigned long limits_table_socks(const struct fwd_table *t, bool ns,
 				 bool weak);
+#endif
 void limits_listen_share(unsigned long room, const unsigned long *want,
 			 unsigned long *share, unsigned n);
 int limits_listen_plan(const struct conf *c, unsigned long nofile,

@@ -43,6 +43,7 @@
 #include <cap-ng.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "epoll_ref.h"
 #include "isolation.h"
 #include "ctx.h"
@@ -511,6 +512,7 @@ unsigned nsock_avail(int af)
  *
  * Return: PID, 0 if none was started
  */
+VISIBLE_IF_UNIT
 pid_t nsock_pid(void)
 {
 	return nsock_helper_pid;
@@ -566,7 +568,7 @@ int nsock_init(struct ctx *ctx, bool tcp, bool udp)
 	if (ret < 0)
 		goto fail;
 
-	ref.fd = (uint32_t)nsock_sock;
+	ref.fd = (uint32_t)nsock_sock & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, nsock_sock, &ev)) {
 		ret = -errno;

@@ -21,6 +21,8 @@ void nsock_refill(void);
 bool nsock_refill_due(void);
 void nsock_handler(struct ctx *ctx, uint32_t events);
 unsigned nsock_avail(int af);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 pid_t nsock_pid(void);
+#endif
 
 #endif /* PASST_NSOCK_H */

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/guest.h"
 #include "../tap/hdr.h"
 #include "../tap/services.h"
@@ -74,6 +75,7 @@
 #define EPOLL_EVENTS		64
 #define HOUSEKEEPING_MS		1000
 
+VISIBLE_IF_UNIT
 struct passt_stats stats;
 
 static struct tap_rx_batch tap_batch;
@@ -292,6 +294,7 @@ void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
  *
  * Context: main loop, and the fuzzing harnesses
  */
+VISIBLE_IF_UNIT
 void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 			const size_t *len, unsigned n)
 {
@@ -340,7 +343,7 @@ static void passt_tap_epoll_update(struct ctx *ctx)
 
 	if (want == tap_epollout_armed || tap_fd() < 0)
 		return;
-	ref.fd = (uint32_t)tap_fd();
+	ref.fd = (uint32_t)tap_fd() & EPOLL_REF_FD_MAX;
 	ev.events = EPOLLIN | EPOLLRDHUP | (want ? EPOLLOUT : 0);
 	ev.data.u64 = ref.u64;
 	epoll_ctl(ctx->epollfd, EPOLL_CTL_MOD, tap_fd(), &ev);
@@ -357,7 +360,8 @@ static void passt_tap_epoll_update(struct ctx *ctx)
  */
 int passt_tap_add(struct ctx *ctx, int fd)
 {
-	union epoll_ref ref = { .type = EPOLL_TYPE_TAP, .fd = (uint32_t)fd };
+	union epoll_ref ref = { .type = EPOLL_TYPE_TAP,
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
 				  .data.u64 = ref.u64 };
 

@@ -26,7 +26,9 @@ struct passt_stats {
 	uint64_t clients;		/* clients (front-ends) accepted */
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct passt_stats stats;
+#endif
 
 int passt_tap_add(struct ctx *ctx, int fd);
 int vhost_attach(struct ctx *ctx, int s);

@@ -180,7 +180,7 @@ static void pasta_exec(char **argv)
 	if (!argv) {
 		const char *sh = getenv("SHELL");
 
-		sh_argv[0] = (char *)(sh && *sh ? sh : "/bin/sh");
+		sh_argv[0] = UNCONST(char *, sh && *sh ? sh : "/bin/sh");
 		argv = sh_argv;
 	}
 	execvp(argv[0], argv);
@@ -946,7 +946,7 @@ void pasta_watch_add(struct ctx *ctx)
 
 		if (fds[i] < 0)
 			continue;
-		ref.fd = (uint32_t)fds[i];
+		ref.fd = (uint32_t)fds[i] & EPOLL_REF_FD_MAX;
 		ev.data.u64 = ref.u64;
 		if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fds[i], &ev))
 			debug_perror("epoll_ctl on the namespace watch");

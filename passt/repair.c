@@ -78,7 +78,7 @@ void repair_open(struct ctx *ctx, const char *sock_path)
 		     strerror(-s));
 		return;
 	}
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
 		warn_perror("passt-repair socket: epoll_ctl");
@@ -113,7 +113,7 @@ void repair_listen_handler(struct ctx *ctx)
 		close(s);
 		return;
 	}
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev) < 0) {
 		close(s);

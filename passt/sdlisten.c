@@ -45,6 +45,7 @@
 
 #include "../conf/conf.h"
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "epoll_ref.h"
 #include "sdlisten.h"
 
@@ -87,6 +88,7 @@ static int sdlisten_number(const char *s, int *v)
  *	   not for us), -EINVAL if either value is not a decimal number or
  *	   the descriptors would run past INT_MAX
  */
+VISIBLE_IF_UNIT
 int sdlisten_parse(const char *fds, const char *pid, pid_t self)
 {
 	int n, p;
@@ -114,6 +116,7 @@ int sdlisten_parse(const char *fds, const char *pid, pid_t self)
  *	   socket, -EAFNOSUPPORT if it isn't AF_UNIX, -ESOCKTNOSUPPORT if it
  *	   isn't SOCK_STREAM, -EINVAL if it isn't listening
  */
+VISIBLE_IF_UNIT
 int sdlisten_check(int fd)
 {
 	int domain, type, acc;
@@ -147,6 +150,7 @@ int sdlisten_check(int fd)
  *
  * Return: 0, or -errno from getsockname()
  */
+VISIBLE_IF_UNIT
 int sdlisten_name(int fd, char *buf, size_t len)
 {
 	struct sockaddr_un sa;
@@ -293,7 +297,7 @@ int sdlisten_adopt(int epollfd)
 	    fcntl(s, F_SETFD, FD_CLOEXEC) < 0)
 		return -errno;
 
-	ref.fd = (uint32_t)s;
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(epollfd, EPOLL_CTL_ADD, s, &ev))
 		return -errno;

@@ -13,9 +13,11 @@ struct conf;
 /* First passed descriptor: SD_LISTEN_FDS_START in sd_listen_fds(3) */
 #define SDLISTEN_FDS_START	3
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int sdlisten_parse(const char *fds, const char *pid, pid_t self);
 int sdlisten_check(int fd);
 int sdlisten_name(int fd, char *buf, size_t len);
+#endif
 int sdlisten_init(const struct conf *c);
 int sdlisten_fd(void);
 const char *sdlisten_path(void);

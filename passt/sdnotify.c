@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "sdnotify.h"
 
 static int sdnotify_sock = -1;		/* connected datagram socket */
@@ -71,6 +72,7 @@ static bool sdnotify_stopping_sent;
  *	   doesn't fit, -EAFNOSUPPORT for a "vsock:" address (AF_VSOCK,
  *	   systemd >= 254: not supported here)
  */
+VISIBLE_IF_UNIT
 int sdnotify_addr(const char *env, struct sockaddr_un *sa, socklen_t *len)
 {
 	size_t n = strlen(env);
@@ -223,6 +225,7 @@ void sdnotify_stopping(void)
  *
  * Return: descriptor, or -1 if there is none (for tests and fd accounting)
  */
+VISIBLE_IF_UNIT
 int sdnotify_fd(void)
 {
 	return sdnotify_sock;

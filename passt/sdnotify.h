@@ -13,12 +13,16 @@
 /* Longest datagram we send, bytes: a STATUS= line and a few short ones */
 #define SDNOTIFY_MSG_MAX	512
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int sdnotify_addr(const char *env, struct sockaddr_un *sa, socklen_t *len);
+#endif
 void sdnotify_init(void);
 void sdnotify_mainpid(pid_t pid);
 void sdnotify_ready(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 void sdnotify_stopping(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int sdnotify_fd(void);
+#endif
 
 #endif /* PASST_SDNOTIFY_H */

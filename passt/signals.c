@@ -145,7 +145,7 @@ int signals_init(struct ctx *ctx)
 	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ref.fd = (uint32_t)fd;
+	ref.fd = (uint32_t)fd & EPOLL_REF_FD_MAX;
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return -errno;

@@ -89,6 +89,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
@@ -242,7 +243,8 @@ static void tcp_rtt_sample(struct tcp_conn *conn, uint32_t r)
  */
 int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 {
-	union epoll_ref ref = { .type = EPOLL_TYPE_TCP, .fd = (uint32_t)conn->sock,
+	union epoll_ref ref = { .type = EPOLL_TYPE_TCP,
+				.fd = (uint32_t)conn->sock & EPOLL_REF_FD_MAX,
 				.flow = flow_idx((union flow *)conn) };
 	struct epoll_event ev = {
 		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
@@ -254,7 +256,7 @@ int tcp_epoll_ctl(struct ctx *ctx, struct tcp_conn *conn, int op)
 	return 0;
 }
 
-/* RFC 9293 3.3.2 names */
+/* RFC 9293 3.3.2 names (also for the migration's log, tcp_mig_flows.c) */
 const char *const tcp_state_str[TCP_STATE_COUNT] = {
 	[TCP_STATE_CLOSED] = "CLOSED",
 	[TCP_STATE_SYN_SENT] = "SYN-SENT",
@@ -300,7 +302,7 @@ _Static_assert(TEV_TAP_FIN_ACKED == 1U << (TEV_COUNT - 1) &&
  *
  * Return: true if possible
  */
-bool tcp_events_valid(unsigned events)
+static bool tcp_events_valid(unsigned events)
 {
 	if (!events)
 		return true;
@@ -337,11 +339,12 @@ bool tcp_events_valid(unsigned events)
  *
  * Return: true if allowed (also if nothing changes)
  */
+VISIBLE_IF_UNIT
 bool tcp_events_allowed(unsigned old, unsigned events)
 {
 	if (!tcp_events_valid(events))
 		return false;
-	if (old & ~events & ~TEV_TAP_FIN_SENT)
+	if (old & ~events & ~(unsigned)TEV_TAP_FIN_SENT)
 		return false;
 	if (!old)
 		return !events || events == TEV_TAP_SYN_RCVD ||
@@ -365,6 +368,7 @@ bool tcp_events_allowed(unsigned old, unsigned events)
  *
  * Return: enum tcp_state
  */
+VISIBLE_IF_UNIT
 enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
 {
 	bool fin_out = events & TEV_SOCK_EOF;
@@ -400,6 +404,7 @@ enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
  *
  * Return: true if allowed
  */
+VISIBLE_IF_UNIT
 bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
 {
 	switch (from) {
@@ -811,7 +816,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 			if (conn->events & TEV_TAP_FIN_RCVD)
 				continue;	/* data after FIN */
 			skip = seq - s->seq;
-			iov[niov].iov_base = (uint8_t *)s->payload + skip;
+			iov[niov].iov_base = UNCONST(uint8_t *, s->payload) + skip;
 			iov[niov].iov_len = s->len - skip;
 			total += s->len - skip;
 			seq = end;
@@ -1174,6 +1179,7 @@ unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
  * Context: main loop
  * #syscalls getsockopt
  */
+VISIBLE_IF_UNIT
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);

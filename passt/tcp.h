@@ -59,7 +59,9 @@ struct ctx;
 void tcp_init(struct ctx *ctx);
 const char *tcp_reader_name(int af);
 unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
+#endif
 void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref);
 void tcp_flush_all(struct ctx *ctx);
 bool tcp_tap_waiting(void);

@@ -209,7 +209,7 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	tcp.dest = htons(conn->f.key.gport);
 	tcp.seq = htonl(seq);
 	tcp.ack_seq = htonl((flags & F_ACK) ? conn->seq_from_tap : 0);
-	tcp.doff = (uint16_t)((TCP_HLEN + optlen) / HDR_WORD);
+	tcp.doff = (uint16_t)(((TCP_HLEN + optlen) / HDR_WORD) & 0xf);
 	tcp.th_flags = flags;
 	tcp.window = htons((uint16_t)wnd);
 	hdr_store(th, &tcp);		/* checksum and urgent pointer 0 */
@@ -319,7 +319,7 @@ void tcp_rst_reply(struct ctx *ctx, const struct frame *f)
  * @ctx:	Context
  * @conn:	Connection
  */
-void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
+static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 {
 	if (!(conn->events & TEV_SOCK_EOF))
 		conn->seq_fin_to_tap = conn->seq_to_tap;

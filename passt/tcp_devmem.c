@@ -71,6 +71,7 @@
 #include "../conf/conf.h"
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "../tap/tap.h"
 #include "devmem.h"
 #include "flow.h"
@@ -223,6 +224,7 @@ static const struct tcp_devmem_sys *dm_sys = &dm_sys_default;
  * tcp_devmem_sys_set() - Replace the system calls (unit tests)
  * @sys:	Calls to use, NULL for the real ones
  */
+VISIBLE_IF_UNIT
 void tcp_devmem_sys_set(const struct tcp_devmem_sys *sys)
 {
 	dm_sys = sys ? sys : &dm_sys_default;
@@ -276,6 +278,7 @@ static struct dm_conn *dm_conn(const struct tcp_conn *conn)
  *
  * Return: bytes after SND.UNA held as pieces
  */
+VISIBLE_IF_UNIT
 size_t tcp_devmem_held(const struct tcp_conn *conn)
 {
 	return dm_conn(conn)->held;
@@ -286,6 +289,7 @@ size_t tcp_devmem_held(const struct tcp_conn *conn)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned tcp_devmem_pieces_free(void)
 {
 	return dm_pieces_free_n;
@@ -296,6 +300,7 @@ unsigned tcp_devmem_pieces_free(void)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned tcp_devmem_chunks_free(void)
 {
 	return dm_lin_free_n;
@@ -491,7 +496,8 @@ static size_t dm_emit(struct dm_conn *d, size_t sent, size_t max,
 		size_t skip = sent + got - off, take;
 
 		take = MIN(p->len - skip, max - got);
-		ext->piece[ext->n].iov_base = (uint8_t *)dm_piece_ptr(p) + skip;
+		ext->piece[ext->n].iov_base = UNCONST(uint8_t *, dm_piece_ptr(p)) +
+					     skip;
 		ext->piece[ext->n].iov_len = take;
 		ext->n++;
 		got += take;
@@ -571,7 +577,8 @@ static bool dm_store_linear(struct dm_conn *d, const struct iovec *iov,
 static ssize_t dm_peek(const struct tcp_conn *conn, const struct iovec *iov,
 		       unsigned n)
 {
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
+	struct msghdr mh = { .msg_iov = UNCONST(struct iovec *, iov),
+			     .msg_iovlen = n };
 	ssize_t r;
 
 	do

@@ -56,9 +56,11 @@ void tcp_devmem_stats_print(void);
 extern const struct tcp_reader_ops tcp_reader_devmem;
 
 void tcp_devmem_attach(const uint8_t *base, size_t size, uint32_t id, int fd);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void tcp_devmem_sys_set(const struct tcp_devmem_sys *sys);
 size_t tcp_devmem_held(const struct tcp_conn *conn);
 unsigned tcp_devmem_pieces_free(void);
 unsigned tcp_devmem_chunks_free(void);
+#endif
 
 #endif /* PASST_TCP_DEVMEM_H */

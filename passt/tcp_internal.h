@@ -61,10 +61,11 @@ static inline int conn_af(const struct tcp_conn *conn)
 
 /* tcp.c: the state machine's setters and tables */
 extern const char *const tcp_state_str[TCP_STATE_COUNT];
-bool tcp_events_valid(unsigned events);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool tcp_events_allowed(unsigned old, unsigned events);
 enum tcp_state tcp_state_next(enum tcp_state old, unsigned events);
 bool tcp_state_allowed(enum tcp_state from, enum tcp_state to);
+#endif
 void tcp_events_set(struct tcp_conn *conn, unsigned events);
 void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags);
 
@@ -210,7 +211,6 @@ int tcp_send_flags_seq(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags,
 		       uint32_t seq);
 int tcp_send_flags(struct ctx *ctx, struct tcp_conn *conn, uint8_t flags);
 void tcp_rst_reply(struct ctx *ctx, const struct frame *f);
-void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn);
 int tcp_data_from_sock(struct ctx *ctx, struct tcp_conn *conn);
 int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn);
 

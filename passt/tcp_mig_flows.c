@@ -519,7 +519,7 @@ static void tcp_mig_conn_state(struct ctx *ctx, struct tcp_conn *conn,
 			       const struct tcp_mig_ext *e)
 {
 	int af = conn_af(conn);
-	uint32_t mss_max = ctx->c.mtu - (af == AF_INET ? 40 : 60);
+	uint32_t mss_max = (uint32_t)ctx->c.mtu - (af == AF_INET ? 40U : 60U);
 
 	conn->ws_from_tap = r->ws_from_tap;
 	conn->ws_to_tap = r->ws_to_tap;

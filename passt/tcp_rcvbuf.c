@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../conf/visible.h"
 #include "ctx.h"
 #include "tcp_internal.h"
 #include "tcp_rcvbuf.h"
@@ -72,6 +73,7 @@ uint64_t tcp_rcvbuf_raised(void)
  *
  * Return: window, bytes, at most TCP_RCVBUF_MAX
  */
+VISIBLE_IF_UNIT
 uint32_t tcp_rcvbuf_target(uint32_t taken, uint32_t prev)
 {
 	uint64_t w = 2ULL * taken;

@@ -19,7 +19,9 @@ struct tcp_conn;
 #define TCP_RCVBUF_PERIOD_MS	10	/* ms, shortest period */
 #define TCP_RCVBUF_SHORT_MS	250	/* ms, period on a short path */
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 uint32_t tcp_rcvbuf_target(uint32_t taken, uint32_t prev);
+#endif
 uint64_t tcp_rcvbuf_raised(void);
 void tcp_rcvbuf_taken(const struct ctx *ctx, struct tcp_conn *conn,
 		      uint32_t bytes);

@@ -134,7 +134,8 @@ static ssize_t tcp_peek_off_read(struct tcp_conn *conn, const struct iovec *iov,
 				 unsigned n, size_t sent, bool rdhup,
 				 struct tcp_rd_ext *ext)
 {
-	struct msghdr mh = { .msg_iov = (struct iovec *)iov, .msg_iovlen = n };
+	struct msghdr mh = { .msg_iov = UNCONST(struct iovec *, iov),
+			     .msg_iovlen = n };
 	ssize_t r;
 
 	(void)sent;
@@ -263,7 +264,7 @@ const struct tcp_reader_ops *const tcp_readers[TCP_RD_COUNT] = {
  * Return: 0 if supported, -EOPNOTSUPP (kernel before 6.9, or 6.12 for
  *	   IPv6) or another -errno
  */
-int tcp_peek_off_probe(int af)
+static int tcp_peek_off_probe(int af)
 {
 	int s = socket(af, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP), ret;
 

@@ -74,7 +74,6 @@ struct tcp_reader_ops {
 
 extern const struct tcp_reader_ops *const tcp_readers[TCP_RD_COUNT];
 
-int tcp_peek_off_probe(int af);
 uint64_t tcp_reader_peeked_again(void);
 void tcp_reader_select(bool force_fallback, bool devmem,
 		       enum tcp_reader_kind *v4, enum tcp_reader_kind *v6);

@@ -143,6 +143,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "nsock.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
@@ -367,7 +368,7 @@ static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
 	union epoll_ref ref = { .type = EPOLL_TYPE_UDP };
 	struct epoll_event ev = { .events = EPOLLIN };
 
-	ref.fd = (uint32_t)uf->sock;
+	ref.fd = (uint32_t)uf->sock & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx((union flow *)uf);
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, uf->sock, &ev) < 0)
@@ -1392,7 +1393,8 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 			udp_send_flush(ctx, uf, s, &m, cl);
 
 		mh = &udp_mh_send[m].msg_hdr;
-		udp_msg_init(mh, &udp_iov_send[m], (void *)fr->payload, plen);
+		udp_msg_init(mh, &udp_iov_send[m],
+			     UNCONST(void *, fr->payload), plen);
 		if (via_listener || uf->mcast)	/* mcast: no cl, no cmsg */
 			udp_msg_to_peer(mh, uf, cl);
 		udp_send_nseg[m] = (unsigned)nseg;
@@ -1419,11 +1421,13 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 				udp_send_flush(ctx, uf, s, &m, cl);
 				udp_stats.dgrams_from_tap +=
 					udp_send_split(ctx, uf, s, cur, cl);
-				uf->last_len = (uint16_t)(plen - (nseg - 1) * seg);
+				uf->last_len = (uint16_t)(plen -
+					(size_t)(nseg - 1) * seg);
 				continue;
 			}
 		}
-		uf->last_len = (uint16_t)(nseg > 1 ? plen - (nseg - 1) * seg :
+		uf->last_len = (uint16_t)(nseg > 1 ?
+					  plen - (size_t)(nseg - 1) * seg :
 					  plen);
 		m++;
 	}
@@ -1477,6 +1481,7 @@ unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n)
  *
  * Context: main loop
  */
+VISIBLE_IF_UNIT
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	union flow *flow = flow_at(ref.flow);

@@ -44,7 +44,9 @@ struct ctx;
 void udp_flow_register(void);
 void udp_init(struct ctx *ctx);
 unsigned udp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events);
+#endif
 void udp_listen_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
 void udp_listen_closing(struct ctx *ctx, int s);

@@ -22,6 +22,12 @@
 #include "udp_internal.h"
 #include "udp_mcast.h"
 
+static size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+				const uint8_t *mac_src,
+				const struct flow_key *k, size_t dlen,
+				const union inany *src, uint8_t type,
+				uint8_t code, uint32_t info);
+
 /**
  * udp_payload_max() - Largest UDP payload that fits one frame to the guest
  * @mtu:	MTU of the guest link: bytes of IP packet
@@ -132,10 +138,10 @@ size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen)
  *
  * Return: frame length
  */
-size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
-			 const uint8_t *mac_src, const struct flow_key *k,
-			 size_t dlen, const union inany *src, uint8_t type,
-			 uint8_t code, uint32_t info)
+static size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+				const uint8_t *mac_src, const struct flow_key *k,
+				size_t dlen, const union inany *src, uint8_t type,
+				uint8_t code, uint32_t info)
 {
 	uint8_t q[UDP_QUOTE_MAX];
 	size_t qlen = udp_icmp_quote(q, k, dlen);

@@ -35,10 +35,6 @@ size_t udp_icmp_unreach_fill(uint8_t *l2, const uint8_t *mac_dst,
 			     size_t dlen);
 #define UDP_QUOTE_MAX		(IP6_HLEN + UDP_HLEN)	/* udp_icmp_quote() */
 size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen);
-size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
-			 const uint8_t *mac_src, const struct flow_key *k,
-			 size_t dlen, const union inany *src, uint8_t type,
-			 uint8_t code, uint32_t info);
 
 struct msghdr;
 void udp_pktinfo_parse(struct msghdr *mh, union inany *local,

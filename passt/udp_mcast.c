@@ -91,6 +91,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"
@@ -110,6 +111,7 @@
 #define UDP_MCAST_BATCH		16	/* datagrams per recvmmsg() */
 #define UDP_MCAST_ROUNDS	4	/* batches per event */
 
+VISIBLE_IF_UNIT
 struct udp_mcast_stats udp_mcast_stats;
 
 static struct mmsghdr udp_mcast_mh[UDP_MCAST_BATCH];
@@ -149,7 +151,7 @@ static bool udp_mcast_is_bcast4(const struct conf *c, struct in_addr a)
  * Return: true for IPv4 multicast and broadcast (udp_mcast_is_bcast4()),
  *	   and for IPv6 multicast of any scope
  */
-bool udp_mcast_is_group(const struct conf *c, const union inany *a)
+static bool udp_mcast_is_group(const struct conf *c, const union inany *a)
 {
 	const struct in_addr *a4 = inany_v4(a);
 

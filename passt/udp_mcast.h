@@ -31,10 +31,11 @@ struct udp_mcast_stats {
 	uint64_t own;
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct udp_mcast_stats udp_mcast_stats;
+#endif
 
 int udp_mcast_classify(const struct conf *c, const struct frame *f);
-bool udp_mcast_is_group(const struct conf *c, const union inany *a);
 bool udp_mcast_mac(const struct conf *c, const union inany *dst,
 		   uint8_t *mac);
 int udp_mcast_sock(struct ctx *ctx, const union inany *dst, uint16_t sport,

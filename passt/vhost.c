@@ -47,7 +47,8 @@ static int vhost_epollfd = -1;	/* for vhost_watch(), vhost_state_watch() */
 static int vhost_watch(int fd, unsigned queue, bool add)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_KICK,
-				.fd = (uint32_t)fd, .data = queue };
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX,
+				.data = queue };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
 				  .data.u64 = ref.u64 };
 
@@ -71,7 +72,7 @@ static int vhost_watch(int fd, unsigned queue, bool add)
 static int vhost_state_watch(int fd, bool out, bool add)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_STATE,
-				.fd = (uint32_t)fd };
+				.fd = (uint32_t)fd & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = out ? EPOLLOUT : EPOLLIN,
 				  .data.u64 = ref.u64 };
 
@@ -81,7 +82,7 @@ static int vhost_state_watch(int fd, bool out, bool add)
 	return 0;
 }
 
-static struct ctx *vhost_ctx;	/* for vhost_state_save() and _done() */
+static struct ctx *vhost_ctx;	/* for vhost_state_save(), vhost_state_done() */
 
 /**
  * vhost_state_save() - What a migration source hands over (vhost-user)
@@ -226,7 +227,7 @@ static const struct vu_state_ops vhost_state_ops = {
 int vhost_start(struct ctx *ctx, int s)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_VHOST_CMD,
-				.fd = (uint32_t)s };
+				.fd = (uint32_t)s & EPOLL_REF_FD_MAX };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP,
 				  .data.u64 = ref.u64 };
 

@@ -189,7 +189,7 @@ static int pesto_connect(const char *path, struct pesto_srv *srv)
 			srv->text = true;
 	}
 	if (pesto_debug)
-		fprintf(stderr, "pesto: protocol %u, %u tables, %s\n",
+		fprintf(stderr, "pesto: protocol %d, %u tables, %s\n",
 			WIRE_VERSION, srv->npifs,
 			srv->text ? "text requests offered" :
 				    "binary tables only");
@@ -292,7 +292,7 @@ static void pesto_rule_print(uint8_t pif, const struct wire_rule *r)
 	bool udp = r->proto == IPPROTO_UDP, ns = pif == WIRE_PIF_SPLICE;
 	bool lo = ns && !strcmp(r->ifname, "lo");
 	char a[INET6_ADDRSTRLEN], t[INET6_ADDRSTRLEN];
-	unsigned tolast = r->to + (r->last - r->first);
+	unsigned tolast = (unsigned)(r->to + (r->last - r->first));
 
 	printf("-%c ", ns ? (udp ? 'U' : 'T') : (udp ? 'u' : 't'));
 	if (!(r->flags & WIRE_F_DUAL_STACK_ANY)) {
@@ -435,7 +435,8 @@ static bool pesto_conflict(const struct wire_pif *p, char *err,
 				 "and %u-%u%s), which this server refuses",
 				 p->name, a->proto == IPPROTO_UDP ? "UDP" :
 								     "TCP",
-				 a->first > b->first ? a->first : b->first,
+				 (unsigned)(a->first > b->first ? a->first :
+							  b->first),
 				 a->first, a->last,
 				 a->flags & WIRE_F_SCAN ? ", auto" : "",
 				 b->first, b->last,
@@ -506,7 +507,7 @@ static int pesto_wire(const char *path, struct pesto_srv *srv, char *req,
 			if (pesto_group_put(p, &dec[base + k], &nt[base + k],
 					    k ? IPPROTO_UDP : IPPROTO_TCP,
 					    base, sent[i].rules, &n)) {
-				fprintf(stderr, "pesto: more than %u rules "
+				fprintf(stderr, "pesto: more than %d rules "
 					"for %s: nothing changed\n",
 					WIRE_MAX_RULES, p->name);
 				close(srv->fd);

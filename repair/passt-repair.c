@@ -182,7 +182,7 @@ static int repair_one(int s)
 			continue;
 		k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < (int)k && n < REPAIR_FDS_MAX; i++)
-			memcpy(&fds[n++], CMSG_DATA(cm) + i * sizeof(int),
+			memcpy(&fds[n++], CMSG_DATA(cm) + (size_t)i * sizeof(int),
 			       sizeof(int));
 	}
 	if (!r) {

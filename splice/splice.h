@@ -18,11 +18,13 @@
 struct ctx;
 
 void splice_flow_register(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int splice_init(struct ctx *ctx);
 bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       uint16_t peer_port, uint16_t port, uint16_t to_port,
 		       bool from_ns);
 void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref,
 			uint32_t events);
+#endif
 
 #endif /* SPLICE_SPLICE_H */

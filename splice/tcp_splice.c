@@ -103,6 +103,7 @@
 #include <unistd.h>
 
 #include "../conf/log.h"
+#include "../conf/visible.h"
 #include "../passt/epoll_ref.h"
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"
@@ -116,6 +117,7 @@
 _Static_assert(sizeof(struct tcp_splice_conn) <= sizeof(union flow),
 	       "struct tcp_splice_conn doesn't fit in a flow table entry");
 
+VISIBLE_IF_UNIT
 struct splice_stats splice_stats;
 
 /**
@@ -206,13 +208,13 @@ static const char *splice_ev_fmt(unsigned events, char *buf, size_t len)
  *
  * Return: true if possible
  */
-bool splice_events_valid(unsigned events)
+static bool splice_events_valid(unsigned events)
 {
 	unsigned d;
 
 	if (events & ~((1U << SEV_COUNT) - 1))
 		return false;
-	if ((events & SEV_CONNECTING) && (events & ~SEV_CONNECTING))
+	if ((events & SEV_CONNECTING) && (events & ~(unsigned)SEV_CONNECTING))
 		return false;
 	for (d = 0; d < 2; d++)
 		if ((events & SEV_FIN_SENT(d)) && !(events & SEV_FIN_RCVD(d)))
@@ -230,10 +232,11 @@ bool splice_events_valid(unsigned events)
  *
  * Return: true if allowed (also if nothing changes)
  */
+VISIBLE_IF_UNIT
 bool splice_events_allowed(unsigned old, unsigned events)
 {
 	return splice_events_valid(events) &&
-	       !(old & ~events & ~SEV_CONNECTING);
+	       !(old & ~events & ~(unsigned)SEV_CONNECTING);
 }
 
 /**
@@ -248,6 +251,7 @@ bool splice_events_allowed(unsigned old, unsigned events)
  *
  * Return: true if allowed
  */
+VISIBLE_IF_UNIT
 bool splice_flags_allowed(unsigned events, unsigned old, unsigned flags)
 {
 	unsigned changed = old ^ flags;
@@ -367,6 +371,7 @@ static int splice_pipe_new(int p[2])
  *
  * Return: 0, or -errno from pipe2()
  */
+VISIBLE_IF_UNIT
 int splice_pipe_take(int p[2])
 {
 	int ret;
@@ -432,6 +437,7 @@ static void splice_pipe_refill(void)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 unsigned splice_pipe_pool_count(void)
 {
 	return splice_pipe_n;
@@ -495,7 +501,7 @@ static int splice_epoll_set(const struct ctx *ctx,
 	else
 		op = EPOLL_CTL_MOD;
 
-	ref.fd = (uint32_t)conn->s[x];
+	ref.fd = (uint32_t)conn->s[x] & EPOLL_REF_FD_MAX;
 	ref.flow = flow_idx((const union flow *)conn) | (x ? FLOW_SIDE_BIT : 0);
 	ev.events = m;
 	ev.data.u64 = ref.u64;
@@ -681,6 +687,7 @@ static int splice_sock_error(int s)
  * #syscalls splice shutdown
  * Return: 0, or -errno of a failing splice() (the connection must be reset)
  */
+VISIBLE_IF_UNIT
 int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d)
 {
 	int from = conn->s[d], to = conn->s[!d];
@@ -896,6 +903,7 @@ static bool splice_pools_low(void)
  * Return: true if the splice path owns @s now, false to leave it to the
  *	   tap path
  */
+VISIBLE_IF_UNIT
 bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 		       uint16_t peer_port, uint16_t port, uint16_t to_port,
 		       bool from_ns)
@@ -1031,6 +1039,7 @@ reset:
  *
  * Context: main loop
  */
+VISIBLE_IF_UNIT
 void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 {
 	unsigned idx = ref.flow & ~FLOW_SIDE_BIT, x = !!(ref.flow & FLOW_SIDE_BIT);
@@ -1136,6 +1145,7 @@ static int64_t splice_flow_timer(struct ctx *ctx, union flow *flow)
  * Context: set-up
  * Return: 0 (failures degrade to the tap path, with a warning)
  */
+VISIBLE_IF_UNIT
 int splice_init(struct ctx *ctx)
 {
 	const struct conf *c = &ctx->c;

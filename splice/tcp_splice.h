@@ -94,6 +94,8 @@ struct splice_stats {
 	uint64_t connect_failed;	/* refused or timed-out connect() */
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct splice_stats splice_stats;
+#endif
 
 #endif /* SPLICE_TCP_SPLICE_H */

@@ -18,11 +18,12 @@
 #endif
 #define SPLICE_CONNECT_TIMEOUT_MS	10000
 
-bool splice_events_valid(unsigned events);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool splice_events_allowed(unsigned old, unsigned events);
 bool splice_flags_allowed(unsigned events, unsigned old, unsigned flags);
 int splice_dir_forward(struct tcp_splice_conn *conn, unsigned d);
 int splice_pipe_take(int p[2]);
 unsigned splice_pipe_pool_count(void);
+#endif
 
 #endif /* SPLICE_TCP_SPLICE_INTERNAL_H */

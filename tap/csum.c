@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "../conf/visible.h"
 #include "csum.h"
 #include "csum_impl.h"
 
@@ -62,6 +63,7 @@ uint32_t csum_tail(const uint8_t *p, size_t len, uint64_t s0)
  * Return: 32-bit partial sum
  */
 __attribute__((optimize("O3")))
+VISIBLE_IF_UNIT
 uint32_t csum_unfolded_scalar(const void *buf, size_t len, uint32_t init)
 {
 	const uint8_t *p = buf;
@@ -191,6 +193,7 @@ uint32_t csum_iov(const struct iovec *iov, size_t n, uint32_t init)
  *
  * Return: partial sum, to be passed as @init to csum_unfolded()
  */
+VISIBLE_IF_UNIT
 uint32_t csum_pseudo4(struct in_addr src, struct in_addr dst, uint8_t proto,
 		      size_t l4_len)
 {

@@ -15,8 +15,10 @@ uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init);
 uint16_t csum_fold(uint32_t sum);
 uint16_t csum(const void *buf, size_t len, uint32_t init);
 uint32_t csum_iov(const struct iovec *iov, size_t n, uint32_t init);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 uint32_t csum_pseudo4(struct in_addr src, struct in_addr dst, uint8_t proto,
 		      size_t l4_len);
+#endif
 uint32_t csum_pseudo6(const struct in6_addr *src, const struct in6_addr *dst,
 		      uint8_t proto, size_t l4_len);
 uint32_t csum_pseudo(const union inany *src, const union inany *dst,

@@ -15,7 +15,9 @@
 #define CSUM_VEC_MIN	256	/* bytes: below, the scalar loop is as fast */
 
 uint32_t csum_tail(const uint8_t *p, size_t len, uint64_t s0);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 uint32_t csum_unfolded_scalar(const void *buf, size_t len, uint32_t init);
+#endif
 #ifdef CSUM_HAVE_AVX2
 uint32_t csum_unfolded_avx2(const void *buf, size_t len, uint32_t init);
 #endif

@@ -437,12 +437,12 @@ static void dhcp_opt_add_config(const struct conf *c, struct dhcp_opts *o,
 			 * then the default route through it.  Clients that
 			 * know option 121 ignore option 3 (section 2)
 			 */
-			uint8_t r[14] = { 32 };
+			uint8_t rt[14] = { 32 };
 
-			memcpy(r + 1, &server, 4);
-			/* r[5..8]: router 0.0.0.0, r[9]: width 0 */
-			memcpy(r + 10, &server, 4);
-			dhcp_opt_add(o, OPT_CLASSLESS_ROUTE, r, sizeof(r));
+			memcpy(rt + 1, &server, 4);
+			/* rt[5..8]: router 0.0.0.0, rt[9]: width 0 */
+			memcpy(rt + 10, &server, 4);
+			dhcp_opt_add(o, OPT_CLASSLESS_ROUTE, rt, sizeof(rt));
 			dhcp_opt_add(o, OPT_ROUTER, &server, 4);
 		}
 	}

@@ -111,7 +111,6 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 		    uint8_t hop_limit);
 size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
 		   uint8_t proto, size_t l4_len);
-size_t l3_hdr_len(const union inany *addr);
 void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
 		  const union inany *dst, uint16_t dport, size_t plen,
 		  bool partial);

@@ -120,17 +120,6 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 }
 
 /**
- * l3_hdr_len() - IP header length we write for an address family
- * @addr:	Any address of the family (IPv4-mapped means IPv4)
- *
- * Return: 20 or 40
- */
-size_t l3_hdr_len(const union inany *addr)
-{
-	return inany_v4(addr) ? IP4_HLEN : IP6_HLEN;
-}
-
-/**
  * l3_hdr_fill() - Write an IPv4 or IPv6 header, family taken from @src
  * @p:		Header start
  * @src:	Source address (IPv4-mapped for IPv4)

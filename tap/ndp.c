@@ -38,6 +38,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
+#include "../conf/visible.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "guest.h"
@@ -399,6 +400,7 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
  * Return: frame length, or 0 if RAs are disabled (no_ra, no_ndp, no IPv6,
  *	   c->ip6.our_ll not link-local) or @cap is below 118 bytes
  */
+VISIBLE_IF_UNIT
 size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap)
 {
 	uint8_t mac[ETH_ALEN];
@@ -425,7 +427,7 @@ static uint64_t ndp_ra_rnd;		/* xorshift64 state, 0: unseeded */
  *
  * Return: delay, milliseconds
  */
-int64_t ndp_ra_interval(unsigned sent, uint64_t rnd)
+static int64_t ndp_ra_interval(unsigned sent, uint64_t rnd)
 {
 	int64_t span = NDP_RA_MAX_MS - NDP_RA_MIN_MS + 1;
 	int64_t d = NDP_RA_MIN_MS + (int64_t)(rnd % (uint64_t)span);

@@ -20,7 +20,12 @@
 #include "../conf/file.h"
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "pcap.h"
+
+VISIBLE_IF_UNIT void pcap_close(void);
+VISIBLE_IF_UNIT void pcap_frames(const struct iovec *iov, size_t n,
+				 size_t skip);
 
 /* Frames per writev(): two iovecs each, within IOV_MAX (1024 on Linux) */
 #define PCAP_BATCH	512
@@ -164,6 +169,7 @@ close_fd:
  *
  * #syscalls close
  */
+VISIBLE_IF_UNIT
 void pcap_close(void)
 {
 	if (pcap_fd >= 0)
@@ -180,7 +186,8 @@ void pcap_close(void)
  */
 void pcap_frame(const uint8_t *frame, size_t len)
 {
-	struct iovec iov = { .iov_base = (void *)frame, .iov_len = len };
+	struct iovec iov = { .iov_base = UNCONST(void *, frame),
+			     .iov_len = len };
 
 	pcap_frames(&iov, 1, 0);
 }
@@ -197,6 +204,7 @@ void pcap_frame(const uint8_t *frame, size_t len)
  * Context: main loop; no allocation (static record headers, one writev()
  * per PCAP_BATCH frames)
  */
+VISIBLE_IF_UNIT
 void pcap_frames(const struct iovec *iov, size_t n, size_t skip)
 {
 	uint32_t sec, usec;

@@ -20,8 +20,12 @@
 #define PCAP_LINKTYPE_ETHERNET	1	/* tcpdump.org link-layer types */
 
 int pcap_open(const char *path);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void pcap_close(void);
+#endif
 void pcap_frame(const uint8_t *frame, size_t len);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void pcap_frames(const struct iovec *iov, size_t n, size_t skip);
+#endif
 
 #endif /* TAP_PCAP_H */

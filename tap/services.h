@@ -49,7 +49,6 @@ void ndp_ra_restart(void);
 void ndp_ra_prefix_gone(const struct in6_addr *old, int plen);
 size_t ndp_ra_timer(const struct conf *c, int64_t now, uint8_t *out,
 		    size_t cap);
-int64_t ndp_ra_interval(unsigned sent, uint64_t rnd);
 
 size_t arp_probe(const struct conf *c, struct in_addr tpa, uint8_t *out,
 		 size_t cap);
@@ -61,7 +60,9 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 		   uint8_t *out, size_t cap);
 size_t ndp_handle(const struct conf *c, const struct frame *f,
 		  uint8_t *out, size_t cap);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 size_t ndp_ra(const struct conf *c, uint8_t *out, size_t cap);
+#endif
 bool ndp_guest_addr(const struct frame *f, struct in6_addr *addr);
 size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 		     uint8_t *out, size_t cap);

@@ -24,6 +24,7 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "stream.h"
 
 /**
@@ -207,6 +208,7 @@ void stream_tx_advance(struct stream_tx *t, size_t n)
  *	    stream_tx_pending() (then @done is 0)
  * Return: whole frames dropped because the pending buffer was full
  */
+VISIBLE_IF_UNIT
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			const uint8_t *niov, size_t n, size_t done)
 {

@@ -72,7 +72,9 @@ void stream_tx_advance(struct stream_tx *t, size_t n);
 unsigned stream_tx_keep_map(struct stream_tx *t, const struct iovec *iov,
 			    const uint8_t *niov, size_t n, size_t done,
 			    bool *dropped);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 unsigned stream_tx_keep(struct stream_tx *t, const struct iovec *iov,
 			const uint8_t *niov, size_t n, size_t done);
+#endif
 
 #endif /* TAP_STREAM_H */

@@ -353,7 +353,7 @@ bool tap_csum_offload(void)
  *	   negotiated VIRTIO_NET_F_GUEST_TSO4, _TSO6 and _CSUM; and no pcap
  *	   capture (a capture shows frames as the guest gets them)
  */
-bool tap_gso_offload(void)
+static bool tap_gso_offload(void)
 {
 	if (tap_be == TAP_VHOST)
 		return vu_guest_tso() && !tap_pcap_on;

@@ -90,7 +90,6 @@ int tap_fd(void);
 enum tap_backend tap_backend(void);
 bool tap_connected(void);
 bool tap_csum_offload(void);
-bool tap_gso_offload(void);
 bool tap_uso_offload(void);
 void tap_set_pcap(bool on);
 

@@ -120,6 +120,7 @@
 
 #include "../conf/log.h"
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
@@ -244,7 +245,7 @@ struct vu_queue {
 	uint64_t log_gpa;
 };
 
-/* Device state transfer (SET_DEVICE_STATE_FD), see vu_state_start() */
+/* Device state transfer (SET_DEVICE_STATE_FD), see vu_set_device_state_fd() */
 enum vu_xfer_state {
 	VU_XFER_NONE = 0,	/* none since the front-end connected */
 	VU_XFER_RUNNING,	/* fd open, bytes moving */
@@ -766,6 +767,7 @@ void vu_detach(void)
  *
  * Return: true between vu_attach() and vu_detach()
  */
+VISIBLE_IF_UNIT
 bool vu_attached(void)
 {
 	return vu.fd >= 0;
@@ -903,6 +905,7 @@ bool vu_tx_more(void)
  * Return: 0, or -EMSGSIZE if the header announces more than
  *	   VU_PAYLOAD_MAX bytes of payload
  */
+VISIBLE_IF_UNIT
 int vu_msg_need(const uint8_t *buf, size_t len, size_t *need)
 {
 	uint32_t size;
@@ -1018,6 +1021,7 @@ static void vu_put_u64(uint8_t *p, uint64_t v)
  *
  * Return: 0, or -EBADMSG
  */
+VISIBLE_IF_UNIT
 int vu_msg_check(const struct vu_msg *m)
 {
 	unsigned fds_max = 0;
@@ -1746,7 +1750,7 @@ static int vu_check_device_state(struct vu_msg *reply)
  *	   sent later (CHECK_DEVICE_STATE during a transfer), -errno to drop
  *	   the front-end
  */
-int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
+static int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 {
 	const uint8_t *p = m->payload;
 	struct vhost_vring_state st;

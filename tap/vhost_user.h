@@ -140,7 +140,9 @@ void vu_set_state_ops(vu_state_watch_fn watch, const struct vu_state_ops *ops);
 int vu_state_handler(void);
 void vu_attach(int fd);
 void vu_detach(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 bool vu_attached(void);
+#endif
 bool vu_ready(void);
 bool vu_rx_full(void);
 unsigned vu_rx_bufs(void);
@@ -151,9 +153,10 @@ bool vu_broken(void);
 int vu_cmd_handler(void);
 int vu_kick_handler(unsigned queue);
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int vu_msg_need(const uint8_t *buf, size_t len, size_t *need);
 int vu_msg_check(const struct vu_msg *m);
-int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply);
+#endif
 
 int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max);
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "virtio.h"
 
 #define VQ_DESC_SIZE		16
@@ -95,7 +96,7 @@ static uint8_t *vu_gpa_piece(const struct vu_mem *m, uint64_t gpa,
  *
  * Return: pointer to @gpa here, NULL if the range isn't in one region
  */
-void *vu_gpa_to_host(const struct vu_mem *m, uint64_t gpa, uint64_t len)
+static void *vu_gpa_to_host(const struct vu_mem *m, uint64_t gpa, uint64_t len)
 {
 	uint64_t got;
 	uint8_t *p = vu_gpa_piece(m, gpa, len, &got);
@@ -111,7 +112,7 @@ void *vu_gpa_to_host(const struct vu_mem *m, uint64_t gpa, uint64_t len)
  *
  * Return: pointer here, NULL if the range isn't in one region
  */
-void *vu_uva_to_host(const struct vu_mem *m, uint64_t uva, uint64_t len)
+static void *vu_uva_to_host(const struct vu_mem *m, uint64_t uva, uint64_t len)
 {
 	unsigned i;
 
@@ -287,6 +288,7 @@ static int vq_add_buf(const struct vu_mem *m, struct vq_chain *ch,
  *
  * Return: VQ_OK, or a negative enum vq_err (see the DOC comment)
  */
+VISIBLE_IF_UNIT
 int vq_chain_get(const struct vq *q, const struct vu_mem *m, uint16_t head,
 		 bool indirect_ok, struct vq_chain *ch)
 {

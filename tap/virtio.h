@@ -102,16 +102,16 @@ enum vq_err {
 
 extern const char *const vq_err_str[VQ_E_COUNT];
 
-void *vu_gpa_to_host(const struct vu_mem *m, uint64_t gpa, uint64_t len);
-void *vu_uva_to_host(const struct vu_mem *m, uint64_t uva, uint64_t len);
 int vu_mem_check(const struct vu_mem *m);
 
 void vq_reset(struct vq *q);
 int vq_map(struct vq *q, const struct vu_mem *m);
 bool vq_ready(const struct vq *q);
 int vq_avail_count(struct vq *q);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int vq_chain_get(const struct vq *q, const struct vu_mem *m, uint16_t head,
 		 bool indirect_ok, struct vq_chain *ch);
+#endif
 int vq_pop(struct vq *q, const struct vu_mem *m, bool indirect_ok,
 	   struct vq_chain *ch);
 void vq_unpop(struct vq *q, unsigned n);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "../conf/util.h"
+#include "../conf/visible.h"
 #include "vu_log.h"
 
 /**
@@ -73,6 +74,7 @@ int vu_log_gpa(struct vu_log *l, uint64_t gpa, uint64_t len)
  * Return: 0, -EFAULT if part of the range is in no region (not logged),
  *	   -ERANGE if part of it is beyond the log
  */
+VISIBLE_IF_UNIT
 int vu_log_host(struct vu_log *l, const struct vu_mem *m, const void *p,
 		size_t len)
 {

@@ -36,8 +36,10 @@ struct vu_log {
 };
 
 int vu_log_gpa(struct vu_log *l, uint64_t gpa, uint64_t len);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int vu_log_host(struct vu_log *l, const struct vu_mem *m, const void *p,
 		size_t len);
+#endif
 int vu_log_iov(struct vu_log *l, const struct vu_mem *m,
 	       const struct iovec *iov, unsigned n, size_t len);
 

@@ -11,7 +11,6 @@
 . "$(dirname "$0")/integration/lib.sh"
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-T="python3 -u $(dirname "$0")/integration/tcptool.py"
 
 say "scratch topology: H (where pasta runs) <-veth-> R (a remote peer); no route out"
 setup_topology

@@ -150,7 +150,7 @@ OUT=$(cd "$OUT" && pwd)
 TSV="$OUT/results.tsv"
 META="$OUT/meta.tsv"
 
-ID=$(mktemp -u XXXXXX | tr 'A-Z' 'a-z')
+ID=$(mktemp -u XXXXXX | tr '[:upper:]' '[:lower:]')
 H=bh-$ID
 R=br-$ID
 N=bn-$ID
@@ -200,8 +200,10 @@ FLOWS_TIMEOUT=60
 # the daemon for a flow through the tap's host side): 1000 flows need more
 # than the usual soft limit of 1024.  Raised here for everything this
 # script starts, recorded in meta.tsv
+# shellcheck disable=SC3045 # dash and bash both have ulimit -n and -H
 nofile=$(ulimit -n)
 if [ "$nofile" != unlimited ] && [ "$nofile" -lt 16384 ]; then
+	# shellcheck disable=SC3045 # dash and bash both have ulimit -n and -H
 	ulimit -n 16384 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null
 fi
 
@@ -231,6 +233,7 @@ ns_del() {
 	NAMESPACES=$(echo "$NAMESPACES" | tr ' ' '\n' | grep -v -x "$1" | tr '\n' ' ')
 }
 
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	rc=$?
 	set +e
@@ -253,11 +256,13 @@ wait_for() {
 }
 
 # listening NS PORT - true if a TCP socket listens on PORT in NS
+# shellcheck disable=SC2317 # called through wait_for
 listening() {
 	[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null)" ]
 }
 
 # listening_udp NS PORT - true if a UDP socket is bound to PORT in NS
+# shellcheck disable=SC2317 # called through wait_for
 listening_udp() {
 	[ -n "$(ip netns exec "$1" ss -Hlun "sport = :$2" 2>/dev/null)" ]
 }
@@ -862,6 +867,7 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	printf 'sockperf_version\t%s\n' "$(version_of sockperf)"
 	printf 'wrk_version\t%s\n' "$(version_of wrk)"
 	printf 'python_version\t%s\n' "$("$PY" -V 2>&1)"
+	# shellcheck disable=SC3045 # dash and bash both have ulimit -n and -H
 	printf 'nofile\t%s\n' "$(ulimit -n)"
 	printf 'flow_size\t%s\n' "$FLOW_SIZE"
 	printf 'mtu_veth\t%s\n' "$(ip -n "$H" -o link show h0 | sed -n 's/.* mtu \([0-9]*\).*/\1/p')"

@@ -46,7 +46,7 @@ if [ -x "$DEB_PASTA" ]; then
 	DEB_VER="$DEB_PASTA, package passt $(dpkg-query -W -f='${Version}' passt 2>/dev/null)"
 fi
 
-for p in 5201; do bg in_ns sh -c "exec iperf3 -s -p $p > /dev/null 2>&1"; done
+bg in_ns sh -c "exec iperf3 -s -p 5201 > /dev/null 2>&1"
 for p in 5203 5213 5301; do bg in_host sh -c "exec iperf3 -s -p $p > /dev/null 2>&1"; done
 [ -n "$DEB" ] && bg ip netns exec "$N2" sh -c "exec iperf3 -s -p 5211 > /dev/null 2>&1"
 sleep 1

@@ -59,7 +59,7 @@ print("%.0f %.2f" % (e["sum_received"]["bits_per_second"] / 1e6,
 }
 
 make_target_ns_once() {
-	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
+	echo $NAMESPACES | grep -qw "$N" || make_target_ns
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END {

@@ -91,7 +91,7 @@ bit() { echo "$1" | cut -c$(($2 + 1)); }
 # one MODE - boot a guest on passt in MODE, append a line to results
 one() {
 	mode=$1
-	mkdir -m 1777 -p "$WORK/s"
+	mkdir -p "$WORK/s" && chmod 1777 "$WORK/s"
 	sock=$WORK/s/$mode.sock
 	rm -f "$sock"
 	C=$WORK/console-$mode.log

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/bats.sh - podman's own pasta tests against our pasta (sourced by run.sh)
 #

@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # here: set by run.sh, which sources this
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/libvirt.sh - libvirt 11 <interface type='user'> with the passt
 # backend (sourced by run.sh)

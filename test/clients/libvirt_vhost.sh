@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # dom, lw, want_remote: set by libvirt.sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/libvirt_vhost.sh - libvirt 11 <interface type='vhostuser'>
 # with <backend type='passt'/> (sourced by libvirt.sh, with its libvirtd,

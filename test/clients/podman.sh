@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/podman.sh - rootless podman 5.4 --network=pasta (sourced by run.sh)
 #

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # here, LOGDIR, ...: set by run.sh, which sources this
 # test/clients/podman_pesto.sh - podman's pasta port forwarder
 # (rootless_port_forwarder = "pasta", podman PR #28478, container-libs
 # common/libnetwork/pasta/pesto_linux.go), built from a podman tree
@@ -249,6 +251,7 @@ pasta_cmd=$(in_chroot sh -c 'for p in /proc/[0-9]*; do
 	case $c in */pasta\ *-c\ *pasta.sock*) echo "${p#/proc/} $(cut -d" " -f4 $p/stat) $c" ;; esac
 done' 2>/dev/null | tr -d '\000')
 pp_log "podman's pasta (pid ppid cmdline):"
+# shellcheck disable=SC2001 # indents every line of a multi-line value
 echo "$pasta_cmd" | sed 's/^/    /' >> "$LOGDIR/podman_pesto.log"
 case $pasta_cmd in
 *"$HELPER_DIR/pasta"*" -c "*pasta.sock*)

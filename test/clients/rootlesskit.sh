@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/clients/rootlesskit.sh - rootlesskit 2.0 --net=pasta (sourced by run.sh)
 #

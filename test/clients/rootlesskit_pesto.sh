@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # here, LOGDIR, ...: set by run.sh, which sources this
 # test/clients/rootlesskit_pesto.sh - rootlesskit's pesto port driver
 # (--port-driver=pesto, rootlesskit PRs #616 and #629), built from a
 # rootlesskit tree (sourced by run.sh)
@@ -47,6 +49,7 @@ rk_pesto() {
 	in_chroot sh -c "cd $RKSRC && env PATH=$GO125:/usr/bin:/bin HOME=/root \
 		GOTOOLCHAIN=local GOFLAGS=$flags timeout 600 go build \
 		-o bin/rootlesskit ./cmd/rootlesskit" >> "$LOGDIR/rootlesskit_pesto.log" 2>&1
+	# shellcheck disable=SC2181 # the command above is too long for an if
 	if [ $? -ne 0 ]; then
 		why=$(grep -m1 -o 'Get "https://proxy.golang.org[^"]*": dial tcp: lookup [^:]*' \
 			"$LOGDIR/rootlesskit_pesto.log" | sed 's/^Get "\([^"]*\)".*/no vendor\/, module fetch fails: \1/')

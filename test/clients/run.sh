@@ -34,9 +34,7 @@ R=clr-$ID
 # 203.0.113.0/24 and 2001:db8:ff::/64: podman's tests use addresses of
 # 198.51.100.0/24, 192.0.2.0/24 and 2001:db8::/64 for their own purposes
 # (--dns-forward 198.51.100.1, -a 2001:db8::1), which must not be ours.
-# RSRV4: a server of the remote namespace that isn't the gateway.
 H4=203.0.113.1; R4=203.0.113.2; H6=2001:db8:ff::1; R6=2001:db8:ff::2
-RSRV4=198.51.100.80
 USERNAME=clients
 UID_C=1000
 OUT=/var/tmp/clients-$ID        # inside the chroot
@@ -177,7 +175,6 @@ log "chroot holder $HOLDER in $H; remote namespace $R"
 # Data for the integrity checks
 head -c 16777216 /dev/urandom > "$HOUT/16M"
 chmod 644 "$HOUT/16M"
-SUM16=$(sum "$HOUT/16M")
 
 # The test image: busybox, ip, ss, socat, getent with their libraries, and
 # "bytecheck" (byte count and sha256 of its input), under the name podman's
@@ -195,12 +192,12 @@ ensure_image() {
 		podman import --change LABEL=mkimage=$IMGSTAMP - $IMAGE" > "$LOGDIR/image.log" 2>&1
 }
 
-failed=0
 for c in $CLIENTS; do
 	if [ ! -f "$here/$c.sh" ]; then
 		echo "clients: no client $c"; exit 1
 	fi
 	log "=== $c"
+	# shellcheck source=/dev/null # one of the client scripts, each checked by itself
 	. "$here/$c.sh"
 done
 

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # here, LOGDIR, ...: set by run.sh, which sources this
 # test/clients/upstream.sh - pesto interoperability with upstream passt
 # (sourced by run.sh)
 #

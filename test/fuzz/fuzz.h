@@ -159,3 +159,9 @@ static inline void fuzz_timers(struct ctx *ctx)
 }
 
 #endif /* TEST_FUZZ_FUZZ_H */
+
+/* The harness's entry point, declared outside the guard: on each inclusion
+ * under the name test/unit/fuzz_regress_test.c gives it (LLVMFuzzerTestOneInput
+ * renamed to fuzz_frame_one, ...), as it includes every harness
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

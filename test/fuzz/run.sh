@@ -46,18 +46,18 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir -p "$build/fuzz/crashes"
 echo "fuzz: building the daemon's objects with $cc into $build"
 make --no-print-directory BUILD="$build" CC="$cc" SAN=1 \
-	CFLAGS="-fsanitize=fuzzer-no-link" "$build/libcore.a" "$build/pasta" \
+	CFLAGS="-fsanitize=fuzzer-no-link" "$build/libcore-test.a" "$build/pasta" \
 	>"$build/fuzz-build.log" 2>&1 ||
 	{ cat "$build/fuzz-build.log"; exit 1; }
 
-cflags="-std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -DSANITIZER_BUILD
+cflags="-std=c11 -D_GNU_SOURCE -DUNIT_TEST -O1 -g -fno-omit-frame-pointer -DSANITIZER_BUILD
 	-Wall -Wextra -Wno-missing-field-initializers -I$build/gen
 	$(pkg-config --cflags $pkgs)"
 for h in $harnesses; do
 	[ -f "test/fuzz/$h.c" ] || { echo "fuzz: no harness '$h'"; exit 1; }
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2046 # flag lists: one word per flag
 	"$cc" $cflags -fsanitize=fuzzer $san -o "$build/fuzz/$h" \
-		"test/fuzz/$h.c" test/unit/fake_conf.c "$build/libcore.a" \
+		"test/fuzz/$h.c" test/unit/fake_conf.c "$build/libcore-test.a" \
 		$(pkg-config --libs $pkgs) ||
 		{ echo "fuzz: building $h failed"; exit 1; }
 done
@@ -69,6 +69,7 @@ dict="$build/fuzz/conf.dict"
 		"$build/$m" --help 2>/dev/null
 	done | grep -o -e '--[a-z0-9-]*' -e ' -[a-zA-Z0-9]\b' | sort -u |
 		sed 's/^ //; s/.*/"&"/'
+	# shellcheck disable=SC2258 # "," is one of the words tried
 	for w in none all auto '~' : / , - 127.0.0.1 ::1 2001:db8::1 lo \
 		198.51.100.1 nobody 0 65535 65536; do
 		echo "\"$w\""

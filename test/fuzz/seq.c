@@ -174,7 +174,7 @@ static void seq_setup(void)
 	for (i = 0; i < 2; i++) {
 		seq_lsock[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
 				      SOCK_CLOEXEC, 0);
-		a.sin_port = htons(SEQ_PORT + i);
+		a.sin_port = htons((uint16_t)(SEQ_PORT + i));
 		setsockopt(seq_lsock[i], SOL_SOCKET, SO_REUSEADDR, &one,
 			   sizeof(one));
 		if (seq_lsock[i] < 0 ||
@@ -266,7 +266,7 @@ static void seq_tcp(unsigned k, uint8_t flags, uint32_t seq, uint32_t ack,
 	th->dest = htons(seq_conns[k].rport);
 	th->seq = htonl(seq);
 	th->ack_seq = htonl(ack);
-	th->doff = (uint16_t)(hl / 4);
+	th->doff = (uint16_t)((hl / 4) & 0xf);
 	((uint8_t *)th)[13] = flags;
 	th->window = htons(win);
 	if (syn_opts) {
@@ -642,13 +642,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t len = seq_byte(data, size, &pos) * 8U;
 			int8_t ds = (int8_t)seq_byte(data, size, &pos);
 			int8_t da = (int8_t)seq_byte(data, size, &pos);
+			uint32_t da32 = (uint32_t)(int32_t)da;	/* mod 2^32 */
+			uint32_t ack = c->d_nxt + da32;
 			uint16_t win = (uint16_t)(seq_byte(data, size, &pos)
 						  << 8);
 			uint32_t seq = c->g_nxt + (uint32_t)(ds * 64);
 
 			len = MIN(len, (size_t)1460);
-			seq_tcp(k, fl, seq, c->d_nxt + (uint32_t)da, win, len,
-				false);
+			seq_tcp(k, fl, seq, ack, win, len, false);
 			if (!ds)
 				c->g_nxt += (uint32_t)len + !!(fl & TH_FIN);
 			break;

@@ -50,7 +50,7 @@ cat "$G/base.cpio.gz" "$G/iperf.cpio.gz" "$WORK/run.cpio.gz" > "$WORK/initrd"
 # one RUN BIN LABEL - boot a guest on BIN, append "LABEL lease up down"
 one() {
 	bin=$1; label=$2
-	mkdir -m 1777 -p "$WORK/s"
+	mkdir -p "$WORK/s" && chmod 1777 "$WORK/s"
 	sock=$WORK/s/$label.sock
 	rm -f "$sock" "$WORK/console.log"
 	q=-q

@@ -27,7 +27,7 @@ bg in_host dnsmasq -k --conf-file=/dev/null --no-resolv --no-hosts \
 	--pid-file= --host-record=www.test.example,203.0.113.77,2001:db8:77::1
 # "DoT" responders: each says which address and port it listens on; UDP
 # 853 on ::1 echoes
-bg in_host socat TCP6-LISTEN:853,bind=[::1],reuseaddr,fork \
+bg in_host socat TCP6-LISTEN:853,bind='[::1]',reuseaddr,fork \
 	SYSTEM:'echo dot-v6-lo'
 bg in_host socat TCP4-LISTEN:853,bind=127.0.0.1,reuseaddr,fork \
 	SYSTEM:'echo dot-v4-lo'
@@ -76,9 +76,9 @@ start_pasta --dns-forward 203.0.113.53 --dns-host 127.0.0.1 \
 	--dns-forward 2001:db8:5::53 --dns-host ::1
 routes_up
 [ "$(tcp853 203.0.113.53)" = dot-v4-lo ] || fail "203.0.113.53:853 not at 127.0.0.1"
-[ "$(tcp853 [2001:db8:5::53])" = dot-v6-lo ] || fail "[2001:db8:5::53]:853 not at ::1"
+[ "$(tcp853 '[2001:db8:5::53]')" = dot-v6-lo ] || fail "[2001:db8:5::53]:853 not at ::1"
 # Only ::1 port 853 echoes (nothing listens behind 2001:db8:5::53 in R)
-got=$(echo udp853 | in_ns timeout 10 socat -T3 - UDP6:[2001:db8:5::53]:853 2>/dev/null)
+got=$(echo udp853 | in_ns timeout 10 socat -T3 - UDP6:'[2001:db8:5::53]':853 2>/dev/null)
 [ "$got" = udp853 ] || fail "UDP [2001:db8:5::53]:853 not echoed by ::1: '$got'"
 log "port 853 forwarded, TCP both families and UDP"
 # Not a DNS port: 203.0.113.53:8853 goes to 203.0.113.53 (nobody there)

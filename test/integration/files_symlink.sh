@@ -58,6 +58,7 @@ magic=$(od -An -tx4 -N4 "$WORK/ok.pcap" | tr -d ' ')
 	fail "socket owned by $(stat -c %u "$WORK/ok.sock"), expected 65534"
 [ "$(stat -c %a "$WORK/ok.pcap")" = 600 ] ||
 	fail "pcap mode $(stat -c %a "$WORK/ok.pcap"), expected 600"
+# shellcheck disable=SC2010 # any name ending in ~, hidden ones too
 ls -a "$WORK" | grep -q '~$' && { ls -a "$WORK"; fail "temporary file left"; }
 stop_passt
 pass "no write through planted links; plain files and socket owner right"

@@ -46,7 +46,7 @@ awk '/flow table full: refusing new flows/ { t = $1 + 0;
 	last = t } END { exit bad }' "$WORK/pasta.log" ||
 	fail "refusals logged more than once a second"
 grep -c "flow table full" "$WORK/pasta.log" | {
-	read n; log "refusal lines in the log: $n"; }
+	read -r n; log "refusal lines in the log: $n"; }
 
 # All closed: room again
 WAIT_S=20 wait_for in_ns timeout 5 python3 "$here/tcptool.py" hold $R4 5200 1 1 ||

@@ -65,12 +65,12 @@ case_ "IPv4 host unreachable" 203.0.113.9 203.0.113.9
 case_ "IPv4 administratively prohibited" 203.0.113.73 203.0.113.73
 case_ "IPv4 net unreachable" 203.0.113.137 203.0.113.137
 case_ "IPv4 time exceeded" 203.0.113.200 203.0.113.200 -t 1
-case_ "IPv4 fragmentation needed" 203.0.113.230 203.0.113.231 -M do -s 1400
+case_ "IPv4 fragmentation needed" 203.0.113.230 203.0.113.231 -M "do" -s 1400
 case_ "IPv6 no route" 2001:db8:90::9 2001:db8:90::9
 case_ "IPv6 administratively prohibited" 2001:db8:92::9 2001:db8:92::9
 case_ "IPv6 address unreachable" 2001:db8:91::9 2001:db8:91::9
 case_ "IPv6 hop limit exceeded" 2001:db8:93::9 2001:db8:93::9 -t 1
-case_ "IPv6 packet too big" 2001:db8:9::9 2001:db8:9::10 -M do -s 1400
+case_ "IPv6 packet too big" 2001:db8:9::9 2001:db8:9::10 -M "do" -s 1400
 
 # The host can't send at all: from the gateway, as for TCP
 got=$(in_ns ping -n -c1 -W3 192.0.2.9 2>&1 | grep -m1 '^From ')

@@ -32,6 +32,7 @@ expect_ns_detached $pid $$ mnt ipc uts
 hostnet=$(in_host readlink /proc/self/ns/net)
 [ "$(readlink /proc/$pid/ns/net)" = "$hostnet" ] ||
 	fail "the daemon left the host network namespace"
+# shellcheck disable=SC2010 # the targets of the links, not their names
 ls -l /proc/$pid/fd | grep -q "$WORK/inherited" &&
 	fail "inherited descriptor 9 still open: $(ls -l /proc/$pid/fd)"
 grep -q "running as UID $nobody_uid" "$WORK/pasta.log" ||

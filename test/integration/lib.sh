@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/integration/lib.sh - Scratch topology and helpers for integration tests
 #
@@ -26,7 +27,7 @@ set -u
 
 : "${PASST_BIN:?PASST_BIN must point to the passt binary}"
 PASTA_BIN="$(dirname "$PASST_BIN")/pasta"
-TEST_ID=$(mktemp -u XXXXXX | tr 'A-Z' 'a-z')
+TEST_ID=$(mktemp -u XXXXXX | tr '[:upper:]' '[:lower:]')
 H=h-$TEST_ID
 R=r-$TEST_ID
 N=n-$TEST_ID
@@ -224,7 +225,7 @@ wait_for() {
 # --config-net is given and we only wait for the tap to exist (TAP_NAME,
 # default h0).
 start_pasta() {
-	[ -n "$(echo $NAMESPACES | grep -w "$N")" ] || make_target_ns
+	echo $NAMESPACES | grep -qw "$N" || make_target_ns
 	cfg=--config-net
 	[ "${CONFIG_NET:-1}" = 0 ] && cfg=
 	rm -f "$WORK/start_pasta.pid"
@@ -401,7 +402,7 @@ remote_udp_echo() {
 	bg in_remote socat -b 65536 \
 		UDP4-LISTEN:"$1",bind=198.51.100.3,fork,reuseaddr PIPE
 	bg in_remote socat -b 65536 \
-		UDP6-LISTEN:"$1",bind=[2001:db8:1::3],fork,reuseaddr PIPE
+		UDP6-LISTEN:"$1",bind='[2001:db8:1::3]',fork,reuseaddr PIPE
 }
 
 # make_file PATH SIZE_MIB - random file

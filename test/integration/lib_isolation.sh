@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test/integration/lib_isolation.sh - Checks of a daemon's isolation
 #
@@ -7,6 +8,7 @@
 # "Seccomp: 2" is SECCOMP_MODE_FILTER; NoNewPrivs 1 is prctl(PR_SET_NO_NEW_PRIVS).
 
 CAP_NONE=0000000000000000
+# shellcheck disable=SC2034 # for the scripts that source this
 CAP_NET_BIND_SERVICE_ONLY=0000000000000400
 
 # proc_field PID FIELD - value of a field of /proc/PID/status

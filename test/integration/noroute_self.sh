@@ -47,7 +47,7 @@ grep -q -e 'self4' -e 'self6' "$WORK/got" &&
 grep -q -e '^0\.0\.0\.0' -e '^::\s*$' -e '\s::$' "$WORK/src" &&
 	fail "a frame left with an unspecified source"
 for f in 4 6; do
-	eval rc=\$rc$f
+	case $f in 4) rc=$rc4 ;; 6) rc=$rc6 ;; esac
 	[ "$rc" != 124 ] && ! grep -q hello "$WORK/tcp$f" ||
 		fail "TCP from the host's own address (IPv$f): rc $rc, $(cat "$WORK/tcp$f")"
 done

@@ -48,6 +48,7 @@ start_passt "$S"
 bg in_host $CL udp-twice "$S" 192.0.2.10 $PORT $SPORT "$WORK/dgram" \
 	"$WORK/go" > "$WORK/client" 2>&1
 CLIENT=$BG_PID
+# shellcheck disable=SC2317 # called through wait_for
 # got PEER - R got our 1000 bytes from PEER
 got() { grep -q "^$1 1000 $SUM\$" "$WORK/r4"; }
 wait_for got 203.0.113.1 ||

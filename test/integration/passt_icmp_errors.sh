@@ -69,10 +69,10 @@ p() { echo "ping -n -c1 -W3 $* | grep -m1 '^From '"; }
 same "echo, IPv4 host unreachable" "$(p 203.0.113.9)" "$(p 203.0.113.9)"
 same "echo, IPv4 administratively prohibited" "$(p 203.0.113.41)" "$(p 203.0.113.41)"
 same "echo, IPv4 time exceeded" "$(p -t 1 203.0.113.200)" "$(p -t 1 203.0.113.200)"
-same "echo, IPv4 fragmentation needed" "$(p -M do -s 1400 203.0.113.231)" "$(p -M do -s 1400 203.0.113.230)"
+same "echo, IPv4 fragmentation needed" "$(p -M "do" -s 1400 203.0.113.231)" "$(p -M "do" -s 1400 203.0.113.230)"
 same "echo, IPv6 no route" "$(p 2001:db8:90::9)" "$(p 2001:db8:90::9)"
 same "echo, IPv6 hop limit exceeded" "$(p -t 1 2001:db8:93::9)" "$(p -t 1 2001:db8:93::9)"
-same "echo, IPv6 packet too big" "$(p -M do -s 1400 2001:db8:9::10)" "$(p -M do -s 1400 2001:db8:9::9)"
+same "echo, IPv6 packet too big" "$(p -M "do" -s 1400 2001:db8:9::10)" "$(p -M "do" -s 1400 2001:db8:9::9)"
 
 same "UDP, IPv4 host unreachable" "$UDPTOOL recverr 203.0.113.9 4000" "$UDPTOOL recverr 203.0.113.9 4000"
 same "UDP, IPv4 protocol unreachable" "$UDPTOOL recverr 203.0.113.25 4000" "$UDPTOOL recverr 203.0.113.25 4000"

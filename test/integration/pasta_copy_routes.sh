@@ -52,14 +52,14 @@ grep -q "$H4/24 .*secondary" "$WORK/all.a" &&
 	fail "the first address is not the primary one"
 
 bg in_remote socat TCP4-LISTEN:$PORT,bind=203.0.113.2,fork,reuseaddr PIPE
-bg in_remote socat TCP6-LISTEN:$PORT,bind=[2001:db8:99::2],fork,reuseaddr PIPE
+bg in_remote socat TCP6-LISTEN:$PORT,bind='[2001:db8:99::2]',fork,reuseaddr PIPE
 wait_for sh -c "ip netns exec $R ss -Htln | grep -q ':$PORT '" ||
 	fail "echo servers on R"
 out=$(echo hello4 | in_ns timeout 10 socat -t 5 - \
 	TCP4:203.0.113.2:$PORT,bind=198.51.100.4)
 [ "$out" = hello4 ] || fail "TCP from 198.51.100.4 to R: got '$out'"
 out=$(echo hello6 | in_ns timeout 10 socat -t 5 - \
-	TCP6:[2001:db8:99::2]:$PORT,bind=[2001:db8:1::4])
+	TCP6:'[2001:db8:99::2]':$PORT,bind='[2001:db8:1::4]')
 [ "$out" = hello6 ] || fail "TCP from 2001:db8:1::4 to R: got '$out'"
 stop_pasta
 ip netns del "$N"; ip netns add "$N" || fail "ip netns add $N"

@@ -64,6 +64,7 @@ wait_for sh -c "[ \$(stat -c %s '$WORK/in') -eq 524288 ]" ||
 
 ip -n "$H" route replace default via 198.51.100.4
 ip -n "$H" -6 route replace default via 2001:db8:1::4
+# shellcheck disable=SC2317 # called through wait_for
 # gw - N's addresses stay, its default routes are the new ones
 gw() {
 	ip -n "$N" route show default | grep -q "via 198.51.100.4" &&

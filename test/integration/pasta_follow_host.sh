@@ -124,6 +124,7 @@ ip -n "$R" addr add 2001:db8:3::2/64 dev r0 nodad
 ip -n "$H" addr del $H6/64 dev h0
 ip -n "$H" addr add 2001:db8:3::1/64 dev h0 nodad
 ip -n "$H" -6 route replace default via 2001:db8:3::2
+# shellcheck disable=SC2317 # called through wait_for
 mirrored() {
 	ip -n "$N" -o addr show | grep -q "inet 203.0.113.1/24" &&
 	! ip -n "$N" -o addr show | grep -q "inet $H4/" &&

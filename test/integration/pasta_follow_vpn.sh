@@ -79,6 +79,7 @@ wait_for sh -c "ip netns exec $R ss -Huln | grep -q '192.0.2.10:$PORT ' &&
 		ip netns exec $R ss -Huln | grep -q '2001:db8:4::10\]:$PORT '" ||
 	fail "UDP receivers on R"
 
+# shellcheck disable=SC2317 # called through wait_for
 # got FILE PEER - FILE has a datagram from PEER of our 1000 bytes
 got() { grep -q "^$2 1000 $SUM\$" "$1"; }
 
@@ -184,6 +185,7 @@ tcp_check() {
 }
 make_file "$WORK/out" 1
 
+# shellcheck disable=SC2317 # called through wait_for
 # mirrors ADDR4 GW4 ADDR6 GW6 OLD4 - N has the addresses and default routes
 mirrors() {
 	ip -n "$N" -o addr show | grep -q "inet $1/24" &&

@@ -22,7 +22,7 @@ WAIT_S=5 wait_for sh -c "ip -n $N -6 addr show dev h0 | grep '2001:db8:1::99' | 
 	fail "address still tentative"
 r=$(in_remote timeout 10 socat -T 5 - TCP6:[$H6]:8091 </dev/null 2>&1)
 [ "$r" = "hello from [2001:0db8:0001:0000:0000:0000:0000:0099]" ] ||
-	{ cat "$WORK/pasta.log" | tail -20; fail "inbound IPv6 to a SLAAC-only guest: '$r'"; }
+	{ tail -20 "$WORK/pasta.log"; fail "inbound IPv6 to a SLAAC-only guest: '$r'"; }
 pasta_alive
 stop_pasta
 pass "inbound IPv6 reaches an address the guest only announced by DAD"

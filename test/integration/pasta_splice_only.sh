@@ -28,10 +28,10 @@ in_host timeout 30 socat -u OPEN:"$WORK/data" TCP4:127.0.0.1:5801 || fail "-t cl
 wait $srv
 [ "$(sum "$WORK/got1")" = "$want" ] || fail "-t 5801: sha256"
 
-bg in_host timeout 30 socat -u TCP6-LISTEN:5803,bind=[::1],reuseaddr OPEN:"$WORK/got3",creat,trunc
+bg in_host timeout 30 socat -u TCP6-LISTEN:5803,bind='[::1]',reuseaddr OPEN:"$WORK/got3",creat,trunc
 srv=$BG_PID
 wait_for sh -c "ip netns exec $H ss -Hltn | grep -q ':5803 '" || fail "server in H"
-in_ns timeout 30 socat -u OPEN:"$WORK/data" TCP6:[::1]:5803 || fail "-T client"
+in_ns timeout 30 socat -u OPEN:"$WORK/data" TCP6:'[::1]':5803 || fail "-T client"
 wait $srv
 [ "$(sum "$WORK/got3")" = "$want" ] || fail "-T 5803: sha256"
 

@@ -11,7 +11,7 @@ start_pasta --pcap "$WORK/cap.pcap"
 in_ns ping -c3 -i0.2 -W2 $R4 >/dev/null || fail "ping"
 stop_pasta
 tshark -r "$WORK/cap.pcap" > "$WORK/dec" 2>/dev/null || { cat "$WORK/dec"; fail "tshark can't read the capture"; }
-cat "$WORK/dec" | head -20
+head -20 "$WORK/dec"
 req=$(grep -c "Echo (ping) request" "$WORK/dec")
 rep=$(grep -c "Echo (ping) reply" "$WORK/dec")
 [ "$req" -ge 3 ] && [ "$rep" -ge 3 ] || fail "expected 3 requests and 3 replies, got $req and $rep"

@@ -57,6 +57,7 @@ ip -n "$C" route add default via 10.88.0.1
 ip -n "$C" -6 route add default via fd00::1
 in_ns sysctl -q -w net.ipv4.ip_forward=1
 in_ns sysctl -q -w net.ipv6.conf.all.forwarding=1
+# shellcheck disable=SC2317 # called through wait_for and run_in
 in_c() { ip netns exec "$C" "$@"; }
 wait_for in_c ping -c1 -W1 10.88.0.1 || fail "container can't reach N"
 wait_for in_c ping -6 -c1 -W1 fd00::1 || fail "container can't reach N (IPv6)"

@@ -31,9 +31,11 @@ make_file "$WORK/data" 2
 want=$(sum "$WORK/data")
 CTL="$WORK/ctl"
 
+# shellcheck disable=SC2317 # called through wait_for
 listening() {
 	$1 ss -Hltn | awk '{ print $4 }' | grep -q ":$2\$"
 }
+# shellcheck disable=SC2317 # called through wait_for
 gone() { ! listening in_host "$1"; }
 
 # tcp_through HOSTADDR PORT TARGET WHAT - 2 MiB from H to PORT, received by

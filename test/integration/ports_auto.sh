@@ -39,6 +39,7 @@ appears() {
 		awk '{ printf "%.2f s", $2 - $1 }')"
 }
 
+# shellcheck disable=SC2317 # called through wait_for
 not_listening() { ! listening "$@"; }
 
 # gone SIDE PROTO PORT WHAT - wait up to 2 s for PORT to stop listening

@@ -81,7 +81,7 @@ tcp_to() {
 	bg in_ns timeout 30 socat -u TCP6-LISTEN:$2,reuseaddr OPEN:"$WORK/got",creat,trunc
 	_srv=$BG_PID
 	wait_for listening in_ns tcp $2 || fail "$3: server"
-	in_host timeout 30 socat -u OPEN:"$WORK/data" TCP6:[::1]:$1 || fail "$3: client"
+	in_host timeout 30 socat -u OPEN:"$WORK/data" TCP6:'[::1]':$1 || fail "$3: client"
 	wait $_srv
 	[ "$(sum "$WORK/got")" = "$want" ] || fail "$3: sha256"
 	log "$3: 16 MiB intact"

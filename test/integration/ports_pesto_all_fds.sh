@@ -34,7 +34,6 @@
 . "$(dirname "$0")/lib.sh"
 
 PESTO="$(dirname "$PASST_BIN")/pesto"
-TT="python3 $(dirname "$0")/tcptool.py"
 REAL_PASTA=$PASTA_BIN
 command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
 LIMIT=4096
@@ -57,6 +56,7 @@ want=$(sum "$WORK/small")
 CTL="$WORK/ctl"
 
 nfds() { ls "/proc/$PASTA_PID/fd" | wc -l; }
+# shellcheck disable=SC2317 # called through wait_for
 listening() {
 	$1 ss -Hltn | awk '{ print $4 }' | grep -q ":$2\$"
 }

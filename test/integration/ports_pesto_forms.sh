@@ -80,6 +80,7 @@ joined() {
 
 # "all" binds ports until descriptors run out: 4096 of them keep that short
 # (the flow table's need, 6 per flow, stays below: pasta doesn't raise it)
+# shellcheck disable=SC3045 # dash and bash both have ulimit -n and -H
 ulimit -n 4096
 start_pasta -c "$CTL" -t none -u none -T none -U none --flow-max 128
 

@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${PASST_BIN:?PASST_BIN must point to the passt binary}"
 # Scripts with an "# opt-in:" line (long ones, with their own make target)
 # run only when TESTS names them; the summary lists those left out
+# shellcheck disable=SC2010 # our own script names, no odd characters
 tests=${TESTS:-$(cd "$here" && ls [a-z]*.sh | grep -v -e '^lib' -e '^run.sh$' |
 	while read -r t; do grep -q '^# opt-in:' "$t" || echo "$t"; done)}
 # The release lane is the one where the seccomp filter kills (sanitizer
@@ -80,6 +81,8 @@ failed=$(sed -n 's/^FAIL / /p' "$results" | tr -d '\n')
 skipped=$(sed -n 's/^SKIP / /p' "$results" | tr -d '\n')
 # Opt-in scripts this run left out, with what their "# opt-in:" line says
 # (the make target that runs them)
+# shellcheck disable=SC2013,SC2116 # file names without blanks; echo
+# joins the list of tests on one line
 optin=$(cd "$here" && for t in $(grep -l '^# opt-in:' [a-z]*.sh 2>/dev/null); do
 	case " $(echo $tests) " in *" $t "*) continue ;; esac
 	printf ' %s (%s)' "$t" "$(sed -n 's/^# opt-in: *//p' "$t" | head -n 1)"

@@ -49,6 +49,7 @@ wait_for test -S "$D/p.sock" || { cat "$WORK/passt.log"; fail "no -s socket"; }
 	fail "-c socket: $(stat -c '%u:%g %a' "$D/c.sock"), expected 65534:65534 600"
 [ "$(stat -c %u "$D/p.sock")" = 65534 ] ||
 	fail "-s socket owned by $(stat -c %u "$D/p.sock"), expected 65534"
+# shellcheck disable=SC2010 # any hidden name
 ls -A "$D" | grep -q '^\.' && { ls -la "$D"; fail "private directory left"; }
 kill $pid; wait $pid
 log "plain start: sockets of 65534, -c mode 600, nothing else in the directory"

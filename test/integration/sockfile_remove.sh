@@ -35,6 +35,7 @@ start() {
 	wait_for grep -q '^Seccomp:[[:space:]]*2' /proc/$pid/status ||
 		{ cat "$WORK/passt.log"; fail "passt not isolated"; }
 	# a forked helper takes its name (prctl()) when it's scheduled
+	# shellcheck disable=SC2009 # the full ps lines, for the log
 	wait_for pgrep -P $pid -x passt-sockfile ||
 		{ ps -ef | grep "[p]asst"; fail "no passt-sockfile helper"; }
 	helper=$(pgrep -P $pid -x passt-sockfile)
@@ -47,10 +48,11 @@ start
 # No directory at all, none of the socket files' directories and not
 # resolv.conf's: the passt-resolv helper keeps that one (passt.1,
 # FOLLOWING THE HOST)
-for f in /proc/$pid/fd/*; do
+for f in "/proc/$pid/fd/"*; do
 	[ -d "$f" ] || continue
 	fail "daemon holds a directory: $f -> $(readlink "$f")"
 done
+# shellcheck disable=SC2009 # the full ps lines, for the log
 wait_for pgrep -P $pid -x passt-resolv ||
 	{ ps -ef | grep "[p]asst"; fail "no passt-resolv helper"; }
 resolv=$(pgrep -P $pid -x passt-resolv)

@@ -14,10 +14,10 @@ bg in_ns socat TCP4-LISTEN:8093,reuseaddr,fork 'SYSTEM:echo v4 server $SOCAT_PEE
 bg in_ns socat TCP4-LISTEN:8094,reuseaddr,fork PIPE
 wait_for in_ns sh -c "ss -Hltn | grep -q ':8094 '" || fail "servers in N"
 
-r=$(in_host timeout 10 socat -T 5 - TCP6:[::1]:8093 </dev/null 2>&1)
+r=$(in_host timeout 10 socat -T 5 - TCP6:'[::1]':8093 </dev/null 2>&1)
 [ "$r" = "v4 server $H4" ] || fail "[::1]:8093 -> '$r', expected the IPv4 server"
 head -c 1048576 /dev/urandom > "$WORK/src"
-in_host timeout 20 socat -T 5 - TCP6:[::1]:8094 <"$WORK/src" >"$WORK/dst" ||
+in_host timeout 20 socat -T 5 - TCP6:'[::1]':8094 <"$WORK/src" >"$WORK/dst" ||
 	fail "transfer"
 [ "$(sum "$WORK/src")" = "$(sum "$WORK/dst")" ] || fail "data differs"
 pasta_alive

@@ -21,7 +21,7 @@ ip -n "$N" link set lo up
 # Loopback-only servers on 8080 (TCP) and 8081 (UDP), wildcard ones on
 # 8082 and 8083; TCP ones say who connected
 bg in_ns socat TCP4-LISTEN:8080,bind=127.0.0.1,reuseaddr,fork 'SYSTEM:echo lo4 $SOCAT_PEERADDR'
-bg in_ns socat TCP6-LISTEN:8080,bind=[::1],ipv6only=1,reuseaddr,fork 'SYSTEM:echo lo6 $SOCAT_PEERADDR'
+bg in_ns socat TCP6-LISTEN:8080,bind='[::1]',ipv6only=1,reuseaddr,fork 'SYSTEM:echo lo6 $SOCAT_PEERADDR'
 bg in_ns socat TCP6-LISTEN:8082,ipv6only=0,reuseaddr,fork 'SYSTEM:echo any $SOCAT_PEERADDR'
 bg in_ns $UDPTOOL echo 127.0.0.1 8081 120
 bg in_ns $UDPTOOL echo ::1 8081 120

@@ -8,7 +8,6 @@
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
-T="python3 -u $(dirname "$0")/tcptool.py"
 setup_topology
 start_pasta -T 5601:7601 -T 5602-5603:7702-7703 -t 5604:7604 --stats
 

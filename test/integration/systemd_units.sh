@@ -40,7 +40,7 @@ EOF
 bset() {
 	_b=-all
 	for _c in $1; do
-		_b="$_b,+$(echo "${_c#CAP_}" | tr 'A-Z' 'a-z')"
+		_b="$_b,+$(echo "${_c#CAP_}" | tr '[:upper:]' '[:lower:]')"
 	done
 	echo "$_b"
 }

@@ -33,7 +33,7 @@ recv() {
 		bg in_host socat -u TCP4-LISTEN:$1,bind=127.0.0.1,reuseaddr \
 			OPEN:"$3",creat,trunc
 	else
-		bg in_host socat -u TCP6-LISTEN:$1,bind=[::1],reuseaddr \
+		bg in_host socat -u TCP6-LISTEN:$1,bind='[::1]',reuseaddr \
 			OPEN:"$3",creat,trunc
 	fi
 	wait_for in_host sh -c "ss -ltn | grep -q ':$1 '"

@@ -116,6 +116,7 @@ move ipv6 $R6 40002
 # 1000 idle loopback connections moved at once, repair mode switched 253
 # sockets per message: each must carry a byte both ways afterwards
 rm -f "$WORK/r.sock"
+# shellcheck disable=SC3045 # ulimit -n: dash and bash both have it
 out=$( (ulimit -n 8192 && MOVE_N=1000 in_host "$WORK/move" --scale "$REPAIR" "$WORK") 2>&1) ||
 	fail "1000 connections: $out"
 echo "$out"

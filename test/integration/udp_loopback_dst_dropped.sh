@@ -12,7 +12,7 @@ UDPTOOL="python3 $(dirname "$0")/udptool.py"
 
 setup_topology
 bg in_host socat -u UDP4-RECV:5009,bind=127.0.0.1 OPEN:"$WORK/got4",creat,append
-bg in_host socat -u UDP6-RECV:5009,bind=[::1] OPEN:"$WORK/got6",creat,append
+bg in_host socat -u UDP6-RECV:5009,bind='[::1]' OPEN:"$WORK/got6",creat,append
 make_target_ns
 in_ns sysctl -q -w net.ipv6.conf.default.autoconf=0
 start_pasta

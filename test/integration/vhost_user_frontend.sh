@@ -20,6 +20,7 @@ T="python3 $(dirname "$0")/vhosttool.py"
 caps=$("$PASST_BIN" --print-capabilities) || fail "--print-capabilities: exit $?"
 printf '%s\n' "$caps" | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(d.get("type") != "net")' ||
 	fail "--print-capabilities: '$caps'"
+# shellcheck disable=SC2116 # echo joins the JSON on one line
 log "--print-capabilities: $(echo $caps)"
 
 setup_topology

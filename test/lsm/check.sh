@@ -224,7 +224,7 @@ check_selinux() {
 	fi
 	# Labels of the installed binaries
 	for m in passt pasta pesto; do
-		if grep -q "^$BINDIR/$m[[:space:]].*${m}_exec_t" "$d/$m.fc"; then
+		if grep -q "^$BINDIR/${m}[[:space:]].*${m}_exec_t" "$d/$m.fc"; then
 			ok "SELinux: $BINDIR/$m is ${m}_exec_t"
 		else
 			bad "SELinux: $m.fc doesn't label $BINDIR/$m"

@@ -83,10 +83,10 @@ static int build_argv(char **argv, const char *first, va_list ap)
 	const char *a;
 	int argc = 0;
 
-	argv[argc++] = (char *)first;
+	argv[argc++] = UNCONST(char *, first);
 	while ((a = va_arg(ap, const char *))) {
 		ck_assert_int_lt(argc, MAX_ARGS);
-		argv[argc++] = (char *)a;
+		argv[argc++] = UNCONST(char *, a);
 	}
 	argv[argc] = NULL;
 	return argc;

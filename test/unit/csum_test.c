@@ -64,12 +64,14 @@ START_TEST(test_csum_iov_rfc1071_example_split)
 		0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7
 	};
 	struct iovec v[3] = {
-		{ (void *)b, 3 }, { (void *)(b + 3), 2 }, { (void *)(b + 5), 3 },
+		{ UNCONST(void *, b), 3 }, { UNCONST(void *, b + 3), 2 },
+		{ UNCONST(void *, b + 5), 3 },
 	};
 	struct iovec w[3] = {
-		{ (void *)b, 1 }, { (void *)(b + 1), 5 }, { (void *)(b + 6), 2 },
+		{ UNCONST(void *, b), 1 }, { UNCONST(void *, b + 1), 5 },
+		{ UNCONST(void *, b + 6), 2 },
 	};
-	struct iovec x[1] = { { (void *)b, 8 } };
+	struct iovec x[1] = { { UNCONST(void *, b), 8 } };
 
 	be16_bytes(csum_fold(csum_iov(v, 3, 0)), 0x22, 0x0d);
 	be16_bytes(csum_fold(csum_iov(w, 3, 0)), 0x22, 0x0d);

@@ -225,7 +225,7 @@ START_TEST(test_parse_garbage)
 	unsigned seed = 1, i;
 
 	for (i = 0; i < 20000; i++) {
-		size_t n = (size_t)(rand_r(&seed) % (2 * sizeof(v2) + 1));
+		size_t n = (size_t)rand_r(&seed) % (2 * sizeof(v2) + 1);
 		uint8_t *b = malloc(n ? n : 1);
 		struct devstate r;
 		uint32_t ver;

@@ -203,8 +203,8 @@ static void check_reply_common(const uint8_t *req, size_t n)
 	ck_assert_uint_eq(out[12], 0x08);
 	ck_assert_uint_eq(out[13], 0x00);
 	ck_assert_mem_eq(out + IP + 12, gw_ip, 4);
-	ck_assert_uint_eq(out[UDP] << 8 | out[UDP + 1], 67);
-	ck_assert_uint_eq(out[UDP + 2] << 8 | out[UDP + 3], 68);
+	ck_assert_uint_eq((unsigned)(out[UDP] << 8 | out[UDP + 1]), 67);
+	ck_assert_uint_eq((unsigned)(out[UDP + 2] << 8 | out[UDP + 3]), 68);
 	ck_assert_uint_eq(out[OP], 2);
 	ck_assert_uint_eq(out[OP + 1], 1);
 	ck_assert_uint_eq(out[OP + 2], 6);
@@ -503,7 +503,7 @@ START_TEST(test_dhcp_handle_malformed_counted)
 	 * the message has left
 	 */
 	memcpy(b, cap_dhcp_discover_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 61, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 61, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_lt(b + sizeof(b) - p, 255);
 	p[-1] = 255;
@@ -597,8 +597,8 @@ START_TEST(test_dhcp_handle_bootp_rfc951_no_cookie)
 	ck_assert_mem_eq(out + IP + 12, gw_ip, 4);
 	ck_assert_mem_eq(out + IP + 16, guest_ip, 4);
 	ck_assert_mem_eq(out, b + CHADDR, 6);
-	ck_assert_uint_eq(out[UDP] << 8 | out[UDP + 1], 67);
-	ck_assert_uint_eq(out[UDP + 2] << 8 | out[UDP + 3], 68);
+	ck_assert_uint_eq((unsigned)(out[UDP] << 8 | out[UDP + 1]), 67);
+	ck_assert_uint_eq((unsigned)(out[UDP + 2] << 8 | out[UDP + 3]), 68);
 
 	b[FLAGS] = 0x80;		/* broadcast flag, RFC 1542 3.1.1 */
 	n = run(b, sizeof(b));
@@ -699,7 +699,7 @@ START_TEST(test_dhcp_handle_options_switched_off)
 	opt_absent(12, n);
 	/* Few options: padded to the 300-byte BOOTP minimum (RFC 951) */
 	ck_assert_uint_eq(n, BOOTP + 300);
-	ck_assert_uint_eq(out[UDP + 4] << 8 | out[UDP + 5], 308);
+	ck_assert_uint_eq((unsigned)(out[UDP + 4] << 8 | out[UDP + 5]), 308);
 }
 END_TEST
 
@@ -841,7 +841,7 @@ START_TEST(test_dhcp_handle_search_split_when_long)
 
 	long_search();
 	memcpy(b, cap_dhcp_request_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 57, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 57, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	p[0] = 0x05;			/* 1500 */
 	p[1] = 0xdc;
@@ -1070,7 +1070,7 @@ START_TEST(test_dhcp_handle_reply_within_mtu)
 	long_search();
 	c.mtu = 600;
 	memcpy(b, cap_dhcp_request_udhcpc, sizeof(b));
-	p = (uint8_t *)opt(b, sizeof(b), 57, 0, &olen);
+	p = UNCONST(uint8_t *, opt(b, sizeof(b), 57, 0, &olen));
 	ck_assert_ptr_nonnull(p);
 	p[0] = 0x05;			/* 1500 */
 	p[1] = 0xdc;

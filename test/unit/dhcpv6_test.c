@@ -123,8 +123,8 @@ static void check_reply_common(const uint8_t *req, size_t n, uint8_t type)
 	addr_is(out + IP6 + 8, "fe80::1");
 	ck_assert_mem_eq(out + IP6 + 24, req + IP6 + 8, 16);
 	ck_assert_uint_eq(out[IP6 + 6], 17);
-	ck_assert_uint_eq(out[UDP] << 8 | out[UDP + 1], 547);
-	ck_assert_uint_eq(out[UDP + 2] << 8 | out[UDP + 3], 546);
+	ck_assert_uint_eq((unsigned)(out[UDP] << 8 | out[UDP + 1]), 547);
+	ck_assert_uint_eq((unsigned)(out[UDP + 2] << 8 | out[UDP + 3]), 546);
 	ck_assert_uint_eq(out[MSG], type);
 	ck_assert_mem_eq(out + MSG + 1, req + MSG + 1, 3);
 
@@ -338,7 +338,7 @@ static void request_with_addr(uint8_t *b, const char *addr)
 	ck_assert_ptr_nonnull(ia);
 	a = opt6(ia + 12, il - 12, 5, 0, &l);
 	ck_assert_ptr_nonnull(a);
-	inet_pton(AF_INET6, addr, (uint8_t *)a);
+	inet_pton(AF_INET6, addr, UNCONST(uint8_t *, a));
 }
 
 /* An address that isn't ours in the IA_NA: RFC 8415 18.3.2 / 18.3.4, the
@@ -413,7 +413,7 @@ START_TEST(test_dhcpv6_handle_request_other_server_discarded)
 	memcpy(b, cap_dhcpv6_request, sizeof(b));
 	p = opt6(b + OPTS, sizeof(b) - OPTS, 2, 0, &l);
 	ck_assert_ptr_nonnull(p);
-	b[p - b + l - 1] ^= 1;
+	b[(size_t)(p - b) + l - 1] ^= 1;
 	ck_assert_uint_eq(run(b, sizeof(b)), 0);
 	ck_assert_uint_eq(svc_stats.dhcpv6_bad, 1);
 }

@@ -173,11 +173,6 @@ START_TEST(test_fwd_loopback_destination_refused)
 }
 END_TEST
 
-/**
- * fwd_suite() - Test cases of fwd_nat_to_host_port()
- *
- * Return: suite
- */
 /* -o and --outbound-if4/6: "Bind sockets for connections and flows the
  * guest starts to this source address" / "to interface NAME" (passt.1),
  * per family
@@ -234,6 +229,11 @@ START_TEST(test_fwd_outbound_not_for_loopback)
 }
 END_TEST
 
+/**
+ * fwd_suite() - Test cases of fwd_nat_to_host_port()
+ *
+ * Return: suite
+ */
 static Suite *fwd_suite(void)
 {
 	Suite *s = suite_create("fwd");

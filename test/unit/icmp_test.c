@@ -99,7 +99,8 @@ START_TEST(test_icmp_err_relayable_ipv4)
 	int code;
 
 	for (code = 0; code <= 15; code++) {
-		ck_assert(relay(SO_EE_ORIGIN_ICMP, 3, code, 1280, true, &mtu));
+		ck_assert(relay(SO_EE_ORIGIN_ICMP, 3, (uint8_t)code, 1280, true,
+				&mtu));
 		ck_assert_uint_eq(mtu, code == 4 ? 1280 : 0);
 	}
 	ck_assert(relay(SO_EE_ORIGIN_ICMP, 11, 0, 0, true, &mtu));
@@ -118,7 +119,8 @@ START_TEST(test_icmp_err_relayable_ipv6)
 	int code;
 
 	for (code = 0; code <= 7; code++) {
-		ck_assert(relay(SO_EE_ORIGIN_ICMP6, 1, code, 0, false, &mtu));
+		ck_assert(relay(SO_EE_ORIGIN_ICMP6, 1, (uint8_t)code, 0, false,
+				&mtu));
 		ck_assert_uint_eq(mtu, 0);
 	}
 	ck_assert(relay(SO_EE_ORIGIN_ICMP6, 2, 0, 1280, false, &mtu));

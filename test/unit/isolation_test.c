@@ -159,7 +159,7 @@ START_TEST(test_seccomp_list_modes)
 END_TEST
 
 /**
- * filtered_child() - Fork, install the filter of a mode, run a step
+ * filtered_child_dm() - Fork, install the filter of a mode, run a step
  * @mode:	MODE_PASTA or MODE_PASST
  * @step:	0: allowed calls only, 1: the self-test, 2: kill(self, 0),
  *		3: clone() making a user namespace, 4: executable mmap(),

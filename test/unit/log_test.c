@@ -270,11 +270,6 @@ START_TEST(test_assert_logs_and_aborts)
 }
 END_TEST
 
-/**
- * log_suite() - Suite for conf/log.c
- *
- * Return: the suite
- */
 /* log_bits_fmt(): set bits get "+", cleared "-", unchanged are left out, in
  * bit order; a short buffer is truncated, still NUL-terminated
  */
@@ -291,6 +286,11 @@ START_TEST(test_log_bits_fmt_set_and_cleared)
 }
 END_TEST
 
+/**
+ * log_suite() - Suite for conf/log.c
+ *
+ * Return: the suite
+ */
 static Suite *log_suite(void)
 {
 	Suite *s = suite_create("log");

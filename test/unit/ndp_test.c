@@ -87,7 +87,7 @@ static void check_ra(size_t n, const char *dst, const uint8_t *dst_mac)
 
 	ck_assert_mem_eq(out, dst_mac, 6);
 	ck_assert_mem_eq(out + 6, c.mac_our, 6);
-	ck_assert_uint_eq(out[12] << 8 | out[13], 0x86dd);
+	ck_assert_uint_eq((unsigned)(out[12] << 8 | out[13]), 0x86dd);
 	/* RFC 4861 6.1.2: link-local source, hop limit 255 */
 	addr_is(out + IP6 + 8, "fe80::1");
 	addr_is(out + IP6 + 24, dst);
@@ -99,7 +99,7 @@ static void check_ra(size_t n, const char *dst, const uint8_t *dst_mac)
 	ck_assert_uint_eq(out[ICMP + 1], 0);
 	ck_assert_uint_eq(out[ICMP + 4], 64);		/* cur hop limit */
 	ck_assert_uint_eq(out[ICMP + 5], 0xc0);		/* M, O */
-	ck_assert_uint_eq(out[ICMP + 6] << 8 | out[ICMP + 7], 9000);
+	ck_assert_uint_eq((unsigned)(out[ICMP + 6] << 8 | out[ICMP + 7]), 9000);
 	ck_assert_uint_eq(out[ICMP + 8] | out[ICMP + 9] | out[ICMP + 10] |
 			  out[ICMP + 11], 0);
 	ck_assert_uint_eq(out[ICMP + 12] | out[ICMP + 13] | out[ICMP + 14] |
@@ -485,7 +485,7 @@ START_TEST(test_ndp_ra_long_search_cut_whole_names)
 	/* Each name: 4 labels (62, 62, 62, 61 bytes) = 4 + 247 + 1 = 252 */
 	for (i = 8, k = 0; i + 252 <= len && o[i]; i += 252, k++) {
 		ck_assert_uint_eq(o[i], 62);
-		ck_assert_uint_eq(o[i + 1], 'a' + k);
+		ck_assert_uint_eq(o[i + 1], (unsigned)('a' + k));
 		ck_assert_uint_eq(o[i + 251], 0);
 	}
 	ck_assert_int_ge(k, 1);

@@ -68,6 +68,8 @@ void *realloc(void *p, size_t size)
 	return __libc_realloc(p, size);
 }
 
+void *memalign(size_t align, size_t size);	/* <malloc.h>, obsolete */
+
 /**
  * memalign() - Counting wrapper
  * @align:	Alignment

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../conf/util.h"
 #include "../../tap/pcap.h"
 #include "captured_frames.h"
 
@@ -227,9 +228,9 @@ END_TEST
 START_TEST(test_pcap_tshark_reads_file)
 {
 	struct iovec iov[3] = {
-		{ (void *)cap_arp_request, sizeof(cap_arp_request) },
-		{ (void *)cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit) },
-		{ (void *)cap_tcp4_syn, sizeof(cap_tcp4_syn) },
+		{ UNCONST(void *, cap_arp_request), sizeof(cap_arp_request) },
+		{ UNCONST(void *, cap_dhcpv6_solicit), sizeof(cap_dhcpv6_solicit) },
+		{ UNCONST(void *, cap_tcp4_syn), sizeof(cap_tcp4_syn) },
 	};
 	char cmd[256], line[256];
 	static const char *const want[] = {

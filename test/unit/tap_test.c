@@ -351,10 +351,12 @@ START_TEST(test_tap_dev_gso)
 		ck_assert_int_eq(n, (ssize_t)(10 + len[i]));
 		ck_assert_uint_eq(got[0], 1);			/* NEEDS_CSUM */
 		ck_assert_uint_eq(got[1], t[i].type);
-		ck_assert_uint_eq(got[2] | got[3] << 8, t[i].hdr);
-		ck_assert_uint_eq(got[4] | got[5] << 8, t[i].type ? t[i].mss : 0);
-		ck_assert_uint_eq(got[6] | got[7] << 8, t[i].v6 ? 54 : 34);
-		ck_assert_uint_eq(got[8] | got[9] << 8, 16);
+		ck_assert_uint_eq((unsigned)(got[2] | got[3] << 8), t[i].hdr);
+		ck_assert_uint_eq((unsigned)(got[4] | got[5] << 8),
+				  t[i].type ? t[i].mss : 0);
+		ck_assert_uint_eq((unsigned)(got[6] | got[7] << 8),
+				  t[i].v6 ? 54 : 34);
+		ck_assert_uint_eq((unsigned)(got[8] | got[9] << 8), 16);
 		ck_assert_mem_eq(got + 10, f[i], len[i]);
 	}
 }

@@ -367,7 +367,7 @@ static void setup(void)
 static void teardown(void)
 {
 	tcp_devmem_sys_set(NULL);
-	munmap((void *)dmabuf, BUF_SIZE);
+	munmap(UNCONST(void *, dmabuf), BUF_SIZE);
 }
 
 /**
@@ -1123,7 +1123,7 @@ static void engine_teardown(void)
 		close(peer);
 	peer = -1;
 	close(ectx.epollfd);
-	munmap((void *)dmabuf, BUF_SIZE);
+	munmap(UNCONST(void *, dmabuf), BUF_SIZE);
 }
 
 /**
@@ -1273,7 +1273,7 @@ static void engine_connect_syn(void)
 	pfd.fd = conn->sock;
 	pfd.events = POLLOUT;
 	ck_assert_int_eq(poll(&pfd, 1, 5000), 1);
-	ref.fd = (uint32_t)conn->sock;
+	ref.fd = (uint32_t)conn->sock & EPOLL_REF_FD_MAX;
 	ref.flow = 0;
 	tcp_sock_handler(&ectx, ref, EPOLLOUT);
 	tap_flush();

@@ -4,7 +4,8 @@
  * The expected bytes are written by hand from upstream passt's structs
  * (struct tcp_tap_transfer and struct tcp_tap_transfer_ext in its
  * tcp_conn.h, packed; struct flowside in its flow.h; the htonl()/htons()
- * in its tcp.c tcp_flow_migrate_source() and _source_ext()): pif[2],
+ * in its tcp.c tcp_flow_migrate_source() and
+ * tcp_flow_migrate_source_ext()): pif[2],
  * two flowsides {oaddr[16], eaddr[16], oport, eport in host order}, then
  * u8 retries, ws_from_tap, ws_to_tap, events, be32 tap_mss, be32 sndbuf,
  * u8 flags, seq_dup_ack_approx, be16 wnd_from_tap, wnd_to_tap, be32 x5

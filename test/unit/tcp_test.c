@@ -635,7 +635,8 @@ START_TEST(test_tcp_window_follows_socket)
 			 * shrink, RFC 9293 3.8.6) what it took, and the guest
 			 * sends the rest again
 			 */
-			ck_assert(seq_ge(s.ack, seq) && seq_le(s.ack, seq + len));
+			ck_assert(seq_ge(s.ack, seq) &&
+			  seq_le(s.ack, seq + (uint32_t)len));
 			if (s.ack != seq + len)
 				partial++;
 			off += s.ack - seq;

@@ -592,7 +592,7 @@ END_TEST
 START_TEST(test_vu_to_guest_one_buffer)
 {
 	static const uint8_t frame[100] = { [0] = 0xaa, [99] = 0x55 };
-	struct iovec v = { (void *)frame, sizeof(frame) };
+	struct iovec v = { UNCONST(void *, frame), sizeof(frame) };
 	uint16_t first = 0, nb;
 	uint8_t niov = 1;
 	uint32_t cs = 0, len;
@@ -1281,7 +1281,7 @@ END_TEST
 START_TEST(test_vu_call_full_skipped)
 {
 	static const uint8_t frame[60];
-	struct iovec v = { (void *)frame, sizeof(frame) };
+	struct iovec v = { UNCONST(void *, frame), sizeof(frame) };
 	uint64_t full = 0xfffffffffffffffeULL, ev;
 	uint16_t first = 0;
 	uint8_t niov = 1;

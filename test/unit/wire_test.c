@@ -415,7 +415,7 @@ START_TEST(test_wire_roundtrip)
 		ck_assert_msg(!wire_pifs_apply(pifs, np, zero, out, true, err,
 					       sizeof(err)), "%s", err);
 		memcpy(tbls, out, sizeof(tbls));
-		ck_assert_int_eq(wire_tables_put(buf + n, sizeof(buf) - n,
+		ck_assert_int_eq(wire_tables_put(buf + n, sizeof(buf) - (size_t)n,
 						 tbls, true, false, 0), n);
 		ck_assert_mem_eq(buf, buf + n, (size_t)n);
 	}

@@ -140,7 +140,7 @@ ip netns exec "$A" busybox nc -w 1 2001:db8::1 80 </dev/null
 echo hello | ip netns exec "$A" socat - \
 	UDP4-SENDTO:203.0.113.2:5353,sourceport=40000
 echo hello | ip netns exec "$A" socat - \
-	UDP6-SENDTO:[2001:db8::1]:5353,sourceport=40000
+	UDP6-SENDTO:'[2001:db8::1]':5353,sourceport=40000
 ip -n "$A" addr add 233.252.0.1/32 dev veth0 autojoin
 sleep 2
 cap_stop

@@ -16,10 +16,8 @@ pids=""
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	# Anything else started in our namespaces (dhclient daemons)
-	for ns in "$N"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do
-			kill "$p" 2>/dev/null
-		done
+	for p in $(ip netns pids "$N" 2>/dev/null); do
+		kill "$p" 2>/dev/null
 	done
 	sleep 0.3
 	ip netns del "$N" 2>/dev/null
