@@ -8,9 +8,9 @@
  * passt/tcp_repair.c works the sockets, test/unit/tcp_migrate_test.c drives
  * these on buffers.
  */
-#include <endian.h>
 #include <string.h>
 
+#include "../conf/util.h"
 #include "tcp_migrate.h"
 
 const char *const tcp_mig_err_str[TCP_MIG_E_COUNT] = {
@@ -23,56 +23,6 @@ const char *const tcp_mig_err_str[TCP_MIG_E_COUNT] = {
 	[TCP_MIG_E_STATE]	= "TCP state that can't be migrated",
 	[TCP_MIG_E_QUEUE]	= "invalid queue lengths",
 };
-
-/**
- * put32() - Store a 32-bit value big-endian
- * @p:		Destination (4 bytes, any alignment)
- * @v:		Value, host order
- */
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(p, &v, 4);
-}
-
-/**
- * get32() - Load a big-endian 32-bit value
- * @p:		Source (4 bytes, any alignment)
- *
- * Return: value, host order
- */
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
-}
-
-/**
- * put16() - Store a 16-bit value big-endian
- * @p:		Destination (2 bytes)
- * @v:		Value, host order
- */
-static void put16(uint8_t *p, uint16_t v)
-{
-	v = htobe16(v);
-	memcpy(p, &v, 2);
-}
-
-/**
- * get16() - Load a big-endian 16-bit value
- * @p:		Source (2 bytes)
- *
- * Return: value, host order
- */
-static uint16_t get16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return be16toh(v);
-}
 
 /**
  * tcp_mig_flow_encode() - Write a flow record
@@ -99,17 +49,17 @@ void tcp_mig_flow_encode(const struct tcp_mig_flow *f,
 	buf[75] = f->ws_from_tap;
 	buf[76] = f->ws_to_tap;
 	buf[77] = f->events;
-	put32(buf + 78, f->tap_mss);
-	put32(buf + 82, f->sndbuf);
+	put_be32(buf + 78, f->tap_mss);
+	put_be32(buf + 82, f->sndbuf);
 	buf[86] = f->flags;
 	buf[87] = f->dup_ack;
-	put16(buf + 88, f->wnd_from_tap);
-	put16(buf + 90, f->wnd_to_tap);
-	put32(buf + 92, f->seq_to_tap);
-	put32(buf + 96, f->seq_ack_from_tap);
-	put32(buf + 100, f->seq_from_tap);
-	put32(buf + 104, f->seq_ack_to_tap);
-	put32(buf + 108, f->seq_init_from_tap);
+	put_be16(buf + 88, f->wnd_from_tap);
+	put_be16(buf + 90, f->wnd_to_tap);
+	put_be32(buf + 92, f->seq_to_tap);
+	put_be32(buf + 96, f->seq_ack_from_tap);
+	put_be32(buf + 100, f->seq_from_tap);
+	put_be32(buf + 104, f->seq_ack_to_tap);
+	put_be32(buf + 108, f->seq_init_from_tap);
 }
 
 /**
@@ -175,17 +125,17 @@ int tcp_mig_flow_decode(const uint8_t buf[TCP_MIG_FLOW_LEN],
 	f->ws_from_tap = buf[75];
 	f->ws_to_tap = buf[76];
 	f->events = buf[77];
-	f->tap_mss = get32(buf + 78);
-	f->sndbuf = get32(buf + 82);
+	f->tap_mss = get_be32(buf + 78);
+	f->sndbuf = get_be32(buf + 82);
 	f->flags = buf[86];
 	f->dup_ack = buf[87];
-	f->wnd_from_tap = get16(buf + 88);
-	f->wnd_to_tap = get16(buf + 90);
-	f->seq_to_tap = get32(buf + 92);
-	f->seq_ack_from_tap = get32(buf + 96);
-	f->seq_from_tap = get32(buf + 100);
-	f->seq_ack_to_tap = get32(buf + 104);
-	f->seq_init_from_tap = get32(buf + 108);
+	f->wnd_from_tap = get_be16(buf + 88);
+	f->wnd_to_tap = get_be16(buf + 90);
+	f->seq_to_tap = get_be32(buf + 92);
+	f->seq_ack_from_tap = get_be32(buf + 96);
+	f->seq_from_tap = get_be32(buf + 100);
+	f->seq_ack_to_tap = get_be32(buf + 104);
+	f->seq_init_from_tap = get_be32(buf + 108);
 
 	if (!((f->pif[0] == TCP_MIG_PIF_TAP && f->pif[1] == TCP_MIG_PIF_HOST) ||
 	      (f->pif[0] == TCP_MIG_PIF_HOST && f->pif[1] == TCP_MIG_PIF_TAP)))
@@ -229,7 +179,7 @@ void tcp_mig_ext_encode(const struct tcp_mig_ext *e,
 	unsigned i;
 
 	for (i = 0; i < 12; i++)
-		put32(buf + 4 * i, w[i]);
+		put_be32(buf + 4 * i, w[i]);
 	buf[48] = e->snd_ws;
 	buf[49] = e->rcv_ws;
 	buf[50] = e->tcpi_state;
@@ -253,18 +203,18 @@ void tcp_mig_ext_encode(const struct tcp_mig_ext *e,
 int tcp_mig_ext_decode(const uint8_t buf[TCP_MIG_EXT_LEN],
 		       struct tcp_mig_ext *e)
 {
-	e->seq_snd = get32(buf);
-	e->seq_rcv = get32(buf + 4);
-	e->sndq = get32(buf + 8);
-	e->notsent = get32(buf + 12);
-	e->rcvq = get32(buf + 16);
-	e->mss = get32(buf + 20);
-	e->timestamp = get32(buf + 24);
-	e->snd_wl1 = get32(buf + 28);
-	e->snd_wnd = get32(buf + 32);
-	e->max_window = get32(buf + 36);
-	e->rcv_wnd = get32(buf + 40);
-	e->rcv_wup = get32(buf + 44);
+	e->seq_snd = get_be32(buf);
+	e->seq_rcv = get_be32(buf + 4);
+	e->sndq = get_be32(buf + 8);
+	e->notsent = get_be32(buf + 12);
+	e->rcvq = get_be32(buf + 16);
+	e->mss = get_be32(buf + 20);
+	e->timestamp = get_be32(buf + 24);
+	e->snd_wl1 = get_be32(buf + 28);
+	e->snd_wnd = get_be32(buf + 32);
+	e->max_window = get_be32(buf + 36);
+	e->rcv_wnd = get_be32(buf + 40);
+	e->rcv_wup = get_be32(buf + 44);
 	e->snd_ws = buf[48];
 	e->rcv_ws = buf[49];
 	e->tcpi_state = buf[50];
