@@ -12,7 +12,8 @@
 # connects to the UNIX socket: its connection must end (EOF or reset)
 # within 10 s instead of waiting in the queue, and
 # the daemon's CPU time (utime + stime in /proc/PID/stat, proc(5)) over 2 s
-# must stay below half of the clock ticks of those 2 s (sysconf CLK_TCK).
+# must stay below half of the clock ticks of those 2 s (sysconf CLK_TCK) in
+# at least one of three consecutive 2 s windows.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
@@ -59,8 +60,13 @@ check_refused() {
 	_cl=$!; track $_cl
 	wait_for grep -q connected "$WORK/client.out" ||
 		{ cat "$WORK/client.out"; fail "$_what: client didn't connect"; }
-	t0=$(ticks); sleep 2; t1=$(ticks)
-	log "$_what: CPU time out of descriptors, client queued: $((t1 - t0)) ticks in 2 s ($TCK per second)"
+	# A spinning loop spins in every window; work left over from the
+	# hog's connections on a loaded machine ends within one
+	for _w in 1 2 3; do
+		t0=$(ticks); sleep 2; t1=$(ticks)
+		log "$_what: CPU time out of descriptors, client queued: $((t1 - t0)) ticks in 2 s ($TCK per second), window $_w"
+		[ $((t1 - t0)) -lt $TCK ] && break
+	done
 	wait $_cl
 	out=$(tail -1 "$WORK/client.out")
 	case $out in
