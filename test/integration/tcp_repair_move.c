@@ -29,7 +29,8 @@
  * unread); with "w", once the segments are held, we send the rest of UP (a
  * short one, that fits in the send buffer) and shut down: FIN-WAIT-1 (or
  * LAST-ACK after the peer's FIN) with data and our FIN unacknowledged at
- * the move.  Every byte must then
+ * the move; with "2", all of UP (a short one) and our FIN go before the
+ * move, and are acknowledged: FIN-WAIT-2, the peer still sending.  Every byte must then
  * arrive once, and each side's FIN after its last byte.
  *
  * Output: "moved state S sndq N notsent N rcvq N" then "done".
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	const char *fin = getenv("MOVE_FIN") ? getenv("MOVE_FIN") : "";
 	int s, out, rc, one = 1, fin_r = !!strchr(fin, 'r');
-	int fin_w = !!strchr(fin, 'w');
+	int fin_w = !!strchr(fin, 'w'), fin_2 = !!strchr(fin, '2');
 	uint8_t *up;
 
 	if (argc == 4 && !strcmp(argv[1], "--scale")) {
@@ -459,8 +460,8 @@ int main(int argc, char **argv)
 		read_cap = down_len / 2;
 	if (fin_w)
 		send_cap = up_len / 2;
-	pump(s, up, up_len, &up_off, out, &rx, down_len / 2, up_len / 2, 1,
-	     60000);
+	pump(s, up, up_len, &up_off, out, &rx, down_len / 2,
+	     fin_2 ? up_len : up_len / 2, 1, 60000);
 	if (!*fin)
 		pump(s, up, up_len, &up_off, out, &rx, 0, 0, 0, 300);
 	else

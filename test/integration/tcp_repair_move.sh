@@ -19,7 +19,8 @@
 # include/net/tcp_states.h), IPv4: FIN-WAIT-1 (4) with the last 48 KiB of
 # our stream and our FIN unacknowledged at the move (held back), CLOSE-WAIT
 # (8) with half of a 96 KiB stream and the peer's FIN unread, and LAST-ACK
-# (9), both at once.  Each byte must arrive once (sha256 on both sides), and
+# (9), both at once, and FIN-WAIT-2 (5: our FIN acknowledged, the peer
+# still sending).  Each byte must arrive once (sha256 on both sides), and
 # each FIN after the last one: the peer's reader ends, and so does ours
 # (the rebuilt socket doesn't hold the peer's FIN: we end at the queue's
 # end, as passt does).  No QEMU, no passt process: the code that moves a
@@ -140,6 +141,7 @@ move ipv6 $R6 40002
 move fin-wait-1 $R4 40003 4 small big w
 move close-wait $R4 40004 8 big small r
 move last-ack $R4 40005 9 small small rw
+move fin-wait-2 $R4 40006 5 small big r2
 
 # 1000 idle loopback connections moved at once, repair mode switched 253
 # sockets per message: each must carry a byte both ways afterwards
@@ -150,4 +152,4 @@ out=$( (ulimit -n 8192 && MOVE_N=1000 in_host "$WORK/move" --scale "$REPAIR" "$W
 echo "$out"
 case "$out" in *"scale 1000 "*" broken 0") ;; *) fail "1000 connections: $out" ;; esac
 log "1000 connections moved in $(echo "$out" | sed 's/.*total_us \([0-9]*\).*/\1/') us"
-pass "connections survive a TCP_REPAIR dump and restore, both ways, v4 and v6, in FIN-WAIT-1, CLOSE-WAIT and LAST-ACK, and 1000 at once"
+pass "connections survive a TCP_REPAIR dump and restore, both ways, v4 and v6, in FIN-WAIT-1/2, CLOSE-WAIT and LAST-ACK, and 1000 at once"
