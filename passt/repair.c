@@ -28,7 +28,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "epoll_ref.h"
 #include "isolation.h"
 #include "ctx.h"

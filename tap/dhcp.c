@@ -60,7 +60,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "hdr.h"

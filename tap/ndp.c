@@ -38,7 +38,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
-#include "../conf/visible.h"
+#include "../lib/visible.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "guest.h"

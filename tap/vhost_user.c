@@ -120,9 +120,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
