@@ -697,8 +697,10 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		setsockopt(s, IPPROTO_IPV6, IPV6_RECVERR, &one, sizeof(one));
 	if (proto == IPPROTO_UDP && !ns && (af == AF_INET || dual))
 		setsockopt(s, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
-	/* Super-datagrams from host peers (passt/udp.c, udp_gso.c) */
-	if (proto == IPPROTO_UDP && !ns)
+	/* Super-datagrams from peers on either side (passt/udp.c,
+	 * udp_gso.c): a -U port's go on whole, spliced to the host
+	 */
+	if (proto == IPPROTO_UDP)
 		udp_gro_set(s);
 	if (r->ifname[0] &&
 	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, r->ifname,

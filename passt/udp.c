@@ -120,10 +120,14 @@
  * Super-datagrams (passt/udp_gso.c).  Flow sockets of UDP_TAP_OUT flows and
  * the host's forwarded-port sockets have UDP_GRO where the kernel has it:
  * one read may return several datagrams of one sender, all of one size but
- * a shorter last one, the size in a cmsg.  They are taken apart into the
- * datagrams the sender wrote before anything else looks at them: runs of
- * one flow as above (one super-frame with the same cut, or one frame each),
- * spliced ones one message each.  Their buffers hold 64 KiB, as a
+ * a shorter last one, the size in a cmsg.  On the tap paths they are taken
+ * apart into the datagrams the sender wrote before anything else looks at
+ * them: runs of one flow as above (one super-frame with the same cut, or
+ * one frame each).  On spliced paths, where the flow sockets have UDP_GRO
+ * too, a super-datagram goes on whole, in one message with UDP_SEGMENT at
+ * the same size (udp_splice_queue()): the receiving kernel cuts it at the
+ * same boundaries; without UDP_SEGMENT, or once the kernel refused it for
+ * the flow, one message per datagram.  Their buffers hold 64 KiB, as a
  * super-datagram may.
  *
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
@@ -220,6 +224,17 @@ static struct mmsghdr udp_mh_split[UDP_GSO_SEGS_IN_MAX];
 static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
 struct udp_stats udp_stats;
+
+/**
+ * udp_kind_spliced() - Is a flow spliced (socket to socket, no frames)?
+ * @uf:		Flow
+ *
+ * Return: true for UDP_SPLICE_IN and UDP_SPLICE_OUT
+ */
+static bool udp_kind_spliced(const struct udp_flow *uf)
+{
+	return uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT;
+}
 
 /**
  * udp_dbg() - Debug message prefixed with the flow index, kind and key
@@ -761,6 +776,11 @@ static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
 			const struct flow_key *k, bool mc, uint8_t *data,
 			size_t len);
 static void udp_run_flush(struct ctx *ctx);
+static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
+			   unsigned *m, socklen_t cl);
+static void udp_splice_queue(struct ctx *ctx, struct udp_flow *uf, int s,
+			     unsigned *m, socklen_t cl, uint8_t *data,
+			     size_t len, size_t seg);
 
 /**
  * udp_sock_spill() - Cut super-datagrams of a receive batch in the arena
@@ -1099,7 +1119,9 @@ static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
  * @uf:		UDP_SPLICE_IN or UDP_SPLICE_OUT flow
  *
  * The far end answered: send its datagrams to the peer through the
- * forwarded-port socket, from the address the peer sent to.
+ * forwarded-port socket, from the address the peer sent to.  With UDP_GRO
+ * on the flow's socket (@uf->gro), a super-datagram leaves as it came,
+ * in one message with UDP_SEGMENT (udp_splice_queue()).
  *
  * #syscalls recvmmsg sendmmsg
  */
@@ -1109,10 +1131,15 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 	int rounds;
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
-		unsigned i;
+		unsigned i, m = 0;
 		int r;
 
 		udp_recv_prepare_bufs();
+		for (i = 0; uf->gro && i < UDP_BATCH; i++) {
+			udp_mh_recv[i].msg_hdr.msg_control = udp_cmsg_recv[i];
+			udp_mh_recv[i].msg_hdr.msg_controllen =
+				sizeof(udp_cmsg_recv[i]);
+		}
 		r = recvmmsg(uf->sock, udp_mh_recv, UDP_BATCH, MSG_DONTWAIT,
 			     NULL);
 		if (r < 0 && (errno == ECONNREFUSED || errno == EINTR))
@@ -1121,13 +1148,15 @@ static void udp_splice_back(struct ctx *ctx, struct udp_flow *uf)
 			return;
 
 		for (i = 0; i < (unsigned)r; i++) {
-			struct msghdr *mh = &udp_mh_send[i].msg_hdr;
+			size_t gro = uf->gro ?
+				     udp_gro_size(&udp_mh_recv[i].msg_hdr) : 0;
 
-			udp_msg_init(mh, &udp_iov_send[i], udp_buf[i],
-				     udp_mh_recv[i].msg_len);
-			udp_msg_to_peer(mh, uf, cl);
+			udp_splice_queue(ctx, uf, uf->listen_sock, &m, cl,
+					 udp_buf[i], udp_mh_recv[i].msg_len,
+					 gro);
 		}
-		udp_sendmmsg(ctx, uf, uf->listen_sock, udp_mh_send, (unsigned)r);
+		if (m)
+			udp_send_flush(ctx, uf, uf->listen_sock, &m, cl);
 		udp_flow_touch(uf, ctx->now);
 		uf->seen |= UDP_SEEN_ANSWER;
 		if (r < UDP_BATCH)
@@ -1299,12 +1328,17 @@ static unsigned udp_send_split(struct ctx *ctx, const struct udp_flow *uf,
 static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
 			   unsigned *m, socklen_t cl)
 {
-	unsigned off = 0, k, i;
+	bool spliced = udp_kind_spliced(uf);
+	unsigned off = 0, k, i, sent;
 
 	while (off < *m) {
 		k = udp_sendmmsg(ctx, uf, s, udp_mh_send + off, *m - off);
-		for (i = off; i < off + k; i++)
-			udp_stats.dgrams_from_tap += udp_send_nseg[i];
+		for (i = off; i < off + k; i++) {
+			if (!spliced)
+				udp_stats.dgrams_from_tap += udp_send_nseg[i];
+			else if (udp_send_nseg[i] > 1)
+				udp_stats.gso_splice++;
+		}
 		off += k;
 		if (off >= *m)
 			break;
@@ -1315,12 +1349,75 @@ static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
 			udp_dbg(uf, "UDP_SEGMENT refused (%s): datagrams one by one",
 				strerror(errno));
 		uf->gso_off = true;
-		udp_stats.gso_fallback++;
-		udp_stats.dgrams_from_tap += udp_send_split(ctx, uf, s, off,
-							    cl);
+		sent = udp_send_split(ctx, uf, s, off, cl);
+		if (spliced) {
+			udp_stats.gso_splice_cut++;
+		} else {
+			udp_stats.gso_fallback++;
+			udp_stats.dgrams_from_tap += sent;
+		}
 		off++;
 	}
 	*m = 0;
+}
+
+/**
+ * udp_splice_queue() - Queue what one end of a spliced flow sent, for the
+ *			other end
+ * @ctx:	Context
+ * @uf:		UDP_SPLICE_IN or UDP_SPLICE_OUT flow
+ * @s:		Socket to send on: the flow's own (connected) towards the
+ *		target, the forwarded-port socket back to the peer
+ * @m:		Messages queued in udp_mh_send[], updated
+ * @cl:		Back to the peer: length of the pktinfo control data in
+ *		udp_cmsg_send (udp_pktinfo_set()), the message then goes to
+ *		@uf->peer; 0 towards the target (no address, no pktinfo)
+ * @data:	Datagram, or super-datagram read from a UDP_GRO socket
+ * @len:	Its length, bytes
+ * @seg:	Its segment size (udp_gro_size()), bytes, 0 for one datagram
+ *
+ * A super-datagram (several datagrams of @seg bytes, the last one
+ * shorter or as long: udp_gso.c) goes out as it came, in one message with
+ * a UDP_SEGMENT cmsg (udp(7)): the kernel cuts it at the same boundaries,
+ * or hands it whole to a UDP_GRO reader, so the application on the other
+ * end reads the datagrams its peer wrote, for one send instead of one
+ * each.  Where UDP_SEGMENT is off (probe, --no-udp-offload) or the kernel
+ * refused it for this flow (@uf->gso_off, udp_send_flush()), its
+ * datagrams are sent one message each, after what is queued.  A full
+ * queue is sent first.
+ */
+static void udp_splice_queue(struct ctx *ctx, struct udp_flow *uf, int s,
+			     unsigned *m, socklen_t cl, uint8_t *data,
+			     size_t len, size_t seg)
+{
+	unsigned nseg = udp_gso_segs(len, seg);
+	struct msghdr *mh;
+
+	if (*m == UDP_BATCH)
+		udp_send_flush(ctx, uf, s, m, cl);
+	mh = &udp_mh_send[*m].msg_hdr;
+	udp_msg_init(mh, &udp_iov_send[*m], data, len);
+	if (cl)
+		udp_msg_to_peer(mh, uf, cl);
+	udp_send_nseg[*m] = nseg;
+	udp_send_seg[*m] = nseg > 1 ? seg : 0;
+	if (nseg > 1 && udp_seg_enabled() && !uf->gso_off &&
+	    seg <= UINT16_MAX && nseg <= UDP_GSO_SEGS_IN_MAX) {
+		/* pktinfo, if any, then UDP_SEGMENT */
+		if (cl)
+			memcpy(udp_cmsg_gso[*m], udp_cmsg_send, cl);
+		mh->msg_control = udp_cmsg_gso[*m];
+		mh->msg_controllen = udp_gso_cmsg(udp_cmsg_gso[*m], cl,
+						  (uint16_t)seg);
+	} else if (nseg > 1) {
+		unsigned cur = *m;
+
+		udp_send_flush(ctx, uf, s, m, cl);
+		udp_send_split(ctx, uf, s, cur, cl);
+		udp_stats.gso_splice_cut++;
+		return;
+	}
+	(*m)++;
 }
 
 /**
@@ -1489,7 +1586,7 @@ void udp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 	if (flow->f.type != FLOW_UDP || uf->sock != (int)ref.fd)
 		return;
-	if (uf->kind == UDP_SPLICE_IN || uf->kind == UDP_SPLICE_OUT) {
+	if (udp_kind_spliced(uf)) {
 		udp_splice_back(ctx, uf);
 		return;
 	}
@@ -1609,6 +1706,7 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		return NULL;
 	}
 	uf->sock = s;
+	uf->gro = udp_gro_set(s);	/* answers' super-datagrams, whole */
 	udp_flow_set_peer(uf, (int)ref.fd, i, &key->faddr, ifindex);
 	if (udp_flow_epoll_add(ctx, uf) < 0) {
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
@@ -1925,25 +2023,17 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 				continue;
 			}
 
-			/* Spliced: gather consecutive datagrams of a flow */
-			for (j = 0, off = 0; j < nseg; j++) {
-				size_t l = MIN(len - off, nseg > 1 ? gro : len);
-
-				if (run && (run != uf || m == UDP_BATCH)) {
-					udp_sendmmsg(ctx, run, run->sock,
-						     udp_mh_send, m);
-					m = 0;
-				}
-				run = uf;
-				udp_msg_init(&udp_mh_send[m].msg_hdr,
-					     &udp_iov_send[m], udp_buf[i] + off,
-					     l);
-				m++;
-				off += l;
-			}
+			/* Spliced: consecutive messages of a flow in one
+			 * sendmmsg(), a super-datagram whole
+			 */
+			if (run && run != uf && m)
+				udp_send_flush(ctx, run, run->sock, &m, 0);
+			run = uf;
+			udp_splice_queue(ctx, uf, uf->sock, &m, 0, udp_buf[i],
+					 len, gro);
 		}
 		if (run && m)
-			udp_sendmmsg(ctx, run, run->sock, udp_mh_send, m);
+			udp_send_flush(ctx, run, run->sock, &m, 0);
 		udp_run_flush(ctx);
 
 		if (r < UDP_BATCH)
@@ -2110,14 +2200,15 @@ void udp_count(enum udp_count what, uint64_t n)
  */
 static void udp_stats_print(void)
 {
-	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, super-frames from guest %lu (cut here %lu, bad %lu), too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu",
+	info_always("stats: UDP flows %lu, datagrams to guest %lu, from guest %lu, super-frames to guest %lu, datagrams in host super-datagrams %lu, super-frames from guest %lu (cut here %lu, bad %lu), too big %lu, refused %lu, evicted %lu (answered %lu, unanswered %lu), no source address %lu, spliced super-datagrams whole %lu, split %lu",
 		    udp_stats.flows_opened, udp_stats.dgrams_to_tap,
 		    udp_stats.dgrams_from_tap, udp_stats.uso_frames,
 		    udp_stats.gro_dgrams, udp_stats.gso_from_tap,
 		    udp_stats.gso_fallback, udp_stats.gso_bad,
 		    udp_stats.too_big, udp_stats.refused_full,
 		    flow_stats.evicted, udp_stats.evicted_answered,
-		    udp_stats.evicted_unanswered, udp_stats.no_source);
+		    udp_stats.evicted_unanswered, udp_stats.no_source,
+		    udp_stats.gso_splice, udp_stats.gso_splice_cut);
 	udp_mcast_stats_log();
 }
 

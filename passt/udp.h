@@ -23,6 +23,8 @@ struct udp_stats {
 	uint64_t gso_fallback;	/* of those, cut here: no UDP_SEGMENT */
 	uint64_t gso_bad;	/* super-frames with too many segments: dropped */
 	uint64_t no_source;	/* host peer with no address to show: dropped */
+	uint64_t gso_splice;	/* spliced super-datagrams sent whole (UDP_SEGMENT) */
+	uint64_t gso_splice_cut; /* spliced super-datagrams sent one datagram each */
 };
 
 extern struct udp_stats udp_stats;

@@ -79,10 +79,12 @@ union udp_sockaddr {
  * @mcast:	UDP_TAP_OUT to a group or broadcast address: @sock is not
  *		connected, datagrams go to @peer (passt/udp_mcast.c)
  * @mcast_port:	With @mcast: port @sock is bound to, host order
- * @gro:	UDP_TAP_OUT: @sock has UDP_GRO (udp_gro_set()): it may return
- *		super-datagrams, read into 64 KiB
+ * @gro:	UDP_TAP_OUT, UDP_SPLICE_IN, UDP_SPLICE_OUT: @sock has UDP_GRO
+ *		(udp_gro_set()): it may return super-datagrams, read into
+ *		64 KiB
  * @gso_off:	The kernel refused UDP_SEGMENT for this flow (route MTU,
- *		segment count): guest super-frames are cut here
+ *		segment count): guest super-frames, and spliced
+ *		super-datagrams, are cut here
  */
 struct udp_flow {
 	struct flow_common f;

@@ -364,12 +364,15 @@ static bool tap_gso_offload(void)
  * tap_uso_offload() - May UDP frames to the guest be super-frames?
  *
  * Return: true for a tap device with virtio_net_hdr whose kernel takes
- *	   VIRTIO_NET_HDR_GSO_UDP_L4 (tap_uso_probe()), and no pcap capture;
- *	   false for the stream and vhost-user back-ends (a vhost-user guest
- *	   would have to negotiate VIRTIO_NET_F_GUEST_USO4/6: not offered)
+ *	   VIRTIO_NET_HDR_GSO_UDP_L4 (tap_uso_probe()), or a vhost-user
+ *	   guest that negotiated VIRTIO_NET_F_GUEST_USO4, _USO6 and _CSUM
+ *	   (vu_guest_uso()); and no pcap capture; false for the stream
+ *	   back-end
  */
 bool tap_uso_offload(void)
 {
+	if (tap_be == TAP_VHOST)
+		return vu_guest_uso() && !tap_pcap_on;
 	return tap_be == TAP_DEV && tap_uso && !tap_pcap_on;
 }
 
@@ -495,14 +498,13 @@ static int tap_rx_stream(struct tap_rx_batch *b)
  */
 static int tap_rx_vhost(struct tap_rx_batch *b)
 {
-	int n = vu_frames_from_guest(b->frame, b->len, TAP_RX_MAX);
+	int n = vu_frames_from_guest(b->frame, b->len, b->gso, TAP_RX_MAX);
 	unsigned i;
 
 	if (n < 0)
 		return n;
 	b->n = (unsigned)n;
 	for (i = 0; i < b->n; i++) {
-		b->gso[i] = 0;	/* VIRTIO_NET_F_HOST_USO is not offered */
 		tap_stats.rx_frames++;
 		tap_stats.rx_bytes += b->len[i];
 		pcap_frame(b->frame[i], b->len[i]);

@@ -38,7 +38,16 @@
  * VHOST_USER_F_PROTOCOL_FEATURES; protocol features: REPLY_ACK, LOG_SHMFD
  * and DEVICE_STATE (see Migration).  SET_FEATURES with a TSO feature but
  * not the checksum feature it depends on (5.1.3.1) drops the front-end.
- * No UDP offloads (UFO, USO), no ECN with TSO, no VIRTIO_F_EVENT_IDX, no
+ * VIRTIO_NET_F_GUEST_USO4 and _USO6 (virtio 1.2, Linux 6.2 guests: with
+ * both and GUEST_CSUM, runs of UDP datagrams of one flow to the guest go
+ * in one super-frame, VIRTIO_NET_HDR_GSO_UDP_L4 with the datagram size in
+ * gso_size, as on a tap device: tap_uso_offload(), passt/udp.c), and
+ * VIRTIO_NET_F_HOST_USO (the guest may send such super-frames; their
+ * gso_size goes to passt/udp.c, which checks segment size and count
+ * (udp_gso_in_check()) and sends them with UDP_SEGMENT in one sendmsg();
+ * a header that doesn't fit a UDP frame is refused by vnet_hdr_in_check()),
+ * each with the checksum feature it depends on, as for TSO.
+ * No UFO, no ECN with TSO, no VIRTIO_F_EVENT_IDX, no
  * multiqueue, no IOMMU, no postcopy.
  *
  * Migration (vhost-user.rst, "Migration", "Migrating back-end state").
@@ -123,6 +132,7 @@
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "../lib/visible.h"
+#include "hdr.h"
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
@@ -136,12 +146,28 @@
  */
 #define VHOST_USER_F_PROTOCOL_FEATURES	30
 
+/* UDP segmentation offload: virtio 1.2 5.1.3, Linux 6.2 uapi, missing from
+ * older headers
+ */
+#ifndef VIRTIO_NET_F_GUEST_USO4
+#define VIRTIO_NET_F_GUEST_USO4		54
+#endif
+#ifndef VIRTIO_NET_F_GUEST_USO6
+#define VIRTIO_NET_F_GUEST_USO6		55
+#endif
+#ifndef VIRTIO_NET_F_HOST_USO
+#define VIRTIO_NET_F_HOST_USO		56
+#endif
+
 #define VU_FEATURES	(BIT(VIRTIO_NET_F_CSUM) |			\
 			 BIT(VIRTIO_NET_F_GUEST_CSUM) |		\
 			 BIT(VIRTIO_NET_F_GUEST_TSO4) |		\
 			 BIT(VIRTIO_NET_F_GUEST_TSO6) |		\
 			 BIT(VIRTIO_NET_F_HOST_TSO4) |			\
 			 BIT(VIRTIO_NET_F_HOST_TSO6) |			\
+			 BIT(VIRTIO_NET_F_GUEST_USO4) |		\
+			 BIT(VIRTIO_NET_F_GUEST_USO6) |		\
+			 BIT(VIRTIO_NET_F_HOST_USO) |			\
 			 BIT(VIRTIO_NET_F_MRG_RXBUF) |			\
 			 BIT(VIRTIO_RING_F_INDIRECT_DESC) |		\
 			 BIT(VHOST_F_LOG_ALL) |				\
@@ -384,6 +410,7 @@ struct vu_map {
  * @rx_full:	Queue 0 had no buffer for a frame; cleared by its kick
  * @tso_off:	The guest's receive queue can't hold a super-frame: no
  *		more of them, though it negotiated GUEST_TSO4/6
+ * @uso_off:	The same for UDP super-frames (GUEST_USO4/6)
  * @tx_more:	Queue 1 still had chains when a batch was full
  * @broken:	A ring broke: the caller drops the front-end
  * @empty_kicks: Kicks that showed no buffer, before any buffer was seen
@@ -407,6 +434,7 @@ struct vu_dev {
 	struct vu_queue q[VU_QUEUES];
 	bool rx_full;
 	bool tso_off;
+	bool uso_off;
 	bool tx_more;
 	bool broken;
 	unsigned empty_kicks;
@@ -450,8 +478,9 @@ static bool vu_has(unsigned bit)
  * vu_features_consistent() - Does a feature set keep the dependencies?
  * @f:		Features the front-end accepted
  *
- * virtio 1.x 5.1.3.1: VIRTIO_NET_F_GUEST_TSO4/6 require
- * VIRTIO_NET_F_GUEST_CSUM, VIRTIO_NET_F_HOST_TSO4/6 require
+ * virtio 1.x 5.1.3.1: VIRTIO_NET_F_GUEST_TSO4/6 and (1.2)
+ * VIRTIO_NET_F_GUEST_USO4/6 require VIRTIO_NET_F_GUEST_CSUM,
+ * VIRTIO_NET_F_HOST_TSO4/6 and VIRTIO_NET_F_HOST_USO require
  * VIRTIO_NET_F_CSUM ("the driver MUST NOT accept a feature which the
  * device did not offer, and ... which requires another feature which was
  * not accepted").
@@ -460,10 +489,12 @@ static bool vu_has(unsigned bit)
  */
 static bool vu_features_consistent(uint64_t f)
 {
-	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4) | BIT(VIRTIO_NET_F_GUEST_TSO6))) &&
+	if ((f & (BIT(VIRTIO_NET_F_GUEST_TSO4) | BIT(VIRTIO_NET_F_GUEST_TSO6) |
+		  BIT(VIRTIO_NET_F_GUEST_USO4) | BIT(VIRTIO_NET_F_GUEST_USO6))) &&
 	    !(f & BIT(VIRTIO_NET_F_GUEST_CSUM)))
 		return false;
-	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4) | BIT(VIRTIO_NET_F_HOST_TSO6))) &&
+	if ((f & (BIT(VIRTIO_NET_F_HOST_TSO4) | BIT(VIRTIO_NET_F_HOST_TSO6) |
+		  BIT(VIRTIO_NET_F_HOST_USO))) &&
 	    !(f & BIT(VIRTIO_NET_F_CSUM)))
 		return false;
 	return true;
@@ -819,6 +850,7 @@ static void vu_dev_reset(void)
 	vu.features = vu.protocol = 0;
 	vu.hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
 	vu.rx_full = vu.tx_more = vu.broken = vu.tso_off = false;
+	vu.uso_off = false;
 	vu.empty_kicks = 0;
 	vu.had_buffers = false;
 }
@@ -971,6 +1003,33 @@ static bool vu_tso_negotiated(void)
 bool vu_guest_tso(void)
 {
 	return vu_tso_negotiated() && !vu.tso_off;
+}
+
+/**
+ * vu_uso_negotiated() - Did the guest accept USO of both families?
+ *
+ * Return: true if VIRTIO_NET_F_GUEST_USO4, _USO6 and _CSUM were negotiated
+ */
+static bool vu_uso_negotiated(void)
+{
+	return vu_has(VIRTIO_NET_F_GUEST_CSUM) &&
+	       vu_has(VIRTIO_NET_F_GUEST_USO4) &&
+	       vu_has(VIRTIO_NET_F_GUEST_USO6);
+}
+
+/**
+ * vu_guest_uso() - May UDP frames to the guest be super-frames?
+ *
+ * As vu_guest_tso(), for VIRTIO_NET_HDR_GSO_UDP_L4 (virtio 1.2 5.1.6.4):
+ * both families (passt/udp.c gathers runs before it picks a header), not
+ * after a UDP super-frame found the receive queue too small for it.
+ *
+ * Return: true if USO was negotiated (vu_uso_negotiated()) and the
+ *	   guest's receive buffers can hold a super-frame
+ */
+bool vu_guest_uso(void)
+{
+	return vu_uso_negotiated() && !vu.uso_off;
 }
 
 /**
@@ -2545,14 +2604,19 @@ static int vu_ring_broken(unsigned i, int err)
  * @frame:	Filled with pointers to each frame (Ethernet header), valid
  *		until the next call
  * @len:	Filled with their lengths, bytes
- * @max:	Room in @frame and @len
+ * @gso:	Filled with the gso_size of each UDP super-frame
+ *		(VIRTIO_NET_HDR_GSO_UDP_L4, VIRTIO_NET_F_HOST_USO), bytes; 0
+ *		for any other frame (a TCP super-frame is taken whole)
+ * @max:	Room in @frame, @len and @gso
  *
  * Frames are copied out of guest memory (past the virtio-net header) and
- * their chains returned to the guest at once, with one interrupt.
+ * their chains returned to the guest at once, with one interrupt.  A
+ * header vnet_hdr_in_check() refuses drops its frame (vu_stats.rx_bad_gso).
  *
  * Return: frames, or -EBADMSG if the ring is broken (drop the front-end)
  */
-int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
+int vu_frames_from_guest(const uint8_t **frame, size_t *len, uint16_t *gso,
+			 unsigned max)
 {
 	struct vq *q = &vu.q[1].vq;
 	bool indirect = vu_has(VIRTIO_RING_F_INDIRECT_DESC);
@@ -2588,12 +2652,14 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
 		h.csum_offset = le16toh(h.csum_offset);
 		if (vnet_hdr_in_check(&h, vu_rxbuf + used, flen,
 				      vu_has(VIRTIO_NET_F_HOST_TSO4),
-				      vu_has(VIRTIO_NET_F_HOST_TSO6))) {
+				      vu_has(VIRTIO_NET_F_HOST_TSO6),
+				      vu_has(VIRTIO_NET_F_HOST_USO))) {
 			vu_stats.rx_bad_gso++;
 			continue;
 		}
 		frame[n] = vu_rxbuf + used;
 		len[n] = flen;
+		gso[n] = h.gso_type == VNET_GSO_UDP_L4 ? h.gso_size : 0;
 		used += ROUND_UP(flen, 64);
 		n++;
 	}
@@ -2619,7 +2685,8 @@ int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max)
  * @nsrc:	Entries of @src
  * @flen:	Frame length, bytes
  * @csum:	csum_start << 16 | csum_offset, 0 if checksums are complete
- * @gso:	Segment size of a TCP super-frame (tap_tx_gso()), 0 if none
+ * @gso:	Segment size of a TCP super-frame (tap_tx_gso()) or a UDP
+ *		one (tap_tx_uso()), 0 if none
  *
  * Return: 1 if written, 0 if the queue ran out of buffers (nothing taken),
  *	   -1 if the frame can't fit (in one chain without MRG_RXBUF, in
@@ -2665,11 +2732,14 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
 	}
 
 	/* 5.1.6.4.1: flags zero without GUEST_CSUM, no GSO type without
-	 * GUEST_TSO4/6 (tap_tx_gso() marks nothing then)
+	 * GUEST_TSO4/6 or GUEST_USO4/6 (tap_tx_gso() and tap_tx_uso() mark
+	 * nothing then)
 	 */
+	if ((csum & 0xffff) == UDP_CSUM_OFF ? !vu_uso_negotiated() :
+					      !vu_tso_negotiated())
+		gso = 0;
 	vnet_hdr_out(&h.hdr, src[0].iov_base, src[0].iov_len, flen,
-		     vu_guest_csum() ? csum : 0,
-		     vu_tso_negotiated() ? gso : 0);
+		     vu_guest_csum() ? csum : 0, gso);
 	h.hdr.hdr_len = htole16(h.hdr.hdr_len);
 	h.hdr.gso_size = htole16(h.hdr.gso_size);
 	h.hdr.csum_start = htole16(h.hdr.csum_start);
@@ -2718,9 +2788,10 @@ static int vu_frame_to_guest(const struct iovec *src, unsigned nsrc,
  * Frames go in order; at the first one that finds no buffer, it and the
  * rest are not written, and vu_rx_full() is true until the guest kicks.
  * A frame larger than one buffer without MRG_RXBUF, or than the whole
- * ring, is dropped alone; if it was a super-frame, TSO to the guest stops
- * (vu_guest_tso()), so that its sender's retransmission comes in frames
- * of one segment instead of failing again.  A broken ring drops
+ * ring, is dropped alone; if it was a super-frame, TSO (or, for UDP, USO)
+ * to the guest stops (vu_guest_tso(), vu_guest_uso()), so that its
+ * sender's retransmission (later UDP runs) comes in frames of one segment
+ * instead of failing again.  A broken ring drops
  * everything (vu_ready() is false from then on).
  */
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
@@ -2752,6 +2823,11 @@ void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 			stop = true;
 		} else if (rc == -2) {
 			stop = true;
+		} else if (gso[i] && (csum[i] & 0xffff) == UDP_CSUM_OFF) {
+			if (!vu.uso_off)
+				info("vhost-user: the guest's receive buffers can't hold "
+				     "a %zu-byte frame: no more USO to it", flen);
+			vu.uso_off = true;
 		} else if (gso[i] && !vu.tso_off) {
 			info("vhost-user: the guest's receive buffers can't hold "
 			     "a %zu-byte frame: no more TSO to it", flen);

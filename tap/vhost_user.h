@@ -148,6 +148,7 @@ bool vu_rx_full(void);
 unsigned vu_rx_bufs(void);
 bool vu_guest_csum(void);
 bool vu_guest_tso(void);
+bool vu_guest_uso(void);
 bool vu_tx_more(void);
 bool vu_broken(void);
 int vu_cmd_handler(void);
@@ -158,7 +159,8 @@ int vu_msg_need(const uint8_t *buf, size_t len, size_t *need);
 int vu_msg_check(const struct vu_msg *m);
 #endif
 
-int vu_frames_from_guest(const uint8_t **frame, size_t *len, unsigned max);
+int vu_frames_from_guest(const uint8_t **frame, size_t *len, uint16_t *gso,
+			 unsigned max);
 void vu_frames_to_guest(const struct iovec *iov, const uint16_t *first,
 			const uint8_t *niov, const uint32_t *csum,
 			const uint16_t *gso, unsigned n, bool *dropped);

@@ -19,7 +19,12 @@
  * not negotiated or unknown, the ECN bit (VIRTIO_NET_F_HOST_ECN is never
  * offered), GSO without NEEDS_CSUM or with gso_size 0, a TCPV4 type on a
  * frame that isn't IPv4 TCP (or TCPV6 on a non-IPv6 one), a checksum
- * field beyond the frame.  hdr_len is never relied on (5.1.6.2.2: the
+ * field beyond the frame.  With VIRTIO_NET_F_HOST_USO (virtio 1.2) a UDP
+ * super-frame (VIRTIO_NET_HDR_GSO_UDP_L4) is taken on the same terms, and
+ * must be UDP over IPv4 or IPv6 with the checksum to fill at the UDP
+ * header's checksum field (csum_offset 6, RFC 768): passt/udp.c sends it
+ * with UDP_SEGMENT, after checking its segment size and count
+ * (udp_gso_in_check()).  hdr_len is never relied on (5.1.6.2.2: the
  * device MUST NOT, without VIRTIO_NET_F_GUEST_HDRLEN).
  */
 #include <errno.h>
@@ -131,13 +136,14 @@ void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
  * @len:	Frame length, bytes
  * @tso4:	VIRTIO_NET_F_HOST_TSO4 negotiated
  * @tso6:	VIRTIO_NET_F_HOST_TSO6 negotiated
+ * @uso:	VIRTIO_NET_F_HOST_USO negotiated
  *
  * Flags the device doesn't know are ignored (5.1.6.2.2).
  *
  * Return: 0, or -enum vnet_in_err: drop the frame
  */
 int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
-		      size_t len, bool tso4, bool tso6)
+		      size_t len, bool tso4, bool tso6, bool uso)
 {
 	bool csum = vh->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
 	uint16_t ethertype;
@@ -156,7 +162,11 @@ int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
 		if (!tso6)
 			return -VNET_IN_TYPE;
 		break;
-	default:	/* UDP (UFO), UDP_L4 (USO), ECN, tunnels: not offered */
+	case VNET_GSO_UDP_L4:
+		if (!uso)
+			return -VNET_IN_TYPE;
+		break;
+	default:	/* UDP (UFO), ECN, tunnels: not offered */
 		return -VNET_IN_TYPE;
 	}
 
@@ -167,6 +177,19 @@ int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
 	if (len < ETH_HLEN + IP6_HLEN)
 		return -VNET_IN_PROTO;
 	ethertype = hdr_get16(l2, struct ethhdr, h_proto);
+	if (vh->gso_type == VNET_GSO_UDP_L4) {
+		if (vh->csum_offset != UDP_CSUM_OFF)
+			return -VNET_IN_CSUM;
+		if (ethertype == ETH_P_IP &&
+		    hdr_get8(l2 + ETH_HLEN, struct iphdr, protocol) ==
+		    IPPROTO_UDP)
+			return 0;
+		if (ethertype == ETH_P_IPV6 &&
+		    hdr_get8(l2 + ETH_HLEN, struct ip6_hdr, ip6_nxt) ==
+		    IPPROTO_UDP)
+			return 0;
+		return -VNET_IN_PROTO;
+	}
 	if (vh->gso_type == VIRTIO_NET_HDR_GSO_TCPV4) {
 		if (ethertype != ETH_P_IP ||
 		    hdr_get8(l2 + ETH_HLEN, struct iphdr, protocol) !=

@@ -24,13 +24,14 @@ enum vnet_in_err {
 	VNET_IN_NOCSUM,		/* GSO without VIRTIO_NET_HDR_F_NEEDS_CSUM */
 	VNET_IN_SIZE,		/* GSO with gso_size 0 */
 	VNET_IN_PROTO,		/* GSO type doesn't match the frame's L3/L4 */
-	VNET_IN_CSUM,		/* csum_start + csum_offset beyond the frame */
+	VNET_IN_CSUM,		/* csum_start + csum_offset beyond the frame, or
+				 * a UDP super-frame's not at the UDP checksum */
 	VNET_IN_COUNT
 };
 
 void vnet_hdr_out(struct virtio_net_hdr *vh, const uint8_t *l2, size_t hlen,
 		  size_t len, uint32_t csum, uint16_t gso);
 int vnet_hdr_in_check(const struct virtio_net_hdr *vh, const uint8_t *l2,
-		      size_t len, bool tso4, bool tso6);
+		      size_t len, bool tso4, bool tso6, bool uso);
 
 #endif /* TAP_VNET_H */

@@ -61,6 +61,10 @@ SCEN_TITLE = {
     "U1.8000": "U1.8000 ns->host, 8000-byte datagrams",
     "U2.1400": "U2.1400 remote->ns (-u), 1400-byte",
     "U2.8000": "U2.8000 remote->ns (-u), 8000-byte",
+    "G1.1400": "G1.1400 ns->host, UDP_SEGMENT sender, 1400-byte",
+    "G1.8000": "G1.8000 ns->host, UDP_SEGMENT sender, 8000-byte",
+    "G2.1400": "G2.1400 remote->ns (-u), UDP_SEGMENT sender, 1400-byte",
+    "G2.8000": "G2.8000 remote->ns (-u), UDP_SEGMENT sender, 8000-byte",
     "Q200": "Q200 ns->host, 200 DNS-like clients",
     "Q2000": "Q2000 ns->host, 2000 DNS-like clients",
 }
@@ -173,6 +177,29 @@ def parse_udpq(text, rc):
             j.get("client_cpu_s"))
 
 
+def parse_udpgso(text, rc):
+    """udpgso run: datagrams per second the GRO receiver counted, bytes, loss."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        j = json.loads(text[start:end + 1])
+    except ValueError:
+        reason = clean_note(text) or "no output"
+        if rc == 124:
+            reason = "client timed out: " + reason
+        return ("fail", None, "dgram/s", None, None, None, None, None, None,
+                reason)
+    if not j.get("answered"):
+        return ("fail", None, "dgram/s", None, None, None, None, None, None,
+                "the receiver never answered")
+    if not j.get("received"):
+        return ("fail", None, "dgram/s", None, j.get("bytes"), 0,
+                j.get("lost"), None, None, "no datagram arrived")
+    note = "%d send errors" % j["errors"] if j.get("errors") else ""
+    return ("ok", "%.0f" % j["rate"], "dgram/s", None, j.get("bytes"),
+            j.get("received"), max(0, j.get("lost", 0)), None, None, note,
+            None, None, j.get("client_cpu_s"))
+
+
 def parse_sockperf(text, rc):
     """Average and p99 latency (half round trip, as sockperf reports)."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", text)
@@ -244,7 +271,8 @@ def cmd_parse(tool, path, rc):
         text = ""
     parser = {"iperf3": parse_iperf3, "sockperf": parse_sockperf,
               "wrk": parse_wrk, "flows": parse_flows,
-              "iperf3u": parse_iperf3u, "udpq": parse_udpq}[tool]
+              "iperf3u": parse_iperf3u, "udpq": parse_udpq,
+              "udpgso": parse_udpgso}[tool]
     r = tuple(parser(text, int(rc)))
     out(*(r + (None,) * (13 - len(r))))
 
@@ -291,7 +319,7 @@ class Results:
         self.rows = rows
         self.by = {}
         for r in rows:
-            m = re.match(r"^U[12]\.([0-9]+)$", r.get("scenario", ""))
+            m = re.match(r"^[UG][12]\.([0-9]+)$", r.get("scenario", ""))
             if m and r["status"] == "ok":
                 # derived: received Gbit/s, loss as a percentage
                 got, lost = num(r.get("count")), num(r.get("retrans"))
@@ -618,7 +646,21 @@ def cmd_report(tsv, meta_path):
 def udp(o, res, scens, cols, table):
     """UDP bulk (U) and DNS-like (Q) tables."""
     bulk = [s for s in scens if s.startswith("U")]
+    gso = [s for s in scens if s.startswith("G")]
     dns = [s for s in scens if s.startswith("Q")]
+    if gso:
+        o.append("## UDP with segmentation offload")
+        o.append("")
+        o.append("test/bench/udpgso.c: one flow, the sender writes as many "
+                 "datagrams of the size in the name as fit in 64 KiB (at "
+                 "most 64) per send() with UDP_SEGMENT, the receiver reads "
+                 "with UDP_GRO and counts datagrams; G1 namespace -> "
+                 "gateway -> host loopback, G2 remote -> forwarded -u port "
+                 "-> namespace; kernel veth: remote -> host.")
+        o.append("")
+        table("UDP GSO, datagrams received", "per second", gso)
+        table("UDP GSO, received throughput", "Gbit/s", gso, "gbps")
+        table("UDP GSO, lost", "% of datagrams sent", gso, "loss_pct")
     if bulk:
         o.append("## UDP bulk")
         o.append("")

@@ -66,7 +66,8 @@ wan_cells() {
 }
 ALL_W="$(wan_cells D)$(wan_cells U)"
 ALL_U="U1.1400,U1.8000,U2.1400,U2.8000,Q200,Q2000"
-ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000,$ALL_U$ALL_W"
+ALL_G="G1.1400,G1.8000,G2.1400,G2.8000"
+ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000,$ALL_U,$ALL_G$ALL_W"
 ALL_IMPLS="ours,base,pasta,upstream,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
@@ -108,7 +109,8 @@ fi
 SCEN=$(echo "$SCEN" | sed 's/\(^\|,\)M\(,\|$\)/\1M1,M2\2/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g
-	s/\(^\|,\)U\(,\|$\)/\1'"$ALL_U"'\2/g' |
+	s/\(^\|,\)U\(,\|$\)/\1'"$ALL_U"'\2/g
+	s/\(^\|,\)G\(,\|$\)/\1'"$ALL_G"'\2/g' |
 	sed "s/\(^\|,\)W\(,\|\$\)/\1WD,WU\2/g
 	s/\(^\|,\)WD\(,\|\$\)/\1$(wan_cells D | cut -c2-)\2/g
 	s/\(^\|,\)WU\(,\|\$\)/\1$(wan_cells U | cut -c2-)\2/g")
@@ -381,12 +383,14 @@ cpu_ticks() {
 #   splice_out: namespace loopback -> -T port -> H's loopback
 # M1.N is N flows on the out path, M2.N on the in path; U1.LEN is one UDP
 # flow of LEN-byte datagrams on the out path, U2.LEN on the in path (-u as
-# well as -t: iperf3 has a TCP control connection); QN is N DNS-like
+# well as -t: iperf3 has a TCP control connection); G1.LEN and G2.LEN the
+# same paths with udpgso.c (a UDP_SEGMENT sender, a UDP_GRO receiver, -u
+# only); QN is N DNS-like
 # clients on the out path (the gateway maps to the host's loopback)
 scen_path() {
 	case "$1" in
-	S1|S4.1|M1.*|U1.*|Q*) echo out ;;
-	S2|S2R|S4.2|S5|S6|M2.*|U2.*) echo in ;;
+	S1|S4.1|M1.*|U1.*|G1.*|Q*) echo out ;;
+	S2|S2R|S4.2|S5|S6|M2.*|U2.*|G2.*) echo in ;;
 	S3) echo splice_in ;;
 	S3T) echo splice_out ;;
 	WD*) echo wan_down ;;
@@ -399,6 +403,7 @@ scen_tool() {
 	S5) echo wrk ;;
 	M*) echo flows ;;
 	U*) echo iperf3u ;;
+	G*) echo udpgso ;;
 	Q*) echo udpq ;;
 	*) echo iperf3 ;;
 	esac
@@ -411,8 +416,8 @@ port_for() {
 	iperf3*:splice_out) echo $IPERF_NS ;;
 	iperf3*:wan_*) echo $IPERF_WAN ;;
 	iperf3*:*) echo $IPERF_FWD ;;
-	udpq:out) echo $UDPQ_HOST ;;
-	udpq:*) echo $UDPQ_FWD ;;
+	udpq:out|udpgso:out) echo $UDPQ_HOST ;;
+	udpq:*|udpgso:*) echo $UDPQ_FWD ;;
 	sockperf:out) echo $SOCKPERF_HOST ;;
 	sockperf:*) echo $SOCKPERF_FWD ;;
 	wrk:*) echo $HTTP_FWD ;;
@@ -441,6 +446,7 @@ impl_unsupported() {
 	wrk) command -v wrk >/dev/null || { echo "wrk not installed"; return 0; }
 	     [ -x "$OUT/httpd" ] || { echo "test/bench/httpd.c did not build"; return 0; } ;;
 	udpq) [ -x "$OUT/udpq" ] || { echo "test/bench/udpq.c did not build"; return 0; } ;;
+	udpgso) [ -x "$OUT/udpgso" ] || { echo "test/bench/udpgso.c did not build"; return 0; } ;;
 	esac
 	return 1
 }
@@ -459,7 +465,7 @@ daemon_start() {
 	# UDP in: iperf3 -u has a TCP control connection beside the datagrams
 	case "$(scen_tool "$scen"):$path" in
 	iperf3u:in) u=$port ;;
-	udpq:in) u=$port; t=none ;;
+	udpq:in|udpgso:in) u=$port; t=none ;;
 	esac
 
 	case "$impl" in
@@ -559,6 +565,7 @@ server_start() {
 	case "$1" in
 	iperf3|iperf3u) ip netns exec "$SRV_NS" timeout $life iperf3 -s -1 -B "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
 	udpq) ip netns exec "$SRV_NS" "$OUT/udpq" serve "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
+	udpgso) ip netns exec "$SRV_NS" "$OUT/udpgso" serve "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
 	sockperf) ip netns exec "$SRV_NS" timeout $life sockperf server --tcp -i "$SRV_ADDR" -p "$2" >/dev/null 2>&1 & ;;
 	wrk) ip netns exec "$SRV_NS" "$OUT/httpd" "$SRV_ADDR" "$2" $life >/dev/null 2>&1 & ;;
 	flows) life=$((FLOWS_TIMEOUT + 60))
@@ -567,7 +574,7 @@ server_start() {
 	esac
 	SRV_PID=$!
 	BG_PIDS="$BG_PIDS $SRV_PID"
-	[ "$1" = udpq ] && { wait_for 100 listening_udp "$SRV_NS" "$2"; return; }
+	case "$1" in udpq|udpgso) wait_for 100 listening_udp "$SRV_NS" "$2"; return ;; esac
 	wait_for 100 listening "$SRV_NS" "$2"
 }
 
@@ -601,6 +608,11 @@ client_run() {
 		ip netns exec "$CLI_NS" ping -c 1 -W 1 "$CLI_DST" >/dev/null 2>&1
 		ip netns exec "$CLI_NS" timeout -k 5 $lim "$OUT/udpq" run \
 			"$CLI_DST" "$3" "${2#Q}" "$DUR" >"$4" 2>&1 & ;;
+	udpgso)
+		# the gateway's MAC first, as for udpq
+		ip netns exec "$CLI_NS" ping -c 1 -W 1 "$CLI_DST" >/dev/null 2>&1
+		ip netns exec "$CLI_NS" timeout -k 5 $lim "$OUT/udpgso" run \
+			"$CLI_DST" "$3" "${2#G?.}" "$DUR" >"$4" 2>&1 & ;;
 	sockperf)
 		ip netns exec "$CLI_NS" timeout -k 5 $lim sockperf ping-pong --tcp \
 			-i "$CLI_DST" -p "$3" -t "$DUR" >"$4" 2>&1 & ;;
@@ -707,7 +719,7 @@ run_case() {
 	# cpu per unit: s/GB for bulk, s per 1000 connections, s per 1M round trips
 	per=$(echo "$res" | awk -F'\t' -v c="$cpu" -v t="$tool" '
 		c == "-" || $1 != "ok" { print "-"; exit }
-		(t ~ /^iperf3/ || t == "flows") && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
+		(t ~ /^iperf3/ || t == "flows" || t == "udpgso") && $5 > 0 { printf "%.3f\n", c / ($5 / 1e9); exit }
 		t == "udpq" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
 		t == "wrk" && $6 > 0 { printf "%.3f\n", c / ($6 / 1000); exit }
 		t == "sockperf" && $6 > 0 { printf "%.3f\n", c / ($6 / 1e6); exit }
@@ -835,6 +847,10 @@ fi
 case ",$SCEN," in *,Q*)
 	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/udpq" "$here/udpq.c" 2>"$OUT/logs/udpq-build.log" ||
 		log "udpq.c did not build: Q scenarios will be n/a" ;;
+esac
+case ",$SCEN," in *,G*)
+	${CC:-cc} -O2 -Wall -Wextra -o "$OUT/udpgso" "$here/udpgso.c" 2>"$OUT/logs/udpgso-build.log" ||
+		log "udpgso.c did not build: G scenarios will be n/a" ;;
 esac
 
 if command -v wrk >/dev/null; then

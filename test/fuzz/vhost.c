@@ -12,7 +12,8 @@
  * walked (with indirect descriptors allowed) and its pieces copied out and
  * written to, so that ASan sees any piece that strays outside the buffer.
  * What a chain holds is also taken as a guest frame behind its 10-byte
- * virtio-net header: checked (vnet_hdr_in_check(), with HOST_TSO4/6) and,
+ * virtio-net header: checked (vnet_hdr_in_check(), with HOST_TSO4/6 and
+ * HOST_USO) and,
  * if accepted, given a header of ours (vnet_hdr_out()) from its fields.
  */
 #include <endian.h>
@@ -115,7 +116,7 @@ static void vhost_fuzz_rings(const uint8_t *data, size_t size,
 			struct virtio_net_hdr h, o;
 
 			memcpy(&h, vhost_fuzz_scratch, sizeof(h));
-			if (!vnet_hdr_in_check(&h, l2, got - 10, true, true))
+			if (!vnet_hdr_in_check(&h, l2, got - 10, true, true, true))
 				vnet_hdr_out(&o, l2, got - 10, got - 10,
 					     (uint32_t)h.csum_start << 16 |
 					     h.csum_offset, h.gso_size);

@@ -347,6 +347,7 @@ static bool vf_kick(unsigned q, bool big)
 	uint64_t v = big ? (1ULL << 62) : 1;
 	const uint8_t *f[8];
 	size_t l[8];
+	uint16_t g[8];
 	int rc;
 
 	if (vf.kick[q] >= 0 && vf.kick_efd[q])
@@ -354,7 +355,7 @@ static bool vf_kick(unsigned q, bool big)
 	rc = vu_kick_handler(q);
 	if (rc == -EBADMSG)
 		return true;
-	if (rc == 0 && q == 1 && vu_frames_from_guest(f, l, 8) < 0)
+	if (rc == 0 && q == 1 && vu_frames_from_guest(f, l, g, 8) < 0)
 		return true;
 	return vu_broken();
 }

@@ -12,11 +12,17 @@
 #  2. the namespace -> the gateway -> echo on H's loopback, IPv4 and IPv6,
 #     segments up to 16,000 bytes (the tap's MTU is 65,520): the echoes
 #     reach pasta's flow socket (UDP_GRO) as super-datagrams;
-#  3. H's loopback -> the -u port -> spliced to the namespace's echo;
+#  3. H's loopback -> the -u port -> spliced to the namespace's echo, and
+#     the namespace's loopback -> the -U port -> spliced to H's echo:
+#     both of pasta's sockets of the flow have UDP_GRO, and each
+#     super-datagram must go on whole, in one send with UDP_SEGMENT, both
+#     ways (--stats: spliced super-datagrams whole; fails on a pasta that
+#     cuts them into one send per datagram);
 #  4. with --pcap (no UDP super-frames to the namespace: super-datagrams
 #     cut into one frame per datagram here), 1 and 2 again;
-#  5. with --no-udp-offload (no UDP_GRO, no UDP_SEGMENT), 1 and 2 again:
-#     the namespace's super-frames (Linux 6.2 taps) are cut by pasta;
+#  5. with --no-udp-offload (no UDP_GRO, no UDP_SEGMENT), 1, 2 and 3
+#     again: the namespace's super-frames (Linux 6.2 taps) are cut by
+#     pasta, no spliced super-datagram;
 #  6. with --no-map-gw, the namespace -> R itself, segments of 8,000
 #     bytes: R's veth has MTU 1500, the kernel refuses UDP_SEGMENT for the
 #     flow (EINVAL), which falls back to one datagram per message (IP
@@ -66,15 +72,33 @@ bg in_host $UDPTOOL gsoecho :: 5302 150
 wait_for in_ns sh -c "ss -Huln 'sport = :5301' | grep -q 5301" || fail "echo in ns"
 wait_for in_host sh -c "ss -Huln 'sport = :5302' | grep -q 5302" || fail "echo in H"
 
-start_pasta -u 6301:5301 --stats
+# spliced N - run 3 with N rounds each way
+spliced() {
+	warm in_host 127.0.0.1 6301
+	warm in_host ::1 6301
+	warm in_ns 127.0.0.1 6302
+	warm in_ns ::1 6302
+	in_host $UDPTOOL gso 127.0.0.1 6301 $1 $NS || fail "IPv4, spliced in ($2)"
+	in_host $UDPTOOL gso ::1 6301 $1 $NS || fail "IPv6, spliced in ($2)"
+	in_ns $UDPTOOL gso 127.0.0.1 6302 $1 $NS || fail "IPv4, spliced out ($2)"
+	in_ns $UDPTOOL gso ::1 6302 $1 $NS || fail "IPv6, spliced out ($2)"
+}
+
+start_pasta -u 6301:5301 -U 6302:5302 --stats
 grep "UDP offload on host sockets" "$WORK/pasta.log"
 grep -q "UDP_GRO no" "$WORK/pasta.log" && skip "this kernel has no UDP_GRO"
+grep -q "UDP_SEGMENT no" "$WORK/pasta.log" && skip "this kernel has no UDP_SEGMENT"
 rounds 4 default
-warm in_host 127.0.0.1 6301
-warm in_host ::1 6301
-in_host $UDPTOOL gso 127.0.0.1 6301 4 $NS || fail "IPv4, spliced"
-in_host $UDPTOOL gso ::1 6301 4 $NS || fail "IPv6, spliced"
+spliced 4 default
 pasta_alive
+# 4 rounds of 6 runs of several datagrams, IPv4 and IPv6, in and out,
+# each echoed: 192 super-datagrams, each sent on whole (the loopback
+# passes a UDP_SEGMENT sender's packet whole to a UDP_GRO reader)
+whole=$(stat "spliced super-datagrams whole")
+split=$(stat "split")
+log "spliced super-datagrams: $whole sent whole, $split split"
+[ "${whole:-0}" -ge 192 ] || fail "${whole:-no} spliced super-datagrams sent whole with UDP_SEGMENT"
+[ "${split:-1}" -eq 0 ] || fail "$split spliced super-datagrams split, UDP_SEGMENT on loopback"
 gro=$(stat "datagrams in host super-datagrams")
 log "$(grep 'stats: UDP flows' "$WORK/pasta.log" | tail -1)"
 [ "${gro:-0}" -gt 0 ] || fail "no super-datagram read from a UDP_GRO socket"
@@ -91,10 +115,13 @@ rounds 2 pcap
 pasta_alive
 stop_pasta
 
-start_pasta -u 6301:5301 --no-udp-offload --stats
+start_pasta -u 6301:5301 -U 6302:5302 --no-udp-offload --stats
 grep -q "UDP offload on host sockets: off" "$WORK/pasta.log" ||
 	fail "--no-udp-offload not logged"
 rounds 1 no-udp-offload
+spliced 1 no-udp-offload
+whole=$(stat "spliced super-datagrams whole")
+[ "${whole:-1}" -eq 0 ] || fail "$whole spliced super-datagrams sent whole with --no-udp-offload"
 gro=$(stat "datagrams in host super-datagrams")
 [ "${gro:-1}" -eq 0 ] || fail "$gro datagrams read in super-datagrams with --no-udp-offload"
 gin=$(stat "super-frames from guest")

@@ -45,6 +45,7 @@ static int memfd = -1;
 static uint8_t *gmem;			/* the "guest's" view */
 static int kick[2], call[2];
 static const uint16_t gso0[2];		/* no super-frames */
+static uint16_t gso_out[4];		/* vu_frames_from_guest(): gso_size */
 
 /**
  * le32_at() - Read a little-endian u32
@@ -675,7 +676,7 @@ START_TEST(test_vu_from_guest_frame)
 	memset(gmem + BUF, 0, 12);			/* virtio-net header */
 	memset(gmem + BUF + 12, 0x77, 60);
 	post(1, 0, 12 + 60, false);
-	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 1);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, gso_out, 4), 1);
 	ck_assert_uint_eq(l[0], 60);
 	ck_assert_mem_eq(f[0], gmem + BUF + 12, 60);
 	ck_assert_uint_eq(used_idx(1), 1);
@@ -691,7 +692,7 @@ START_TEST(test_vu_from_guest_runt_dropped)
 
 	start_queues();
 	post(1, 0, 12 + 13, false);	/* less than an Ethernet header */
-	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 0);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, gso_out, 4), 0);
 	ck_assert_uint_eq(used_idx(1), 1);	/* buffer still returned */
 	ck_assert(vu_ready());
 }
@@ -707,7 +708,7 @@ START_TEST(test_vu_from_guest_bad_descriptor_breaks)
 	start_queues();
 	post(1, 0, 100, false);
 	memcpy(desc, &a, 8);
-	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), -EBADMSG);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, gso_out, 4), -EBADMSG);
 	ck_assert(vu_broken());
 	ck_assert(!vu_ready());
 	vu_detach();
@@ -720,6 +721,10 @@ END_TEST
  */
 #define F_BASE	(BIT(32) | BIT(15))
 #define F_TSO	(F_BASE | BIT(0) | BIT(1) | BIT(7) | BIT(8) | BIT(11) | BIT(12))
+/* virtio 1.2 5.1.3, Linux uapi virtio_net.h: GUEST_USO4 54, GUEST_USO6 55,
+ * HOST_USO 56; with CSUM 0 and GUEST_CSUM 1 they depend on
+ */
+#define F_USO	(F_BASE | BIT(0) | BIT(1) | BIT(54) | BIT(55) | BIT(56))
 
 /**
  * tcp_frame() - Lay out an Ethernet + IPv4/IPv6 + TCP frame
@@ -1037,7 +1042,7 @@ static int from_guest(uint64_t features, const uint8_t *hdr,
 	memcpy(gmem + BUF, hdr, 12);
 	memcpy(gmem + BUF + 12, frame, flen);
 	post_chain(1, 0, (unsigned)DIV_ROUND_UP(total, 0x1000), total, false);
-	n = vu_frames_from_guest(f, ls, 4);
+	n = vu_frames_from_guest(f, ls, gso_out, 4);
 	ck_assert_uint_eq(used_idx(1), 1);	/* chain returned either way */
 	ck_assert(vu_ready());
 	if (n == 1) {
@@ -1146,6 +1151,179 @@ START_TEST(test_vu_from_guest_bad_gso_dropped)
 }
 END_TEST
 
+START_TEST(test_vu_get_features_offers_uso)
+{
+	uint8_t pl[64];
+	uint64_t f;
+
+	u64_msg(VU_GET_FEATURES, 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_GET_FEATURES, pl), 8);
+	memcpy(&f, pl, 8);
+	f = le64toh(f);
+	ck_assert((f & F_USO) == F_USO);
+}
+END_TEST
+
+/* 5.1.3.1 (virtio 1.2): GUEST_USO4/6 need GUEST_CSUM, HOST_USO needs CSUM */
+START_TEST(test_vu_uso_without_csum_drops)
+{
+	u64_msg(VU_SET_FEATURES, F_BASE | BIT(54) | BIT(55), -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+	vu_detach();
+	vu_attach(sp[0]);
+	u64_msg(VU_SET_FEATURES, F_BASE | BIT(1) | BIT(56), -1);
+	ck_assert_int_eq(vu_cmd_handler(), -EINVAL);
+	vu_detach();
+	vu_attach(sp[0]);
+	u64_msg(VU_SET_FEATURES, F_USO, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert(vu_guest_uso());
+}
+END_TEST
+
+/**
+ * to_guest_uso() - A UDP super-frame through vu_frames_to_guest()
+ * @features:	Negotiated features
+ * @v6:		IPv6 (else IPv4)
+ * @h:		Filled with the 12-byte virtio-net header written
+ *
+ * Ten datagrams of 1400 bytes, with the UDP checksum left partial
+ * (csum_offset 6: RFC 768), gso_size 1400; 16 buffers of 1600 bytes
+ */
+static void to_guest_uso(uint64_t features, bool v6, uint8_t *h)
+{
+	static uint8_t frame[20000];
+	struct iovec v = { frame, 0 };
+	size_t th = v6 ? 54 : 34;
+	uint32_t cs = (uint32_t)(th << 16 | 6);
+	uint16_t first = 0, gso = 1400;
+	uint8_t niov = 1;
+	bool dropped;
+	unsigned d;
+
+	v.iov_len = tcp_frame(frame, v6, 0, 10 * 1400 - 12);	/* 8 + 10 * 1400 */
+	frame[v6 ? 14 + 6 : 14 + 9] = 17;			/* UDP */
+	start_queues_f(features);
+	for (d = 0; d < 16; d++)
+		post(0, d, 1600, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, &gso, 1, &dropped);
+	ck_assert(!dropped);
+	memcpy(h, gmem + BUF, 12);
+}
+
+/* 5.1.6.4.1 with GUEST_USO4/6: NEEDS_CSUM, VIRTIO_NET_HDR_GSO_UDP_L4 = 5,
+ * gso_size = the datagram payload, hdr_len up to the end of the UDP header
+ * (14 + 20 + 8), csum_start at the UDP header, csum_offset 6
+ */
+START_TEST(test_vu_to_guest_uso)
+{
+	uint8_t h[12];
+
+	to_guest_uso(F_USO, false, h);
+	ck_assert_uint_eq(h[0], 1);			/* NEEDS_CSUM */
+	ck_assert_uint_eq(h[1], 5);			/* GSO_UDP_L4 */
+	ck_assert_uint_eq(le16_at(h + 2), 42);		/* hdr_len */
+	ck_assert_uint_eq(le16_at(h + 4), 1400);	/* gso_size */
+	ck_assert_uint_eq(le16_at(h + 6), 34);		/* csum_start */
+	ck_assert_uint_eq(le16_at(h + 8), 6);		/* csum_offset */
+	vu_detach();
+	vu_attach(sp[0]);
+	to_guest_uso(F_USO, true, h);
+	ck_assert_uint_eq(h[1], 5);
+	ck_assert_uint_eq(le16_at(h + 2), 14 + 40 + 8);
+	ck_assert_uint_eq(le16_at(h + 6), 54);
+}
+END_TEST
+
+/* Without GUEST_USO4/6 (TSO only) no GSO type on a UDP frame (5.1.6.4.1):
+ * the fallback is one datagram per frame, which passt/udp.c builds when
+ * tap_uso_offload() is false
+ */
+START_TEST(test_vu_to_guest_uso_not_negotiated)
+{
+	uint8_t h[12];
+
+	to_guest_uso(F_TSO, false, h);
+	ck_assert(!vu_guest_uso());
+	ck_assert_uint_eq(h[0], 1);
+	ck_assert_uint_eq(h[1], 0);			/* GSO_NONE */
+	ck_assert_uint_eq(le16_at(h + 4), 0);
+}
+END_TEST
+
+/* Without MRG_RXBUF a UDP super-frame must fit one chain: one of 4 KiB
+ * can't hold it, it's dropped, and USO (not TSO) to the guest stops
+ */
+START_TEST(test_vu_to_guest_uso_small_chain_stops_uso)
+{
+	static uint8_t frame[20000];
+	struct iovec v = { frame, 0 };
+	uint32_t cs = 34 << 16 | 6;
+	uint16_t first = 0, gso = 1400;
+	uint8_t niov = 1;
+	bool dropped;
+
+	v.iov_len = tcp_frame(frame, false, 0, 10 * 1400 - 12);
+	frame[14 + 9] = 17;
+	start_queues_f((F_USO | F_TSO) & ~BIT(15));	/* no MRG_RXBUF */
+	post(0, 0, 4096, true);
+	vu_frames_to_guest(&v, &first, &niov, &cs, &gso, 1, &dropped);
+	ck_assert(dropped);
+	ck_assert(!vu_guest_uso());
+	ck_assert(vu_guest_tso());
+}
+END_TEST
+
+/* HOST_USO: a UDP super-frame (GSO_UDP_L4, NEEDS_CSUM at the UDP checksum)
+ * comes through with its gso_size, for passt/udp.c to send with
+ * UDP_SEGMENT; without HOST_USO, with TCP's csum_offset or on a TCP frame
+ * it's dropped and counted
+ */
+START_TEST(test_vu_from_guest_uso)
+{
+	static uint8_t v4[20000], v6[20000];
+	size_t l4 = tcp_frame(v4, false, 0, 10 * 1400 - 12), l = 0;
+	size_t l6 = tcp_frame(v6, true, 0, 10 * 1400 - 12);
+	struct {
+		uint64_t features;
+		const uint8_t *frame;
+		uint8_t flags;
+		uint16_t cstart, coff;
+		bool ok;
+	} t[] = {
+		{ F_USO, v4, 1, 34, 6, true },
+		{ F_USO, v6, 1, 54, 6, true },
+		{ F_TSO, v4, 1, 34, 6, false },		/* no HOST_USO */
+		{ F_USO, v4, 0, 34, 6, false },		/* no NEEDS_CSUM */
+		{ F_USO, v4, 1, 34, 16, false },	/* TCP's checksum field */
+		{ F_USO, v6, 1, 54 + 20000, 6, false },	/* beyond the frame */
+	};
+	uint8_t h[12];
+	unsigned i;
+
+	v4[14 + 9] = 17;
+	v6[14 + 6] = 17;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		vu_stats.rx_bad_gso = 0;
+		gso_out[0] = 0;
+		gso_hdr(h, t[i].flags, 5, 1400, t[i].cstart, t[i].coff);
+		ck_assert_msg(from_guest(t[i].features, h, t[i].frame,
+					 t[i].frame == v4 ? l4 : l6, &l) ==
+			      (t[i].ok ? 1 : 0), "case %u", i);
+		ck_assert_uint_eq(vu_stats.rx_bad_gso, t[i].ok ? 0 : 1);
+		ck_assert_uint_eq(gso_out[0], t[i].ok ? 1400 : 0);
+		vu_detach();
+		vu_attach(sp[0]);
+	}
+	/* A UDP frame of one datagram: no gso_size */
+	gso_hdr(h, 1, 0, 0, 34, 6);
+	gso_out[0] = 7;
+	ck_assert_int_eq(from_guest(F_USO, h, v4, l4, &l), 1);
+	ck_assert_uint_eq(gso_out[0], 0);
+}
+END_TEST
+
 /* vu_rx_bufs(): the available ring entries of the receive queue that we
  * haven't taken, what senders may queue frames for
  */
@@ -1184,7 +1362,7 @@ START_TEST(test_vu_shrunk_memory_drops)
 	memset(gmem + BUF, 0, 12 + 60);
 	post(1, 0, 12 + 60, false);
 	ck_assert_int_eq(ftruncate(memfd, 0), 0);	/* gmem is gone too */
-	ck_assert_int_le(vu_frames_from_guest(f, l, 4), 0);
+	ck_assert_int_le(vu_frames_from_guest(f, l, gso_out, 4), 0);
 	ck_assert(vu_broken());
 	ck_assert_uint_eq(vu_stats.shrunk, 1);
 	vu_detach();
@@ -1203,7 +1381,7 @@ START_TEST(test_vu_sealed_memory_kept)
 	memset(gmem + BUF, 0, 12 + 60);
 	post(1, 0, 12 + 60, false);
 	ck_assert_int_lt(ftruncate(memfd, 0), 0);
-	ck_assert_int_eq(vu_frames_from_guest(f, l, 4), 1);
+	ck_assert_int_eq(vu_frames_from_guest(f, l, gso_out, 4), 1);
 	ck_assert(!vu_broken());
 }
 END_TEST
@@ -1507,7 +1685,7 @@ START_TEST(test_vu_log_tx_used_ring_only)
 	memset(gmem + BUF, 0, 12);
 	memset(gmem + BUF + 12, 0x77, 60);
 	post(1, 0, 12 + 60, false);
-	ck_assert_int_eq(vu_frames_from_guest(f, len, 4), 1);
+	ck_assert_int_eq(vu_frames_from_guest(f, len, gso_out, 4), 1);
 	/* Queue 1's used ring is at 0x40006000: byte 0x8000, bit 6; the
 	 * frame was only read: page 0x40010 stays clean
 	 */
@@ -1969,6 +2147,12 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_from_guest_gso_accepted);
 	tcase_add_test(tc, test_vu_from_guest_gso_v6_accepted);
 	tcase_add_test(tc, test_vu_from_guest_bad_gso_dropped);
+	tcase_add_test(tc, test_vu_get_features_offers_uso);
+	tcase_add_test(tc, test_vu_uso_without_csum_drops);
+	tcase_add_test(tc, test_vu_to_guest_uso);
+	tcase_add_test(tc, test_vu_to_guest_uso_not_negotiated);
+	tcase_add_test(tc, test_vu_to_guest_uso_small_chain_stops_uso);
+	tcase_add_test(tc, test_vu_from_guest_uso);
 	tcase_add_test(tc, test_vu_rx_bufs_counts);
 	tcase_add_test(tc, test_vu_shrunk_memory_drops);
 	tcase_add_test(tc, test_vu_sealed_memory_kept);

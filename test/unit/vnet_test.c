@@ -152,16 +152,16 @@ START_TEST(test_vnet_in_ok)
 	struct virtio_net_hdr h = { 0 };
 	size_t l4 = tcp_frame(fr, false, 0, 44 * 1460);
 
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false), 0);
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, false), 0);
 	h.flags = 1;
 	h.gso_type = 1;
 	h.gso_size = 1460;
 	h.csum_start = 34;
 	h.csum_offset = 16;
 	h.hdr_len = 1000;	/* not relied on (5.1.6.2.2) */
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, false), 0);
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, false, false), 0);
 	h.flags = 1 | 2;	/* DATA_VALID: a flag we ignore */
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, false), 0);
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, false, false), 0);
 }
 END_TEST
 
@@ -173,46 +173,94 @@ START_TEST(test_vnet_in_bad)
 	size_t l4 = tcp_frame(fr, false, 0, 44 * 1460);
 
 	h = g;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, true, false),
 			 -VNET_IN_TYPE);	/* HOST_TSO4 not negotiated */
 	h.gso_type = 4;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_PROTO);	/* TCPV6 on IPv4 */
 	h.gso_type = 3;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_TYPE);	/* UFO */
 	h.gso_type = 5;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
-			 -VNET_IN_TYPE);	/* USO */
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
+			 -VNET_IN_TYPE);	/* USO, HOST_USO not negotiated */
 	h.gso_type = 0x81;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_TYPE);	/* ECN, not offered */
 	h = g;
 	h.flags = 0;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_NOCSUM);
 	h = g;
 	h.gso_size = 0;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_SIZE);
 	h = g;
 	h.csum_start = (uint16_t)(l4 - 17);	/* field ends past the frame */
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_CSUM);
 	h.gso_type = 0;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_CSUM);
 	h = g;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, 50, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, 50, true, true, false),
 			 -VNET_IN_CSUM);	/* short frame */
 	h.csum_start = 14;
 	h.csum_offset = 0;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, 50, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, 50, true, true, false),
 			 -VNET_IN_PROTO);	/* no room for IP + TCP */
 	fr[14 + 9] = 17;
 	h = g;
-	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true),
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
 			 -VNET_IN_PROTO);	/* TCPV4 on UDP */
+}
+END_TEST
+
+/* virtio 1.2 5.1.6.2.1 with VIRTIO_NET_F_HOST_USO: a UDP super-frame needs
+ * NEEDS_CSUM at the UDP checksum (RFC 768: offset 6 in the header) and a
+ * gso_size; IPv4 or IPv6 UDP only
+ */
+START_TEST(test_vnet_in_uso)
+{
+	struct virtio_net_hdr g = { .flags = 1, .gso_type = 5,
+				    .gso_size = 1400, .csum_start = 34,
+				    .csum_offset = 6 }, h;
+	size_t l4 = tcp_frame(fr, false, 0, 10 * 1400);
+
+	fr[14 + 9] = 17;			/* UDP */
+	h = g;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, true), 0);
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, true, true, false),
+			 -VNET_IN_TYPE);	/* HOST_USO not negotiated */
+	h.flags = 0;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_NOCSUM);
+	h = g;
+	h.gso_size = 0;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_SIZE);
+	h = g;
+	h.csum_offset = 16;			/* TCP's field, not UDP's */
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_CSUM);
+	h = g;
+	h.csum_start = (uint16_t)(l4 - 7);	/* field ends past the frame */
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_CSUM);
+	fr[14 + 9] = 6;				/* TCP under a USO header */
+	h = g;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_PROTO);
+
+	l4 = tcp_frame(fr, true, 0, 3 * 1000);
+	fr[14 + 6] = 17;			/* IPv6, next header UDP */
+	h = g;
+	h.csum_start = 54;
+	h.gso_size = 1000;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true), 0);
+	fr[14 + 6] = 6;
+	ck_assert_int_eq(vnet_hdr_in_check(&h, fr, l4, false, false, true),
+			 -VNET_IN_PROTO);
 }
 END_TEST
 
@@ -233,6 +281,7 @@ static Suite *vnet_suite(void)
 	tcase_add_test(tc, test_vnet_out_uso);
 	tcase_add_test(tc, test_vnet_in_ok);
 	tcase_add_test(tc, test_vnet_in_bad);
+	tcase_add_test(tc, test_vnet_in_uso);
 	suite_add_tcase(s, tc);
 	return s;
 }
