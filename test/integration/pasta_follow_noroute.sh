@@ -3,7 +3,7 @@
 # pasta_follow_noroute.sh - the host has no route out for a while, then
 # gets it back, while pasta --config-net follows it (passt.1, FOLLOWING THE
 # HOST: "A family for which the host has no usable address for a while (no
-# route at all, say) keeps its previous values"), twice:
+# route at all, say) ... keeps its previous values"), twice:
 #  - H's default routes are deleted (its address stays: no route but the
 #    link's own prefix), then added again;
 #  - H's h0 goes down (the kernel removes its routes, and its IPv6
@@ -14,7 +14,8 @@
 # 192.0.2.10 and 2001:db8:4::10 (beyond the gateway) fails within 5 s
 # with an error (not "connected", not a hang).  Afterwards, within 10 s:
 # 1 MiB from N to R, IPv4 and IPv6, whose server answers the sha256, and
-# R sees H's addresses.
+# R sees H's addresses.  First, a flood of changes in R and in N (other
+# namespaces than the one pasta watches) derives nothing and changes nothing.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
@@ -56,6 +57,30 @@ works() {
 	[ "$(in_ns timeout 5 $PEER peer 2001:db8:4::10 $PPORT)" = $H6 ]
 }
 works || fail "traffic from N to R at start"
+
+# Messages of other namespaces: a flood of address changes in R (on r0,
+# h0's own veth peer) and in N (on pasta's tap) is nothing to pasta, which
+# watches H (rtnetlink(7): notifications stay in their namespace; a veth
+# only names its peer's namespace by id): no derivation, no change line,
+# N as before
+ntap=$(ip -n "$N" -o link show | awk -F': ' '$2 != "lo" { print $2; exit }')
+n=$(derived)
+for ns in "$R r0" "$N $ntap"; do
+	i=0
+	while [ $i -lt 200 ]; do
+		echo "addr add 192.0.2.$((i % 250 + 1))/32 dev ${ns#* }"
+		echo "addr del 192.0.2.$((i % 250 + 1))/32 dev ${ns#* }"
+		i=$((i + 1))
+	done | ip -n "${ns%% *}" -batch - || fail "flood in ${ns%% *}"
+done
+sleep 1
+[ "$(derived)" = "$n" ] || fail "pasta derived again after changes in R and N"
+grep -q "host changed" "$WORK/pasta.log" &&
+	fail "a change in R or N was taken for one of H: $(grep 'host changed' "$WORK/pasta.log")"
+snap > "$WORK/after"
+diff "$WORK/before" "$WORK/after" || fail "N changed after changes in R and N"
+pasta_alive
+log "800 address messages in R and N: nothing derived, nothing changed"
 
 # gone WHAT - H has no route out (after WHAT): N unchanged, pasta up,
 # connections from N fail quickly
