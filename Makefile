@@ -122,16 +122,16 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS_MODE) -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS_MODE) $(LDFLAGS)
 
-SRCS := $(sort $(wildcard conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c))
+SRCS := $(sort $(wildcard lib/*.c conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c))
 MAIN_SRC := entry/main.c
 CORE_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
 CORE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS))
 # The same sources built with -DUNIT_TEST for the unit tests and the fuzzing
-# harnesses: VISIBLE_IF_UNIT (conf/visible.h) exports there what the
+# harnesses: VISIBLE_IF_UNIT (lib/visible.h) exports there what the
 # daemon's objects keep static
 TEST_OBJS := $(patsubst %.c,$(BUILD)/obj-test/%.o,$(CORE_SRCS))
 MAIN_OBJ := $(BUILD)/obj/entry/main.o
-HDRS := $(wildcard conf/*.h tap/*.h passt/*.h splice/*.h entry/*.h)
+HDRS := $(wildcard lib/*.h conf/*.h tap/*.h passt/*.h splice/*.h entry/*.h)
 
 UNIT_SRCS := $(sort $(wildcard test/unit/*_test.c))
 UNIT_BINS := $(patsubst test/unit/%.c,$(BUILD)/test/%,$(UNIT_SRCS))
@@ -407,7 +407,7 @@ check: deps
 
 # Who uses whom: includes and symbols between folders, and circles of files
 # (test/deps_graph.py).  check-deps fails if a folder uses one after it in
-# conf/ <- tap/ <- passt/ <- splice/ <- entry/, or a circle spans folders.
+# lib/ <- conf/ <- tap/ <- passt/ <- splice/ <- entry/, or a circle spans folders.
 # It also prints the size of passt/'s largest circle: the largest strongly
 # connected component (Tarjan) of files of passt/ in the union of the
 # include graph ("#include" lines; a header and its .c are one file) and the
@@ -425,7 +425,7 @@ check-deps: all
 		--budget $(DEPS_CIRCLE_BUDGET) \
 		--pairs-budget $(DEPS_PAIRS_BUDGET) >$(BUILD)/deps.txt || \
 		{ cat $(BUILD)/deps.txt; exit 1; }
-	@echo "deps: conf/ <- tap/ <- passt/ <- splice/ <- entry/, no circle across folders"
+	@echo "deps: lib/ <- conf/ <- tap/ <- passt/ <- splice/ <- entry/, no circle across folders"
 	@sed -n 's/^\(passt\/ largest circle\|two-way pairs\): /deps: &/p' \
 		$(BUILD)/deps.txt
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "conf_internal.h"
-#include "log.h"
+#include "../lib/log.h"
 #include "netlink.h"
 #include "ports.h"
 #include "resolv.h"

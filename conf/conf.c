@@ -43,11 +43,11 @@
 #include <unistd.h>
 
 #include "conf_internal.h"
-#include "log.h"
+#include "../lib/log.h"
 #include "netlink.h"
 #include "ports.h"
 #include "resolv.h"
-#include "visible.h"
+#include "../lib/visible.h"
 
 #ifndef VERSION
 #define VERSION "unknown"

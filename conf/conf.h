@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "../lib/util.h"
 
 #define CONF_MAX_DNS		4	/* per family */
 #define CONF_MAX_SEARCH		8

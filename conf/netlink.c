@@ -29,10 +29,10 @@
 #include <netlink/route/link.h>
 #include <netlink/route/route.h>
 
-#include "log.h"
+#include "../lib/log.h"
 #include "netlink.h"
 #include "netlink_internal.h"
-#include "visible.h"
+#include "../lib/visible.h"
 
 /**
  * union netlink_ip - IPv4 or IPv6 address, network order

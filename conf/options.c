@@ -22,7 +22,7 @@
 #include <linux/if_tun.h>
 
 #include "conf_internal.h"
-#include "log.h"
+#include "../lib/log.h"
 #include "netlink.h"
 #include "ports.h"
 #include "resolv.h"

@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "ports.h"
-#include "visible.h"
+#include "../lib/visible.h"
 
 VISIBLE_IF_UNIT
 const char *fwd_ephemeral_path = FWD_EPHEMERAL_PATH;

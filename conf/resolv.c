@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "../lib/log.h"
 #include "resolv.h"
 
 const char *resolv_path = RESOLV_PATH;

@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "visible.h"
+#include "../lib/visible.h"
 #include "wire.h"
 
 #define WIRE_TBLS	4	/* t, u, T, U: enum fwd_tbl order */

@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
-#include "../conf/file.h"
-#include "../conf/log.h"
+#include "../lib/file.h"
+#include "../lib/log.h"
 #include "../tap/guest.h"
 #include "../tap/pcap.h"
 #include "../tap/tap.h"

@@ -63,7 +63,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../conf/ports.h"
 #include "../conf/wire.h"
 #include "ctl.h"

@@ -66,8 +66,8 @@
 #include <netlink/netlink.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "devmem.h"
 #include "tcp_devmem.h"
 

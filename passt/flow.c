@@ -32,8 +32,8 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "epoll_ref.h"
 #include "flow_table.h"
 #include "ctx.h"

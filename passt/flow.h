@@ -48,8 +48,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 
 enum flow_type {
 	FLOW_NONE = 0,

@@ -53,7 +53,7 @@
 #include <cap-ng.h>
 
 #include "../conf/follow.h"
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../conf/netlink.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"

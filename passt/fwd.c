@@ -33,7 +33,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../tap/guest.h"
 #include "epoll_ref.h"
 #include "flow.h"

@@ -54,7 +54,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../conf/ports.h"
 #include "fwd.h"
 #include "fwd_auto.h"

@@ -92,8 +92,8 @@
 
 #include <cap-ng.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "devmem.h"
 #include "isolation.h"
 #include "limits.h"

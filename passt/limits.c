@@ -52,8 +52,8 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "limits.h"
 
 #define NR_OPEN_PATH		"/proc/sys/fs/nr_open"

@@ -30,7 +30,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../conf/netlink.h"
 #include "isolation.h"
 #include "nsconf.h"

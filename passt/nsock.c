@@ -42,8 +42,8 @@
 
 #include <cap-ng.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "epoll_ref.h"
 #include "isolation.h"
 #include "ctx.h"

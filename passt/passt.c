@@ -43,8 +43,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "../tap/guest.h"
 #include "../tap/hdr.h"
 #include "../tap/services.h"

@@ -48,7 +48,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../conf/netlink.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"

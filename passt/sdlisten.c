@@ -44,8 +44,8 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "epoll_ref.h"
 #include "sdlisten.h"
 

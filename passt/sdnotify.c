@@ -49,8 +49,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "sdnotify.h"
 
 static int sdnotify_sock = -1;		/* connected datagram socket */

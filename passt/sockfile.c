@@ -68,7 +68,7 @@
 #include <cap-ng.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "isolation.h"
 #include "sockfile.h"
 

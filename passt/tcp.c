@@ -88,8 +88,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "../tap/csum.h"
 #include "../tap/tap.h"
 #include "flow_table.h"

@@ -28,7 +28,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"

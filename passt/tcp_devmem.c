@@ -69,9 +69,9 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "../tap/tap.h"
 #include "devmem.h"
 #include "flow.h"

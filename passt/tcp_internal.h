@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../tap/frame.h"
 #include "../tap/hdr.h"
 #include "flow_table.h"

@@ -32,8 +32,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "passt.h"
 #include "repair.h"
 #include "tcp.h"

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "tcp_migrate.h"
 
 const char *const tcp_mig_err_str[TCP_MIG_E_COUNT] = {

@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "tcp_opt.h"
 
 /**

@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "../conf/visible.h"
+#include "../lib/visible.h"
 #include "ctx.h"
 #include "tcp_internal.h"
 #include "tcp_rcvbuf.h"

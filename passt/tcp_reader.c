@@ -34,8 +34,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "tcp_conn.h"
 #include "tcp_devmem.h"
 #include "tcp_reader.h"

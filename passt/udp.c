@@ -142,8 +142,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "nsock.h"
 #include "../tap/csum.h"
 #include "../tap/guest.h"

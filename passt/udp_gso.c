@@ -35,7 +35,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "udp_gso.h"
 #include "udp_internal.h"
 

@@ -14,7 +14,7 @@
 
 #include <sys/socket.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"
 

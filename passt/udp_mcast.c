@@ -90,8 +90,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "../tap/tap.h"
 #include "flow_table.h"
 #include "fwd.h"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "../tap/frame.h"
 #include "udp_flow.h"
 

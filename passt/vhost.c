@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "../tap/devstate.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "../passt/epoll_ref.h"
 
 struct ctx;

@@ -102,8 +102,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/visible.h"
 #include "../passt/epoll_ref.h"
 #include "../passt/flow_table.h"
 #include "../passt/fwd.h"

@@ -136,7 +136,7 @@ size_t arp_handle(const struct conf *c, const struct frame *f,
 	if (ntohs(a.arp_op) != ARPOP_REQUEST)
 		return 0;
 
-	svc_stats.arp_req++;
+	svc_count(SVC_COUNT_ARP_REQ);
 	if (!c->ip4.enabled || cap < ARP_FRAME_LEN)
 		return 0;
 
@@ -151,6 +151,6 @@ size_t arp_handle(const struct conf *c, const struct frame *f,
 	eth_hdr_fill(out, a.arp_sha, c->mac_our, ETH_P_ARP);
 	arp_fill(out + ETH_HLEN, ARPOP_REPLY, c->mac_our, tpa, a.arp_sha, spa);
 
-	svc_stats.arp_reply++;
+	svc_count(SVC_COUNT_ARP_REPLY);
 	return ARP_FRAME_LEN;
 }

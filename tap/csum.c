@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../conf/visible.h"
+#include "../lib/visible.h"
 #include "csum.h"
 #include "csum_impl.h"
 

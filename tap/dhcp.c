@@ -60,7 +60,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "hdr.h"
@@ -408,7 +408,7 @@ static void dhcp_opt_add_fqdn(const struct conf *c, struct dhcp_opts *o,
 	if (dhcp_opt_add(o, OPT_CLIENT_FQDN, d, len))
 		return;
 skip:
-	svc_stats.dhcp_fqdn_skipped++;
+	svc_count(SVC_COUNT_DHCP_FQDN_SKIPPED);
 }
 
 /**
@@ -666,10 +666,10 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 	    (!plain &&
 	     dhcp_opts_parse(m + BOOTP_OPTIONS, len - BOOTP_OPTIONS, &r)) ||
 	    (r.type && (r.type < DHCPDISCOVER || r.type > DHCPINFORM))) {
-		svc_stats.dhcp_bad++;
+		svc_count(SVC_COUNT_DHCP_BAD);
 		return 0;
 	}
-	svc_stats.dhcp_req++;
+	svc_count(SVC_COUNT_DHCP_REQ);
 
 	if (hdr_get32(m, struct bootp_msg, giaddr))
 		return 0;		/* relayed: not on our link */
@@ -705,8 +705,8 @@ size_t dhcp_handle(const struct conf *c, const struct frame *f,
 
 	len = dhcp_reply(c, f, &r, type, plain, server, out, cap);
 	if (len && type == DHCPNAK)
-		svc_stats.dhcp_nak++;
+		svc_count(SVC_COUNT_DHCP_NAK);
 	else if (len)
-		svc_stats.dhcp_reply++;
+		svc_count(SVC_COUNT_DHCP_REPLY);
 	return len;
 }

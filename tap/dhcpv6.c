@@ -536,7 +536,7 @@ static void dhcpv6_put_fqdn(const struct conf *c, struct dhcpv6_out *o,
 
 	n = dns_name_encode(c->fqdn, name, sizeof(name));
 	if (n < 0 || !(p = dhcpv6_put(o, OPT_CLIENT_FQDN, 1 + (size_t)n))) {
-		svc_stats.dhcpv6_fqdn_skipped++;
+		svc_count(SVC_COUNT_DHCPV6_FQDN_SKIPPED);
 		return;
 	}
 	p[0] = FQDN_N;
@@ -675,17 +675,17 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 
 	if (dhcpv6_parse(f->payload, f->payload_len, &r) ||
 	    !dhcpv6_valid(c, f, &r)) {
-		svc_stats.dhcpv6_bad++;
+		svc_count(SVC_COUNT_DHCPV6_BAD);
 		return 0;
 	}
 	if (r.type == CONFIRM) {
 		status = dhcpv6_confirm_status(c, &r);
 		if (status < 0) {
-			svc_stats.dhcpv6_bad++;
+			svc_count(SVC_COUNT_DHCPV6_BAD);
 			return 0;
 		}
 	}
-	svc_stats.dhcpv6_req++;
+	svc_count(SVC_COUNT_DHCPV6_REQ);
 
 	lim = (c->mtu >= IP6_MIN_MTU ? (size_t)c->mtu : IP6_MIN_MTU) + ETH_HLEN;
 	if (lim > cap)
@@ -732,7 +732,7 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 		for (i = 0; i < r.n_ia_na; i++) {
 			if (dhcpv6_put_ia_na(c, &o, r.ia_na[i], r.ia_na_len[i],
 					     i == 0)) {
-				svc_stats.dhcpv6_bad++;
+				svc_count(SVC_COUNT_DHCPV6_BAD);
 				return 0;
 			}
 		}
@@ -765,6 +765,6 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 	eth_hdr_fill(out, HDR_AT(f->l2, struct ethhdr, h_source), c->mac_our,
 		     ETH_P_IPV6);
 
-	svc_stats.dhcpv6_reply++;
+	svc_count(SVC_COUNT_DHCPV6_REPLY);
 	return ETH_HLEN + IP6_HLEN + l4_len;
 }

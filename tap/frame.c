@@ -48,7 +48,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../conf/log.h"
+#include "../lib/log.h"
 #include "csum.h"
 #include "frame.h"
 #include "hdr.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 
 /* Why a frame was dropped: index into the drop counters */
 enum frame_drop {

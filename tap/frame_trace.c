@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "frame.h"
 #include "hdr.h"
 

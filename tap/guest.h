@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "../conf/conf.h"
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "frame.h"
 
 /**

@@ -31,7 +31,7 @@
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 
 /* Fixed header lengths, bytes: the sizes of the structs */
 #define IP4_HLEN	sizeof(struct iphdr)		/* 20, no options */

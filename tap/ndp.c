@@ -38,7 +38,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
-#include "../conf/visible.h"
+#include "../lib/visible.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "guest.h"
@@ -380,7 +380,7 @@ static size_t ndp_ra_build(const struct conf *c, const struct in6_addr *dst,
 		}
 	}
 
-	svc_stats.ndp_ra++;
+	svc_count(SVC_COUNT_NDP_RA);
 	return ndp_icmp_finish(c, out, len, &c->ip6.our_ll, dst, dst_mac);
 }
 
@@ -588,7 +588,7 @@ static size_t ndp_na(const struct conf *c, const struct frame *f,
 		       HDR_AT(f->l2, struct ethhdr, h_source), ETH_ALEN);
 	}
 
-	svc_stats.ndp_na++;
+	svc_count(SVC_COUNT_NDP_NA);
 	return ndp_icmp_finish(c, out, sizeof(na) + ND_OPT_LLA_LEN, &target,
 			       dst, mac);
 }
@@ -723,10 +723,10 @@ size_t ndp_handle(const struct conf *c, const struct frame *f,
 		if (f->ttl != ND_HOP_LIMIT || h.icmp6_code ||
 		    !ndp_opts_valid(icmp + rs, f->l4_len - rs, &slla) ||
 		    (unspec && slla)) {
-			svc_stats.ndp_bad++;
+			svc_count(SVC_COUNT_NDP_BAD);
 			return 0;
 		}
-		svc_stats.ndp_rs++;
+		svc_count(SVC_COUNT_NDP_RS);
 
 		/* Section 6.2.6: unicast if the solicitor has an address */
 		if (unspec) {
@@ -743,7 +743,7 @@ size_t ndp_handle(const struct conf *c, const struct frame *f,
 	 */
 	if (f->ttl != ND_HOP_LIMIT || h.icmp6_code ||
 	    f->l4_len < sizeof(ns)) {
-		svc_stats.ndp_bad++;
+		svc_count(SVC_COUNT_NDP_BAD);
 		return 0;
 	}
 	hdr_load(&ns, icmp);
@@ -751,16 +751,16 @@ size_t ndp_handle(const struct conf *c, const struct frame *f,
 	    !ndp_opts_valid(icmp + sizeof(ns), f->l4_len - sizeof(ns),
 			    &slla) ||
 	    (unspec && slla)) {
-		svc_stats.ndp_bad++;
+		svc_count(SVC_COUNT_NDP_BAD);
 		return 0;
 	}
 	if (unspec) {
 		if (memcmp(&f->dst.a6, ndp_sn_prefix, sizeof(ndp_sn_prefix))) {
-			svc_stats.ndp_bad++;
+			svc_count(SVC_COUNT_NDP_BAD);
 			return 0;
 		}
 	}
-	svc_stats.ndp_ns++;
+	svc_count(SVC_COUNT_NDP_NS);
 
 	return ndp_na(c, f, slla, out, cap);
 }

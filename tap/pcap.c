@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../conf/file.h"
-#include "../conf/log.h"
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/file.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "pcap.h"
 
 VISIBLE_IF_UNIT void pcap_close(void);

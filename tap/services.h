@@ -15,7 +15,9 @@
 #include "../conf/conf.h"
 #include "frame.h"
 
-/* Counters of the local services (requests seen, replies sent, rejects) */
+/* Counters of the local services (requests seen, replies sent, rejects):
+ * svc_stats.c owns them, the services add to them through svc_count()
+ */
 struct svc_stats {
 	uint64_t arp_req, arp_reply;
 	uint64_t dhcp_req, dhcp_reply, dhcp_nak, dhcp_bad, dhcp_fqdn_skipped;
@@ -23,8 +25,34 @@ struct svc_stats {
 	uint64_t dhcpv6_req, dhcpv6_reply, dhcpv6_bad, dhcpv6_fqdn_skipped;
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct svc_stats svc_stats;
+#endif
 
+/**
+ * enum svc_count - Counters of struct svc_stats, one per field, for
+ *		    svc_count()
+ */
+enum svc_count {
+	SVC_COUNT_ARP_REQ,
+	SVC_COUNT_ARP_REPLY,
+	SVC_COUNT_DHCP_REQ,
+	SVC_COUNT_DHCP_REPLY,
+	SVC_COUNT_DHCP_NAK,
+	SVC_COUNT_DHCP_BAD,
+	SVC_COUNT_DHCP_FQDN_SKIPPED,
+	SVC_COUNT_NDP_RS,
+	SVC_COUNT_NDP_NS,
+	SVC_COUNT_NDP_RA,
+	SVC_COUNT_NDP_NA,
+	SVC_COUNT_NDP_BAD,
+	SVC_COUNT_DHCPV6_REQ,
+	SVC_COUNT_DHCPV6_REPLY,
+	SVC_COUNT_DHCPV6_BAD,
+	SVC_COUNT_DHCPV6_FQDN_SKIPPED,
+};
+
+void svc_count(enum svc_count what);
 void svc_stats_print(void);
 
 /* Unsolicited Router Advertisements: the daemon sends one with ndp_ra() at

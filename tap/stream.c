@@ -22,9 +22,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "stream.h"
 
 /**

@@ -88,8 +88,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 
 /* Linux 6.2, include/uapi/linux/if_tun.h and virtio_net.h */
 #ifndef TUN_F_USO4

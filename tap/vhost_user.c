@@ -9,7 +9,9 @@
  * descriptors as SCM_RIGHTS) are gathered in a buffer until complete, so
  * a message split across reads parses the same, then checked
  * (vu_msg_check(): payload size for the request, queue index, region
- * count) and handled (vu_msg_handle()).  A malformed message, a request
+ * count) and handled (vu_msg_handle(): its payload is decoded into union
+ * vu_payload and the handler vu_handlers[] names for its request runs,
+ * which returns an enum vu_result).  A malformed message, a request
  * that breaks the protocol (features we never offered, a memory table we
  * can't map, a ring outside guest memory) or a broken ring drop the
  * front-end with a log line: tap_detach() and a new front-end may connect
@@ -118,9 +120,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "tap.h"
 #include "vhost_user.h"
 #include "virtio.h"
@@ -215,6 +217,86 @@ struct vu_mem_region {
 };
 
 #define VU_REGION_DESC_SIZE		sizeof(struct vu_mem_region)	/* 32 */
+
+/**
+ * struct vu_mem_desc - SET_MEM_TABLE payload, decoded
+ * @hdr:	Region count
+ * @r:		Regions, @hdr.nregions of them
+ */
+struct vu_mem_desc {
+	struct vu_mem_table hdr;
+	struct vu_mem_region r[VU_REGIONS_MAX];
+};
+
+/**
+ * struct vu_log_desc - SET_LOG_BASE payload ("Log description")
+ * @size:	Bytes of the dirty-page bitmap
+ * @offset:	Where it starts in the fd that comes with it, bytes
+ */
+struct vu_log_desc {
+	uint64_t size;
+	uint64_t offset;
+};
+
+/**
+ * struct vu_xfer_params - SET_DEVICE_STATE_FD payload ("Device state
+ *			   transfer parameters")
+ * @direction:	VU_STATE_SAVE or VU_STATE_LOAD
+ * @phase:	Migration phase: VU_STATE_PHASE_STOPPED is the only one
+ */
+struct vu_xfer_params {
+	uint32_t direction;
+	uint32_t phase;
+};
+
+/**
+ * union vu_payload - A request's payload, decoded to host order
+ * @u64:	GET/SET_FEATURES, SET_PROTOCOL_FEATURES, SET_VRING_KICK,
+ *		_CALL and _ERR (queue index and VU_VRING_NOFD)
+ * @state:	SET_VRING_NUM, SET/GET_VRING_BASE, SET_VRING_ENABLE
+ * @addr:	SET_VRING_ADDR
+ * @mem:	SET_MEM_TABLE
+ * @log:	SET_LOG_BASE
+ * @xfer:	SET_DEVICE_STATE_FD
+ */
+union vu_payload {
+	uint64_t u64;
+	struct vhost_vring_state state;
+	struct vhost_vring_addr addr;
+	struct vu_mem_desc mem;
+	struct vu_log_desc log;
+	struct vu_xfer_params xfer;
+};
+
+/* Which member of union vu_payload a request carries */
+enum vu_payload_type {
+	VU_PAYLOAD_NONE = 0,
+	VU_PAYLOAD_U64,
+	VU_PAYLOAD_STATE,
+	VU_PAYLOAD_ADDR,
+	VU_PAYLOAD_MEM,
+	VU_PAYLOAD_LOG,
+	VU_PAYLOAD_XFER,
+};
+
+/**
+ * enum vu_result - What a request handler leaves to vu_dispatch()
+ * @VU_NO_REPLY:	Done, nothing to send (a success acknowledgement if
+ *			the front-end asked for one: REPLY_ACK)
+ * @VU_REPLY:		Send the reply the handler wrote
+ * @VU_REFUSED:		Well-formed, not supported: refused (a failure
+ *			acknowledgement if the front-end asked for one)
+ * @VU_REPLY_LATER:	The reply goes out later (CHECK_DEVICE_STATE
+ *			during a transfer: vu_state_finish())
+ *
+ * Handlers return one of these, or -errno to drop the front-end.
+ */
+enum vu_result {
+	VU_NO_REPLY = 0,
+	VU_REPLY = 1,
+	VU_REFUSED = 2,
+	VU_REPLY_LATER = 3,
+};
 
 #define VU_RXBUF			(4 << 20)	/* guest frames, bytes */
 #define VU_RX_CHAINS			128	/* buffers for one frame */
@@ -974,48 +1056,65 @@ static uint32_t vu_get_u32(const uint8_t *p)
 }
 
 /**
- * vu_get_state() - Decode a vring state payload, host order
- * @p:		Payload, sizeof(*s) bytes (vu_msg_check())
- * @s:		Result
+ * vu_payload_decode() - Decode a checked payload into host-order fields
+ * @m:		Message, vu_msg_check() passed: its size fits @type
+ * @type:	What it carries (struct vu_handler)
+ * @p:		Result: the member @type names is set
+ *
+ * Layouts from vhost-user.rst, "Message specification", little-endian;
+ * a vring state and a vring address as the kernel's struct
+ * vhost_vring_state and struct vhost_vring_addr (linux/vhost_types.h).
  */
-static void vu_get_state(const uint8_t *p, struct vhost_vring_state *s)
+static void vu_payload_decode(const struct vu_msg *m,
+			      enum vu_payload_type type, union vu_payload *p)
 {
-	memcpy(s, p, sizeof(*s));
-	s->index = le32toh(s->index);
-	s->num = le32toh(s->num);
-}
+	const uint8_t *b = m->payload;
+	unsigned i;
 
-/**
- * vu_get_addr() - Decode a SET_VRING_ADDR payload, host order
- * @p:		Payload, sizeof(*a) bytes (vu_msg_check())
- * @a:		Result
- */
-static void vu_get_addr(const uint8_t *p, struct vhost_vring_addr *a)
-{
-	memcpy(a, p, sizeof(*a));
-	a->index = le32toh(a->index);
-	a->flags = le32toh(a->flags);
-	a->desc_user_addr = le64toh(a->desc_user_addr);
-	a->used_user_addr = le64toh(a->used_user_addr);
-	a->avail_user_addr = le64toh(a->avail_user_addr);
-	a->log_guest_addr = le64toh(a->log_guest_addr);
-}
+	switch (type) {
+	case VU_PAYLOAD_U64:
+		p->u64 = vu_get_u64(b);
+		break;
+	case VU_PAYLOAD_STATE:
+		memcpy(&p->state, b, sizeof(p->state));
+		p->state.index = le32toh(p->state.index);
+		p->state.num = le32toh(p->state.num);
+		break;
+	case VU_PAYLOAD_ADDR:
+		memcpy(&p->addr, b, sizeof(p->addr));
+		p->addr.index = le32toh(p->addr.index);
+		p->addr.flags = le32toh(p->addr.flags);
+		p->addr.desc_user_addr = le64toh(p->addr.desc_user_addr);
+		p->addr.used_user_addr = le64toh(p->addr.used_user_addr);
+		p->addr.avail_user_addr = le64toh(p->addr.avail_user_addr);
+		p->addr.log_guest_addr = le64toh(p->addr.log_guest_addr);
+		break;
+	case VU_PAYLOAD_MEM:
+		p->mem.hdr.nregions = vu_get_u32(b);
+		p->mem.hdr.padding = 0;
+		for (i = 0; i < p->mem.hdr.nregions && i < VU_REGIONS_MAX;
+		     i++) {
+			struct vu_mem_region *r = &p->mem.r[i];
 
-/**
- * vu_get_region() - Decode one region of a SET_MEM_TABLE payload
- * @p:		Payload
- * @i:		Region index, below the checked region count
- * @r:		Result, host order
- */
-static void vu_get_region(const uint8_t *p, unsigned i,
-			  struct vu_mem_region *r)
-{
-	memcpy(r, p + sizeof(struct vu_mem_table) + sizeof(*r) * i,
-	       sizeof(*r));
-	r->gpa = le64toh(r->gpa);
-	r->size = le64toh(r->size);
-	r->uva = le64toh(r->uva);
-	r->mmap_offset = le64toh(r->mmap_offset);
+			memcpy(r, b + sizeof(struct vu_mem_table) +
+				  sizeof(*r) * i, sizeof(*r));
+			r->gpa = le64toh(r->gpa);
+			r->size = le64toh(r->size);
+			r->uva = le64toh(r->uva);
+			r->mmap_offset = le64toh(r->mmap_offset);
+		}
+		break;
+	case VU_PAYLOAD_LOG:
+		p->log.size = vu_get_u64(b);
+		p->log.offset = vu_get_u64(b + sizeof(uint64_t));
+		break;
+	case VU_PAYLOAD_XFER:
+		p->xfer.direction = vu_get_u32(b);
+		p->xfer.phase = vu_get_u32(b + sizeof(uint32_t));
+		break;
+	case VU_PAYLOAD_NONE:
+		break;
+	}
 }
 
 /**
@@ -1222,8 +1321,10 @@ static int vu_sigbus_guard(void)
 }
 
 /**
- * vu_set_mem_table() - Map the regions of a memory table
- * @m:		SET_MEM_TABLE message, checked; its fds are taken (closed)
+ * vu_set_mem_table() - SET_MEM_TABLE: map the regions of a memory table
+ * @m:		Message, checked; its fds are taken (closed)
+ * @p:		Its payload, decoded: @p->mem
+ * @reply:	Unused
  *
  * Each region's file must be at least mmap offset + size bytes long
  * (fstat()), so that no access of ours can fault beyond its end.  A file
@@ -1236,12 +1337,14 @@ static int vu_sigbus_guard(void)
  * executable), which covers it here too.
  *
  * #syscalls:passt munmap fstat newfstatat fcntl close
- * Return: 0, or -errno (the old table, if any, is gone either way)
+ * Return: VU_NO_REPLY, or -errno (the old table, if any, is gone either
+ *	   way)
  */
-static int vu_set_mem_table(struct vu_msg *m)
+static int vu_set_mem_table(struct vu_msg *m, const union vu_payload *p,
+			    struct vu_msg *reply)
 {
 	struct vu_map map[VU_REGIONS_MAX] = { 0 };
-	struct vu_mem mem = { .n = vu_get_u32(m->payload) };
+	struct vu_mem mem = { .n = p->mem.hdr.nregions };
 	uint64_t off[VU_REGIONS_MAX];
 	unsigned i;
 	int rc = 0;
@@ -1250,14 +1353,14 @@ static int vu_set_mem_table(struct vu_msg *m)
 		rc = -EBADMSG;
 		goto close;
 	}
+	(void)reply;
 	for (i = 0; i < mem.n; i++) {
-		struct vu_mem_region d;
+		const struct vu_mem_region *d = &p->mem.r[i];
 
-		vu_get_region(m->payload, i, &d);
-		mem.r[i].gpa = d.gpa;
-		mem.r[i].size = d.size;
-		mem.r[i].uva = d.uva;
-		off[i] = d.mmap_offset;
+		mem.r[i].gpa = d->gpa;
+		mem.r[i].size = d->size;
+		mem.r[i].uva = d->uva;
+		off[i] = d->mmap_offset;
 		if (off[i] + mem.r[i].size < off[i] ||
 		    off[i] + mem.r[i].size > SIZE_MAX) {
 			rc = -EINVAL;
@@ -1320,7 +1423,7 @@ static int vu_set_mem_table(struct vu_msg *m)
 		if ((rc = vu_queue_try_start(i)))
 			return rc;
 	}
-	return 0;
+	return VU_NO_REPLY;
 
 unmap:
 	for (i = 0; i < mem.n; i++)
@@ -1335,23 +1438,27 @@ close:
 /**
  * vu_set_vring_fd() - SET_VRING_KICK, SET_VRING_CALL or SET_VRING_ERR
  * @m:		Message, checked; its fd, if any, is taken
+ * @p:		Its payload, decoded: @p->u64, queue index in bits 0-7,
+ *		VU_VRING_NOFD if no fd comes with it
+ * @reply:	Unused
  *
  * vhost-user.rst has these carry eventfds: anything else (a pipe, a
  * memory file...) drops the front-end (vu_fd_is_eventfd()).  The file
  * stays as the front-end made it: we never set or rely on O_NONBLOCK,
  * which it could clear again (vu_kick_handler(), vu_efd_write()).
  *
- * Return: 0, 1 to refuse (polling mode: no kick fd), or -errno (-EINVAL:
- *	   not an eventfd)
+ * Return: VU_NO_REPLY, VU_REFUSED (polling mode: no kick fd), or -errno
+ *	   (-EINVAL: not an eventfd)
  */
-static int vu_set_vring_fd(struct vu_msg *m)
+static int vu_set_vring_fd(struct vu_msg *m, const union vu_payload *p,
+			   struct vu_msg *reply)
 {
-	uint64_t v = vu_get_u64(m->payload);
-	unsigned i = (unsigned)(v & VU_VRING_IDX_MASK);
+	unsigned i = (unsigned)(p->u64 & VU_VRING_IDX_MASK);
 	struct vu_queue *q = &vu.q[i];
 	int fd = -1, *slot;
 
-	if (v & VU_VRING_NOFD) {
+	(void)reply;
+	if (p->u64 & VU_VRING_NOFD) {
 		if (m->nfds)
 			return -EBADMSG;
 	} else {
@@ -1371,7 +1478,7 @@ static int vu_set_vring_fd(struct vu_msg *m)
 	case VU_SET_VRING_KICK:
 		vu_queue_stop(i);
 		if (fd < 0)
-			return 1;	/* polling mode: not supported */
+			return VU_REFUSED;	/* polling mode */
 		q->kick_fd = fd;
 		return vu_queue_try_start(i);
 	case VU_SET_VRING_CALL:
@@ -1384,13 +1491,15 @@ static int vu_set_vring_fd(struct vu_msg *m)
 	}
 	vu_close_fd(slot);
 	*slot = fd;
-	return 0;
+	return VU_NO_REPLY;
 }
 
 /**
  * vu_set_log_base() - SET_LOG_BASE: map the front-end's dirty-page log
  * @m:		Message, checked (16-byte log description, one fd); the fd
  *		is taken (closed)
+ * @p:		Its payload, decoded: @p->log
+ * @reply:	Filled with the u64 reply
  *
  * The payload is u64 log size and u64 log offset (vhost-user.rst, "Log
  * description"): the bitmap starts at that offset of the file (that is
@@ -1404,13 +1513,14 @@ static int vu_set_vring_fd(struct vu_msg *m)
  * guards it as it guards guest memory.
  *
  * #syscalls:passt fstat newfstatat munmap close
- * Return: 1 (the reply, a u64 0, is in @reply), or -errno to drop the
- *	   front-end
+ * Return: VU_REPLY (the reply, a u64 0, is in @reply), or -errno to drop
+ *	   the front-end
  */
-static int vu_set_log_base(struct vu_msg *m, struct vu_msg *reply)
+static int vu_set_log_base(struct vu_msg *m, const union vu_payload *p,
+			   struct vu_msg *reply)
 {
-	uint64_t size = vu_get_u64(m->payload);
-	uint64_t off = vu_get_u64(m->payload + 8);
+	uint64_t size = p->log.size;
+	uint64_t off = p->log.offset;
 	long pagesz = sysconf(_SC_PAGESIZE);
 	uint64_t off_al, cover = 0;
 	struct stat st;
@@ -1473,7 +1583,7 @@ static int vu_set_log_base(struct vu_msg *m, struct vu_msg *reply)
 	/* The front-end waits for a reply (vhost-user.rst, "Communication") */
 	vu_put_u64(reply->payload, 0);
 	reply->size = 8;
-	return 1;
+	return VU_REPLY;
 }
 
 /**
@@ -1644,6 +1754,7 @@ int vu_state_handler(void)
  * vu_set_device_state_fd() - SET_DEVICE_STATE_FD: start a state transfer
  * @m:		Message, checked (direction, phase: u32 each; one fd); the fd
  *		is taken
+ * @p:		Its payload, decoded: @p->xfer
  * @reply:	Filled with the u64 reply
  *
  * vhost-user.rst, "Migrating back-end state": direction 0 saves (we write
@@ -1658,13 +1769,14 @@ int vu_state_handler(void)
  * final only at CHECK_DEVICE_STATE.
  *
  * #syscalls:passt fcntl close
- * Return: 1 (reply in @reply), or -EPROTO if DEVICE_STATE wasn't
+ * Return: VU_REPLY (reply in @reply), or -EPROTO if DEVICE_STATE wasn't
  *	   negotiated (drop the front-end)
  */
-static int vu_set_device_state_fd(struct vu_msg *m, struct vu_msg *reply)
+static int vu_set_device_state_fd(struct vu_msg *m, const union vu_payload *p,
+				  struct vu_msg *reply)
 {
-	uint32_t dir = vu_get_u32(m->payload);
-	uint32_t phase = vu_get_u32(m->payload + 4);
+	uint32_t dir = p->xfer.direction;
+	uint32_t phase = p->xfer.phase;
 	struct vu_xfer *x = &vu.xfer;
 	int fd = m->fds[0], fl, rc;
 
@@ -1720,16 +1832,18 @@ static int vu_set_device_state_fd(struct vu_msg *m, struct vu_msg *reply)
 		goto fail;
 	}
 	vu_put_u64(reply->payload, VU_STATE_NOFD);
-	return 1;
+	return VU_REPLY;
 
 fail:
 	vu_state_finish(rc);
 	vu_put_u64(reply->payload, VU_STATE_NOFD | VU_STATE_E_FAIL);
-	return 1;
+	return VU_REPLY;
 }
 
 /**
  * vu_check_device_state() - CHECK_DEVICE_STATE: did the transfer succeed?
+ * @m:		Message, checked (no payload)
+ * @p:		Unused
  * @reply:	Filled with the u64 reply: 0 success, 1 failure
  *
  * The front-end asks once it has seen the whole transfer: for a save,
@@ -1738,185 +1852,397 @@ fail:
  * and if the end still isn't reached the answer waits for it
  * (vu_state_finish()).  Without a transfer, the answer is a failure.
  *
- * Return: 1 (reply in @reply), 3 if the reply comes later, or -EPROTO
- *	   if DEVICE_STATE wasn't negotiated
+ * Return: VU_REPLY (reply in @reply), VU_REPLY_LATER, or -EPROTO if
+ *	   DEVICE_STATE wasn't negotiated
  */
-static int vu_check_device_state(struct vu_msg *reply)
+static int vu_check_device_state(struct vu_msg *m, const union vu_payload *p,
+				 struct vu_msg *reply)
 {
 	struct vu_xfer *x = &vu.xfer;
 
+	(void)m;
+	(void)p;
 	if (!(vu.protocol & BIT(VU_PROTOCOL_F_DEVICE_STATE)))
 		return -EPROTO;
 	if (x->state == VU_XFER_RUNNING)
 		vu_state_io();
 	if (x->state == VU_XFER_RUNNING) {
 		x->check_pending = true;
-		return 3;
+		return VU_REPLY_LATER;
 	}
 	reply->size = 8;
 	vu_put_u64(reply->payload,
 		   x->state == VU_XFER_DONE && !x->result ? 0 : 1);
 	x->checked = x->state == VU_XFER_DONE && !x->result;
-	return 1;
+	return VU_REPLY;
+}
+
+/**
+ * vu_get_features() - GET_FEATURES: the virtio features we offer
+ * @m:		Message, checked (no payload)
+ * @p:		Unused
+ * @reply:	Filled with the u64 feature bits
+ *
+ * Return: VU_REPLY
+ */
+static int vu_get_features(struct vu_msg *m, const union vu_payload *p,
+			   struct vu_msg *reply)
+{
+	(void)m;
+	(void)p;
+	vu_put_u64(reply->payload, vu_offered);
+	reply->size = VU_U64_SIZE;
+	return VU_REPLY;
+}
+
+/**
+ * vu_set_features() - SET_FEATURES: the virtio features the driver took
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->u64, feature bits
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY, or -EINVAL (drop the front-end) for features we
+ *	   never offered or a TSO feature without its checksum feature
+ *	   (virtio 1.x 5.1.3.1)
+ */
+static int vu_set_features(struct vu_msg *m, const union vu_payload *p,
+			   struct vu_msg *reply)
+{
+	uint64_t f = p->u64;
+
+	(void)m;
+	(void)reply;
+	if ((f & ~vu_offered) || !vu_features_consistent(f))
+		return -EINVAL;
+	if (f != vu.features)
+		info_ratelimit(now_ms(), "vhost-user: features 0x%llx%s%s", (unsigned long long)f,
+		     (f & BIT(VIRTIO_NET_F_GUEST_TSO4)) ?
+		     ", TSO to the guest" : "",
+		     (f & BIT(VIRTIO_NET_F_HOST_TSO4)) ?
+		     ", TSO from the guest" : "");
+	vu.features = f;
+	vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1) ||
+		      vu_has(VIRTIO_NET_F_MRG_RXBUF)) ?
+		     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
+		     sizeof(struct virtio_net_hdr);
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_get_protocol_features() - GET_PROTOCOL_FEATURES: the ones we offer
+ * @m:		Message, checked (no payload)
+ * @p:		Unused
+ * @reply:	Filled with the u64 protocol feature bits
+ *
+ * Return: VU_REPLY
+ */
+static int vu_get_protocol_features(struct vu_msg *m,
+				    const union vu_payload *p,
+				    struct vu_msg *reply)
+{
+	(void)m;
+	(void)p;
+	vu_put_u64(reply->payload, VU_PROTOCOL_FEATURES);
+	reply->size = VU_U64_SIZE;
+	return VU_REPLY;
+}
+
+/**
+ * vu_set_protocol_features() - SET_PROTOCOL_FEATURES: the ones taken
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->u64, protocol feature bits
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY, or -EINVAL (drop the front-end) for protocol
+ *	   features we never offered
+ */
+static int vu_set_protocol_features(struct vu_msg *m,
+				    const union vu_payload *p,
+				    struct vu_msg *reply)
+{
+	(void)m;
+	(void)reply;
+	if (p->u64 & ~(uint64_t)VU_PROTOCOL_FEATURES)
+		return -EINVAL;
+	vu.protocol = p->u64;
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_get_queue_num() - GET_QUEUE_NUM: how many queue pairs we have
+ * @m:		Message, checked (no payload)
+ * @p:		Unused
+ * @reply:	Filled with the u64 count
+ *
+ * Return: VU_REPLY
+ */
+static int vu_get_queue_num(struct vu_msg *m, const union vu_payload *p,
+			    struct vu_msg *reply)
+{
+	(void)m;
+	(void)p;
+	vu_put_u64(reply->payload, VU_QUEUES / 2);
+	reply->size = VU_U64_SIZE;
+	return VU_REPLY;
+}
+
+/**
+ * vu_ignore() - SET_OWNER, SET_LOG_FD: taken, nothing to do
+ * @m:		Message, checked; its fd, if any, is closed by the caller
+ * @p:		Unused
+ * @reply:	Unused
+ *
+ * SET_OWNER only marks the session as started.  SET_LOG_FD brings an
+ * eventfd to tell the front-end the log changed: optional (vhost-user.rst,
+ * "Migration"); it reads the log anyway.
+ *
+ * Return: VU_NO_REPLY
+ */
+static int vu_ignore(struct vu_msg *m, const union vu_payload *p,
+		     struct vu_msg *reply)
+{
+	(void)m;
+	(void)p;
+	(void)reply;
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_reset_owner() - RESET_OWNER: stop and forget the queues and features
+ * @m:		Message, checked (no payload)
+ * @p:		Unused
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY
+ */
+static int vu_reset_owner(struct vu_msg *m, const union vu_payload *p,
+			  struct vu_msg *reply)
+{
+	unsigned i;
+
+	(void)m;
+	(void)p;
+	(void)reply;
+	for (i = 0; i < VU_QUEUES; i++)
+		vu_queue_reset(i);
+	vu.features = 0;
+	vu.rx_full = vu.tx_more = false;
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_set_vring_num() - SET_VRING_NUM: a queue's size
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->state, queue index and size
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY, or -EINVAL (drop the front-end) for a size that
+ *	   is 0, above VQ_SIZE_MAX or not a power of two (virtio 1.x 2.7),
+ *	   or a queue that runs
+ */
+static int vu_set_vring_num(struct vu_msg *m, const union vu_payload *p,
+			    struct vu_msg *reply)
+{
+	const struct vhost_vring_state *st = &p->state;
+	struct vu_queue *q = &vu.q[st->index];
+
+	(void)m;
+	(void)reply;
+	if (!st->num || st->num > VQ_SIZE_MAX || (st->num & (st->num - 1)) ||
+	    q->started)
+		return -EINVAL;
+	q->vq.num = st->num;
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_set_vring_addr() - SET_VRING_ADDR: where a queue's rings are
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->addr, front-end addresses
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY, or -errno (drop the front-end) if the rings are
+ *	   not inside guest memory
+ */
+static int vu_set_vring_addr(struct vu_msg *m, const union vu_payload *p,
+			     struct vu_msg *reply)
+{
+	const struct vhost_vring_addr *a = &p->addr;
+	struct vu_queue *q = &vu.q[a->index];
+
+	(void)m;
+	(void)reply;
+	q->log_used = !!(a->flags & BIT(VHOST_VRING_F_LOG));
+	q->log_gpa = a->log_guest_addr;
+	q->vq.desc_uva = a->desc_user_addr;
+	q->vq.used_uva = a->used_user_addr;
+	q->vq.avail_uva = a->avail_user_addr;
+	q->addr_set = true;
+	if (q->started)
+		return vq_map(&q->vq, &vu.mem);
+	return vu_queue_try_start(a->index);
+}
+
+/**
+ * vu_set_vring_base() - SET_VRING_BASE: the next available index to read
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->state, queue index and ring index
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY, or -EINVAL (drop the front-end) for a queue that
+ *	   runs or an index beyond 16 bits
+ */
+static int vu_set_vring_base(struct vu_msg *m, const union vu_payload *p,
+			     struct vu_msg *reply)
+{
+	const struct vhost_vring_state *st = &p->state;
+	struct vu_queue *q = &vu.q[st->index];
+
+	(void)m;
+	(void)reply;
+	if (q->started || st->num > UINT16_MAX)
+		return -EINVAL;
+	q->vq.last_avail = (uint16_t)st->num;
+	return VU_NO_REPLY;
+}
+
+/**
+ * vu_get_vring_base() - GET_VRING_BASE: stop a queue, tell where it was
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->state, queue index
+ * @reply:	Filled with a vring state: queue index, next available
+ *		index we would have read
+ *
+ * Return: VU_REPLY
+ */
+static int vu_get_vring_base(struct vu_msg *m, const union vu_payload *p,
+			     struct vu_msg *reply)
+{
+	struct vhost_vring_state st = { .index = htole32(p->state.index) };
+
+	(void)m;
+	vu_queue_stop(p->state.index);
+	st.num = htole32(vu.q[p->state.index].vq.last_avail);
+	memcpy(reply->payload, &st, sizeof(st));
+	reply->size = sizeof(st);
+	return VU_REPLY;
+}
+
+/**
+ * vu_set_vring_enable() - SET_VRING_ENABLE: a queue may run, or not
+ * @m:		Message, checked
+ * @p:		Its payload, decoded: @p->state, queue index and 0 or 1
+ * @reply:	Unused
+ *
+ * Return: VU_NO_REPLY
+ */
+static int vu_set_vring_enable(struct vu_msg *m, const union vu_payload *p,
+			       struct vu_msg *reply)
+{
+	(void)m;
+	(void)reply;
+	vu.q[p->state.index].enabled = !!p->state.num;
+	return VU_NO_REPLY;
+}
+
+/**
+ * struct vu_handler - What to do with one request
+ * @name:	Its name in vhost-user.rst, without "VHOST_USER_"
+ * @payload:	What its payload holds, decoded before @fn runs
+ * @fn:		Handler: the message (vu_msg_check() passed), its decoded
+ *		payload and the reply to fill; returns an enum vu_result,
+ *		or -errno to drop the front-end
+ */
+struct vu_handler {
+	const char *name;
+	enum vu_payload_type payload;
+	int (*fn)(struct vu_msg *m, const union vu_payload *p,
+		  struct vu_msg *reply);
+};
+
+/* Requests we take, by number (vhost-user.rst, "Front-end message types");
+ * any other is refused
+ */
+static const struct vu_handler vu_handlers[VU_REQUEST_MAX] = {
+	[VU_GET_FEATURES] = { "GET_FEATURES",
+		VU_PAYLOAD_NONE, vu_get_features },
+	[VU_SET_FEATURES] = { "SET_FEATURES",
+		VU_PAYLOAD_U64, vu_set_features },
+	[VU_SET_OWNER] = { "SET_OWNER",
+		VU_PAYLOAD_NONE, vu_ignore },
+	[VU_RESET_OWNER] = { "RESET_OWNER",
+		VU_PAYLOAD_NONE, vu_reset_owner },
+	[VU_SET_MEM_TABLE] = { "SET_MEM_TABLE",
+		VU_PAYLOAD_MEM, vu_set_mem_table },
+	[VU_SET_LOG_BASE] = { "SET_LOG_BASE",
+		VU_PAYLOAD_LOG, vu_set_log_base },
+	[VU_SET_LOG_FD] = { "SET_LOG_FD",
+		VU_PAYLOAD_NONE, vu_ignore },
+	[VU_SET_VRING_NUM] = { "SET_VRING_NUM",
+		VU_PAYLOAD_STATE, vu_set_vring_num },
+	[VU_SET_VRING_ADDR] = { "SET_VRING_ADDR",
+		VU_PAYLOAD_ADDR, vu_set_vring_addr },
+	[VU_SET_VRING_BASE] = { "SET_VRING_BASE",
+		VU_PAYLOAD_STATE, vu_set_vring_base },
+	[VU_GET_VRING_BASE] = { "GET_VRING_BASE",
+		VU_PAYLOAD_STATE, vu_get_vring_base },
+	[VU_SET_VRING_KICK] = { "SET_VRING_KICK",
+		VU_PAYLOAD_U64, vu_set_vring_fd },
+	[VU_SET_VRING_CALL] = { "SET_VRING_CALL",
+		VU_PAYLOAD_U64, vu_set_vring_fd },
+	[VU_SET_VRING_ERR] = { "SET_VRING_ERR",
+		VU_PAYLOAD_U64, vu_set_vring_fd },
+	[VU_GET_PROTOCOL_FEATURES] = { "GET_PROTOCOL_FEATURES",
+		VU_PAYLOAD_NONE, vu_get_protocol_features },
+	[VU_SET_PROTOCOL_FEATURES] = { "SET_PROTOCOL_FEATURES",
+		VU_PAYLOAD_U64, vu_set_protocol_features },
+	[VU_GET_QUEUE_NUM] = { "GET_QUEUE_NUM",
+		VU_PAYLOAD_NONE, vu_get_queue_num },
+	[VU_SET_VRING_ENABLE] = { "SET_VRING_ENABLE",
+		VU_PAYLOAD_STATE, vu_set_vring_enable },
+	[VU_SET_DEVICE_STATE_FD] = { "SET_DEVICE_STATE_FD",
+		VU_PAYLOAD_XFER, vu_set_device_state_fd },
+	[VU_CHECK_DEVICE_STATE] = { "CHECK_DEVICE_STATE",
+		VU_PAYLOAD_NONE, vu_check_device_state },
+};
+
+/**
+ * vu_handler() - The handler of a request
+ * @req:	Request number, any value the front-end sent
+ *
+ * Return: its entry of vu_handlers[], NULL if we don't take it
+ */
+static const struct vu_handler *vu_handler(uint32_t req)
+{
+	if (req >= ARRAY_SIZE(vu_handlers) || !vu_handlers[req].fn)
+		return NULL;
+	return &vu_handlers[req];
 }
 
 /**
  * vu_msg_handle() - Act on a checked message
  * @m:		Message (vu_msg_check() passed); fds it brings are taken or
  *		closed
- * @reply:	Filled with the reply payload if the return value is 1
+ * @reply:	Filled with the reply payload if the return value is
+ *		VU_REPLY
  *
- * Return: 1 if @reply is to be sent, 0 if nothing is (unless the
- *	   front-end asked for an acknowledgement), 2 if the request was
- *	   refused (acknowledged as a failure if asked), 3 if the reply is
- *	   sent later (CHECK_DEVICE_STATE during a transfer), -errno to drop
- *	   the front-end
+ * Return: enum vu_result (a request we don't take: VU_REFUSED), or
+ *	   -errno to drop the front-end
  */
 static int vu_msg_handle(struct vu_msg *m, struct vu_msg *reply)
 {
-	const uint8_t *p = m->payload;
-	struct vhost_vring_state st;
-	struct vu_queue *q;
-	int rc = 0;
-	unsigned i;
+	const struct vu_handler *h = vu_handler(m->req);
+	union vu_payload p;
+	int rc = VU_REFUSED;	/* well-formed, not supported */
 
 	reply->req = m->req;
 	reply->flags = VU_FLAG_VERSION | VU_FLAG_REPLY;
 	reply->size = 0;
 	reply->nfds = 0;
 
-	switch (m->req) {
-	case VU_GET_FEATURES:
-		vu_put_u64(reply->payload, vu_offered);
-		reply->size = VU_U64_SIZE;
-		rc = 1;
-		break;
-	case VU_SET_FEATURES: {
-		uint64_t f = vu_get_u64(p);
-
-		if ((f & ~vu_offered) || !vu_features_consistent(f)) {
-			rc = -EINVAL;
-			break;
-		}
-		if (f != vu.features)
-			info_ratelimit(now_ms(), "vhost-user: features 0x%llx%s%s", (unsigned long long)f,
-			     (f & BIT(VIRTIO_NET_F_GUEST_TSO4)) ?
-			     ", TSO to the guest" : "",
-			     (f & BIT(VIRTIO_NET_F_HOST_TSO4)) ?
-			     ", TSO from the guest" : "");
-		vu.features = f;
-		vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1) ||
-			      vu_has(VIRTIO_NET_F_MRG_RXBUF)) ?
-			     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
-			     sizeof(struct virtio_net_hdr);
-		break;
-	}
-	case VU_GET_PROTOCOL_FEATURES:
-		vu_put_u64(reply->payload, VU_PROTOCOL_FEATURES);
-		reply->size = VU_U64_SIZE;
-		rc = 1;
-		break;
-	case VU_SET_PROTOCOL_FEATURES: {
-		uint64_t f = vu_get_u64(p);
-
-		if (f & ~(uint64_t)VU_PROTOCOL_FEATURES) {
-			rc = -EINVAL;
-			break;
-		}
-		vu.protocol = f;
-		break;
-	}
-	case VU_GET_QUEUE_NUM:
-		vu_put_u64(reply->payload, VU_QUEUES / 2);
-		reply->size = VU_U64_SIZE;
-		rc = 1;
-		break;
-	case VU_SET_OWNER:
-		break;
-	case VU_RESET_OWNER:
-		for (i = 0; i < VU_QUEUES; i++)
-			vu_queue_reset(i);
-		vu.features = 0;
-		vu.rx_full = vu.tx_more = false;
-		break;
-	case VU_SET_MEM_TABLE:
-		rc = vu_set_mem_table(m);
-		break;
-	case VU_SET_VRING_NUM:
-		vu_get_state(p, &st);
-		q = &vu.q[st.index];
-		if (!st.num || st.num > VQ_SIZE_MAX || (st.num & (st.num - 1)) ||
-		    q->started) {
-			rc = -EINVAL;
-			break;
-		}
-		q->vq.num = st.num;
-		break;
-	case VU_SET_VRING_ADDR: {
-		struct vhost_vring_addr a;
-
-		vu_get_addr(p, &a);
-		q = &vu.q[a.index];
-		q->log_used = !!(a.flags & BIT(VHOST_VRING_F_LOG));
-		q->log_gpa = a.log_guest_addr;
-		q->vq.desc_uva = a.desc_user_addr;
-		q->vq.used_uva = a.used_user_addr;
-		q->vq.avail_uva = a.avail_user_addr;
-		q->addr_set = true;
-		if (q->started)
-			rc = vq_map(&q->vq, &vu.mem);
-		else
-			rc = vu_queue_try_start(a.index);
-		break;
-	}
-	case VU_SET_VRING_BASE:
-		vu_get_state(p, &st);
-		q = &vu.q[st.index];
-		if (q->started || st.num > UINT16_MAX) {
-			rc = -EINVAL;
-			break;
-		}
-		q->vq.last_avail = (uint16_t)st.num;
-		break;
-	case VU_GET_VRING_BASE:
-		vu_get_state(p, &st);
-		vu_queue_stop(st.index);
-		st.num = vu.q[st.index].vq.last_avail;
-		st.index = htole32(st.index);
-		st.num = htole32(st.num);
-		memcpy(reply->payload, &st, sizeof(st));
-		reply->size = sizeof(st);
-		rc = 1;
-		break;
-	case VU_SET_VRING_KICK:
-	case VU_SET_VRING_CALL:
-	case VU_SET_VRING_ERR:
-		rc = vu_set_vring_fd(m);
-		if (rc == 1)
-			rc = 2;
-		break;
-	case VU_SET_VRING_ENABLE:
-		vu_get_state(p, &st);
-		vu.q[st.index].enabled = !!st.num;
-		break;
-	case VU_SET_LOG_BASE:
-		rc = vu_set_log_base(m, reply);
-		break;
-	case VU_SET_LOG_FD:
-		/* An eventfd to tell the front-end the log changed: optional
-		 * (vhost-user.rst, "Migration"); it reads the log anyway
-		 */
-		break;
-	case VU_SET_DEVICE_STATE_FD:
-		rc = vu_set_device_state_fd(m, reply);
-		break;
-	case VU_CHECK_DEVICE_STATE:
-		rc = vu_check_device_state(reply);
-		break;
-	default:
-		/* Anything else: well-formed, not supported */
-		rc = 2;
-		break;
+	if (h) {
+		vu_payload_decode(m, h->payload, &p);
+		rc = h->fn(m, &p, reply);
 	}
 	vu_msg_close_fds(m);
 	return rc;
@@ -1980,24 +2306,24 @@ static int vu_dispatch(void)
 		     "front-end", req, strerror(-rc));
 		return rc;
 	}
-	if (rc == 3)
-		return 0;	/* answered later: vu_state_finish() */
-	if (rc == 2) {
+	if (rc == VU_REPLY_LATER)
+		return 0;	/* vu_state_finish() answers */
+	if (rc == VU_REFUSED) {
 		vu_stats.refused++;
 		info_ratelimit(now_ms(), "vhost-user: request %u not supported, refused", req);
 	}
-	if (rc == 1 && req == VU_CHECK_DEVICE_STATE && vu.xfer.checked) {
+	if (rc == VU_REPLY && req == VU_CHECK_DEVICE_STATE && vu.xfer.checked) {
 		vu.xfer.checked = false;
 		if ((rc = vu_send(&reply)) < 0)
 			return rc;
 		vu_state_checked();
 		return 0;
 	}
-	if (rc == 1)
+	if (rc == VU_REPLY)
 		return vu_send(&reply);
 	if (ack) {
 		reply.size = 8;
-		vu_put_u64(reply.payload, rc == 2 ? 1 : 0);
+		vu_put_u64(reply.payload, rc == VU_REFUSED ? 1 : 0);
 		return vu_send(&reply);
 	}
 	return 0;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "devstate.h"
 #include "virtio.h"
 

@@ -39,8 +39,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "virtio.h"
 
 #define VQ_DESC_SIZE		16

@@ -26,7 +26,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "../conf/util.h"
+#include "../lib/util.h"
 #include "hdr.h"
 #include "vnet.h"
 

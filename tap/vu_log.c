@@ -15,8 +15,8 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "../conf/util.h"
-#include "../conf/visible.h"
+#include "../lib/util.h"
+#include "../lib/visible.h"
 #include "vu_log.h"
 
 /**

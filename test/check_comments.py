@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-DIRS = ["conf", "tap", "passt", "splice", "entry", "pesto", "repair", "test"]
+DIRS = ["lib", "conf", "tap", "passt", "splice", "entry", "pesto", "repair", "test"]
 
 # Functions that comments name on purpose and that are not ours and not
 # called by us: what they say the kernel (or a library) does.  One line per

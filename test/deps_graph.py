@@ -5,7 +5,8 @@
 #
 # Usage: test/deps_graph.py OBJDIR [--check] [--budget N] [--pairs-budget M]
 #
-# Two graphs over the daemon's sources (conf/, tap/, passt/, splice/, entry/):
+# Two graphs over the daemon's sources (lib/, conf/, tap/, passt/, splice/,
+# entry/):
 #   includes: file A includes a header of file B ("#include" lines);
 #   symbols:  object A uses a symbol that object B defines (nm of OBJDIR's
 #	      objects: calls, and data such as counters).
@@ -15,7 +16,7 @@
 # the union of both graphs, Tarjan's algorithm), largest first.
 #
 # --check: exit 1 if a folder uses one that comes after it in the order
-# conf/ <- tap/ <- passt/ <- splice/ <- entry/ (each may use only those to its left),
+# lib/ <- conf/ <- tap/ <- passt/ <- splice/ <- entry/ (each may use only those to its left),
 # or if a circle spans more than one folder.
 #
 # The knot of passt/: the size of passt/'s largest circle (its largest
@@ -30,7 +31,7 @@ import re
 import subprocess
 import sys
 
-ORDER = ["conf", "tap", "passt", "splice", "entry"]
+ORDER = ["lib", "conf", "tap", "passt", "splice", "entry"]
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -13,7 +13,7 @@
 # ip6_hdr, tcphdr, ...) in code, headers included.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-[ $# -gt 0 ] || set -- conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c
+[ $# -gt 0 ] || set -- lib/*.c conf/*.c tap/*.c passt/*.c splice/*.c entry/*.c
 for f in "$@"; do
 	gcc -fpreprocessed -dD -E -P "$f" 2>/dev/null |
 	sed -E 's/"([^"\\]|\\.)*"//g; s/'"'"'([^'"'"'\\]|\\.)*'"'"'//g' |
@@ -33,7 +33,7 @@ for f in "$@"; do
 done | awk '{ print; l += $2; n += $4 }
 	END { printf "%-26s %6d lines %5d literals %7.1f /1000\n", "total", l,
 		     n, l ? 1000 * n / l : 0 }'
-hdrs=$(for f in conf/*.[ch] tap/*.[ch] passt/*.[ch] splice/*.[ch] entry/*.[ch]; do
+hdrs=$(for f in lib/*.[ch] conf/*.[ch] tap/*.[ch] passt/*.[ch] splice/*.[ch] entry/*.[ch]; do
 	gcc -fpreprocessed -dD -E -P "$f" 2>/dev/null; done |
 	grep -Eo 'struct (ethhdr|iphdr|ip6_hdr|ip6_ext|ipv6hdr|tcphdr|udphdr|icmphdr|icmp6_hdr|arphdr|ether_arp|nd_[a-z_]+|virtio_net_hdr[a-z_0-9]*|vring_[a-z]+|vhost_vring_[a-z]+)\b' |
 	wc -l)

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "../../conf/conf.h"
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../passt/flow.h"
 #include "../../passt/icmp.h"
 #include "../../passt/passt.h"

@@ -68,7 +68,7 @@ KNOWN = {
 }
 
 # Paths the user, libvirt, podman or rootlesskit choose (-s, -P, -l, -p,
-# -c, --netns, the command).  conf/file.c creates DIR/.NAME.PID.HEX~ and
+# -c, --netns, the command).  lib/file.c creates DIR/.NAME.PID.HEX~ and
 # renames (or, without RENAME_NOREPLACE, links) it to DIR/NAME.
 def user_files(who, path):
     d, n = os.path.split(path)

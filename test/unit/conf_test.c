@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "../../conf/conf.h"
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../conf/ports.h"
 #include "../../conf/resolv.h"
 #include "fake_netns.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../conf/util.h"
+#include "../../lib/util.h"
 #include "../../tap/devstate.h"
 
 /* 2001:db8::2, fe80::1, 198.51.100.2, MAC 52:54:00:12:34:56, no flows */

@@ -309,17 +309,55 @@ START_TEST(test_dhcpv6_handle_solicit_rapid_commit_reply)
 }
 END_TEST
 
-/* tap.pcap frame 14: dhclient Request naming our DUID, IA_NA with
- * 2001:db8::15.  RFC 8415 18.3.2: Reply with the address
+/**
+ * struct reply_case - A message that gets a Reply with our IA_NA address
+ * @what:	The message, and where the RFC says so
+ * @cap:	Captured frame it is made from
+ * @len:	Its length
+ * @msg:	Message type written over the captured one, 0: as captured
+ * @follow:	Following the host (c.no_follow_host false): finite
+ *		lifetimes
+ * @dns:	The reply's DNS options are checked too
  */
-START_TEST(test_dhcpv6_handle_request_reply)
+struct reply_case {
+	const char *what;
+	const uint8_t *cap;
+	size_t len;
+	uint8_t msg;
+	bool follow, dns;
+};
+
+static const struct reply_case reply_cases[] = {
+	{ "tap.pcap frame 14: dhclient Request naming our DUID, IA_NA with "
+	  "2001:db8::15.  RFC 8415 18.3.2: Reply with the address",
+	  cap_dhcpv6_request, sizeof(cap_dhcpv6_request), 0, false, true },
+	{ "Renew (5): same validation and answer as Request (16.6, 18.3.4)",
+	  cap_dhcpv6_request, sizeof(cap_dhcpv6_request), 5, false, false },
+	{ "Renew following the host (the default): finite lifetimes, so "
+	  "that the client asks again and gets a changed address",
+	  cap_dhcpv6_request, sizeof(cap_dhcpv6_request), 5, true, false },
+	{ "Rebind (6) has no Server Identifier (16.7): made from the Solicit",
+	  cap_dhcpv6_solicit, sizeof(cap_dhcpv6_solicit), 6, false, false },
+};
+
+/* One row of reply_cases[] (loop test: _i is the row) */
+START_TEST(test_dhcpv6_handle_reply_with_address)
 {
+	const struct reply_case *r = &reply_cases[_i];
+	uint8_t b[512];
 	size_t n;
 
-	n = run(cap_dhcpv6_request, sizeof(cap_dhcpv6_request));
-	check_reply_common(cap_dhcpv6_request, n, 7);
+	ck_assert_uint_le(r->len, sizeof(b));
+	if (r->follow)
+		c.no_follow_host = false;
+	memcpy(b, r->cap, r->len);
+	if (r->msg)
+		b[MSG] = r->msg;
+	n = run(b, r->len);
+	check_reply_common(b, n, 7);
 	check_ia_na(n, NULL);
-	check_dns(n);
+	if (r->dns)
+		check_dns(n);
 }
 END_TEST
 
@@ -353,51 +391,6 @@ START_TEST(test_dhcpv6_handle_request_stale_address_zeroed)
 	n = run(b, sizeof(b));
 	check_reply_common(b, n, 7);
 	check_ia_na(n, "2001:db8::99");
-}
-END_TEST
-
-/* Renew (5): same validation and answer as Request (16.6, 18.3.4) */
-START_TEST(test_dhcpv6_handle_renew_reply)
-{
-	uint8_t b[sizeof(cap_dhcpv6_request)];
-	size_t n;
-
-	memcpy(b, cap_dhcpv6_request, sizeof(b));
-	b[MSG] = 5;
-	n = run(b, sizeof(b));
-	check_reply_common(b, n, 7);
-	check_ia_na(n, NULL);
-}
-END_TEST
-
-/* Rebind (6) has no Server Identifier (16.7): made from the Solicit */
-/* Following the host (the default): finite lifetimes, so that the client
- * asks again and gets a changed address
- */
-START_TEST(test_dhcpv6_handle_renew_reply_following)
-{
-	uint8_t b[sizeof(cap_dhcpv6_request)];
-	size_t n;
-
-	c.no_follow_host = false;
-	memcpy(b, cap_dhcpv6_request, sizeof(b));
-	b[MSG] = 5;	/* Renew */
-	n = run(b, sizeof(b));
-	check_reply_common(b, n, 7);
-	check_ia_na(n, NULL);
-}
-END_TEST
-
-START_TEST(test_dhcpv6_handle_rebind_reply)
-{
-	uint8_t b[sizeof(cap_dhcpv6_solicit)];
-	size_t n;
-
-	memcpy(b, cap_dhcpv6_solicit, sizeof(b));
-	b[MSG] = 6;
-	n = run(b, sizeof(b));
-	check_reply_common(b, n, 7);
-	check_ia_na(n, NULL);
 }
 END_TEST
 
@@ -531,27 +524,33 @@ START_TEST(test_dhcpv6_handle_invalid_discarded)
 	static const uint8_t info_ia[] = {
 		CLIENTID, 0, 3, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0
 	};
+	static const struct {
+		uint8_t type;
+		const char *dst;
+		const uint8_t *o;
+		size_t len;
+	} bad[] = {
+		/* 16.2: Solicit without Client Identifier, or with a Server
+		 * one
+		 */
+		{ 1, "ff02::1:2", no_cid, sizeof(no_cid) },
+		{ 1, "ff02::1:2", cid_sid, sizeof(cid_sid) },
+		/* 16: Solicit to a unicast address */
+		{ 1, "fe80::1", cid_only, sizeof(cid_only) },
+		/* 16.4: Request without Server Identifier */
+		{ 3, "ff02::1:2", cid_only, sizeof(cid_only) },
+		/* 16.12: Information-request with an IA_NA */
+		{ 11, "ff02::1:2", info_ia, sizeof(info_ia) },
+		/* Server-only types: Advertise (2), Reply (7) */
+		{ 2, "ff02::1:2", cid_sid, sizeof(cid_sid) },
+		{ 7, "ff02::1:2", cid_sid, sizeof(cid_sid) },
+	};
 	uint8_t b[256];
+	size_t i;
 
-	/* 16.2: Solicit without Client Identifier, or with a Server one */
-	ck_assert_uint_eq(run(b, v6_build(b, 1, "ff02::1:2", no_cid,
-					  sizeof(no_cid))), 0);
-	ck_assert_uint_eq(run(b, v6_build(b, 1, "ff02::1:2", cid_sid,
-					  sizeof(cid_sid))), 0);
-	/* 16: Solicit to a unicast address */
-	ck_assert_uint_eq(run(b, v6_build(b, 1, "fe80::1", cid_only,
-					  sizeof(cid_only))), 0);
-	/* 16.4: Request without Server Identifier */
-	ck_assert_uint_eq(run(b, v6_build(b, 3, "ff02::1:2", cid_only,
-					  sizeof(cid_only))), 0);
-	/* 16.12: Information-request with an IA_NA */
-	ck_assert_uint_eq(run(b, v6_build(b, 11, "ff02::1:2", info_ia,
-					  sizeof(info_ia))), 0);
-	/* Server-only types: Advertise (2), Reply (7) */
-	ck_assert_uint_eq(run(b, v6_build(b, 2, "ff02::1:2", cid_sid,
-					  sizeof(cid_sid))), 0);
-	ck_assert_uint_eq(run(b, v6_build(b, 7, "ff02::1:2", cid_sid,
-					  sizeof(cid_sid))), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_uint_eq(run(b, v6_build(b, bad[i].type, bad[i].dst,
+						  bad[i].o, bad[i].len)), 0);
 	ck_assert_uint_eq(svc_stats.dhcpv6_bad, 7);
 	ck_assert_uint_eq(svc_stats.dhcpv6_req, 0);
 }
@@ -842,11 +841,9 @@ static Suite *dhcpv6_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_dhcpv6_handle_solicit_advertise);
 	tcase_add_test(tc, test_dhcpv6_handle_solicit_rapid_commit_reply);
-	tcase_add_test(tc, test_dhcpv6_handle_request_reply);
+	tcase_add_loop_test(tc, test_dhcpv6_handle_reply_with_address, 0,
+			    ARRAY_SIZE(reply_cases));
 	tcase_add_test(tc, test_dhcpv6_handle_request_stale_address_zeroed);
-	tcase_add_test(tc, test_dhcpv6_handle_renew_reply);
-	tcase_add_test(tc, test_dhcpv6_handle_rebind_reply);
-	tcase_add_test(tc, test_dhcpv6_handle_renew_reply_following);
 	tcase_add_test(tc, test_dhcpv6_handle_request_other_server_discarded);
 	tcase_add_test(tc, test_dhcpv6_handle_release_success);
 	tcase_add_test(tc, test_dhcpv6_handle_inforeq_dns_only);

@@ -11,7 +11,7 @@
 #include <arpa/inet.h>
 #include <stdint.h>
 
-#include "../../conf/util.h"
+#include "../../lib/util.h"
 
 struct in_addr a4(const char *s);
 struct in6_addr a6(const char *s);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test/unit/file_test.c - Files created at set-up never follow a planted
- *			   symbolic link (conf/file.c, and its users:
- *			   tap/pcap.c, conf/log.c)
+ *			   symbolic link (lib/file.c, and its users:
+ *			   tap/pcap.c, lib/log.c)
  *
  * Expected behaviour from open(2) and path_resolution(7): O_NOFOLLOW makes
  * open() fail with ELOOP when the last component is a symbolic link;
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../conf/file.h"
-#include "../../conf/log.h"
+#include "../../lib/file.h"
+#include "../../lib/log.h"
 #include "../../tap/pcap.h"
 
 static char dir[64];

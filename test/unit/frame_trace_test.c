@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../tap/frame.h"
 #include "captured_frames.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test/unit/log_test.c - Tests for conf/log.c: the --log-size limit
+/* test/unit/log_test.c - Tests for lib/log.c: the --log-size limit
  *
  * What passt.1 promises for -l/--log-file with --log-size SIZE: the file
  * never grows beyond SIZE bytes; when it's full, the oldest messages go.
@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 
 static char path[64];
 
@@ -287,7 +287,7 @@ START_TEST(test_log_bits_fmt_set_and_cleared)
 END_TEST
 
 /**
- * log_suite() - Suite for conf/log.c
+ * log_suite() - Suite for lib/log.c
  *
  * Return: the suite
  */

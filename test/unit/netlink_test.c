@@ -18,7 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../conf/netlink.h"
 #include "../../conf/netlink_internal.h"
 #include "fake_netns.h"

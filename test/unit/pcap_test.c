@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../conf/util.h"
+#include "../../lib/util.h"
 #include "../../tap/pcap.h"
 #include "captured_frames.h"
 

@@ -111,175 +111,107 @@ static void check_addr(unsigned i, int af, const char *addr,
 	}
 }
 
-/* man page: "-t 22: Forward local port 22 to port 22" */
-START_TEST(test_fwd_spec_parse_single_port)
-{
-	ck_assert_int_eq(parse("22"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_UNSPEC, NULL, "");
-}
-END_TEST
-
-/* man page: "-t 22:23: Forward local port 22 to port 23" */
-START_TEST(test_fwd_spec_parse_single_remap)
-{
-	ck_assert_int_eq(parse("22:23"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 23, false);
-}
-END_TEST
-
-/* man page: "-t 22,25: Forward local ports 22 and 25 to ports 22 and 25" */
-START_TEST(test_fwd_spec_parse_list)
-{
-	ck_assert_int_eq(parse("22,25"), 0);
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 22, 22, 22, false);
-	check_rule(1, 25, 25, 25, false);
-}
-END_TEST
-
-/* man page: "-t 22-80: ports between 22 and 80 to corresponding ports" */
-START_TEST(test_fwd_spec_parse_range)
-{
-	ck_assert_int_eq(parse("22-80"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 80, 22, false);
-}
-END_TEST
-
-/* man page: "-t 22-80:32-90: ports between 22 and 80 to ports between 32
- * and 90"
+/**
+ * struct example - An example of the man page and the rules it makes
+ * @spec:	-t argument
+ * @n:		Rules it makes
+ * @nrules:	How many of them @r checks, from the first
+ * @r:		Expected first port, last port, target of the first, weak
+ * @naddr:	How many rules, from the first, have their bind address and
+ *		interface checked against @af, @addr and @ifname
+ * @af:		Expected family
+ * @addr:	Expected address text (NULL for AF_UNSPEC)
+ * @ifname:	Expected interface ("" for none)
  */
-START_TEST(test_fwd_spec_parse_range_remap)
-{
-	ck_assert_int_eq(parse("22-80:32-90"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 80, 32, false);
-}
-END_TEST
+struct example {
+	const char *spec;
+	unsigned n, nrules;
+	struct { unsigned first, last, to; bool weak; } r[3];
+	unsigned naddr;
+	int af;
+	const char *addr, *ifname;
+};
 
-/* man page: "-t 203.0.113.1/22: local port 22, bound to 203.0.113.1" */
-START_TEST(test_fwd_spec_parse_ipv4_bind)
-{
-	ck_assert_int_eq(parse("203.0.113.1/22"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_INET, "203.0.113.1", "");
-}
-END_TEST
+static const struct example examples[] = {
+	/* man page: "-t 22: Forward local port 22 to port 22" */
+	{ "22", 1, 1, { { 22, 22, 22, false } }, 1, AF_UNSPEC, NULL, "" },
+	/* man page: "-t 22:23: Forward local port 22 to port 23" */
+	{ "22:23", 1, 1, { { 22, 22, 23, false } }, 0, 0, NULL, NULL },
+	/* man page: "-t 22,25: Forward local ports 22 and 25 to ports 22 and
+	 * 25"
+	 */
+	{ "22,25", 2, 2, { { 22, 22, 22, false }, { 25, 25, 25, false } },
+	  0, 0, NULL, NULL },
+	/* man page: "-t 22-80: ports between 22 and 80 to corresponding
+	 * ports"
+	 */
+	{ "22-80", 1, 1, { { 22, 80, 22, false } }, 0, 0, NULL, NULL },
+	/* man page: "-t 22-80:32-90: ports between 22 and 80 to ports
+	 * between 32 and 90"
+	 */
+	{ "22-80:32-90", 1, 1, { { 22, 80, 32, false } }, 0, 0, NULL, NULL },
+	/* man page: "-t 203.0.113.1/22: local port 22, bound to
+	 * 203.0.113.1"
+	 */
+	{ "203.0.113.1/22", 1, 1, { { 22, 22, 22, false } },
+	  1, AF_INET, "203.0.113.1", "" },
+	/* Same form with an IPv6 documentation address (RFC 3849) */
+	{ "2001:db8::1/22", 1, 1, { { 22, 22, 22, false } },
+	  1, AF_INET6, "2001:db8::1", "" },
+	/* man page: "-t 203.0.113.1%eth0/22: bound to 203.0.113.1 and
+	 * interface eth0"
+	 */
+	{ "203.0.113.1%eth0/22", 1, 1, { { 22, 22, 22, false } },
+	  1, AF_INET, "203.0.113.1", "eth0" },
+	/* man page: "-t %eth0/22: bound to any address on interface eth0" */
+	{ "%eth0/22", 1, 1, { { 22, 22, 22, false } },
+	  1, AF_UNSPEC, NULL, "eth0" },
+	/* man page: "-t 2000-5000,~3000-3010: between 2000 and 5000, except
+	 * for those between 3000 and 3010"
+	 */
+	{ "2000-5000,~3000-3010", 2, 2,
+	  { { 2000, 2999, 2000, false }, { 3011, 5000, 3011, false } },
+	  0, 0, NULL, NULL },
+	/* man page: "-t 203.0.113.1/20-30,~25: for 203.0.113.1, ports
+	 * between 20 and 24 and between 26 and 30"
+	 */
+	{ "203.0.113.1/20-30,~25", 2, 2,
+	  { { 20, 24, 20, false }, { 26, 30, 26, false } },
+	  2, AF_INET, "203.0.113.1", "" },
+	/* man page: "-t ~20000-20010: all ports, except 20000 to 20010";
+	 * "all" means non-ephemeral, so 32768-60999 is left out too
+	 */
+	{ "~20000-20010", 3, 3,
+	  { { 1, 19999, 1, true }, { 20011, 32767, 20011, true },
+	    { 61000, 65535, 61000, true } }, 0, 0, NULL, NULL },
+	/* man page: "-t all: all unbound, non-ephemeral ports"; upstream's
+	 * example output for the default range lists 1-32767 and 61000-65535
+	 */
+	{ "all", 2, 2,
+	  { { 1, 32767, 1, true }, { 61000, 65535, 61000, true } },
+	  1, AF_UNSPEC, NULL, "" },
+	/* man page: "-t ::1/all: for the local address ::1, all ... ports" */
+	{ "::1/all", 2, 1, { { 1, 32767, 1, true } }, 2, AF_INET6, "::1", "" },
+	{ "all,~22", 3, 3,
+	  { { 1, 21, 1, true }, { 23, 32767, 23, true },
+	    { 61000, 65535, 61000, true } }, 0, 0, NULL, NULL },
+	/* man page: "-t none: Don't forward any ports" */
+	{ "none", 0, 0, { { 0 } }, 0, 0, NULL, NULL },
+};
 
-/* Same form with an IPv6 documentation address (RFC 3849) */
-START_TEST(test_fwd_spec_parse_ipv6_bind)
+/* One row of examples[] (loop test: _i is the row) */
+START_TEST(test_fwd_spec_parse_example)
 {
-	ck_assert_int_eq(parse("2001:db8::1/22"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_INET6, "2001:db8::1", "");
-}
-END_TEST
+	const struct example *e = &examples[_i];
+	unsigned i;
 
-/* man page: "-t 203.0.113.1%eth0/22: bound to 203.0.113.1 and interface
- * eth0"
- */
-START_TEST(test_fwd_spec_parse_addr_and_interface)
-{
-	ck_assert_int_eq(parse("203.0.113.1%eth0/22"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_INET, "203.0.113.1", "eth0");
-}
-END_TEST
-
-/* man page: "-t %eth0/22: bound to any address on interface eth0" */
-START_TEST(test_fwd_spec_parse_interface_only)
-{
-	ck_assert_int_eq(parse("%eth0/22"), 0);
-	ck_assert_uint_eq(t.n, 1);
-	check_rule(0, 22, 22, 22, false);
-	check_addr(0, AF_UNSPEC, NULL, "eth0");
-}
-END_TEST
-
-/* man page: "-t 2000-5000,~3000-3010: between 2000 and 5000, except for
- * those between 3000 and 3010"
- */
-START_TEST(test_fwd_spec_parse_exclusion_splits_range)
-{
-	ck_assert_int_eq(parse("2000-5000,~3000-3010"), 0);
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 2000, 2999, 2000, false);
-	check_rule(1, 3011, 5000, 3011, false);
-}
-END_TEST
-
-/* man page: "-t 203.0.113.1/20-30,~25: for 203.0.113.1, ports between 20 and
- * 24 and between 26 and 30"
- */
-START_TEST(test_fwd_spec_parse_exclusion_with_address)
-{
-	ck_assert_int_eq(parse("203.0.113.1/20-30,~25"), 0);
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 20, 24, 20, false);
-	check_rule(1, 26, 30, 26, false);
-	check_addr(0, AF_INET, "203.0.113.1", "");
-	check_addr(1, AF_INET, "203.0.113.1", "");
-}
-END_TEST
-
-/* man page: "-t ~20000-20010: all ports, except 20000 to 20010"; "all"
- * means non-ephemeral, so 32768-60999 is left out too
- */
-START_TEST(test_fwd_spec_parse_exclusion_only_means_all)
-{
-	ck_assert_int_eq(parse("~20000-20010"), 0);
-	ck_assert_uint_eq(t.n, 3);
-	check_rule(0, 1, 19999, 1, true);
-	check_rule(1, 20011, 32767, 20011, true);
-	check_rule(2, 61000, 65535, 61000, true);
-}
-END_TEST
-
-/* man page: "-t all: all unbound, non-ephemeral ports"; upstream's example
- * output for the default range lists 1-32767 and 61000-65535
- */
-START_TEST(test_fwd_spec_parse_all)
-{
-	ck_assert_int_eq(parse("all"), 0);
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 1, 32767, 1, true);
-	check_rule(1, 61000, 65535, 61000, true);
-	check_addr(0, AF_UNSPEC, NULL, "");
-}
-END_TEST
-
-/* man page: "-t ::1/all: for the local address ::1, all ... ports" */
-START_TEST(test_fwd_spec_parse_all_with_address)
-{
-	ck_assert_int_eq(parse("::1/all"), 0);
-	ck_assert_uint_eq(t.n, 2);
-	check_rule(0, 1, 32767, 1, true);
-	check_addr(0, AF_INET6, "::1", "");
-	check_addr(1, AF_INET6, "::1", "");
-}
-END_TEST
-
-START_TEST(test_fwd_spec_parse_all_with_exclusion)
-{
-	ck_assert_int_eq(parse("all,~22"), 0);
-	ck_assert_uint_eq(t.n, 3);
-	check_rule(0, 1, 21, 1, true);
-	check_rule(1, 23, 32767, 23, true);
-	check_rule(2, 61000, 65535, 61000, true);
-}
-END_TEST
-
-/* man page: "-t none: Don't forward any ports" */
-START_TEST(test_fwd_spec_parse_none)
-{
-	ck_assert_int_eq(parse("none"), 0);
-	ck_assert_uint_eq(t.n, 0);
+	ck_assert_msg(parse(e->spec) == 0, "-t %s: %s", e->spec, err);
+	ck_assert_uint_eq(t.n, e->n);
+	for (i = 0; i < e->nrules; i++)
+		check_rule(i, e->r[i].first, e->r[i].last, e->r[i].to,
+			   e->r[i].weak);
+	for (i = 0; i < e->naddr; i++)
+		check_addr(i, e->af, e->addr, e->ifname);
 }
 END_TEST
 
@@ -955,22 +887,8 @@ static Suite *ports_suite(void)
 
 	tc = tcase_create("examples");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_fwd_spec_parse_single_port);
-	tcase_add_test(tc, test_fwd_spec_parse_single_remap);
-	tcase_add_test(tc, test_fwd_spec_parse_list);
-	tcase_add_test(tc, test_fwd_spec_parse_range);
-	tcase_add_test(tc, test_fwd_spec_parse_range_remap);
-	tcase_add_test(tc, test_fwd_spec_parse_ipv4_bind);
-	tcase_add_test(tc, test_fwd_spec_parse_ipv6_bind);
-	tcase_add_test(tc, test_fwd_spec_parse_addr_and_interface);
-	tcase_add_test(tc, test_fwd_spec_parse_interface_only);
-	tcase_add_test(tc, test_fwd_spec_parse_exclusion_splits_range);
-	tcase_add_test(tc, test_fwd_spec_parse_exclusion_with_address);
-	tcase_add_test(tc, test_fwd_spec_parse_exclusion_only_means_all);
-	tcase_add_test(tc, test_fwd_spec_parse_all);
-	tcase_add_test(tc, test_fwd_spec_parse_all_with_address);
-	tcase_add_test(tc, test_fwd_spec_parse_all_with_exclusion);
-	tcase_add_test(tc, test_fwd_spec_parse_none);
+	tcase_add_loop_test(tc, test_fwd_spec_parse_example, 0,
+			    ARRAY_SIZE(examples));
 	tcase_add_test(tc, test_fwd_spec_parse_auto);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_exclusions);
 	tcase_add_test(tc, test_fwd_spec_parse_auto_remap);

@@ -18,7 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../passt/sdnotify.h"
 
 /* unix(7): offsetof(struct sockaddr_un, sun_path) is 2 on Linux */

@@ -21,7 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../conf/util.h"
+#include "../../lib/util.h"
 #include "../../tap/stream.h"
 #include "../../tap/tap.h"
 

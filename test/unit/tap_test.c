@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../tap/tap.h"
 #include "fake_parse.h"
 

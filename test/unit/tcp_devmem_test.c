@@ -36,7 +36,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow_table.h"
 #include "../../passt/passt.h"

@@ -28,7 +28,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "../../conf/log.h"
+#include "../../lib/log.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow.h"
 #include "../../passt/fwd.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* conf/log.c - Levelled logging to stderr, a log file or syslog
+/* lib/log.c - Levelled logging to stderr, a log file or syslog
  *
  * Before the daemon detaches, messages go to stderr.  After it, they go to
  * the --log-file if one was given, else to syslog.  Nothing here allocates

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* conf/visible.h - VISIBLE_IF_UNIT: exports that only the unit tests use
+/* lib/visible.h - VISIBLE_IF_UNIT: exports that only the unit tests use
  *
  * As the kernel's VISIBLE_IF_KUNIT (include/kunit/visibility.h): a function
  * or object that nothing outside its file uses, but a unit test calls or
@@ -10,8 +10,8 @@
  * link objects built with -DUNIT_TEST ($(BUILD)/libcore-test.a), where it
  * is exported.
  */
-#ifndef CONF_VISIBLE_H
-#define CONF_VISIBLE_H
+#ifndef LIB_VISIBLE_H
+#define LIB_VISIBLE_H
 
 #ifdef UNIT_TEST
 #define VISIBLE_IF_UNIT
@@ -19,4 +19,4 @@
 #define VISIBLE_IF_UNIT		static __attribute__((unused))
 #endif
 
-#endif /* CONF_VISIBLE_H */
+#endif /* LIB_VISIBLE_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* conf/file.h - Files we create at set-up, never through planted links */
-#ifndef CONF_FILE_H
-#define CONF_FILE_H
+/* lib/file.h - Files we create at set-up, never through planted links */
+#ifndef LIB_FILE_H
+#define LIB_FILE_H
 
 #include <errno.h>
 #include <sys/types.h>
@@ -15,4 +15,4 @@
 int file_open_safe(const char *path, int flags, mode_t mode);
 const char *file_strerror(int err);
 
-#endif /* CONF_FILE_H */
+#endif /* LIB_FILE_H */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* conf/file.c - Files we create at set-up (PID file, pcap, log file),
+/* lib/file.c - Files we create at set-up (PID file, pcap, log file),
  *		 safe from links planted where they go
  *
  * DOC: Theory of Operation

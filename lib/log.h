@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* conf/log.h - Levelled logging to stderr, a log file or syslog
+/* lib/log.h - Levelled logging to stderr, a log file or syslog
  *
  * Messages are lower case with no trailing period and name the syscall that
  * failed.  Anything a peer can trigger per packet uses debug()/trace(), or a
  * *_ratelimit() form that prints a burst of LOG_RL_BURST per second per call
  * site.
  */
-#ifndef CONF_LOG_H
-#define CONF_LOG_H
+#ifndef LIB_LOG_H
+#define LIB_LOG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -117,4 +117,4 @@ void assert_fail(const char *expr, const char *file, int line,
 			log_msg(LOG_INFO, false, __VA_ARGS__);		\
 	} while (0)
 
-#endif /* CONF_LOG_H */
+#endif /* LIB_LOG_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* conf/util.h - Small helpers shared by every folder
+/* lib/util.h - Small helpers shared by every folder
  *
- * conf/ is the bottom layer of the tree: it includes nothing of ours, and
- * tap/, passt/ and splice/ may include it.  This header holds the macros and
+ * lib/ is the bottom layer of the tree: it includes nothing of ours, and
+ * every other folder may include it.  This header holds the macros and
  * inline helpers that all of them use (array sizes, bits, byte order,
- * time, the IPv4-in-IPv6 address union).
+ * time, the largest Ethernet frame, the IPv4-in-IPv6 address union).
  */
-#ifndef CONF_UTIL_H
-#define CONF_UTIL_H
+#ifndef LIB_UTIL_H
+#define LIB_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -240,4 +240,4 @@ static inline void put_be32(void *p, uint32_t v)
 	b[3] = (uint8_t)(v & 0xff);
 }
 
-#endif /* CONF_UTIL_H */
+#endif /* LIB_UTIL_H */
