@@ -219,6 +219,10 @@ struct conf_tpl {
  * @tpl:		Addresses and routes --config-net copies (empty if not
  *			pasta --config-net, with -a / -g, --no-copy-addrs /
  *			--no-copy-routes, or in local mode)
+ * @routed:		The host has a default route through the template
+ *			interface (netlink_host_defaults()); while following
+ *			the host, a family that loses it keeps its values
+ *			(follow_derive())
  */
 struct conf_ip4 {
 	bool enabled;
@@ -235,6 +239,7 @@ struct conf_ip4 {
 	struct in_addr addr_out;
 	char ifname_bind[IFNAMSIZ];
 	struct conf_tpl tpl;
+	bool routed;
 };
 
 /**
@@ -259,6 +264,7 @@ struct conf_ip4 {
  * @ifname_bind:	--outbound-if6: bind outbound sockets to this
  *			interface, "" for none
  * @tpl:		As for IPv4
+ * @routed:		As for IPv4
  */
 struct conf_ip6 {
 	bool enabled;
@@ -276,6 +282,7 @@ struct conf_ip6 {
 	struct in6_addr addr_out;
 	char ifname_bind[IFNAMSIZ];
 	struct conf_tpl tpl;
+	bool routed;
 };
 
 /**

@@ -18,8 +18,9 @@
  * What doesn't follow: families keep their state (one disabled at start,
  * by -4, -6 or because the host had no address of it, stays disabled), and
  * local mode stays local mode.  A family that has no usable address for a
- * while (no route at all, say) keeps its previous values: the guest keeps
- * its configuration, and gets the new one when the host has one again.
+ * while (no route at all, say), or that had a default route and has none
+ * for a while, keeps its previous values: the guest keeps its
+ * configuration, and gets the new one when the host has one again.
  *
  * follow_settle_*(): a network change is a burst of notifications (a VPN
  * coming up is dozens of link, address and route messages), so the caller
@@ -93,6 +94,7 @@ static void follow_keep4(struct conf_ip4 *next, const struct conf_ip4 *cur)
 	next->gw = cur->gw;
 	next->tpl = cur->tpl;
 	next->enabled = cur->enabled;
+	next->routed = cur->routed;
 }
 
 /**
@@ -109,6 +111,7 @@ static void follow_keep6(struct conf_ip6 *next, const struct conf_ip6 *cur)
 	next->our_ll = cur->our_ll;
 	next->tpl = cur->tpl;
 	next->enabled = cur->enabled;
+	next->routed = cur->routed;
 }
 
 /**
@@ -125,7 +128,8 @@ static void follow_keep6(struct conf_ip6 *next, const struct conf_ip6 *cur)
  * loopback address follows the gateway unless --map-host-loopback or
  * --no-map-gw, and resolv_apply() fills name servers, the --dns-forward
  * target and the search list unless -D, --dns-host or -S.  A family @host
- * leaves without a usable address (or all of them, if @host fails) keeps
+ * leaves without a usable address, or without the default route it had
+ * (@cur's .routed set, @next's not), or all of them if @host fails, keeps
  * its current host-given values.  In local mode nothing is derived.
  *
  * Return: 0, or the error of @host (the families then keep their values;
@@ -148,9 +152,15 @@ int follow_derive(const struct conf *cur, struct conf *next,
 	if (host)
 		rc = host(next);
 
-	if (cur->ip4.enabled && (rc || next->local_mode || !next->ip4.enabled))
+	/* No default route any more (a link down, between two networks):
+	 * until it comes back, the guest keeps its picture, gateway and name
+	 * servers included, instead of losing its default route
+	 */
+	if (cur->ip4.enabled && (rc || next->local_mode || !next->ip4.enabled ||
+				 (cur->ip4.routed && !next->ip4.routed)))
 		follow_keep4(&next->ip4, &cur->ip4);
-	if (cur->ip6.enabled && (rc || next->local_mode || !next->ip6.enabled))
+	if (cur->ip6.enabled && (rc || next->local_mode || !next->ip6.enabled ||
+				 (cur->ip6.routed && !next->ip6.routed)))
 		follow_keep6(&next->ip6, &cur->ip6);
 	next->local_mode = false;
 

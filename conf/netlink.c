@@ -632,6 +632,7 @@ static int netlink_pick_template(const struct netlink_caches *nc, int af,
  * @addr:	.addr, network order (4 or 16 bytes)
  * @prefix_len:	.prefix_len (< 0 if not given)
  * @gw:		.gw, network order (4 or 16 bytes)
+ * @routed:	.routed
  */
 struct netlink_fam {
 	int af;
@@ -639,6 +640,7 @@ struct netlink_fam {
 	void *addr;
 	int *prefix_len;
 	void *gw;
+	bool *routed;
 };
 
 /**
@@ -657,6 +659,7 @@ static int netlink_defaults(const struct netlink_caches *nc,
 	bool have_gw;
 	int idx, rc;
 
+	*v->routed = false;
 	rc = netlink_pick_template(nc, v->af, v->ifname, p);
 	if (rc || !p->ifindex) {
 		p->usable = given;
@@ -674,9 +677,9 @@ static int netlink_defaults(const struct netlink_caches *nc,
 				  v->prefix_len);
 	}
 
-	if (netlink_ip_unspec(v->af, v->gw) &&
-	    netlink_default_route(nc, v->af, p->ifindex, &idx, &gw, &have_gw) &&
-	    have_gw)
+	*v->routed = netlink_default_route(nc, v->af, p->ifindex, &idx, &gw,
+					   &have_gw);
+	if (netlink_ip_unspec(v->af, v->gw) && *v->routed && have_gw)
 		memcpy(v->gw, &gw, netlink_af_len(v->af));
 
 	p->usable = !netlink_ip_unspec(v->af, v->addr);
@@ -839,9 +842,11 @@ static int netlink_defaults_from(struct conf *c,
 				 const struct netlink_caches *nc)
 {
 	const struct netlink_fam v4 = { AF_INET, c->ip4.ifname_out, &c->ip4.addr,
-				   &c->ip4.prefix_len, &c->ip4.gw };
+				   &c->ip4.prefix_len, &c->ip4.gw,
+				   &c->ip4.routed };
 	const struct netlink_fam v6 = { AF_INET6, c->ip6.ifname_out, &c->ip6.addr,
-				   &c->ip6.prefix_len, &c->ip6.gw };
+				   &c->ip6.prefix_len, &c->ip6.gw,
+				   &c->ip6.routed };
 	bool copy, addrs4, addrs6, routes4, routes6;
 	struct netlink_pick p4 = { 0 }, p6 = { 0 };
 	char line[640], fams[448], pick[96];

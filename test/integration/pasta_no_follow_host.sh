@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pasta_no_follow_host.sh - with --no-follow-host, nothing pasta gave the
-# namespace changes when the host does (passt.1, --no-follow-host): H is
+# pasta_no_follow_host.sh - --no-follow-host is in --help and passt.1 (its
+# option, and the section FOLLOWING THE HOST with what never changes), and
+# with it nothing pasta gave the namespace changes when the host does
+# (passt.1, --no-follow-host): H is
 # re-addressed (198.51.100.1/24 -> 203.0.113.1/24 via 203.0.113.2,
 # 2001:db8:1::1/64 -> 2001:db8:3::1/64 via 2001:db8:3::2), a "VPN"
 # veth with a route appears, and resolv.conf is rewritten.  After 2 s (a
@@ -24,6 +26,18 @@ TPORT=10160	# -t: N's data sink
 LPORT=10161	# long connection on R
 PPORT=10162	# serve-peer on R
 DPORT=10163	# data sink on R
+
+# The option is documented: --help, passt.1's option list and its section
+# FOLLOWING THE HOST, which says what follows and what never changes
+MAN=$(dirname "$0")/../../passt.1
+"$PASST_BIN" --help 2>&1 | grep -q -- '--no-follow-host' ||
+	fail "--help doesn't list --no-follow-host"
+grep -q '^\.B \\-\\-no\\-follow\\-host$' "$MAN" ||
+	fail "passt.1 doesn't list --no-follow-host"
+sed -n '/^\.SH FOLLOWING THE HOST$/,/^\.SH /p' "$MAN" > "$WORK/section"
+grep -q 'What never changes' "$WORK/section" &&
+	grep -q 'no\\-follow\\-host' "$WORK/section" ||
+	fail "passt.1 has no section FOLLOWING THE HOST saying what never changes"
 
 setup_topology
 ip -n "$R" addr add 198.51.100.3/24 dev r0

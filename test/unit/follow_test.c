@@ -27,6 +27,7 @@
 static struct conf cur, next;
 static struct resolv_conf r;
 static struct in_addr host_addr, host_gw;	/* what the stub host has */
+static bool host_routed;	/* ... and whether it has a default route */
 static bool host_fails;
 
 /**
@@ -50,6 +51,7 @@ static int host_stub(struct conf *c)
 		c->ip4.prefix_len = 24;
 	if (!c->ip4.gw.s_addr)
 		c->ip4.gw = host_gw;
+	c->ip4.routed = host_routed;
 	return 0;
 }
 
@@ -69,6 +71,7 @@ static void start(void)
 	cur.given.ip6.prefix_len = -1;
 	host_addr = a4("198.51.100.1");
 	host_gw = a4("198.51.100.2");
+	host_routed = true;
 	r.ns4[0] = a4("127.0.0.1");
 	r.ns4_count = 1;
 	ck_assert_int_eq(follow_derive(&cur, &next, &r, host_stub), 0);
@@ -237,6 +240,47 @@ START_TEST(test_derive_no_address_keeps)
 }
 END_TEST
 
+/* The host's default route goes, its address stays (a link between two
+ * networks, a Wi-Fi reconnecting: passt.1, FOLLOWING THE HOST): the guest
+ * keeps its gateway, and the gateway keeps meaning the host and its
+ * loopback name server, even if the address changes meanwhile; once a
+ * default route is back, the new values.  A host that had no default
+ * route at start is followed as before.
+ */
+START_TEST(test_derive_default_route_lost_keeps)
+{
+	start();
+	host_routed = false;
+	host_gw.s_addr = 0;
+	ck_assert_int_eq(follow_derive(&cur, &next, &r, host_stub), 0);
+	ck_assert_a4(next.ip4.addr, "198.51.100.1");
+	ck_assert_a4(next.ip4.gw, "198.51.100.2");
+	ck_assert_a4(next.ip4.map_host_loopback, "198.51.100.2");
+	ck_assert_a4(next.ip4.dns_fwd, "198.51.100.2");
+	ck_assert_uint_eq(next.ip4.dns_count, 1);
+	ck_assert_uint_eq(follow_diff(&cur, &next, NULL), 0);
+
+	host_addr = a4("203.0.113.1");
+	ck_assert_int_eq(follow_derive(&cur, &next, &r, host_stub), 0);
+	ck_assert_a4(next.ip4.addr, "198.51.100.1");
+	ck_assert_uint_eq(follow_diff(&cur, &next, NULL), 0);
+
+	host_routed = true;
+	host_gw = a4("203.0.113.2");
+	ck_assert_int_eq(follow_derive(&cur, &next, &r, host_stub), 0);
+	ck_assert_a4(next.ip4.addr, "203.0.113.1");
+	ck_assert_a4(next.ip4.gw, "203.0.113.2");
+	ck_assert_a4(next.ip4.dns_fwd, "203.0.113.2");
+
+	cur.ip4.routed = false;		/* none at start: followed */
+	host_routed = false;
+	host_gw.s_addr = 0;
+	ck_assert_int_eq(follow_derive(&cur, &next, &r, host_stub), 0);
+	ck_assert_a4(next.ip4.addr, "203.0.113.1");
+	ck_assert_uint_eq(next.ip4.gw.s_addr, 0);
+}
+END_TEST
+
 /* A family disabled at start stays disabled; local mode stays */
 START_TEST(test_derive_state_stays)
 {
@@ -376,6 +420,7 @@ static Suite *follow_suite(void)
 	tcase_add_test(tc, test_derive_given_values_stay);
 	tcase_add_test(tc, test_derive_no_map_gw);
 	tcase_add_test(tc, test_derive_no_address_keeps);
+	tcase_add_test(tc, test_derive_default_route_lost_keeps);
 	tcase_add_test(tc, test_derive_state_stays);
 	tcase_add_test(tc, test_diff_lines);
 	tcase_add_test(tc, test_diff_copied_addresses_and_routes);
