@@ -168,6 +168,10 @@ static const struct conf_opt conf_opts[] = {
 	{ "conf-path", 'c', 'c', required_argument, M_BOTH, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for pesto(1), to change port forwarding at run time" },
+	{ "restart-from", 0, OPT_RESTART_FROM, required_argument, M_BOTH,
+	  "PATH", "UNIX socket path, 1-107 characters",
+	  "take over the connections of the instance whose -c socket is PATH "
+	  "(hitless restart)" },
 	{ "socket", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for qemu (also --socket-path), default /tmp/passt_N.socket" },

@@ -895,6 +895,10 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 	case OPT_VHOST_USER:
 		c->vhost_user = true;
 		break;
+	case OPT_RESTART_FROM:
+		if (conf_path(arg, c->restart_from, CONF_SOCK_PATH_MAX))
+			conf_invalid(st, o, arg);
+		break;
 	case OPT_REPAIR_PATH:
 		if (conf_path(arg, c->repair_path, CONF_SOCK_PATH_MAX))
 			conf_invalid(st, o, arg);

@@ -300,6 +300,18 @@ void tap_detach(void)
 }
 
 /**
+ * tap_vnet_hdr() - Do frames on the tap device carry a virtio-net header?
+ *
+ * For a hitless restart (passt/restart.c), which hands the device over.
+ *
+ * Return: true if so (TAP_DEV only)
+ */
+bool tap_vnet_hdr(void)
+{
+	return tap_vnet;
+}
+
+/**
  * tap_fd() - fd of the back-end, -1 if none is connected
  *
  * Return: fd

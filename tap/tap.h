@@ -87,6 +87,7 @@ int tap_dev_adopt(int fd, bool *vnet_hdr);
 void tap_init(enum tap_backend be, int fd, bool vnet_hdr);
 void tap_detach(void);
 int tap_fd(void);
+bool tap_vnet_hdr(void);
 enum tap_backend tap_backend(void);
 bool tap_connected(void);
 bool tap_csum_offload(void);
