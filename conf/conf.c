@@ -53,6 +53,18 @@
 #define VERSION "unknown"
 #endif
 
+/**
+ * conf_version() - Our version, as --version prints it after the name
+ *
+ * One place for it: a hitless restart logs it too (passt/restart_run.c)
+ *
+ * Return: the version string (git describe at build time)
+ */
+const char *conf_version(void)
+{
+	return VERSION;
+}
+
 static const struct conf_opt conf_opts[] = {
 	/* general */
 	{ "debug", 'd', 'd', no_argument, M_BOTH, NULL, NULL,

@@ -496,6 +496,7 @@ struct conf {
 };
 
 int conf_parse(struct conf *c, int argc, char **argv);
+const char *conf_version(void);
 
 /* Test and fuzzing aid: called, if set, where conf_parse() would end the
  * process (usage errors, --help, --version) with the exit status; it must

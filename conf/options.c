@@ -707,7 +707,7 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case OPT_VERSION:
-		printf("%s %s\n", c->argv0, VERSION);
+		printf("%s %s\n", c->argv0, conf_version());
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case 'p':

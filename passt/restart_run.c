@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../conf/conf.h"
 #include "../conf/log.h"
 #include "../conf/util.h"
 #include "../conf/wire.h"
@@ -531,7 +532,8 @@ void restart_take(struct ctx *ctx)
 		      restart_early_cb, ctx);
 	if (ctx->c.mode == MODE_PASTA)
 		pasta_restart_setup(ctx);
-	info("restart: took over from %s: %u flows", path, cnt.flows);
+	info("restart: took over from %s: %u flows (%s %s)", path, cnt.flows,
+	     ctx->c.argv0, conf_version());
 	return;
 
 refuse:
