@@ -88,6 +88,7 @@ static const uint16_t restart_rec_len[RESTART_REC_COUNT] = {
 	[RESTART_REC_LISTEN] = RESTART_LISTEN_LEN,
 	[RESTART_REC_TCP] = RESTART_TCP_LEN,
 	[RESTART_REC_SPLICE] = RESTART_SPLICE_LEN,
+	[RESTART_REC_STREAM] = RESTART_STREAM_MIN,
 };
 
 /**
@@ -282,6 +283,19 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 			RW(s->fd[i], 4);
 		break;
 	}
+	case RESTART_REC_STREAM: {
+		struct restart_bytes *y = &r->u.bytes;
+
+		RW(y->tx, 1);
+		if (get) {		/* the rest of the payload */
+			y->p = c->p + c->off;
+			y->len = c->len > c->off ? c->len - c->off : 0;
+			c->off += y->len;
+		} else {
+			cur_bytes(c, NULL, y->p, y->len);
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -301,6 +315,12 @@ void restart_put(struct restart_buf *b, const struct restart_rec *r)
 	uint16_t plen = restart_rec_len[r->type];
 	struct restart_cur c = { .p = b->p, .len = b->size };
 	struct restart_rec copy = *r;
+
+	if (r->type == RESTART_REC_STREAM) {	/* the caller splits */
+		copy.u.bytes.len = MIN(r->u.bytes.len,
+				       (size_t)RESTART_STREAM_CHUNK);
+		plen = (uint16_t)(1 + copy.u.bytes.len);
+	}
 
 	if (b->len < RESTART_HDR_LEN)
 		b->len = RESTART_HDR_LEN;
@@ -398,6 +418,9 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 			return -RESTART_E_FIELD;
 		return restart_fd_check(t->fd, nfds, used, false);
 	}
+	case RESTART_REC_STREAM:
+		return r->u.bytes.len <= RESTART_STREAM_CHUNK ? 0 :
+		       -RESTART_E_FIELD;
 	case RESTART_REC_SPLICE: {
 		const struct restart_splice *s = &r->u.splice;
 

@@ -28,6 +28,9 @@
  * RESTART_REC_TCP, 122 bytes, and RESTART_REC_SPLICE, 46 bytes: the fields
  *   of struct restart_tcp and struct restart_splice in their order, sizes
  *   as there (addresses 16 bytes, IPv4 as IPv4-mapped), restart_payload()
+ * RESTART_REC_STREAM, 1 + n bytes: 0 direction (0: bytes passt read from
+ *   QEMU's stream and not yet a whole frame, 1: bytes of frames not yet
+ *   written to it), then the bytes; after the RESTART_REC_TAP record
  */
 #ifndef PASST_RESTART_H
 #define PASST_RESTART_H
@@ -52,6 +55,7 @@ enum restart_rec_type {
 	RESTART_REC_LISTEN,
 	RESTART_REC_TCP,
 	RESTART_REC_SPLICE,
+	RESTART_REC_STREAM,
 	RESTART_REC_COUNT
 };
 
@@ -60,6 +64,8 @@ enum restart_rec_type {
 #define RESTART_LISTEN_LEN	10
 #define RESTART_TCP_LEN		122
 #define RESTART_SPLICE_LEN	46
+#define RESTART_STREAM_MIN	1	/* and up to RESTART_STREAM_CHUNK */
+#define RESTART_STREAM_CHUNK	60000	/* bytes in one record */
 
 enum restart_tap_kind {
 	RESTART_TAP_NONE = 0,	/* --splice-only */
@@ -195,6 +201,18 @@ struct restart_splice {
 };
 
 /**
+ * struct restart_bytes - Bytes of passt's stream to QEMU, in flight
+ * @tx:		Towards QEMU (else from it)
+ * @p:		The bytes, inside the stream buffer
+ * @len:	Their count
+ */
+struct restart_bytes {
+	bool tx;
+	const uint8_t *p;
+	size_t len;
+};
+
+/**
  * struct restart_rec - One decoded record
  * @type:	enum restart_rec_type
  * @u:		Its content, by @type
@@ -207,6 +225,7 @@ struct restart_rec {
 		struct restart_listen listen;
 		struct restart_tcp tcp;
 		struct restart_splice splice;
+		struct restart_bytes bytes;
 	} u;
 };
 

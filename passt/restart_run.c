@@ -148,6 +148,7 @@ void restart_give(struct ctx *ctx, int s, const char *req)
 	struct restart_rec r = { 0 };
 	unsigned long ver;
 	char ack = 0;
+	int tx;
 	ssize_t n;
 	int fl;
 
@@ -182,6 +183,22 @@ void restart_give(struct ctx *ctx, int s, const char *req)
 	r.u.tap.addr6 = tap_guest.addr6_seen;
 	r.u.tap.addr6_ll = tap_guest.addr6_ll_seen;
 	restart_put(&b, &r);
+
+	for (tx = 0; tx < 2 && tap_fd() >= 0 && tap_backend() == TAP_STREAM;
+	     tx++) {
+		size_t len, off;
+		const uint8_t *p = tap_stream_leftover(tx, &len);
+
+		for (off = 0; off < len; off += RESTART_STREAM_CHUNK) {
+			memset(&r, 0, sizeof(r));
+			r.type = RESTART_REC_STREAM;
+			r.u.bytes.tx = tx;
+			r.u.bytes.p = p + off;
+			r.u.bytes.len = MIN(len - off,
+					    (size_t)RESTART_STREAM_CHUNK);
+			restart_put(&b, &r);
+		}
+	}
 
 	if (ctx->ns_fd >= 0) {
 		memset(&r, 0, sizeof(r));
@@ -394,6 +411,11 @@ static int restart_early_cb(void *arg, const struct restart_rec *r)
 
 	if (r->type == RESTART_REC_NS) {
 		ctx->ns_fd = restart_fd_take(r->u.fd);
+	} else if (r->type == RESTART_REC_STREAM) {
+		if (tap_fd() < 0 || tap_backend() != TAP_STREAM ||
+		    tap_stream_restore(r->u.bytes.tx, r->u.bytes.p,
+				       r->u.bytes.len))
+			die("restart: the stream to QEMU can't be resumed");
 	} else if (r->type == RESTART_REC_TAP) {
 		const struct restart_tap *t = &r->u.tap;
 		int fd = restart_fd_take(t->fd);

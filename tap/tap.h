@@ -88,6 +88,8 @@ void tap_init(enum tap_backend be, int fd, bool vnet_hdr);
 void tap_detach(void);
 int tap_fd(void);
 bool tap_vnet_hdr(void);
+const uint8_t *tap_stream_leftover(bool tx, size_t *len);
+int tap_stream_restore(bool tx, const uint8_t *p, size_t len);
 enum tap_backend tap_backend(void);
 bool tap_connected(void);
 bool tap_csum_offload(void);
