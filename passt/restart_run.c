@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -169,6 +171,10 @@ void restart_give(struct ctx *ctx, int s, const char *req)
 		return;
 	}
 
+	/* Frames of this batch still queued go out first: the new process
+	 * starts where the guest's stream or device is
+	 */
+	tap_flush();
 	restart_nfds = 0;
 	r.type = RESTART_REC_TAP;
 	if (tap_fd() >= 0) {
@@ -460,8 +466,10 @@ void restart_take(struct ctx *ctx)
 	unsigned npifs = 0;
 	size_t glen = 0;
 	char err[256];
+	socklen_t sl = sizeof(struct ucred);
+	struct ucred cred = { 0 };
+	int s, rc, pidfd = -1;
 	uint8_t eof;
-	int s, rc;
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -543,12 +551,26 @@ void restart_take(struct ctx *ctx)
 		goto refuse;
 	}
 
+	/* The old process, by PID (pidfd_open(2), Linux 5.3): readable once
+	 * it has exited, all its descriptors closed, its listening sockets
+	 * too (passt's -s is bound again, by us, after this)
+	 */
+	if (!getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &sl))
+		pidfd = (int)syscall(SYS_pidfd_open, cred.pid, 0);
 	if (restart_send_all(s, (const uint8_t *)"K", 1))
 		die_perror("--restart-from %s: confirming", path);
 	/* Its exit closes the stream: from then on, the sockets are ours */
 	while (recv(s, &eof, 1, 0) > 0 || errno == EINTR)
 		;
 	close(s);
+	if (pidfd >= 0) {
+		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+		if (poll(&pfd, 1, RESTART_TIMEOUT_S * 1000) != 1)
+			warn("--restart-from %s: the old process (PID %d) "
+			     "still runs", path, (int)cred.pid);
+		close(pidfd);
+	}
 
 	restart_parse(restart_stream, restart_len, restart_nfds,
 		      restart_early_cb, ctx);
@@ -609,6 +631,7 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
  */
 void restart_adopt(struct ctx *ctx)
 {
+	ctx->now = now_ms();	/* for the flows' timers, before the loop */
 	restart_parse(restart_stream, restart_len, restart_nfds,
 		      restart_adopt_cb, ctx);
 	restart_fds_close();
