@@ -379,7 +379,8 @@ int main(int argc, char **argv)
 	tcp_init(ctx);
 	udp_init(ctx);
 	if (*c->restart_from) {
-		restart_adopt(ctx);	/* listeners, flows, -c */
+		/* listeners, flows, then the -c socket */
+		ctl_adopt(ctx, restart_adopt(ctx));
 	} else {
 		if (!c->no_tcp &&
 		    fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)

@@ -886,7 +886,7 @@ void ctl_process(struct ctx *ctx)
 
 		memcpy(req, ctl_in, n);
 		req[n] = '\0';
-		restart_give(ctx, ctl_conn_fd, req);
+		restart_give(ctx, ctl_conn_fd, req, ctl_listen_fd);
 		ctl_conn_close(ctx);
 		return;
 	}
@@ -1167,16 +1167,6 @@ void ctl_init(struct ctx *ctx)
 		die_perror("-c: epoll_ctl");
 	ctl_listen_fd = s;
 	info("-c: configuration socket at %s", c->conf_path);
-}
-
-/**
- * ctl_restart_fd() - The listening -c socket, for a hand-over
- *
- * Return: its fd, -1 without -c
- */
-int ctl_restart_fd(void)
-{
-	return ctl_listen_fd;
 }
 
 /**

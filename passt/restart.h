@@ -270,8 +270,8 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 		  void *arg);
 
 bool restart_handover_req(const uint8_t *in, size_t len);
-void restart_give(struct ctx *ctx, int s, const char *req);
+void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd);
 void restart_take(struct ctx *ctx);
-void restart_adopt(struct ctx *ctx);
+int restart_adopt(struct ctx *ctx);
 
 #endif /* PASST_RESTART_H */

@@ -23,8 +23,6 @@
 #include "../conf/wire.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"
-#include "../splice/splice.h"
-#include "ctl.h"
 #include "ctx.h"
 #include "flow.h"
 #include "fwd.h"
@@ -115,6 +113,8 @@ static int restart_send_fds(int s, const int *fds, uint32_t n)
  * restart_refuse() - Tell the new process no, and go on
  * @s:		-c client socket
  * @why:	Reason, for both logs
+ *
+ * #syscalls sendto
  */
 static void restart_refuse(int s, const char *why)
 {
@@ -133,6 +133,7 @@ static void restart_refuse(int s, const char *why)
  * @ctx:	Context
  * @s:		-c client socket that sent the hand-over request
  * @req:	The request line
+ * @ctl_fd:	The listening -c socket, handed over too
  *
  * Returns only if the hand-over was refused, or the new process didn't
  * confirm it: then nothing changed here (nothing was read from any
@@ -142,7 +143,7 @@ static void restart_refuse(int s, const char *why)
  *	    RESTART_TIMEOUT_S at most
  * #syscalls fcntl setsockopt recvfrom exit_group
  */
-void restart_give(struct ctx *ctx, int s, const char *req)
+void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 {
 	struct timeval tv = { .tv_sec = RESTART_TIMEOUT_S };
 	struct restart_buf b = { .p = restart_stream,
@@ -215,12 +216,12 @@ void restart_give(struct ctx *ctx, int s, const char *req)
 	}
 	memset(&r, 0, sizeof(r));
 	r.type = RESTART_REC_CTL;
-	r.u.fd = restart_fd_add(&b, restart_fds, RESTART_FDS, ctl_restart_fd());
+	r.u.fd = restart_fd_add(&b, restart_fds, RESTART_FDS, ctl_fd);
 	restart_put(&b, &r);
 
 	fwd_restart_save(&b, restart_fds, RESTART_FDS);
 	tcp_restart_save(&b, restart_fds, RESTART_FDS);
-	splice_restart_save(&b, restart_fds, RESTART_FDS);
+	flow_restart_save(&b, restart_fds, RESTART_FDS);	/* splice */
 	restart_hdr_put(&b, b.nfd);
 
 	if (b.len > b.size || b.nfd > RESTART_FDS) {
@@ -588,6 +589,8 @@ refuse:
 	    "the old process");
 }
 
+static int restart_ctl_fd = -1;	/* for restart_adopt() to return */
+
 /**
  * restart_adopt_cb() - New process: one listener or flow into our loop
  * @arg:	Context
@@ -602,7 +605,7 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
 
 	switch (r->type) {
 	case RESTART_REC_CTL:
-		ctl_adopt(ctx, restart_fd_take(r->u.fd));
+		restart_ctl_fd = restart_fd_take(r->u.fd);
 		break;
 	case RESTART_REC_LISTEN:
 		fwd_restart_adopt(ctx, &r->u.listen,
@@ -614,7 +617,11 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
 	case RESTART_REC_SPLICE:
 		for (i = 0; i < 6; i++)
 			fds[i] = restart_fd_take(r->u.splice.fd[i]);
-		splice_restart_adopt(ctx, &r->u.splice, fds);
+		if (!flow_restart_adopt(ctx, FLOW_TCP_SPLICE, r, fds)) {
+			for (i = 0; i < 6; i++)
+				if (fds[i] >= 0)
+					close(fds[i]);
+		}
 		break;
 	default:
 		break;
@@ -626,13 +633,15 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
  * restart_adopt() - New process: listeners, flows and the -c socket
  * @ctx:	Context, TCP set up (tcp_init())
  *
- * Context: set-up, after restart_take(), in place of the listeners and
- *	    ctl_init()
+ * Context: set-up, after restart_take(), in place of the listeners
+ * Return: the listening -c socket, for ctl_adopt() (in place of
+ *	   ctl_init()), -1 if the old process had none
  */
-void restart_adopt(struct ctx *ctx)
+int restart_adopt(struct ctx *ctx)
 {
 	ctx->now = now_ms();	/* for the flows' timers, before the loop */
 	restart_parse(restart_stream, restart_len, restart_nfds,
 		      restart_adopt_cb, ctx);
 	restart_fds_close();
+	return restart_ctl_fd;
 }

@@ -10,20 +10,14 @@
 #define SPLICE_SPLICE_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "../conf/util.h"
 #include "../passt/epoll_ref.h"
 
 struct ctx;
-struct restart_buf;
-struct restart_splice;
 
 void splice_flow_register(void);
-void splice_restart_save(struct restart_buf *b, int *fds, size_t max);
-void splice_restart_adopt(struct ctx *ctx, const struct restart_splice *s,
-			  const int fds[6]);
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int splice_init(struct ctx *ctx);
 bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,

@@ -1207,31 +1207,6 @@ static bool splice_accept(struct ctx *ctx, const struct flow_accept *a)
 				 a->to_port, a->from_ns);
 }
 
-static const struct flow_ops splice_flow_ops = {
-	.name		= "spliced TCP",
-	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
-	.sock		= splice_tcp_handler,
-	.init		= splice_init,
-	.timer		= splice_flow_timer,
-	.tick		= splice_tick,
-	.drain		= splice_flow_drain,
-	.abort		= splice_flow_abort,
-	.accept		= splice_accept,
-	.stats_print	= splice_stats_print,
-	.counters	= (const uint64_t *)&splice_stats,
-	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
-};
-
-/**
- * splice_flow_register() - Register the operations of the splice path
- *
- * Context: start of main() (the entry point names each flow type)
- */
-void splice_flow_register(void)
-{
-	flow_ops_register(FLOW_TCP_SPLICE, &splice_flow_ops);
-}
-
 /**
  * splice_restart_save() - Old process: a record per spliced connection
  * @b:		Stream being written (passt/restart.h)
@@ -1240,7 +1215,8 @@ void splice_flow_register(void)
  *
  * Context: restart_give(), between batches
  */
-void splice_restart_save(struct restart_buf *b, int *fds, size_t max)
+static void splice_restart_save(struct restart_buf *b, int *fds,
+				size_t max)
 {
 	unsigned i, x;
 
@@ -1281,7 +1257,8 @@ void splice_restart_save(struct restart_buf *b, int *fds, size_t max)
 /**
  * splice_restart_adopt() - New process: a spliced connection from a record
  * @ctx:	Context
- * @s:		Record (descriptor indices checked by restart_parse())
+ * @r:		Record, RESTART_REC_SPLICE (descriptor indices checked by
+ *		restart_parse())
  * @fds:	Its descriptors: s[0], s[1], pipe[0][0..1], pipe[1][0..1],
  *		-1 for a missing pipe (one is taken from the pool then)
  *
@@ -1292,9 +1269,10 @@ void splice_restart_save(struct restart_buf *b, int *fds, size_t max)
  *
  * Context: set-up, restart_adopt()
  */
-void splice_restart_adopt(struct ctx *ctx, const struct restart_splice *s,
-			  const int fds[6])
+static void splice_restart_adopt(struct ctx *ctx,
+				 const struct restart_rec *r, const int *fds)
 {
+	const struct restart_splice *s = &r->u.splice;
 	unsigned fl = s->flags & (SFL_FROM_NS | SFL_IPV6), x;
 	struct tcp_splice_conn *conn;
 	union flow *flow;
@@ -1341,3 +1319,31 @@ void splice_restart_adopt(struct ctx *ctx, const struct restart_splice *s,
 	splice_stats.flows_opened++;
 	splice_conn_update(ctx, conn);
 }
+
+static const struct flow_ops splice_flow_ops = {
+	.name		= "spliced TCP",
+	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
+	.sock		= splice_tcp_handler,
+	.init		= splice_init,
+	.timer		= splice_flow_timer,
+	.tick		= splice_tick,
+	.drain		= splice_flow_drain,
+	.abort		= splice_flow_abort,
+	.accept		= splice_accept,
+	.restart_save	= splice_restart_save,
+	.restart_adopt	= splice_restart_adopt,
+	.stats_print	= splice_stats_print,
+	.counters	= (const uint64_t *)&splice_stats,
+	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
+};
+
+/**
+ * splice_flow_register() - Register the operations of the splice path
+ *
+ * Context: start of main() (the entry point names each flow type)
+ */
+void splice_flow_register(void)
+{
+	flow_ops_register(FLOW_TCP_SPLICE, &splice_flow_ops);
+}
+

@@ -5,7 +5,7 @@
 # (--restart-from)
 #
 # passt A (-s SOCK -c CTL) serves a guest that speaks the stream itself
-# (passt_client.py): it downloads 160 MB of a deterministic stream from a
+# (passt_client.py): it downloads 48 MB of a deterministic stream from a
 # server on the host (through the gateway address).  Once the download is
 # under way, passt B (same options, --restart-from CTL) is started: A must
 # exit 0, B must run and log the version "passt --version" prints, and
@@ -21,7 +21,7 @@ TT="python3 $(dirname "$0")/tcptool.py"
 GW4=$R4		# the guest's gateway: H's default route, maps to the host
 SOCK=$WORK/p.sock
 CTL=$WORK/ctl
-SIZE=160000000
+SIZE=48000000
 
 setup_topology
 bg in_host $TT serve-pattern 8081 --bind 127.0.0.1
