@@ -16,6 +16,8 @@
 # apart from the transfer, by the receiver of each side), no connection
 # reset.  Then new connections go through B (tap and splice), and pesto
 # changes B's ports through the -c socket B took over.
+# First, a pasta that spawned its command refuses to be replaced, and
+# goes on.
 # Before: B doesn't know --restart-from, exits at once, A keeps running.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +31,22 @@ setup_topology
 # maps to the host itself
 R4B=203.0.113.2
 ip -n "$R" addr add $R4B/32 dev r0
+
+# A refusal leaves the running instance untouched: a pasta that spawned
+# its command can't be replaced (passt.1)
+ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --config-net -- \
+	sleep 60 >"$WORK/spawned.log" 2>&1 &
+SP=$!
+track $SP
+wait_for test -S "$WORK/ctl0" || { cat "$WORK/spawned.log"; fail "no -c socket"; }
+ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --restart-from "$WORK/ctl0" \
+	--netns "/run/netns/$H" >"$WORK/refused.log" 2>&1 &&
+	fail "a pasta with a spawned command was replaced"
+grep -q "pasta waits for a command" "$WORK/refused.log" ||
+	{ cat "$WORK/refused.log"; fail "no reason given for the refusal"; }
+daemon_running $SP || { cat "$WORK/spawned.log"; fail "the refusing pasta exited"; }
+kill $SP
+log "ok: refused, the spawning pasta goes on"
 
 start_pasta -t 7310 -T 7312 -c "$CTL"
 A=$PASTA_PID
