@@ -297,7 +297,7 @@ static int restart_recv_fds(int s, uint32_t n)
 	while (restart_nfds < n) {
 		uint32_t want = MIN(n - restart_nfds,
 				    (uint32_t)RESTART_FDS_PER_MSG), k;
-		uint8_t cnt[4];
+		uint8_t cnt[4] = { 0 };
 		struct iovec iov = { .iov_base = cnt, .iov_len = 4 };
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 				     .msg_control = u.buf,

@@ -23,7 +23,6 @@
 . "$(dirname "$0")/lib.sh"
 
 S="python3 -u $(dirname "$0")/restart_streams.py"
-T="python3 -u $(dirname "$0")/tcptool.py"
 SIZE=786432
 CTL="$WORK/ctl"
 setup_topology
