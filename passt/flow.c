@@ -652,6 +652,21 @@ void flow_restart_save(struct restart_buf *b, int *fds, size_t max)
 }
 
 /**
+ * flow_restart_check() - Hitless restart: may a type make a flow of a record?
+ * @t:		Flow type the record is for
+ * @r:		Record, fields in range (restart_parse())
+ *
+ * Context: restart_take(), before the hand-over is confirmed
+ * Return: true if so; false also if no module of that type is here
+ */
+bool flow_restart_check(enum flow_type t, const struct restart_rec *r)
+{
+	const struct flow_ops *ops = flow_ops_of(t);
+
+	return ops && ops->restart_check && ops->restart_check(r);
+}
+
+/**
  * flow_restart_adopt() - Hitless restart: a flow of a type from a record
  * @ctx:	Context
  * @t:		Flow type the record is for

@@ -170,6 +170,8 @@ struct flow_accept {
  * @restart_save: Hitless restart, old process: append a record per flow
  *		of the type to the stream, and its descriptors
  *		(passt/restart.h)
+ * @restart_check: New process, before it confirms: can a record be made
+ *		into a flow (its states and flags consistent)?
  * @restart_adopt: New process: make a flow from one of those records,
  *		with its descriptors (-1 for none), already checked by
  *		restart_parse()
@@ -194,6 +196,7 @@ struct flow_ops {
 			     bool (*has_addr)(int af, const void *addr));
 	bool (*accept)(struct ctx *ctx, const struct flow_accept *a);
 	void (*restart_save)(struct restart_buf *b, int *fds, size_t max);
+	bool (*restart_check)(const struct restart_rec *r);
 	void (*restart_adopt)(struct ctx *ctx, const struct restart_rec *r,
 			      const int *fds);
 	void (*stats_print)(void);
@@ -220,6 +223,7 @@ void flow_refused_nofile(void);
 void flow_tcp_refused_full(void);
 
 void flow_restart_save(struct restart_buf *b, int *fds, size_t max);
+bool flow_restart_check(enum flow_type t, const struct restart_rec *r);
 bool flow_restart_adopt(struct ctx *ctx, enum flow_type t,
 			const struct restart_rec *r, const int *fds);
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);

@@ -356,6 +356,9 @@ struct restart_count {
  * @arg:	struct restart_count
  * @r:		Record (fields already in range)
  *
+ * A spliced connection's record is refused too if this build has no
+ * splice path.
+ *
  * Return: 0, or -RESTART_E_FIELD
  */
 static int restart_check_cb(void *arg, const struct restart_rec *r)
@@ -367,6 +370,8 @@ static int restart_check_cb(void *arg, const struct restart_rec *r)
 			return -RESTART_E_FIELD;
 		n->flows++;
 	} else if (r->type == RESTART_REC_SPLICE) {
+		if (!flow_restart_check(FLOW_TCP_SPLICE, r))
+			return -RESTART_E_FIELD;
 		n->flows++;
 	} else if (r->type == RESTART_REC_TAP) {
 		n->tap++;

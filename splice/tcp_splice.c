@@ -1255,6 +1255,29 @@ static void splice_restart_save(struct restart_buf *b, int *fds,
 }
 
 /**
+ * splice_restart_check() - New process: is a spliced connection's record
+ *			    consistent?
+ * @r:		Record, RESTART_REC_SPLICE
+ *
+ * Its events and flags must be ones the setters accept, set in the order
+ * they happen (flags of the accept first); a pipe can't hold more than
+ * its size.
+ *
+ * Return: true if so
+ */
+static bool splice_restart_check(const struct restart_rec *r)
+{
+	const struct restart_splice *s = &r->u.splice;
+	unsigned fl = s->flags & (SFL_FROM_NS | SFL_IPV6);
+
+	return splice_events_allowed(0, s->events) &&
+	       splice_flags_allowed(0, 0, fl) &&
+	       splice_flags_allowed(s->events, fl, s->flags) &&
+	       s->pipe_used[0] <= SPLICE_PIPE_SIZE * 4U &&
+	       s->pipe_used[1] <= SPLICE_PIPE_SIZE * 4U;
+}
+
+/**
  * splice_restart_adopt() - New process: a spliced connection from a record
  * @ctx:	Context
  * @r:		Record, RESTART_REC_SPLICE (descriptor indices checked by
@@ -1277,12 +1300,7 @@ static void splice_restart_adopt(struct ctx *ctx,
 	struct tcp_splice_conn *conn;
 	union flow *flow;
 
-	if (!splice_events_allowed(0, s->events) ||
-	    !splice_flags_allowed(0, 0, fl) ||
-	    !splice_flags_allowed(s->events, fl, s->flags) ||
-	    s->pipe_used[0] > SPLICE_PIPE_SIZE * 4U ||
-	    s->pipe_used[1] > SPLICE_PIPE_SIZE * 4U ||
-	    !(flow = flow_alloc(ctx))) {
+	if (!splice_restart_check(r) || !(flow = flow_alloc(ctx))) {
 		for (x = 0; x < 2; x++)
 			splice_refuse(fds[x]);
 		for (x = 2; x < 6; x++) {
@@ -1331,6 +1349,7 @@ static const struct flow_ops splice_flow_ops = {
 	.abort		= splice_flow_abort,
 	.accept		= splice_accept,
 	.restart_save	= splice_restart_save,
+	.restart_check	= splice_restart_check,
 	.restart_adopt	= splice_restart_adopt,
 	.stats_print	= splice_stats_print,
 	.counters	= (const uint64_t *)&splice_stats,
