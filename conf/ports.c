@@ -578,6 +578,12 @@ static int fwd_elem_parse(const char *s, const char *end, struct fwd_elems *e,
 		return 0;
 	}
 
+	/* A word that is no keyword: say every form, not just the port's */
+	if (*s < '0' || *s > '9')
+		return fwd_err(err, errlen,
+			       "unknown element '%.*s' (accepted: PORT, FIRST-LAST, PORTS:TO, ~PORTS, all, all:ADDR, auto, none)",
+			       shown, s);
+
 	memset(&r, 0, sizeof(r));
 	colon = memchr(s, ':', len);
 	rc = fwd_range_parse(s, colon ? colon : end, &r, err, errlen);

@@ -194,6 +194,10 @@ static const struct seccomp_special seccomp_special[] = {
 	  { { .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = IOCTL_CMD_MASK,
 	      .datum_b = SIOCOUTQNSD } },
 	  "TCP migration (tcp_repair_dump()): bytes of it never sent" },
+	{ "kill", SECCOMP_M_PASTA, true, false, SCMP_ACT_ALLOW, 1,
+	  { { .arg = 1, .op = SCMP_CMP_EQ, .datum_a = 0 } },
+	  "pasta_target_gone(): kill(pid, 0) only asks whether the target "
+	  "exists; no signal is ever sent (kill(2))" },
 };
 
 /**

@@ -93,6 +93,11 @@ void repair_open(struct ctx *ctx, const char *sock_path)
  * repair_listen_handler() - passt-repair connects
  * @ctx:	Context
  *
+ * The helper is sent our TCP sockets, so only root (KubeVirt's and
+ * libvirt's passt-repair) or our own UID may connect, whatever mode the
+ * umask gave the socket file: SO_PEERCRED (socket(7)) says who connected.
+ * Anyone else is closed at once and logged.
+ *
  * #syscalls:passt accept4 getsockopt epoll_ctl close
  */
 void repair_listen_handler(struct ctx *ctx)
@@ -106,7 +111,14 @@ void repair_listen_handler(struct ctx *ctx)
 	s = accept4(repair_listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (s < 0)
 		return;
-	getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &len);
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0 ||
+	    (cr.uid != 0 && cr.uid != ctx->c.uid)) {
+		warn("passt-repair (PID %d, UID %u) refused: only UID 0 or "
+		     "%u may take our sockets", (int)cr.pid, (unsigned)cr.uid,
+		     (unsigned)ctx->c.uid);
+		close(s);
+		return;
+	}
 	if (repair_fd >= 0) {
 		info("passt-repair (PID %d) refused: one is connected already",
 		     (int)cr.pid);

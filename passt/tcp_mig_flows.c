@@ -20,7 +20,9 @@
  * acknowledged again, from SND.UNA (the bytes are still in the socket's
  * receive queue).  A connection that can't be rebuilt is reset on both
  * sides; the others go on.  Connections in the handshake are not moved: the
- * guest's retransmitted SYN opens a new one on the destination.
+ * guest's retransmitted SYN opens a new one on the destination, and the
+ * source resets their host peers once the migration is done
+ * (tcp_mig_handshakes_drop()).
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -341,6 +343,47 @@ void tcp_mig_linger_close(void)
 {
 	while (mig_nlinger)
 		close(mig_linger[--mig_nlinger]);
+}
+
+/**
+ * tcp_mig_handshakes_drop() - Source, migration done: end the connections
+ *			       still in their handshake with the guest
+ *
+ * They don't move (neither upstream's stream nor ours carries one: the
+ * guest side has no agreed state yet), and the guest, on the destination
+ * now, will never finish them here.  A host peer whose connection we
+ * accepted on a forwarded port, or that accepted ours, gets an RST at
+ * once, rather than after our SYN (or SYN-ACK) retries to a guest that
+ * is gone (SYN_RETRIES, about two minutes): it may try again, and reach
+ * the guest where it runs now.  A connect() still in progress is just
+ * closed, which sends nothing.  The guest, for its side: a SYN it sent
+ * and saw no answer to is sent again to the destination, which opens the
+ * connection afresh; a SYN-ACK it gets from the destination, or an ACK of
+ * ours it answers there, finds no connection and is reset (RFC 9293
+ * 3.10.7.1), as with upstream.  No segment to the guest from here.
+ *
+ * Context: migration source, after the front-end checked the state
+ *	    (CHECK_DEVICE_STATE)
+ * Return: connections ended
+ */
+unsigned tcp_mig_handshakes_drop(void)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < flow_hwm(); i++) {
+		union flow *flow = flow_at(i);
+		struct tcp_conn *conn = &flow->tcp;
+		bool rst;
+
+		if (flow->f.state != FLOW_STATE_ACTIVE ||
+		    flow->f.type != FLOW_TCP ||
+		    (conn->events & TEV_ESTABLISHED))
+			continue;
+		rst = conn->events & (TEV_SOCK_ACCEPTED | TEV_SOCK_CONNECTED);
+		tcp_conn_free(conn, rst, "migrated in the handshake");
+		n++;
+	}
+	return n;
 }
 
 /**

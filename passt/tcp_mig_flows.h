@@ -13,6 +13,7 @@ int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 		 uint32_t *nflows, size_t *len);
 int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n);
 void tcp_mig_linger_close(void);
+unsigned tcp_mig_handshakes_drop(void);
 int tcp_mig_check(const uint8_t *buf, size_t len, uint32_t n);
 
 #endif /* PASST_TCP_MIG_FLOWS_H */

@@ -136,8 +136,11 @@ struct tcp_mig_flow {
 /**
  * struct tcp_mig_ext - An extended record, decoded (host order): the
  *			host socket, as TCP_REPAIR dumps it
- * @seq_snd:	Sequence number of the first byte of the send queue
- * @seq_rcv:	Sequence number of the first byte of the receive queue
+ * @seq_snd:	Sequence number of the first byte of the send queue, one
+ *		more while our FIN is unacknowledged (upstream's value:
+ *		passt/tcp_repair.c)
+ * @seq_rcv:	Sequence number of the first byte of the receive queue, one
+ *		more after the peer's FIN (passt/tcp_repair.c)
  * @sndq:	Bytes in the send queue (sent and not), without a FIN
  * @notsent:	Of those, bytes never sent (the tail of the queue)
  * @rcvq:	Bytes in the receive queue, without a FIN

@@ -14,15 +14,29 @@
  * mode then resumes the connection.  Closing a socket in repair mode sends
  * nothing (no FIN, no RST).
  *
- * Conventions are upstream passt's, so that either side may be upstream's:
- * when a FIN was sent (FIN-WAIT-1/2, LAST-ACK, CLOSING) SIOCOUTQ and
- * SIOCOUTQNSD count it, and when one was received (CLOSE-WAIT, LAST-ACK)
- * SIOCINQ does: those counts are lowered by one for the queue lengths, the
- * queue sequence numbers are the end minus those lengths, and the receive
- * window is widened by the FIN (rcv_wup - 1, rcv_wnd + 1).  The bytes never
- * sent (notsent) go back through an ordinary send() after repair mode, so
- * that they are transmitted; a FIN in FIN-WAIT-2 is restored in repair mode
- * (already ACKed: not sent again), in FIN-WAIT-1 after it (sent again).
+ * The stream's fields are upstream passt's, so that either side may be
+ * upstream's.  Send queue: once our FIN is queued (FIN-WAIT-1/2, LAST-ACK,
+ * CLOSING) it counts in write_seq, so in SIOCOUTQ and SIOCOUTQNSD
+ * (write_seq - snd_una, write_seq - snd_nxt: tcp_ioctl()), and the MSG_PEEK
+ * gives one byte less: the lengths are lowered by one, and seq_snd, the end
+ * (write_seq) minus the length, is one past the first unacknowledged byte
+ * while the FIN is unacknowledged (FIN-WAIT-1, LAST-ACK, CLOSING).  Upstream
+ * sends it so, and restores it as it comes: the data would then go out one
+ * sequence number late, and the peer, still waiting for SND.UNA, would
+ * never take it nor the FIN (a hang).  So we send it as upstream does, and
+ * take one off when restoring those states, whichever side sent it.
+ * Receive queue: SIOCINQ doesn't count a received FIN (tcp_inq() takes it
+ * off when SOCK_DONE is set), unlike upstream's belief: upstream lowers the
+ * length by one in CLOSE-WAIT and LAST-ACK, and its last byte is lost.  We
+ * send every byte: the length as SIOCINQ gives it, and seq_rcv, the end
+ * (rcv_nxt, past the FIN) minus it, one past the first byte; restoring the
+ * queue from there brings rcv_nxt back past the FIN, as the peer saw it
+ * ACKed (an upstream destination restores it the same way).  The receive
+ * window is widened by the FIN (rcv_wup - 1, rcv_wnd + 1) as upstream.  The
+ * bytes never sent (notsent) go back through an ordinary send() after
+ * repair mode, so that they are transmitted; a FIN in FIN-WAIT-2 is
+ * restored in repair mode (already ACKed: not sent again), in FIN-WAIT-1,
+ * LAST-ACK and CLOSING after it (it may not have arrived: sent again).
  *
  * Unlike upstream, a queue larger than the new socket's buffer doesn't fail
  * the connection: the buffer is raised first (SO_SNDBUF, SO_RCVBUF), which
@@ -174,9 +188,7 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 		return rc;
 	if (ioctl(s, SIOCINQ, &v) < 0)
 		return -errno;
-	e->rcvq = (uint32_t)v;
-	if (fin_rcvd && e->rcvq)
-		e->rcvq--;
+	e->rcvq = (uint32_t)v;		/* the FIN not counted: all bytes */
 	if (e->rcvq > room - e->sndq || e->rcvq > TCP_MIG_QUEUE_MAX)
 		return -ENOBUFS;
 	if ((rc = tcp_repair_peek(s, q + e->sndq, e->rcvq)))
@@ -189,6 +201,19 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 	e->seq_rcv -= e->rcvq;
 	e->tcpi_state = ti.tcpi_state;
 	return 0;
+}
+
+/**
+ * tcp_repair_fin_unacked() - Was our FIN sent and not acknowledged yet?
+ * @state:	Kernel TCP state (tcpi_state, include/net/tcp_states.h)
+ *
+ * Return: true in FIN-WAIT-1, LAST-ACK and CLOSING (RFC 9293 3.3.2): the
+ *	   FIN counts in write_seq, and in the stream's seq_snd (see above)
+ */
+static bool tcp_repair_fin_unacked(uint8_t state)
+{
+	return state == TCP_FIN_WAIT1 || state == TCP_LAST_ACK ||
+	       state == TCP_CLOSING;
 }
 
 /**
@@ -282,6 +307,8 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
 		.max_window = e->max_window, .rcv_wnd = e->rcv_wnd,
 		.rcv_wup = e->rcv_wup,
 	};
+	/* the first unacknowledged byte: see the conventions above */
+	uint32_t snd_una = e->seq_snd - tcp_repair_fin_unacked(e->tcpi_state);
 	unsigned nopt = 2;
 	int rc, v;
 
@@ -294,8 +321,8 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
 	}
 	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
 		return rc;
-	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_snd,
-		       sizeof(e->seq_snd)))
+	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &snd_una,
+		       sizeof(snd_una)))
 		return -errno;
 	if ((rc = tcp_repair_queue(s, TCP_RECV_QUEUE)))
 		return rc;
@@ -339,8 +366,10 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
  * @e:		Its extended record
  * @sndq:	Its send queue (the last @e->notsent bytes never went out)
  *
- * In FIN-WAIT-1 the FIN may not have reached the peer: shut down again,
- * which sends it (after the bytes).
+ * In FIN-WAIT-1, LAST-ACK and CLOSING our FIN may not have reached the
+ * peer: shut down again, which sends it (after the bytes).  (The peer's
+ * FIN isn't in the rebuilt socket: in LAST-ACK it goes to FIN-WAIT-1, and
+ * the peer, which has its FIN ACKed already, ACKs ours.)
  *
  * #syscalls:passt sendto shutdown
  * Return: 0, or -errno (-EAGAIN: the send buffer couldn't take the bytes)
@@ -353,7 +382,7 @@ int tcp_repair_restore_finish(int s, const struct tcp_mig_ext *e,
 	if ((rc = tcp_repair_write(s, sndq + (e->sndq - e->notsent),
 				   e->notsent)))
 		return rc;
-	if (e->tcpi_state == TCP_FIN_WAIT1 && shutdown(s, SHUT_WR))
+	if (tcp_repair_fin_unacked(e->tcpi_state) && shutdown(s, SHUT_WR))
 		return -errno;
 	return 0;
 }

@@ -191,15 +191,22 @@ static int vhost_state_load(const struct devstate *s)
  * keeps its -t listeners (on another host they conflict with nothing), as
  * upstream.  The host sockets of the TCP connections handed over stay
  * open, in repair mode, until we exit (--migrate-no-linger closed them at
- * once).
+ * once); those still in their handshake with the guest are reset now
+ * (tcp_mig_handshakes_drop()).
  */
 static void vhost_state_done(bool load)
 {
+	unsigned n;
+
 	if (!vhost_ctx)
 		return;
 	repair_close(vhost_ctx);
 	if (load)
 		return;
+	n = tcp_mig_handshakes_drop();
+	if (n)
+		info("migration: %u TCP connection%s in the handshake reset",
+		     n, n == 1 ? "" : "s");
 	info("migration complete%s",
 	     vhost_ctx->c.migrate_exit ? ", exiting" : "");
 	if (vhost_ctx->c.migrate_exit) {

@@ -219,7 +219,7 @@ struct vu_mem_region {
 #define VU_RXBUF			(4 << 20)	/* guest frames, bytes */
 #define VU_RX_CHAINS			128	/* buffers for one frame */
 
-#define VU_WRITE_GUARD_US		10000	/* SIGALRM period, vu_efd_write() */
+#define VU_WRITE_GUARD_US		10000	/* SIGALRM period, vu_io_guarded() */
 
 /**
  * struct vu_queue - A virtqueue and its eventfds
@@ -438,11 +438,11 @@ static void vu_close_fd(int *fd)
 }
 
 /**
- * vu_sigalrm() - SIGALRM handler: there only to interrupt a blocked write
+ * vu_sigalrm() - SIGALRM handler: there only to interrupt a blocked call
  * @sig:	SIGALRM
  *
- * Installed without SA_RESTART, so that a write() blocked on an eventfd
- * returns EINTR (signal(7), "Interruption of system calls and library
+ * Installed without SA_RESTART, so that a write() blocked on an eventfd,
+ * or a read() or write() blocked on the device state channel, returns EINTR (signal(7), "Interruption of system calls and library
  * functions by signal handlers").
  *
  * Context: signal handler; does nothing
@@ -454,28 +454,31 @@ static void vu_sigalrm(int sig)
 }
 
 /**
- * vu_efd_write() - Add to an eventfd the front-end gave us, never blocking
- * @fd:		Its descriptor (kick, call or error eventfd)
- * @v:		Value to add; 0 leaves the counter as it is (a wake-up only)
+ * vu_io_guarded() - read() or write() on a descriptor the front-end gave
+ *		     us, never blocking whatever its O_NONBLOCK says
+ * @fd:		Its descriptor (an eventfd, the device state channel)
+ * @buf:	Bytes to write, or room for those read
+ * @len:	Their length, bytes
+ * @out:	true to write, false to read
  *
- * eventfd(2): a write that would take the counter past 0xfffffffffffffffe
- * blocks unless the file has O_NONBLOCK, and the front-end, which shares
- * the open file with us, may clear that flag whenever it likes (fcntl(2):
- * file status flags belong to the open file description, not to a
- * descriptor).  pwritev2() with RWF_NOWAIT doesn't help: eventfd has no
- * write_iter, and that fails with EOPNOTSUPP (Linux 6.18).  So an interval
- * timer (setitimer(2), ITIMER_REAL, every VU_WRITE_GUARD_US) runs during
- * the write: its SIGALRM, caught by vu_sigalrm() without SA_RESTART, ends a
- * blocked write with EINTR, and firing again each period also covers a
- * signal that came before write() started.  Three system calls instead of
- * one, for an interrupt to the guest.
+ * The front-end shares the open file with us and may clear O_NONBLOCK on
+ * it whenever it likes (fcntl(2): file status flags belong to the open
+ * file description, not to a descriptor), so that flag can't be relied
+ * on.  pwritev2() and preadv2() with RWF_NOWAIT don't cover every kind of
+ * file it may pass (an eventfd has no write_iter: EOPNOTSUPP, Linux 6.18).
+ * So an interval timer (setitimer(2), ITIMER_REAL, every
+ * VU_WRITE_GUARD_US) runs during the call: its SIGALRM, caught by
+ * vu_sigalrm() without SA_RESTART, ends a blocked read() or write() with
+ * EINTR (signal(7)), and firing again each period also covers a signal
+ * that came before the call started.  Two system calls more than the
+ * read or write itself.
  *
- * #syscalls:passt setitimer rt_sigaction write
- * Return: 0 if written, -EAGAIN if the counter has no room (O_NONBLOCK set
- *	   or not), or -errno from sigaction(), setitimer() or write()
- *	   (-EINVAL: not a file that takes this write, such as a signalfd)
+ * #syscalls:passt setitimer rt_sigaction read write
+ * Return: bytes moved (0 at end of file, reading), -EAGAIN if the call
+ *	   would block (O_NONBLOCK set or not) or was interrupted, or -errno
+ *	   from sigaction(), setitimer(), read() or write()
  */
-static int vu_efd_write(int fd, uint64_t v)
+static ssize_t vu_io_guarded(int fd, void *buf, size_t len, bool out)
 {
 	static const struct itimerval off;
 	struct itimerval on = { { 0, VU_WRITE_GUARD_US },
@@ -493,14 +496,34 @@ static int vu_efd_write(int fd, uint64_t v)
 	}
 	if (setitimer(ITIMER_REAL, &on, NULL) < 0)
 		return -errno;
-	n = write(fd, &v, sizeof(v));
+	n = out ? write(fd, buf, len) : read(fd, buf, len);
 	err = errno;
 	setitimer(ITIMER_REAL, &off, NULL);
+	if (n >= 0)
+		return n;
+	return (err == EINTR || err == EAGAIN) ? -EAGAIN : -err;
+}
+
+/**
+ * vu_efd_write() - Add to an eventfd the front-end gave us, never blocking
+ * @fd:		Its descriptor (kick, call or error eventfd)
+ * @v:		Value to add; 0 leaves the counter as it is (a wake-up only)
+ *
+ * eventfd(2): a write that would take the counter past 0xfffffffffffffffe
+ * blocks unless the file has O_NONBLOCK, which the front-end may clear:
+ * the write goes through vu_io_guarded().
+ *
+ * Return: 0 if written, -EAGAIN if the counter has no room (O_NONBLOCK set
+ *	   or not), or -errno from sigaction(), setitimer() or write()
+ *	   (-EINVAL: not a file that takes this write, such as a signalfd)
+ */
+static int vu_efd_write(int fd, uint64_t v)
+{
+	ssize_t n = vu_io_guarded(fd, &v, sizeof(v), true);
+
 	if (n == (ssize_t)sizeof(v))
 		return 0;
-	if (n >= 0)
-		return -EIO;
-	return (err == EINTR || err == EAGAIN) ? -EAGAIN : -err;
+	return n < 0 ? (int)n : -EIO;
 }
 
 /**
@@ -1534,10 +1557,10 @@ static int vu_state_loaded(void)
  * that is already wrong (bad magic, unknown version) is refused without
  * waiting for its end; at end of file the whole stream is checked and
  * taken (vu_state_ops->load).  A stream longer than VU_STATE_BUF is
- * refused.  The channel is non-blocking: EAGAIN returns, and the main
- * loop calls again (vu_state_handler()).
- *
- * #syscalls:passt read write
+ * refused.  The channel never blocks us, even if the front-end clears
+ * O_NONBLOCK on the pipe it shares with us (vu_io_guarded()): a call that
+ * would block returns, and the main loop calls again once the channel is
+ * ready (vu_state_handler(), level-triggered).
  */
 static void vu_state_io(void)
 {
@@ -1550,15 +1573,14 @@ static void vu_state_io(void)
 		int rc;
 
 		if (!x->load) {
-			n = write(x->fd, x->buf + x->off, x->len - x->off);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno == EAGAIN)
+			n = vu_io_guarded(x->fd, x->buf + x->off,
+					  x->len - x->off, true);
+			if (n == -EAGAIN)
 				return;
 			if (n <= 0) {
 				warn("vhost-user: device state not sent: %s",
-				     n < 0 ? strerror(errno) : "no progress");
-				vu_state_finish(n < 0 ? errno : EIO);
+				     n < 0 ? strerror((int)-n) : "no progress");
+				vu_state_finish(n < 0 ? (int)-n : EIO);
 				return;
 			}
 			x->off += (size_t)n;
@@ -1576,14 +1598,14 @@ static void vu_state_io(void)
 			vu_state_finish(EMSGSIZE);
 			return;
 		}
-		n = read(x->fd, x->buf + x->len, VU_STATE_BUF - x->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
+		n = vu_io_guarded(x->fd, x->buf + x->len,
+				  VU_STATE_BUF - x->len, false);
+		if (n == -EAGAIN)
 			return;
 		if (n < 0) {
-			warn("vhost-user: device state read: %s", strerror(errno));
-			vu_state_finish(errno);
+			warn("vhost-user: device state read: %s",
+			     strerror((int)-n));
+			vu_state_finish((int)-n);
 			return;
 		}
 		if (n == 0) {

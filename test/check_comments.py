@@ -50,6 +50,8 @@ EXTERNAL = {
     "tcp_bound_to_half_wnd": "net/ipv4/tcp_output.c",
     "tcp_close": "net/ipv4/tcp.c",
     "tcp_create_openreq_child": "net/ipv4/tcp_minisocks.c",
+    "tcp_inq": "include/net/tcp.h",
+    "tcp_ioctl": "net/ipv4/tcp.c",
     "tcp_peek_sndq": "net/ipv4/tcp.c",
     "tcp_poll": "net/ipv4/tcp.c",
     "tcp_rcv_space_adjust": "net/ipv4/tcp_input.c",

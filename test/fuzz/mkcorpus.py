@@ -130,6 +130,22 @@ def main():
                        ('rootlesskit6', b'\x00::/8080:80')]:
         put('ports', name, spec)
 
+    # -c text requests (passt/ctl.c, conf/ctl_ops.c: ctl_parse()): flags
+    # byte (1: passt, 2: tables already hold rules, 4: --no-udp), then the
+    # lines pesto sends
+    for name, req in [('show', b'\x00show\n'),
+                      ('add', b'\x00add t 0.0.0.0/8080\nadd t [::]/8080\n'),
+                      ('set', b'\x02set u 53\nshow\n'),
+                      ('del', b'\x02del t 80-90\n'),
+                      ('clear', b'\x00clear HOST\nclear SPLICE\n'),
+                      ('ns', b'\x00add T 5000\nadd U ::1/53\n'),
+                      ('passt', b'\x01add t 22\nadd T 80\n'),
+                      ('no-udp', b'\x04add u 53\n'),
+                      ('auto', b'\x00set t 8000-8010,auto\ndel t 8005\n'),
+                      ('target', b'\x00add t 0.0.0.0/5000:192.0.2.5/6000\n'),
+                      ('bad', b'\x00frob t 80\n\nadd t\n')]:
+        put('ctl', name, req)
+
     # pesto's wire protocol (upstream passt 2026-07, version 2): flags byte
     # (1: server frame, 2: pasta), then tables: u8 pif id, [name[128], u32
     # caps,] u32 count, 56-byte rules (addr, taddr, ifname, first, last,

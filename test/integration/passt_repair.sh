@@ -9,7 +9,8 @@
 # a UDP socket end it with status 1 and no echo; the fake closing ends it
 # with 0.  Then against passt --vhost-user: the socket is at the -s path +
 # ".repair", the helper connects, a second one is refused (closed, status
-# 0), --repair-path PATH and none are honoured, and a helper waiting in a
+# 0), --repair-path PATH and none are honoured, another UID than root's
+# or passt's is closed at once (SO_PEERCRED), and a helper waiting in a
 # directory connects when passt starts.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +66,26 @@ log "passt: $S.repair, one helper, a second refused, both end with 0"
 start_passt "$S" --vhost-user --repair-path "$WORK/s/other"
 wait_for test -S "$WORK/s/other" || fail "--repair-path PATH"
 [ ! -e "$S.repair" ] || fail "default socket made with --repair-path"
+# Another user who may open the socket file (a permissive umask, here a
+# chmod) is closed at once: the helper is sent our TCP sockets.  Relative
+# path from the 1777 directory, so that only the socket's mode matters.
+chmod 0666 "$WORK/s/other"
+other=$(cd "$WORK/s" && timeout 20 setpriv --reuid=12345 --regid=12345 \
+	--clear-groups /usr/bin/python3 -c '
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect("other")
+s.settimeout(5)
+try:
+    print("closed" if s.recv(1) == b"" else "data")
+except OSError:
+    print("kept")
+' 2>&1)
+[ "$other" = closed ] || fail "UID 12345 on the repair socket: $other (closed expected)"
+grep -q "passt-repair (PID [0-9]*, UID 12345) refused" "$WORK/passt.log" ||
+	fail "UID 12345 not logged as refused"
+! grep -q "passt-repair connected" "$WORK/passt.log" ||
+	fail "UID 12345 taken as passt-repair"
 stop_passt
 start_passt "$S" --vhost-user --repair-path none
 [ ! -e "$S.repair" ] || fail "--repair-path none made a socket"

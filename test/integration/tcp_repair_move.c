@@ -23,6 +23,16 @@
  * (nftables) from the dump to the restore, as a cluster's network does
  * while a VM moves, and checks WORKDIR/down.rx against DOWN (sha256).
  *
+ * MOVE_FIN in the environment moves a connection in a closing state: with
+ * "r" in it we read only half of DOWN before the move (a short DOWN, whose
+ * peer has sent its FIN by then, leaves us in CLOSE-WAIT with the rest
+ * unread); with "w", once the segments are held, we send the rest of UP (a
+ * short one, that fits in the send buffer) and shut down: FIN-WAIT-1 (or
+ * LAST-ACK after the peer's FIN) with data and our FIN unacknowledged at
+ * the move; with "2", all of UP (a short one) and our FIN go before the
+ * move, and are acknowledged: FIN-WAIT-2, the peer still sending.  Every byte must then
+ * arrive once, and each side's FIN after its last byte.
+ *
  * Output: "moved state S sndq N notsent N rcvq N" then "done".
  */
 #include <arpa/inet.h>
@@ -45,6 +55,8 @@
 #include "../../passt/tcp_repair.h"
 
 static int helper_fd = -1;
+static size_t read_cap = (size_t)-1;	/* pump() reads no further */
+static size_t send_cap = (size_t)-1;	/* pump() sends no further */
 
 /**
  * die_() - Print a message with errno and exit 1
@@ -342,8 +354,9 @@ static int pump(int s, const uint8_t *up, size_t up_len, size_t *up_off,
 	uint8_t buf[65536];
 
 	while (now_ms() < end) {
-		struct pollfd p = { s, (read_ ? POLLIN : 0) |
-				       (*up_off < up_len ? POLLOUT : 0), 0 };
+		size_t up_end = up_len < send_cap ? up_len : send_cap;
+		struct pollfd p = { s, (read_ && *rx < read_cap ? POLLIN : 0) |
+				       (*up_off < up_end ? POLLOUT : 0), 0 };
 		ssize_t n;
 
 		if (read_ && *rx >= until_rx && *up_off >= until_up)
@@ -355,7 +368,7 @@ static int pump(int s, const uint8_t *up, size_t up_len, size_t *up_off,
 		}
 		poll(&p, 1, 50);
 		if (p.revents & POLLOUT) {
-			n = send(s, up + *up_off, up_len - *up_off,
+			n = send(s, up + *up_off, up_end - *up_off,
 				 MSG_DONTWAIT | MSG_NOSIGNAL);
 			if (n < 0 && errno != EAGAIN)
 				die_("send");
@@ -364,8 +377,11 @@ static int pump(int s, const uint8_t *up, size_t up_len, size_t *up_off,
 			if (*up_off == up_len)
 				shutdown(s, SHUT_WR);
 		}
-		if (read_ && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
-			n = recv(s, buf, sizeof(buf), MSG_DONTWAIT);
+		if (read_ && *rx < read_cap &&
+		    (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+			n = recv(s, buf, read_cap - *rx < sizeof(buf) ?
+					 read_cap - *rx : sizeof(buf),
+				 MSG_DONTWAIT);
 			if (n < 0 && errno != EAGAIN)
 				die_("recv");
 			if (n == 0)
@@ -393,8 +409,10 @@ int main(int argc, char **argv)
 	socklen_t sl = sizeof(local);
 	struct tcp_mig_ext e, d;
 	char path[4096];
+	const char *fin = getenv("MOVE_FIN") ? getenv("MOVE_FIN") : "";
+	int s, out, rc, one = 1, fin_r = !!strchr(fin, 'r');
+	int fin_w = !!strchr(fin, 'w'), fin_2 = !!strchr(fin, '2');
 	uint8_t *up;
-	int s, out, rc, one = 1;
 
 	if (argc == 4 && !strcmp(argv[1], "--scale")) {
 		helper_start(argv[2], argv[3]);
@@ -438,13 +456,31 @@ int main(int argc, char **argv)
 	/* half of each way, then only send for a while: our receive queue
 	 * fills, and so does our send queue once the peer's window closes
 	 */
-	pump(s, up, up_len, &up_off, out, &rx, down_len / 2, up_len / 2, 1,
-	     60000);
-	pump(s, up, up_len, &up_off, out, &rx, 0, 0, 0, 300);
+	if (fin_r)
+		read_cap = down_len / 2;
+	if (fin_w)
+		send_cap = up_len / 2;
+	pump(s, up, up_len, &up_off, out, &rx, down_len / 2,
+	     fin_2 ? up_len : up_len / 2, 1, 60000);
+	if (!*fin)
+		pump(s, up, up_len, &up_off, out, &rx, 0, 0, 0, 300);
+	else
+		poll(NULL, 0, 300);	/* the peer's FIN, if it has sent all */
 
 	printf("hold\n");
 	fflush(stdout);
 	go();				/* the script holds the segments */
+	if (fin_w) {
+		/* the rest of UP and our FIN go out, and are dropped */
+		send_cap = (size_t)-1;
+		pump(s, up, up_len, &up_off, out, &rx, 0, 0, 0, 1000);
+		if (up_off != up_len) {
+			errno = ENOBUFS;
+			die_("UP doesn't fit in the send buffer");
+		}
+		poll(NULL, 0, 50);	/* sent, dropped, before the RTO */
+	}
+	read_cap = (size_t)-1;
 
 	helper_set(s, 1);
 	if ((rc = tcp_repair_dump(s, &e, q, sizeof(q)))) {

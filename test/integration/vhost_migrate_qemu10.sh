@@ -16,7 +16,16 @@
 # loaded it and rebuilt the connection, QEMU must report "completed", the
 # download must finish through the destination passt with the guest's
 # sha256, and the guest's next fetches, now through the destination passt,
-# must arrive intact (sha256).  Both passts share H, as a cluster's nodes
+# must arrive intact (sha256), each a new connection of passt B's (its
+# log).  The guest also holds a download of its own open across the move:
+# from boot it fetches 2 MiB from a server in H through the gateway (port
+# 8082), which sends 256 KiB and then nothing until the migration is over;
+# the rest must arrive through passt B with the host's sha256.  And a
+# connection the guest opens just before the move is still in its
+# handshake at it: the guest's SYN to the gateway's port 8083 finds the
+# server's port unreachable (nftables drops passt's SYNs in H) until the
+# destination runs; the guest sends it again, to passt B, which must serve
+# it (sha256).  Both passts share H, as a cluster's nodes
 # share addresses: the source runs with --migrate-no-linger (its sockets
 # and -t listeners must be gone before the destination binds the same
 # ones), and the download's segments are held back (nftables) from the
@@ -61,10 +70,38 @@ setup_topology
 mkdir -p "$WORK/www" "$WORK/run"
 head -c 262144 /dev/urandom > "$WORK/www/small"
 want=$(sum "$WORK/www/small")
-( cd "$WORK/www" && exec ip netns exec "$H" python3 -m http.server 8080 --bind :: ) \
-	>/dev/null 2>&1 &
+head -c 2097152 /dev/urandom > "$WORK/out"
+want_out=$(sum "$WORK/out")
+for port in 8080 8083; do
+	( cd "$WORK/www" && exec ip netns exec "$H" python3 -m http.server $port --bind :: ) \
+		>/dev/null 2>&1 &
+	track $!
+	wait_for in_host sh -c "ss -ltn | grep -q ':$port '" || fail "http server $port"
+done
+# The guest's own download, held: 256 KiB, then the rest once
+# $WORK/go_out exists
+cat > "$WORK/outsrv.py" <<EOP
+import os, socket, time
+l = socket.socket(socket.AF_INET6)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("::", 8082))
+l.listen(4)
+d = open("$WORK/out", "rb").read()
+while True:
+    c, a = l.accept()
+    c.recv(4096)
+    c.sendall(b"HTTP/1.0 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(d))
+    c.sendall(d[:262144])
+    print("held", a, flush=True)
+    while not os.path.exists("$WORK/go_out"):
+        time.sleep(0.1)
+    c.sendall(d[262144:])
+    c.close()
+    print("sent", flush=True)
+EOP
+( exec ip netns exec "$H" python3 "$WORK/outsrv.py" ) > "$WORK/outsrv.log" 2>&1 &
 track $!
-wait_for in_host sh -c "ss -ltn | grep -q ':8080 '" || fail "http server"
+wait_for in_host sh -c "ss -ltn | grep -q ':8082 '" || fail "out server"
 
 cat > "$WORK/run/run.sh" <<EOS
 #!/bin/sh
@@ -75,8 +112,23 @@ httpd -p 8081 -h /www
 ip link set eth0 up
 udhcpc -i eth0 -f -q -n -t 10 -T 2 -O mtu -s /etc/udhcpc/script ||
 	echo "GUEST udhcpc failed"
+( if timeout 600 wget -q -O /tmp/out http://$GW4:8082/out; then
+	echo "GUEST out \$(wc -c < /tmp/out) \$(sha256sum /tmp/out | cut -d' ' -f1)"
+  else
+	echo "GUEST out failed"
+  fi ) &
 i=0
 while [ \$i -lt 1000 ]; do
+	if [ ! -e /tmp/syn_started ] &&
+	   timeout 20 wget -q -O /tmp/synflag http://$GW4:8080/syn; then
+		touch /tmp/syn_started
+		echo "GUEST syn started"
+		( if timeout 300 wget -q -O /tmp/s3 http://$GW4:8083/small; then
+			echo "GUEST syn \$(wc -c < /tmp/s3) \$(sha256sum /tmp/s3 | cut -d' ' -f1)"
+		  else
+			echo "GUEST syn failed"
+		  fi ) &
+	fi
 	if timeout 20 wget -q -O /tmp/s http://$GW4:8080/small; then
 		echo "GUEST fetch \$i \$(wc -c < /tmp/s) \$(sha256sum /tmp/s | cut -d' ' -f1)"
 	else
@@ -279,7 +331,19 @@ EOP
 	WAIT_S=120 wait_for grep -q open "$WORK/many.out" ||
 		{ cat "$WORK/many.out"; show; fail "$MIG_CONNS connections"; }
 fi
-sleep 1
+# A connection the guest opens now, still in its handshake at the move:
+# passt's SYNs to port 8083 are dropped until the destination runs
+in_host nft -f - <<EON || fail "nft"
+table inet migsyn {
+	chain out { type filter hook output priority 0; tcp dport 8083 drop; }
+}
+EON
+echo go > "$WORK/www/syn"
+WAIT_S=60 wait_for grep -q "^GUEST syn started" "$WORK/console.A" ||
+	{ show; fail "the guest didn't open its connection to 8083"; }
+WAIT_S=30 wait_for grep -q "^held" "$WORK/outsrv.log" ||
+	{ show; fail "the guest's own download isn't held open"; }
+sleep 2
 in_host nft -f - <<EON || fail "nft"
 table inet mig {
 	chain in { type filter hook input priority 0; tcp dport 8081 drop; }
@@ -308,6 +372,8 @@ done
 qmp A query-migrate > "$WORK/qm.json"
 log "migration: $(cat "$WORK/qm.json")"
 [ "$st" = completed ] || { show; fail "migration $st after $tries tries"; }
+# the destination runs: the guest's SYNs to 8083 get through from now on
+in_host nft delete table inet migsyn
 if [ $SRC_OURS = 1 ]; then
 	grep -q "device state sent" "$WORK/passt.log" || { show; fail "passt A sent no state"; }
 fi
@@ -330,6 +396,30 @@ tr -d '\r' < "$WORK/console.B" | grep "^GUEST fetch" | tail -n 2 |
 		[ "$len $s" = "262144 $want" ] || fail "fetch $i on B: '$len $s'"
 	done || { show; fail "fetch on B differs"; }
 log "after migration the guest fetches through passt B, intact"
+if [ $DST_OURS = 1 ]; then
+	nb=$(grep -c "flow .* TCP .*:8080.*established" "$WORK/passtB.log" || true)
+	[ "$nb" -ge 1 ] || { show; fail "passt B served no new connection to 8080"; }
+	log "passt B served $nb new connection(s) to port 8080"
+fi
+WAIT_S=150 wait_for grep -q "^GUEST syn [0-9f]" "$WORK/console.B" ||
+	{ show; fail "the guest's connection in its handshake at the move: not served by passt B"; }
+got=$(sed -n 's/^GUEST syn //p' "$WORK/console.B" | tr -d '\r')
+[ "$got" = "262144 $want" ] || { show; fail "the connection opened during the move: '$got'"; }
+if [ $DST_OURS = 1 ]; then
+	grep -q "flow .* TCP .*:8083.*established" "$WORK/passtB.log" ||
+		{ show; fail "passt B has no connection to 8083"; }
+fi
+if [ $SRC_OURS = 1 ]; then
+	grep -q "migration: 1 TCP connection in the handshake reset" "$WORK/passt.log" ||
+		{ show; fail "passt A had no connection in its handshake at the move: not exercised"; }
+fi
+log "the guest's SYN in flight at the move was sent again and served by passt B, sha256 intact"
+touch "$WORK/go_out"
+WAIT_S=60 wait_for grep -q "^GUEST out [0-9f]" "$WORK/console.B" ||
+	{ show; cat "$WORK/outsrv.log"; fail "the guest's own download didn't finish on B"; }
+got=$(sed -n 's/^GUEST out //p' "$WORK/console.B" | tr -d '\r')
+[ "$got" = "2097152 $want_out" ] || { show; fail "the guest's own download: '$got'"; }
+log "the guest's own download (guest to host, through the gateway) held across the move finished through passt B, sha256 intact"
 in_host nft delete table inet mig
 touch "$WORK/go2"
 wait "$MOVE" || { cat "$WORK/big2.out"; show; fail "the moved download broke"; }

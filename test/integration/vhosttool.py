@@ -36,6 +36,15 @@
 #                   zero pages must then cover the whole huge page)
 #   badavail        dropped: queue 0's available index 3 past its size,
 #                   then a kick on queue 0
+#   migsave TRIGGER [GUEST DST PORT]   a full set-up with DEVICE_STATE
+#              negotiated, no receive buffer (the guest never answers);
+#              with GUEST, a TCP SYN from GUEST:40000 to DST:PORT in the
+#              transmit queue; prints "ready", waits for the file TRIGGER,
+#              then saves the back-end's state as a migration source does
+#              (SET_DEVICE_STATE_FD, direction 0 save, phase 0 stopped,
+#              over a pipe read to its end, then CHECK_DEVICE_STATE),
+#              prints "saved BYTES check RESULT", and stays connected
+#              (as a paused QEMU does) until killed
 #   frames     a full set-up, four receive buffers posted, an ARP request
 #              (RFC 826) for GW sent from GUEST (argv 3, 4), waits for the
 #              ARP frame the back-end writes (a router advertisement may
@@ -70,13 +79,18 @@ def closed(s, timeout=5):
     except socket.timeout:
         return False
 
-def setup(s, kick1=None, call1=None, extra=None, seal=False):
+def setup(s, kick1=None, call1=None, extra=None, seal=False, proto=0):
     fd = os.memfd_create('guest', os.MFD_ALLOW_SEALING)
     os.ftruncate(fd, MEMSZ)
     if seal:
         fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK)
     mem = mmap.mmap(fd, MEMSZ)
-    s.sendall(msg(2, struct.pack('<Q', (1 << 32) | (1 << 15))))
+    # VIRTIO_F_VERSION_1, VIRTIO_NET_F_MRG_RXBUF, and with protocol
+    # features VHOST_USER_F_PROTOCOL_FEATURES (bit 30)
+    s.sendall(msg(2, struct.pack('<Q', (1 << 32) | (1 << 15) |
+                                 ((1 << 30) if proto else 0))))
+    if proto:
+        s.sendall(msg(16, struct.pack('<Q', proto)))
     s.sendall(msg(3))
     regions = [(GPA, MEMSZ, UVA, fd)] + ([extra] if extra else [])
     table = struct.pack('<II', len(regions), 0)
@@ -99,6 +113,8 @@ def setup(s, kick1=None, call1=None, extra=None, seal=False):
             c = call1
         socket.send_fds(s, [msg(12, struct.pack('<Q', q))], [k])
         socket.send_fds(s, [msg(13, struct.pack('<Q', q))], [c])
+        if proto:   # rings start disabled with protocol features
+            s.sendall(msg(18, struct.pack('<II', q, 1)))
         kicks.append(k)
         calls.append(c)
     return mem, kicks, calls, fd
@@ -131,6 +147,59 @@ def arp_frame(src, dst):
     return (b'\xff' * 6 + mac + b'\x08\x06' +
             struct.pack('>HHBBH', 1, 0x0800, 6, 4, 1) + mac +
             socket.inet_aton(src) + b'\0' * 6 + socket.inet_aton(dst))
+
+def csum(b):
+    """Internet checksum (RFC 1071)"""
+    if len(b) % 2:
+        b += b'\0'
+    t = sum(struct.unpack('>%dH' % (len(b) // 2), b))
+    while t >> 16:
+        t = (t & 0xffff) + (t >> 16)
+    return ~t & 0xffff
+
+def syn_frame(src, dst, dport):
+    """Ethernet frame: an IPv4 TCP SYN (RFC 791, RFC 9293 3.1), no options"""
+    mac = bytes.fromhex('525400123456')
+    sa, da = socket.inet_aton(src), socket.inet_aton(dst)
+    tcp = struct.pack('>HHIIBBHHH', 40000, dport, 1000, 0, 5 << 4, 0x02,
+                      65535, 0, 0)
+    c = csum(sa + da + struct.pack('>BBH', 0, 6, len(tcp)) + tcp)
+    tcp = tcp[:16] + struct.pack('>H', c) + tcp[18:]
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + len(tcp), 1, 0x4000,
+                     64, 6, 0, sa, da)
+    ip = ip[:10] + struct.pack('>H', csum(ip)) + ip[12:]
+    return b'\xff' * 6 + mac + b'\x08\x00' + ip + tcp
+
+def migsave(s, trigger, syn):
+    """The migsave case: 0 if the state was saved and checked"""
+    mem, kicks, _, _ = setup(s, proto=1 << 19)  # ..._F_DEVICE_STATE
+    if syn:
+        f = syn_frame(*syn)
+        mem[0x20000:0x20000 + 12 + len(f)] = b'\0' * 12 + f
+        post(mem, 1, 0, GPA + 0x20000, 12 + len(f), 0)
+        os.eventfd_write(kicks[1], 1)
+    print('ready', flush=True)
+    while not os.path.exists(trigger):
+        time.sleep(0.1)
+    r, w = os.pipe()
+    socket.send_fds(s, [msg(42, struct.pack('<II', 0, 0))], [w])
+    os.close(w)
+    rep = reply(s)
+    if not rep or struct.unpack('<Q', rep[2])[0] & 0xff:
+        print('refused', rep, flush=True)
+        return 1
+    n = 0
+    while True:
+        d = os.read(r, 65536)
+        if not d:
+            break
+        n += len(d)
+    s.sendall(msg(43))
+    rep = reply(s)
+    res = struct.unpack('<Q', rep[2])[0] if rep else -1
+    print('saved', n, 'check', res, flush=True)
+    time.sleep(600)
+    return 0 if res == 0 else 1
 
 def clear_nonblock(fd):
     fcntl.fcntl(fd, fcntl.F_SETFL,
@@ -288,6 +357,11 @@ def main():
         return 0 if closed(s) else 1
     if case in HOSTILE:
         return hostile(s, case)
+    if case == 'migsave':
+        syn = None
+        if len(sys.argv) > 6:
+            syn = (sys.argv[4], sys.argv[5], int(sys.argv[6]))
+        return migsave(s, sys.argv[3], syn)
     mem, kicks, calls, fd = setup(s)
     if case == 'badring':
         post(mem, 1, 0, GPA + MEMSZ, 64, 0)     # past the end of memory

@@ -57,6 +57,9 @@
 #define LLVMFuzzerTestOneInput fuzz_wire_one
 #include "../fuzz/wire.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_ctl_one
+#include "../fuzz/ctl.c"
+#undef LLVMFuzzerTestOneInput
 
 #define REPLAY_MAX	(1 << 20)	/* largest input replayed, bytes */
 
@@ -177,6 +180,12 @@ START_TEST(test_fuzz_wire_replay)
 }
 END_TEST
 
+START_TEST(test_fuzz_ctl_replay)
+{
+	replay("ctl", fuzz_ctl_one);
+}
+END_TEST
+
 START_TEST(test_fuzz_ports_replay)
 {
 	replay("ports", fuzz_ports_one);
@@ -233,6 +242,7 @@ static Suite *fuzz_regress_suite(void)
 	tcase_add_test(tc, test_fuzz_tcp_opt_replay);
 	tcase_add_test(tc, test_fuzz_ports_replay);
 	tcase_add_test(tc, test_fuzz_wire_replay);
+	tcase_add_test(tc, test_fuzz_ctl_replay);
 	tcase_add_test(tc, test_fuzz_conf_replay);
 	suite_add_tcase(s, tc);
 	return s;

@@ -165,7 +165,7 @@ END_TEST
  *		3: clone() making a user namespace, 4: executable mmap(),
  *		5: fork(), 6: ioctl(TCGETS) on stdin, 7: ioctl() with
  *		DMA_BUF_IOCTL_SYNC on K_DMABUF_FD, 8: the same on fd 0,
- *		9: openat() of "/" (O_PATH)
+ *		9: openat() of "/" (O_PATH), 10: kill(self, SIGCONT)
  * @dmabuf:	Bound dma-buf for the filter (K_DMABUF_FD), or -1
  *
  * Return: wait status of the child (it exits 42 if it got to the end)
@@ -217,6 +217,8 @@ static int filtered_child_dm(enum conf_mode mode, int step, int dmabuf)
 			syscall(SYS_ioctl, 0, sync, &flags);
 		if (step == 9)
 			syscall(SYS_openat, AT_FDCWD, "/", O_PATH | O_DIRECTORY);
+		if (step == 10)
+			kill(getpid(), SIGCONT);	/* harmless, if let through */
 		_exit(42);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -312,6 +314,20 @@ static bool killed(int status)
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS;
 #endif
 }
+
+/* pasta's kill() only asks whether its target exists (signal 0, kill(2)):
+ * a daemon taken over can't signal the processes of its user
+ */
+START_TEST(test_seccomp_filter_kill_signal_zero_only)
+{
+	int status = filtered_child(MODE_PASTA, 2);
+
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 42);
+	ck_assert_msg(killed(filtered_child(MODE_PASTA, 10)),
+		      "kill(self, SIGCONT) not stopped in pasta");
+}
+END_TEST
 
 /* No process or thread after set-up: even a plain fork-like clone() is
  * stopped (no #syscalls line lists clone, and no special rule lets it in)
@@ -778,6 +794,7 @@ static Suite *isolation_suite(void)
 	tcase_add_test(tc, test_seccomp_filter_kills_forbidden_call);
 	tcase_add_test(tc, test_seccomp_filter_is_per_mode);
 	tcase_add_test(tc, test_seccomp_filter_checks_arguments);
+	tcase_add_test(tc, test_seccomp_filter_kill_signal_zero_only);
 	tcase_add_test(tc, test_seccomp_filter_no_clone);
 	tcase_add_test(tc, test_seccomp_filter_ioctl);
 	tcase_add_test(tc, test_seccomp_helper_filter);

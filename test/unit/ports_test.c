@@ -627,6 +627,12 @@ START_TEST(test_fwd_spec_parse_star)
 	ck_assert_int_eq(parse("[*]/80"), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "* for both families"));
 	ck_assert_int_eq(parse("**/80"), -EINVAL);
+	/* a word that is no keyword: every form of an element is named */
+	ck_assert_int_eq(parse("foo"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'foo'"));
+	ck_assert_ptr_nonnull(strstr(err, "all, all:ADDR, auto, none"));
+	ck_assert_int_eq(parse("auto:192.0.2.5"), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "~PORTS"));
 	ck_assert_int_eq(parse("[::/80"), -EINVAL);
 	ck_assert_int_eq(parse("[]/80"), -EINVAL);
 	ck_assert_int_eq(parse("[::]]/80"), -EINVAL);

@@ -1713,6 +1713,73 @@ START_TEST(test_vu_state_load_check_waits)
 }
 END_TEST
 
+/* The device state channel is the front-end's pipe, shared with us: it
+ * may clear O_NONBLOCK after SET_DEVICE_STATE_FD (fcntl(2): the flag
+ * belongs to the open file).  A load whose writer pauses mid-stream must
+ * not leave us blocked in read(): the rest comes later and is taken.
+ */
+START_TEST(test_vu_state_load_blocking_pipe_returns)
+{
+	uint8_t pl[64];
+	uint64_t r;
+	int p[2], mine;
+
+	ck_assert_int_eq(pipe(p), 0);
+	mine = dup(p[0]);			/* the front-end's copy */
+	ck_assert_int_ge(mine, 0);
+	ck_assert_uint_eq(state_fd(1, 0, p[0]), 0x100);
+	clear_nonblock(mine);
+	ck_assert_int_eq(write(p[1], state_v2, 30), 30);
+	ck_assert_int_eq(vu_state_handler(), 0);	/* 30 bytes, then none */
+	ck_assert_int_eq(write(p[1], state_v2 + 30, 32), 32);
+	close(p[1]);
+	ck_assert_int_eq(vu_state_handler(), 0);
+	send_msg(VU_CHECK_DEVICE_STATE, 0, "", 0, -1);
+	ck_assert_int_eq(vu_cmd_handler(), 0);
+	ck_assert_uint_eq(read_reply(VU_CHECK_DEVICE_STATE, pl), 8);
+	memcpy(&r, pl, 8);
+	ck_assert_uint_eq(r, 0);
+	ck_assert_int_eq(loads, 1);
+	close(mine);
+}
+END_TEST
+
+/* The same for a save into a pipe that is full (pipe(7): 65536 bytes by
+ * default): write() must not block once the front-end cleared O_NONBLOCK;
+ * the stream goes out once the front-end reads
+ */
+START_TEST(test_vu_state_save_blocking_pipe_returns)
+{
+	static uint8_t fill[65536];
+	uint8_t buf[128];
+	int p[2], mine, fl;
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	fl = fcntl(p[1], F_GETFL);
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, fl | O_NONBLOCK), 0);
+	do {
+		n = write(p[1], fill, sizeof(fill));
+	} while (n > 0);
+	ck_assert_int_eq(errno, EAGAIN);	/* full */
+	mine = dup(p[1]);			/* the front-end's copy */
+	ck_assert_int_ge(mine, 0);
+	ck_assert_uint_eq(state_fd(0, 0, p[1]), 0x100);
+	clear_nonblock(mine);
+	ck_assert_int_eq(vu_state_handler(), 0);	/* still full */
+	fl = fcntl(p[0], F_GETFL);
+	ck_assert_int_eq(fcntl(p[0], F_SETFL, fl | O_NONBLOCK), 0);
+	while (read(p[0], fill, sizeof(fill)) > 0)
+		;				/* drain what we wrote */
+	ck_assert_int_eq(vu_state_handler(), 0);	/* now it goes */
+	close(mine);
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), 62);
+	ck_assert_mem_eq(buf, state_v2, 62);
+	ck_assert_uint_eq(check_state(), 0);
+	close(p[0]);
+}
+END_TEST
+
 START_TEST(test_vu_state_load_unknown_version)
 {
 	uint8_t s[62];
@@ -1924,6 +1991,8 @@ static Suite *vhost_user_suite(void)
 	tcase_add_test(tc, test_vu_state_load);
 	tcase_add_test(tc, test_vu_state_load_check_waits);
 	tcase_add_test(tc, test_vu_state_load_unknown_version);
+	tcase_add_test(tc, test_vu_state_load_blocking_pipe_returns);
+	tcase_add_test(tc, test_vu_state_save_blocking_pipe_returns);
 	tcase_add_test(tc, test_vu_state_load_garbage_refused_early);
 	tcase_add_test(tc, test_vu_state_load_truncated);
 	tcase_add_test(tc, test_vu_state_bad_phase_refused);
