@@ -53,6 +53,18 @@
 #define VERSION "unknown"
 #endif
 
+/**
+ * conf_version() - Our version, as --version prints it after the name
+ *
+ * One place for it: a hitless restart logs it too (passt/restart_run.c)
+ *
+ * Return: the version string (git describe at build time)
+ */
+const char *conf_version(void)
+{
+	return VERSION;
+}
+
 static const struct conf_opt conf_opts[] = {
 	/* general */
 	{ "debug", 'd', 'd', no_argument, M_BOTH, NULL, NULL,
@@ -168,6 +180,10 @@ static const struct conf_opt conf_opts[] = {
 	{ "conf-path", 'c', 'c', required_argument, M_BOTH, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for pesto(1), to change port forwarding at run time" },
+	{ "restart-from", 0, OPT_RESTART_FROM, required_argument, M_BOTH,
+	  "PATH", "UNIX socket path, 1-107 characters",
+	  "take over the connections of the instance whose -c socket is PATH "
+	  "(hitless restart)" },
 	{ "socket", 's', 's', required_argument, M_PASST, "PATH",
 	  "UNIX socket path, 1-107 characters",
 	  "UNIX socket for qemu (also --socket-path), default /tmp/passt_N.socket" },

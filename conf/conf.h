@@ -399,6 +399,8 @@ struct conf_given {
  * @one_off:		-1/--one-off: exit after the first client goes (-F
  *			implies it)
  * @vhost_user:		--vhost-user: the client is a vhost-user front-end
+ * @restart_from:	--restart-from: -c socket of the instance we replace,
+ *			"" for none (passt/restart.c)
  * @repair_path:	--repair-path: UNIX socket for passt-repair, "" for
  *			the default (the socket's path + ".repair"), "none"
  *			for no socket (./none is a file named none)
@@ -490,6 +492,7 @@ struct conf {
 	int fd;
 	bool one_off;
 	bool vhost_user;
+	char restart_from[108];
 	char repair_path[108];
 	bool migrate_exit;
 	bool migrate_no_linger;
@@ -500,6 +503,7 @@ struct conf {
 };
 
 int conf_parse(struct conf *c, int argc, char **argv);
+const char *conf_version(void);
 
 /* Test and fuzzing aid: called, if set, where conf_parse() would end the
  * process (usage errors, --help, --version) with the exit status; it must

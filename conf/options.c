@@ -707,7 +707,7 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case OPT_VERSION:
-		printf("%s %s\n", c->argv0, VERSION);
+		printf("%s %s\n", c->argv0, conf_version());
 		fflush(stdout);
 		conf_exit(EXIT_SUCCESS);
 	case 'p':
@@ -894,6 +894,10 @@ void conf_opt(struct conf_state *st, const struct conf_opt *o, const char *arg)
 		break;
 	case OPT_VHOST_USER:
 		c->vhost_user = true;
+		break;
+	case OPT_RESTART_FROM:
+		if (conf_path(arg, c->restart_from, CONF_SOCK_PATH_MAX))
+			conf_invalid(st, o, arg);
 		break;
 	case OPT_REPAIR_PATH:
 		if (conf_path(arg, c->repair_path, CONF_SOCK_PATH_MAX))

@@ -48,6 +48,7 @@
 #include "../passt/signals.h"
 #include "../passt/pasta.h"
 #include "../passt/repair.h"
+#include "../passt/restart.h"
 #include "../passt/sdlisten.h"
 #include "../passt/sdnotify.h"
 #include "../passt/sockfile.h"
@@ -347,7 +348,12 @@ int main(int argc, char **argv)
 	 */
 	devmem_setup(c);
 
-	if (c->mode == MODE_PASTA) {
+	if (*c->restart_from) {
+		/* guest side and namespace: the old process's */
+		restart_take(ctx);
+		if (c->mode == MODE_PASTA)
+			pasta_watch_add(ctx);
+	} else if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
 		pasta_watch_add(ctx);
 		if (tap >= 0) {		/* not with --splice-only */
@@ -372,13 +378,21 @@ int main(int argc, char **argv)
 
 	tcp_init(ctx);
 	udp_init(ctx);
-	if (!c->no_tcp && fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
-		die("-t: can't listen on a forwarded port");
-	if (c->mode == MODE_PASTA && !c->no_tcp &&
-	    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
-		die("-T: can't listen on a forwarded port in the namespace");
+	if (*c->restart_from) {
+		/* listeners, flows, then the -c socket */
+		ctl_adopt(ctx, restart_adopt(ctx));
+	} else {
+		if (!c->no_tcp &&
+		    fwd_listen(ctx, IPPROTO_TCP, &c->tcp_in, false) < 0)
+			die("-t: can't listen on a forwarded port");
+		if (c->mode == MODE_PASTA && !c->no_tcp &&
+		    pasta_listen_ns(ctx, IPPROTO_TCP, &c->tcp_out) < 0)
+			die("-T: can't listen on a forwarded port in the "
+			    "namespace");
+	}
 	fwd_auto_init(ctx);
-	ctl_init(ctx);
+	if (!*c->restart_from)
+		ctl_init(ctx);
 
 	if (*c->pcap_file) {
 		if ((ret = pcap_open(c->pcap_file)) < 0)

@@ -73,6 +73,7 @@
 #include "isolation.h"
 #include "limits.h"
 #include "ctx.h"
+#include "restart.h"
 #include "sockfile.h"
 #include "udp.h"
 
@@ -878,6 +879,18 @@ void ctl_process(struct ctx *ctx)
 		return;
 	}
 
+	/* Ours: a new process asks for our state (passt/restart.c) */
+	if (restart_handover_req(ctl_in, ctl_c.in_len)) {
+		char req[32];
+		size_t n = MIN(ctl_c.in_len, sizeof(req) - 1);
+
+		memcpy(req, ctl_in, n);
+		req[n] = '\0';
+		restart_give(ctx, ctl_conn_fd, req, ctl_listen_fd);
+		ctl_conn_close(ctx);
+		return;
+	}
+
 	/* Text (ours): the whole stream up to its end */
 	if (ctl_c.in_len > CTL_REQ_MAX) {
 		ctl_rep_len = 0;
@@ -922,8 +935,11 @@ static int ctl_input(struct ctx *ctx)
 		return 0;
 	}
 	if (ctl_in[0] >= 0x20) {
-		if (ctl_c.eof)
-			ctl_c.ready = true;	/* error reply if too long */
+		/* error reply if too long; a hand-over request is complete
+		 * at its newline: its client waits for the stream
+		 */
+		if (ctl_c.eof || restart_handover_req(ctl_in, ctl_c.in_len))
+			ctl_c.ready = true;
 		return 0;
 	}
 	rc = wire_frame_get(ctl_in, ctl_c.in_len, false, NULL, NULL, err,
@@ -1151,4 +1167,39 @@ void ctl_init(struct ctx *ctx)
 		die_perror("-c: epoll_ctl");
 	ctl_listen_fd = s;
 	info("-c: configuration socket at %s", c->conf_path);
+}
+
+/**
+ * ctl_adopt() - New process: the -c socket of the process it replaced
+ * @ctx:	Context
+ * @s:		Listening socket, -1 if the old process had none
+ *
+ * Takes the place of ctl_init(): the file at -c is the old process's
+ * socket, now ours (sockfile_adopt() removes it at our exit).
+ *
+ * Context: set-up, restart_adopt()
+ */
+void ctl_adopt(struct ctx *ctx, int s)
+{
+	union epoll_ref ref = { .type = EPOLL_TYPE_CTL_LISTEN };
+	struct epoll_event ev = { .events = EPOLLIN };
+	unsigned i;
+
+	if (s < 0)
+		return;
+	if (!*ctx->c.conf_path) {
+		close(s);
+		return;
+	}
+	for (i = 0; i < FWD_TBLS; i++)
+		ctl_new[i] = *ctl_table(&ctx->c, i);
+	ctl_owner = geteuid();
+	fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_NONBLOCK);
+	ref.fd = (uint32_t)s & EPOLL_REF_FD_MAX;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, s, &ev))
+		die_perror("-c: epoll_ctl");
+	ctl_listen_fd = s;
+	sockfile_adopt(ctx->c.conf_path);
+	info("-c: configuration socket at %s (taken over)", ctx->c.conf_path);
 }

@@ -38,5 +38,6 @@ void ctl_listen_handler(struct ctx *ctx);
 void ctl_handler(struct ctx *ctx, uint32_t events);
 void ctl_process(struct ctx *ctx);
 void ctl_timer(struct ctx *ctx);
+void ctl_adopt(struct ctx *ctx, int s);
 
 #endif /* PASST_CTL_H */

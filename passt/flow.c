@@ -632,6 +632,63 @@ static const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type)
 }
 
 /**
+ * flow_restart_save() - Hitless restart: every type's records of its flows
+ * @b:		Stream being written (passt/restart.h)
+ * @fds:	Descriptors to send
+ * @max:	Room in @fds
+ *
+ * For the types that reach the core through their operations only (the
+ * splice path): the core can't name them.
+ *
+ * Context: restart_give()
+ */
+void flow_restart_save(struct restart_buf *b, int *fds, size_t max)
+{
+	unsigned t;
+
+	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
+		if (flow_ops_tab[t] && flow_ops_tab[t]->restart_save)
+			flow_ops_tab[t]->restart_save(b, fds, max);
+}
+
+/**
+ * flow_restart_check() - Hitless restart: may a type make a flow of a record?
+ * @t:		Flow type the record is for
+ * @r:		Record, fields in range (restart_parse())
+ *
+ * Context: restart_take(), before the hand-over is confirmed
+ * Return: true if so; false also if no module of that type is here
+ */
+bool flow_restart_check(enum flow_type t, const struct restart_rec *r)
+{
+	const struct flow_ops *ops = flow_ops_of(t);
+
+	return ops && ops->restart_check && ops->restart_check(r);
+}
+
+/**
+ * flow_restart_adopt() - Hitless restart: a flow of a type from a record
+ * @ctx:	Context
+ * @t:		Flow type the record is for
+ * @r:		Record, checked
+ * @fds:	Its descriptors, in the order of the type's record
+ *
+ * Context: restart_adopt()
+ * Return: true if the type took them (each one is its to close), false if
+ *	   no module of that type is here (the caller closes them)
+ */
+bool flow_restart_adopt(struct ctx *ctx, enum flow_type t,
+			const struct restart_rec *r, const int *fds)
+{
+	const struct flow_ops *ops = flow_ops_of(t);
+
+	if (!ops || !ops->restart_adopt)
+		return false;
+	ops->restart_adopt(ctx, r, fds);
+	return true;
+}
+
+/**
  * flow_types_init() - Set up the types that have an @init operation
  * @ctx:	Context, after the namespace is set up and after daemonizing
  *

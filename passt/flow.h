@@ -46,6 +46,7 @@
 #define PASST_FLOW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../lib/log.h"
@@ -109,6 +110,8 @@ struct flow_common {
 union flow;
 union epoll_ref;
 struct ctx;
+struct restart_buf;
+struct restart_rec;
 
 /**
  * struct flow_accept - A socket accepted on a forwarded-port listener, for
@@ -164,6 +167,14 @@ struct flow_accept {
  *		described by @a (struct flow_accept: protocol, socket,
  *		source, ports); return true if taken (or refused and
  *		closed), false to leave it to the caller (the tap path)
+ * @restart_save: Hitless restart, old process: append a record per flow
+ *		of the type to the stream, and its descriptors
+ *		(passt/restart.h)
+ * @restart_check: New process, before it confirms: can a record be made
+ *		into a flow (its states and flags consistent)?
+ * @restart_adopt: New process: make a flow from one of those records,
+ *		with its descriptors (-1 for none), already checked by
+ *		restart_parse()
  * @stats_print: Print the type's counters (stats_dump())
  * @counters:	The type's counters: an array of uint64_t ...
  * @ncounters:	... of this many elements (flow_stats_sum())
@@ -184,6 +195,10 @@ struct flow_ops {
 	void (*host_changed)(struct ctx *ctx, union flow *flow,
 			     bool (*has_addr)(int af, const void *addr));
 	bool (*accept)(struct ctx *ctx, const struct flow_accept *a);
+	void (*restart_save)(struct restart_buf *b, int *fds, size_t max);
+	bool (*restart_check)(const struct restart_rec *r);
+	void (*restart_adopt)(struct ctx *ctx, const struct restart_rec *r,
+			      const int *fds);
 	void (*stats_print)(void);
 	const uint64_t *counters;
 	unsigned ncounters;
@@ -207,6 +222,10 @@ extern struct flow_stats flow_stats;
 void flow_refused_nofile(void);
 void flow_tcp_refused_full(void);
 
+void flow_restart_save(struct restart_buf *b, int *fds, size_t max);
+bool flow_restart_check(enum flow_type t, const struct restart_rec *r);
+bool flow_restart_adopt(struct ctx *ctx, enum flow_type t,
+			const struct restart_rec *r, const int *fds);
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
 void flow_types_init(struct ctx *ctx);
 bool flow_type_on(enum flow_type t);

@@ -37,6 +37,7 @@
 #include "../tap/guest.h"
 #include "epoll_ref.h"
 #include "flow.h"
+#include "restart.h"
 #include "fwd.h"
 #include "fwd_auto.h"
 #include "limits.h"
@@ -988,4 +989,74 @@ int fwd_listen(struct ctx *ctx, uint8_t proto, const struct fwd_table *t,
 		     "raise the limit (ulimit -n) to forward them",
 		     limits_listen_opt(tbl), skipped, limits_nofile(), opened);
 	return (int)opened;
+}
+
+/**
+ * fwd_restart_save() - Old process: a record per forwarded-port listener
+ * @b:		Stream being written (passt/restart.h)
+ * @fds:	Descriptors to send
+ * @max:	Room in @fds
+ *
+ * Listeners of "auto" ports (passt/fwd_auto.c) are not handed over: the
+ * new process's first scan opens them again, once the old one is gone.
+ *
+ * Context: restart_give(), between batches
+ */
+void fwd_restart_save(struct restart_buf *b, int *fds, size_t max)
+{
+	unsigned t, i, j;
+
+	for (t = 0; t < FWD_TBLS; t++) {
+		for (i = 0; i < CONF_MAX_FWD_RULES; i++) {
+			const struct fwd_socks *l = &fwd_reg[t][i];
+
+			for (j = 0; j < l->n; j++) {
+				struct restart_rec r = {
+					.type = RESTART_REC_LISTEN };
+
+				r.u.listen.proto = t & 1 ? IPPROTO_UDP :
+							   IPPROTO_TCP;
+				r.u.listen.tbl = (uint8_t)t;
+				r.u.listen.rule = (uint8_t)i;
+				r.u.listen.ns = t & 2;
+				r.u.listen.port = l->s[j].port;
+				r.u.listen.fd = restart_fd_add(b, fds, max,
+							       l->s[j].fd);
+				restart_put(b, &r);
+			}
+		}
+	}
+}
+
+/**
+ * fwd_restart_adopt() - New process: a received listener into our loop
+ * @ctx:	Context
+ * @l:		Its record
+ * @fd:		The socket
+ *
+ * Context: set-up, restart_adopt()
+ * #syscalls epoll_ctl
+ */
+void fwd_restart_adopt(struct ctx *ctx, const struct restart_listen *l, int fd)
+{
+	union epoll_ref ref = { .type = l->proto == IPPROTO_TCP ?
+				EPOLL_TYPE_TCP_LISTEN : EPOLL_TYPE_UDP_LISTEN };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (fd < 0)
+		return;
+	if (l->tbl != fwd_tbl_id(l->proto == IPPROTO_UDP, l->ns)) {
+		close(fd);
+		return;
+	}
+	ref.fd = (uint32_t)fd & EPOLL_REF_FD_MAX;
+	ref.listen.port = l->port;
+	ref.listen.rule = l->rule;
+	ref.listen.ns = l->ns;
+	ev.data.u64 = ref.u64;
+	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) ||
+	    fwd_socks_add(&fwd_reg[l->tbl][l->rule], fd, l->port)) {
+		warn_perror("restart: listener of port %u", l->port);
+		close(fd);
+	}
 }

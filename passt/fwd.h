@@ -78,6 +78,10 @@ int fwd_listen_port(struct ctx *ctx, uint8_t proto, const struct fwd_rule *r,
 		    unsigned rule, uint16_t port, bool ns, bool helper,
 		    struct fwd_socks *l);
 int fwd_socks_add(struct fwd_socks *l, int fd, uint16_t port);
+struct restart_buf;
+struct restart_listen;
+void fwd_restart_save(struct restart_buf *b, int *fds, size_t max);
+void fwd_restart_adopt(struct ctx *ctx, const struct restart_listen *l, int fd);
 struct fwd_socks *fwd_socks_of(enum fwd_tbl tbl, unsigned rule);
 unsigned long fwd_listen_count(void);
 unsigned fwd_listen_close_tbl(enum fwd_tbl tbl);

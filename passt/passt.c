@@ -721,7 +721,10 @@ int passt_loop(struct ctx *ctx)
 	struct epoll_event ev[EPOLL_EVENTS];
 	int64_t next_hk = 0, spin_until_us = 0;
 
-	ctx->timer_next = INT64_MAX;
+	/* The first round runs the timers: flows taken over at set-up
+	 * (passt/restart.c) have deadlines already
+	 */
+	ctx->timer_next = 0;
 	while (!ctx->quit_now) {
 		int64_t now, wait = HOUSEKEEPING_MS;
 		int n, i;

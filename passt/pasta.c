@@ -803,6 +803,45 @@ int pasta_setup(struct ctx *ctx)
 }
 
 /**
+ * pasta_restart_setup() - A hitless restart: the namespace we took over
+ * @ctx:	Context, ns_fd received from the old process (-1 if none)
+ *
+ * The namespace and its interface are as the old process left them: no
+ * set-up inside, only what pasta_setup() keeps besides: the host's
+ * namespace, the owner of the namespace joined if we aren't root in the
+ * initial one, the watch on --netns or the target PID.
+ *
+ * Context: set-up, restart_take(); dies with a message on failure
+ */
+void pasta_restart_setup(struct ctx *ctx)
+{
+	struct conf *c = &ctx->c;
+	int owner;
+
+	ctx->host_ns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ctx->host_ns_fd < 0)
+		die_perror("open /proc/self/ns/net");
+	if (ctx->ns_fd < 0)
+		die("restart: the old process handed over no namespace");
+	if (!isolate_root_in_init_userns() &&
+	    (owner = ioctl(ctx->ns_fd, NS_GET_USERNS)) >= 0) {
+		int ret = join_userns(owner);
+
+		close(owner);
+		if (ret < 0) {
+			errno = -ret;
+			die_perror("restart: joining the namespace's owner");
+		}
+	}
+	if (*c->netns && !c->no_netns_quit)
+		pasta_netns_watch_init(c->netns);
+	if (c->target_pid || pasta_netns_pid)
+		pasta_target_pidfd = (int)syscall(SYS_pidfd_open, c->target_pid ?
+						  c->target_pid :
+						  pasta_netns_pid, 0);
+}
+
+/**
  * pasta_tap_vnet_hdr() - Do frames on the tap device carry a virtio-net header?
  *
  * Return: true for the device we create, as the -F device says otherwise

@@ -13,6 +13,7 @@ struct fwd_table;
 
 int ns_call(int nsfd, int (*fn)(void *arg), void *arg);
 int pasta_setup(struct ctx *ctx);
+void pasta_restart_setup(struct ctx *ctx);
 bool pasta_tap_vnet_hdr(void);
 int pasta_listen_ns(struct ctx *ctx, uint8_t proto, const struct fwd_table *t);
 bool pasta_start_child(void);

@@ -458,6 +458,7 @@ static void sockfile_helper(int rfd, const struct conf *c)
 		"close", "exit_group", "exit", "restart_syscall",
 		"rt_sigreturn",
 	};
+	bool keep = false;
 	char b;
 	ssize_t n;
 
@@ -475,8 +476,11 @@ static void sockfile_helper(int rfd, const struct conf *c)
 	while ((n = read(rfd, &b, 1)) != 0) {
 		if (n < 0 && errno != EINTR)
 			break;
+		if (n == 1 && b == 'k')		/* sockfile_remover_keep() */
+			keep = true;
 	}
-	sockfile_remove();
+	if (!keep)
+		sockfile_remove();
 	_exit(EXIT_SUCCESS);
 }
 
@@ -538,4 +542,54 @@ out:
 		close(sockfile[i].dirfd);
 		sockfile[i].dirfd = -1;
 	}
+}
+
+/**
+ * sockfile_remover_keep() - Daemon handing over: leave the files at exit
+ *
+ * A new process took over our listening sockets (passt/restart.c): the
+ * files are its own now, and it removes them at its exit.
+ *
+ * #syscalls write
+ */
+void sockfile_remover_keep(void)
+{
+	if (sockfile_pipe >= 0 && write(sockfile_pipe, "k", 1) != 1)
+		warn_perror("socket files may be removed at exit");
+}
+
+/**
+ * sockfile_adopt() - Remove at exit a socket file another process created
+ * @path:	Its path
+ *
+ * For a hand-over (passt/restart.c): the socket behind it is ours now.
+ * The file is recorded as it is now (device, inode), as sockfile_listen()
+ * does for the files it binds.
+ *
+ * Context: set-up, before sockfile_remover_start()
+ */
+void sockfile_adopt(const char *path)
+{
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockfile *f = &sockfile[sockfile_n];
+	const char *name;
+	struct stat st;
+	int dfd;
+
+	if (sockfile_n >= SOCKFILE_MAX || strlen(path) >= sizeof(dir) ||
+	    !(name = sockfile_split(path, dir, sizeof(dir))))
+		return;
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISSOCK(st.st_mode)) {
+		close(dfd);
+		return;
+	}
+	f->dirfd = dfd;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	sockfile_n++;
 }

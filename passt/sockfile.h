@@ -18,5 +18,7 @@ struct conf;
 int sockfile_listen(const char *path, int type, int backlog, mode_t umask_bind,
 		    uid_t uid, gid_t gid);
 void sockfile_remover_start(const struct conf *c);
+void sockfile_remover_keep(void);
+void sockfile_adopt(const char *path);
 
 #endif /* PASST_SOCKFILE_H */

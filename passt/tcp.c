@@ -339,7 +339,6 @@ static bool tcp_events_valid(unsigned events)
  *
  * Return: true if allowed (also if nothing changes)
  */
-VISIBLE_IF_UNIT
 bool tcp_events_allowed(unsigned old, unsigned events)
 {
 	if (!tcp_events_valid(events))
@@ -368,7 +367,6 @@ bool tcp_events_allowed(unsigned old, unsigned events)
  *
  * Return: enum tcp_state
  */
-VISIBLE_IF_UNIT
 enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
 {
 	bool fin_out = events & TEV_SOCK_EOF;
@@ -404,7 +402,6 @@ enum tcp_state tcp_state_next(enum tcp_state old, unsigned events)
  *
  * Return: true if allowed
  */
-VISIBLE_IF_UNIT
 bool tcp_state_allowed(enum tcp_state from, enum tcp_state to)
 {
 	switch (from) {

@@ -4,6 +4,7 @@
 #ifndef PASST_TCP_H
 #define PASST_TCP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../tap/frame.h"
@@ -57,6 +58,11 @@ struct ctx;
 #define TCP_MAX_BATCH	256	/* segments of one flow handled per call */
 
 void tcp_init(struct ctx *ctx);
+struct restart_buf;
+struct restart_tcp;
+void tcp_restart_save(struct restart_buf *b, int *fds, size_t max);
+int tcp_restart_check(const struct restart_tcp *t);
+void tcp_restart_adopt(struct ctx *ctx, const struct restart_tcp *t, int fd);
 const char *tcp_reader_name(int af);
 unsigned tcp_tap_handler(struct ctx *ctx, const struct frame *f, unsigned n);
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */

@@ -61,11 +61,10 @@ static inline int conn_af(const struct tcp_conn *conn)
 
 /* tcp.c: the state machine's setters and tables */
 extern const char *const tcp_state_str[TCP_STATE_COUNT];
-#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
+/* also passt/tcp_restart.c, to check a record's events */
 bool tcp_events_allowed(unsigned old, unsigned events);
 enum tcp_state tcp_state_next(enum tcp_state old, unsigned events);
 bool tcp_state_allowed(enum tcp_state from, enum tcp_state to);
-#endif
 void tcp_events_set(struct tcp_conn *conn, unsigned events);
 void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags);
 

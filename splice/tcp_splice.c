@@ -109,6 +109,7 @@
 #include "../passt/fwd.h"
 #include "../passt/nsock.h"
 #include "../passt/ctx.h"
+#include "../passt/restart.h"
 #include "splice.h"
 #include "tcp_splice.h"
 #include "tcp_splice_internal.h"
@@ -1206,6 +1207,137 @@ static bool splice_accept(struct ctx *ctx, const struct flow_accept *a)
 				 a->to_port, a->from_ns);
 }
 
+/**
+ * splice_restart_save() - Old process: a record per spliced connection
+ * @b:		Stream being written (passt/restart.h)
+ * @fds:	Descriptors to send
+ * @max:	Room in @fds
+ *
+ * Context: restart_give(), between batches
+ */
+static void splice_restart_save(struct restart_buf *b, int *fds,
+				size_t max)
+{
+	unsigned i, x;
+
+	for (i = 0; i < flow_hwm(); i++) {
+		union flow *flow = flow_at(i);
+		struct restart_rec r = { .type = RESTART_REC_SPLICE };
+		struct restart_splice *s = &r.u.splice;
+		const struct tcp_splice_conn *conn;
+
+		if (flow->f.state != FLOW_STATE_ACTIVE ||
+		    flow->f.type != FLOW_TCP_SPLICE)
+			continue;
+		conn = splice_conn_of(flow);
+		if (conn->s[0] < 0 || conn->s[1] < 0)
+			continue;
+		s->events = conn->events;
+		s->flags = conn->flags;
+		s->port = conn->port;
+		s->to_port = conn->to_port;
+		s->deadline_ms = conn->deadline_ms;
+		for (x = 0; x < 2; x++) {
+			s->pipe_used[x] = conn->pipe_used[x];
+			s->fd[x] = restart_fd_add(b, fds, max, conn->s[x]);
+		}
+		for (x = 0; x < 2; x++) {
+			bool both = conn->pipe[x][0] >= 0 &&
+				    conn->pipe[x][1] >= 0;
+
+			s->fd[2 + 2 * x] = restart_fd_add(b, fds, max, both ?
+							  conn->pipe[x][0] : -1);
+			s->fd[3 + 2 * x] = restart_fd_add(b, fds, max, both ?
+							  conn->pipe[x][1] : -1);
+		}
+		restart_put(b, &r);
+	}
+}
+
+/**
+ * splice_restart_check() - New process: is a spliced connection's record
+ *			    consistent?
+ * @r:		Record, RESTART_REC_SPLICE
+ *
+ * Its events and flags must be ones the setters accept, set in the order
+ * they happen (flags of the accept first); a pipe can't hold more than
+ * its size.
+ *
+ * Return: true if so
+ */
+static bool splice_restart_check(const struct restart_rec *r)
+{
+	const struct restart_splice *s = &r->u.splice;
+	unsigned fl = s->flags & (SFL_FROM_NS | SFL_IPV6);
+
+	return splice_events_allowed(0, s->events) &&
+	       splice_flags_allowed(0, 0, fl) &&
+	       splice_flags_allowed(s->events, fl, s->flags) &&
+	       s->pipe_used[0] <= SPLICE_PIPE_SIZE * 4U &&
+	       s->pipe_used[1] <= SPLICE_PIPE_SIZE * 4U;
+}
+
+/**
+ * splice_restart_adopt() - New process: a spliced connection from a record
+ * @ctx:	Context
+ * @r:		Record, RESTART_REC_SPLICE (descriptor indices checked by
+ *		restart_parse())
+ * @fds:	Its descriptors: s[0], s[1], pipe[0][0..1], pipe[1][0..1],
+ *		-1 for a missing pipe (one is taken from the pool then)
+ *
+ * Flags and events go through their setters, after the same checks;
+ * a record that doesn't pass, or a table that is full, resets both
+ * sockets.  Both sockets are registered from scratch (@ep zero), with the
+ * masks the state calls for (splice_conn_update()).
+ *
+ * Context: set-up, restart_adopt()
+ */
+static void splice_restart_adopt(struct ctx *ctx,
+				 const struct restart_rec *r, const int *fds)
+{
+	const struct restart_splice *s = &r->u.splice;
+	unsigned fl = s->flags & (SFL_FROM_NS | SFL_IPV6), x;
+	struct tcp_splice_conn *conn;
+	union flow *flow;
+
+	if (!splice_restart_check(r) || !(flow = flow_alloc(ctx))) {
+		for (x = 0; x < 2; x++)
+			splice_refuse(fds[x]);
+		for (x = 2; x < 6; x++) {
+			if (fds[x] >= 0)
+				close(fds[x]);
+		}
+		warn("restart: a spliced connection couldn't be taken over: "
+		     "reset");
+		return;
+	}
+	conn = splice_conn_of(flow);
+	flow_activate(flow, FLOW_TCP_SPLICE);
+	conn->s[0] = fds[0];
+	conn->s[1] = fds[1];
+	conn->pipe[0][0] = fds[2];
+	conn->pipe[0][1] = fds[3];
+	conn->pipe[1][0] = fds[4];
+	conn->pipe[1][1] = fds[5];
+	conn->port = s->port;
+	conn->to_port = s->to_port;
+	conn->deadline_ms = s->deadline_ms;
+	splice_flags_set(conn, fl);
+	splice_flags_set(conn, s->flags);
+	splice_events_set(conn, s->events);
+	for (x = 0; x < 2; x++) {
+		conn->pipe_used[x] = s->pipe_used[x];
+		if (conn->pipe[x][0] < 0 && splice_pipe_take(conn->pipe[x])) {
+			splice_conn_close(ctx, conn, true, "restart: no pipe");
+			return;
+		}
+	}
+	if (conn->events & SEV_CONNECTING)
+		timer_want(ctx, conn->deadline_ms);
+	splice_stats.flows_opened++;
+	splice_conn_update(ctx, conn);
+}
+
 static const struct flow_ops splice_flow_ops = {
 	.name		= "spliced TCP",
 	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
@@ -1216,6 +1348,9 @@ static const struct flow_ops splice_flow_ops = {
 	.drain		= splice_flow_drain,
 	.abort		= splice_flow_abort,
 	.accept		= splice_accept,
+	.restart_save	= splice_restart_save,
+	.restart_check	= splice_restart_check,
+	.restart_adopt	= splice_restart_adopt,
 	.stats_print	= splice_stats_print,
 	.counters	= (const uint64_t *)&splice_stats,
 	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
@@ -1230,3 +1365,4 @@ void splice_flow_register(void)
 {
 	flow_ops_register(FLOW_TCP_SPLICE, &splice_flow_ops);
 }
+

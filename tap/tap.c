@@ -300,6 +300,18 @@ void tap_detach(void)
 }
 
 /**
+ * tap_vnet_hdr() - Do frames on the tap device carry a virtio-net header?
+ *
+ * For a hitless restart (passt/restart.c), which hands the device over.
+ *
+ * Return: true if so (TAP_DEV only)
+ */
+bool tap_vnet_hdr(void)
+{
+	return tap_vnet;
+}
+
+/**
  * tap_fd() - fd of the back-end, -1 if none is connected
  *
  * Return: fd
@@ -1201,4 +1213,57 @@ void tap_stats_print(void)
 	if (tap_be == TAP_STREAM)
 		info_always("stats: stream short writes %lu, bad lengths %lu",
 			    tap_stats.tx_short, tap_stats.rx_bad_len);
+}
+
+/**
+ * tap_stream_leftover() - passt's stream: bytes a hand-over must carry
+ * @tx:		true: the unwritten tail of a flush (length prefixes
+ *		included); false: bytes read and not yet a whole frame
+ * @len:	Set: their count
+ *
+ * For a hitless restart (passt/restart.c): the new process must start
+ * reading and writing exactly where we stopped, at a frame boundary of
+ * the stream.
+ *
+ * Return: the bytes, valid until the next read or flush
+ */
+const uint8_t *tap_stream_leftover(bool tx, size_t *len)
+{
+	if (tx) {
+		*len = 0;
+		if (!stream_tx_pending(&tap_tx_pend))
+			return NULL;
+		return stream_tx_head(&tap_tx_pend, len);
+	}
+	*len = tap_stream_rx.len - tap_stream_rx.off;
+	return tap_stream_rx.buf + tap_stream_rx.off;
+}
+
+/**
+ * tap_stream_restore() - passt's stream: take bytes a hand-over carried
+ * @tx:		As for tap_stream_leftover()
+ * @p:		Bytes
+ * @len:	Their count
+ *
+ * Context: set-up, after tap_init(TAP_STREAM, ...)
+ * Return: 0, or -ENOBUFS if they don't fit (then the stream is lost)
+ */
+int tap_stream_restore(bool tx, const uint8_t *p, size_t len)
+{
+	size_t room;
+	uint8_t *dst;
+
+	if (tx) {
+		struct iovec iov = { .iov_base = (void *)(uintptr_t)p,
+				     .iov_len = len };
+
+		return stream_tx_keep_map(&tap_tx_pend, &iov, NULL, 1, 0, NULL) ?
+		       -ENOBUFS : 0;
+	}
+	dst = stream_rx_space(&tap_stream_rx, &room);
+	if (len > room)
+		return -ENOBUFS;
+	memcpy(dst, p, len);
+	stream_rx_commit(&tap_stream_rx, len);
+	return 0;
 }

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pasta_hitless_restart.sh - A new pasta takes over the connections of a
+# running one (--restart-from): every byte arrives, no reset
+#
+# pasta A (-t 7310 -T 7312 -c CTL) connects N.  100 connections carry
+# paced two-way transfers (768 KiB each way, about 5 s) at the same time:
+#   30 from R to H:7310, the tap path into N;
+#   30 from H's loopback to 127.0.0.1:7310, the splice path into N;
+#   30 from N to a server in R (203.0.113.2), the tap path outbound;
+#   10 from N's loopback to 127.0.0.1:7312 (-T), spliced to a server in H.
+# Once all are connected, pasta B (same options, --restart-from CTL) is
+# started: A must exit 0, B must run (a new PID, its log naming the
+# version "pasta --version" prints), and every stream must arrive whole in
+# both directions (sha256 of each checked against the stream computed
+# apart from the transfer, by the receiver of each side), no connection
+# reset.  Then new connections go through B (tap and splice), and pesto
+# changes B's ports through the -c socket B took over.
+# First, a pasta that spawned its command refuses to be replaced, and
+# goes on.
+# Before: B doesn't know --restart-from, exits at once, A keeps running.
+# asan: yes
+. "$(dirname "$0")/lib.sh"
+
+S="python3 -u $(dirname "$0")/restart_streams.py"
+SIZE=786432
+CTL="$WORK/ctl"
+setup_topology
+# R's own address for outbound connections: R4 is N's gateway, which pasta
+# maps to the host itself
+R4B=203.0.113.2
+ip -n "$R" addr add $R4B/32 dev r0
+
+# A refusal leaves the running instance untouched: a pasta that spawned
+# its command can't be replaced (passt.1)
+ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --config-net -- \
+	sleep 60 >"$WORK/spawned.log" 2>&1 &
+SP=$!
+track $SP
+wait_for test -S "$WORK/ctl0" || { cat "$WORK/spawned.log"; fail "no -c socket"; }
+ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --restart-from "$WORK/ctl0" \
+	--netns "/run/netns/$H" >"$WORK/refused.log" 2>&1 &&
+	fail "a pasta with a spawned command was replaced"
+grep -q "pasta waits for a command" "$WORK/refused.log" ||
+	{ cat "$WORK/refused.log"; fail "no reason given for the refusal"; }
+daemon_running $SP || { cat "$WORK/spawned.log"; fail "the refusing pasta exited"; }
+kill $SP
+log "ok: refused, the spawning pasta goes on"
+
+start_pasta -t 7310 -T 7312 -c "$CTL"
+A=$PASTA_PID
+
+bg in_ns $S serve 7310 0.0.0.0 "$WORK/res_n"
+bg in_remote $S serve 7311 0.0.0.0 "$WORK/res_r"
+bg in_host $S serve 7312 127.0.0.1 "$WORK/res_h"
+wait_for in_ns sh -c "ss -ltn | grep -q ':7310 '" || fail "no server in N"
+wait_for in_remote sh -c "ss -ltn | grep -q ':7311 '" || fail "no server in R"
+wait_for in_host sh -c "ss -ltn | grep -q '127.0.0.1:7312 '" ||
+	fail "no server in H"
+wait_for in_ns sh -c "ss -ltn | grep -q ':7312 '" ||
+	fail "pasta doesn't listen on 7312 in N (-T)"
+
+bg in_remote $S run $H4 7310 30 1000 $SIZE "$WORK/ready1"
+C1=$BG_PID
+bg in_host $S run 127.0.0.1 7310 30 2000 $SIZE "$WORK/ready2"
+C2=$BG_PID
+bg in_ns $S run $R4B 7311 30 3000 $SIZE "$WORK/ready3"
+C3=$BG_PID
+bg in_ns $S run 127.0.0.1 7312 10 4000 $SIZE "$WORK/ready4"
+C4=$BG_PID
+WAIT_S=30 wait_for sh -c "test -e $WORK/ready1 && test -e $WORK/ready2 &&
+	test -e $WORK/ready3 && test -e $WORK/ready4" ||
+	{ tail -20 "$WORK/pasta.log"; fail "the 100 connections didn't open"; }
+sleep 1
+pasta_alive
+
+# B: the same options, and the old one's -c socket to take over from
+ip netns exec "$H" "$PASTA_BIN" -f -d --config-net -t 7310 -T 7312 \
+	-c "$CTL" --restart-from "$CTL" --netns "/run/netns/$N" \
+	--pid "$WORK/b.pid" >"$WORK/b.log" 2>&1 &
+B=$!
+track $B
+WAIT_S=20 wait_for sh -c "! kill -0 $A" ||
+	{ cat "$WORK/b.log"; fail "pasta A is still running: nothing was handed over"; }
+wait $A
+RC=$?
+[ $RC -eq 0 ] || { tail -20 "$WORK/pasta.log"; fail "pasta A exited with $RC"; }
+grep -q "handed over: exiting" "$WORK/pasta.log" ||
+	{ tail -20 "$WORK/pasta.log"; fail "pasta A didn't say it handed over"; }
+WAIT_S=20 wait_for test -s "$WORK/b.pid" ||
+	{ cat "$WORK/b.log"; fail "pasta B wrote no PID file"; }
+daemon_running $B || daemon_gone $B "$WORK/b.log" "pasta B"
+[ "$(cat "$WORK/b.pid")" != "$A" ] || fail "same PID"
+V=$("$PASTA_BIN" --version | head -1)
+grep -qF "($V)" "$WORK/b.log" ||
+	{ head -20 "$WORK/b.log"; fail "pasta B's log doesn't name '$V'"; }
+log "ok: A ($A) exited 0, B ($B) runs: $V"
+
+FAILED=0
+for c in $C1 $C2 $C3 $C4; do
+	wait $c || FAILED=1
+done
+[ $FAILED = 0 ] || { tail -30 "$WORK/b.log"; fail "a stream towards a client was cut or changed"; }
+daemon_running $B || daemon_gone $B "$WORK/b.log" "pasta B"
+
+# The servers' side: every upload whole
+WAIT_S=20 wait_for sh -c "test \$(cat $WORK/res_n $WORK/res_r $WORK/res_h 2>/dev/null | wc -l) -eq 100" ||
+	{ cat "$WORK/res_n" "$WORK/res_r" "$WORK/res_h"; fail "not every upload ended"; }
+BAD=$(cat "$WORK/res_n" "$WORK/res_r" "$WORK/res_h" | grep -v '^ok ' || true)
+[ -z "$BAD" ] || { echo "$BAD"; fail "uploads cut or changed"; }
+OK=$(cat "$WORK/res_n" "$WORK/res_r" "$WORK/res_h" | grep -c '^ok ')
+[ "$OK" -eq 100 ] || fail "$OK uploads of 100 whole"
+log "ok: 100 streams whole both ways across the restart"
+
+# B serves new connections, on the tap and splice paths
+in_remote $S run $H4 7310 1 5000 65536 "$WORK/ready5" ||
+	{ tail -20 "$WORK/b.log"; fail "a new connection through B (tap)"; }
+in_host $S run 127.0.0.1 7310 1 5001 65536 "$WORK/ready6" ||
+	{ tail -20 "$WORK/b.log"; fail "a new connection through B (splice)"; }
+# B answers on the -c socket it took over: pesto adds a port
+PESTO="$(dirname "$PASST_BIN")/pesto"
+"$PESTO" -t 7310,7313 "$CTL" || { tail -20 "$WORK/b.log"; fail "pesto on B's -c socket"; }
+wait_for in_host sh -c "ss -ltn | grep -q ':7313 '" ||
+	fail "B didn't open 7313 for pesto"
+stop_daemon $B "$WORK/b.log" "pasta B"
+pass "hitless restart: 100 connections (tap, splice, both ways) whole across a new pasta"
