@@ -63,8 +63,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "../conf/wire.h"
 #include "ctx.h"
 #include "restart.h"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../conf/conf.h"
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "../conf/wire.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"

@@ -16,8 +16,8 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
-#include "../conf/log.h"
-#include "../conf/util.h"
+#include "../lib/log.h"
+#include "../lib/util.h"
 #include "passt.h"
 #include "restart.h"
 #include "tcp.h"
