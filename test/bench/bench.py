@@ -90,16 +90,28 @@ def clean_note(s):
     return re.sub(r"\s+", " ", s).strip()[:200]
 
 
-def parse_iperf3(text, rc):
-    """Receiver throughput, bytes, sender retransmits, per-second stalls."""
+def json_output(text, rc, unit):
+    """The JSON object a client printed, or the row of a run that printed none.
+
+    Returns (object, None), or (None, a "fail" row in UNIT naming why: the
+    client's own words, and that it timed out when rc is timeout(1)'s 124).
+    """
     start, end = text.find("{"), text.rfind("}")
     try:
-        j = json.loads(text[start:end + 1])
+        return json.loads(text[start:end + 1]), None
     except ValueError:
         reason = clean_note(text) or "no output"
         if rc == 124:
             reason = "client timed out: " + reason
-        return ("fail", None, "Gbit/s", None, None, None, None, None, None, reason)
+        return None, ("fail", None, unit, None, None, None, None, None, None,
+                      reason)
+
+
+def parse_iperf3(text, rc):
+    """Receiver throughput, bytes, sender retransmits, per-second stalls."""
+    j, failed = json_output(text, rc, "Gbit/s")
+    if failed:
+        return failed
     err = j.get("error")
     if err:
         status = "n/a" if "unable to connect" in err or "refused" in err else "fail"
@@ -126,14 +138,9 @@ def parse_iperf3(text, rc):
 
 def parse_iperf3u(text, rc):
     """iperf3 -u: datagrams per second the receiver got, their bytes, loss."""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        j = json.loads(text[start:end + 1])
-    except ValueError:
-        reason = clean_note(text) or "no output"
-        if rc == 124:
-            reason = "client timed out: " + reason
-        return ("fail", None, "dgram/s", None, None, None, None, None, None, reason)
+    j, failed = json_output(text, rc, "dgram/s")
+    if failed:
+        return failed
     err = j.get("error")
     if err:
         status = "n/a" if "unable to connect" in err or "refused" in err else "fail"
@@ -155,15 +162,9 @@ def parse_iperf3u(text, rc):
 
 def parse_udpq(text, rc):
     """udpq run: replies per second, latency, unanswered and refused."""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        j = json.loads(text[start:end + 1])
-    except ValueError:
-        reason = clean_note(text) or "no output"
-        if rc == 124:
-            reason = "client timed out: " + reason
-        return ("fail", None, "replies/s", None, None, None, None, None, None,
-                reason)
+    j, failed = json_output(text, rc, "replies/s")
+    if failed:
+        return failed
     us = lambda k: "%.0f" % (j[k] * 1e6) if j.get(k, -1) >= 0 else None
     note = []
     if j.get("bad"):
@@ -179,15 +180,9 @@ def parse_udpq(text, rc):
 
 def parse_udpgso(text, rc):
     """udpgso run: datagrams per second the GRO receiver counted, bytes, loss."""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        j = json.loads(text[start:end + 1])
-    except ValueError:
-        reason = clean_note(text) or "no output"
-        if rc == 124:
-            reason = "client timed out: " + reason
-        return ("fail", None, "dgram/s", None, None, None, None, None, None,
-                reason)
+    j, failed = json_output(text, rc, "dgram/s")
+    if failed:
+        return failed
     if not j.get("answered"):
         return ("fail", None, "dgram/s", None, None, None, None, None, None,
                 "the receiver never answered")
@@ -237,15 +232,9 @@ def parse_wrk(text, rc):
 
 def parse_flows(text, rc):
     """Aggregate Gbit/s and completion times of flows.py run"""
-    start, end = text.find("{"), text.rfind("}")
-    try:
-        j = json.loads(text[start:end + 1])
-    except ValueError:
-        reason = clean_note(text) or "no output"
-        if rc == 124:
-            reason = "client timed out: " + reason
-        return ("fail", None, "Gbit/s", None, None, None, None, None, None,
-                reason)
+    j, failed = json_output(text, rc, "Gbit/s")
+    if failed:
+        return failed
     errs = j.get("errors") or []
     us = lambda k: "%.0f" % (j[k] * 1e6) if j.get(k) is not None else None
     gbps = "%.3f" % j["gbps"] if j.get("gbps") else None
