@@ -74,8 +74,18 @@ done
 echo "GUEST time addr6 \$(up)"
 echo "GUEST addr6 \$(ip -6 addr show dev eth0 scope global | sed -n 's/.*inet6 \([^ ]*\).*/\1/p' | head -n 1)"
 echo "GUEST mtu \$(cat /sys/class/net/eth0/mtu)"
-timeout 20 dhclient -6 -1 -sf /etc/dhclient6.script -lf /tmp/dh6.leases \
-	-pf /tmp/dh6.pid eth0 >/dev/null 2>&1 || echo "GUEST dhcpv6 failed"
+# dhclient binds to the link-local address: none may be tentative still
+i=0
+while [ \$i -lt 50 ] && ip -6 addr show dev eth0 | grep -q tentative; do
+	sleep 0.1; i=\$((i + 1))
+done
+# one more try if the first ends at once (a local error, its words shown)
+dh6() {
+	timeout 20 dhclient -6 -1 -sf /etc/dhclient6.script -lf /tmp/dh6.leases \
+		-pf /tmp/dh6.pid eth0 >/tmp/dh6.err 2>&1
+}
+dh6 || { echo "GUEST dh6retry \$(tail -n 2 /tmp/dh6.err | tr '\n' ' ')"
+	sleep 1; dh6; } || echo "GUEST dhcpv6 failed: \$(tail -n 2 /tmp/dh6.err | tr '\n' ' ')"
 fetch get4 http://$GW4:8080/file
 fetch get6 "http://[$GW6]:8080/file"
 ping -c 1 -W 5 $GW4 >/dev/null 2>&1 && echo "GUEST ping4 ok"
@@ -128,6 +138,8 @@ log "guest IPv6: $(gline addr6), MTU $(gline mtu)"
 sed -n 's/^GUEST time //p' "$WORK/console.log" | tr -d '\r' |
 	while read -r what a b; do log "guest uptime: $what $a${b:+ to $b} s"; done
 
+[ -z "$(gline dh6retry)" ] ||
+	log "DHCPv6: the guest's first dhclient ended at once: $(gline dh6retry)"
 case "$(gline dhcpv6)" in
 "addr=$H6/"*) log "DHCPv6 (dhclient in the guest): $(gline dhcpv6)" ;;
 *) show; fail "DHCPv6: '$(gline dhcpv6)', expected address $H6" ;;
