@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "conf_internal.h"
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "netlink.h"
 #include "ports.h"

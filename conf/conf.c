@@ -34,6 +34,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>

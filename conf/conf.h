@@ -10,12 +10,14 @@
 #define CONF_CONF_H
 
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 
 #define CONF_MAX_DNS		4	/* per family */

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -146,6 +146,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/eth.h"
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "nsock.h"

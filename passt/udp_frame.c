@@ -8,12 +8,14 @@
  * udp_internal.h.
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../conf/conf.h"
 #include "../tap/csum.h"
 #include "../tap/frame.h"

@@ -14,6 +14,7 @@
 
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 #include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../passt/udp_internal.h"
 #include "../../tap/frame.h"
 #include "captured_frames.h"
