@@ -5,7 +5,7 @@
  * combinations that make no sense (-4 with -6, a PID with --netns, ...);
  * conf_interfaces(), conf_derived() and conf_dns() then fill what was not
  * given from the host: template interfaces, addresses and routes
- * (conf/netlink.c), the loopback mapping, the user to run as, name servers
+ * (conf/host.c), the loopback mapping, the user to run as, name servers
  * and search domains (conf/resolv.c).
  */
 #include <errno.h>
@@ -23,7 +23,7 @@
 #include "conf_internal.h"
 #include "../lib/inany.h"
 #include "../lib/log.h"
-#include "netlink.h"
+#include "../lib/netlink.h"
 #include "ports.h"
 #include "resolv.h"
 

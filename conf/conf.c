@@ -21,7 +21,7 @@
  *    passt none at all; then the checks that involve several options
  *    (-4 with -6, -q with -d, a PID with --netns...);
  * 3. the host: template interfaces, addresses and gateways from netlink
- *    (conf/netlink.c), unless given, then the derived values (host
+ *    (conf/host.c), unless given, then the derived values (host
  *    loopback mapping, namespace interface name, user to run as);
  * 4. DNS: name servers and search domains from resolv.conf
  *    (conf/resolv.c), unless given.
@@ -45,7 +45,7 @@
 
 #include "conf_internal.h"
 #include "../lib/log.h"
-#include "netlink.h"
+#include "host.h"
 #include "ports.h"
 #include "resolv.h"
 #include "../lib/visible.h"

@@ -25,7 +25,6 @@
 #include "conf_internal.h"
 #include "../lib/inany.h"
 #include "../lib/log.h"
-#include "netlink.h"
 #include "ports.h"
 #include "resolv.h"
 
