@@ -452,7 +452,7 @@ CPPCHECK_FLAGS := --quiet --std=c11 -D_GNU_SOURCE \
 	--enable=warning,portability,performance --inline-suppr \
 	--suppressions-list=test/cppcheck.supp --error-exitcode=1 \
 	--template='{file}:{line}: {severity}: {message} [{id}]'
-CPPCHECK_DIRS := conf tap passt splice pesto repair test/unit test/fuzz \
+CPPCHECK_DIRS := lib conf tap passt splice pesto repair test/unit test/fuzz \
 	test/integration
 cppcheck:
 	@command -v cppcheck >/dev/null || \
