@@ -177,13 +177,13 @@ $(WARN_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(WARN)' | cmp -s - $@ || echo '$(WARN)' > $@
 
-# --version: conf.o is rebuilt when "git describe" changes (the stamp file
+# --version: parse.o is rebuilt when "git describe" changes (the stamp file
 # is rewritten only when its content differs)
 VERSION_STAMP := $(BUILD)/gen/version
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(@D)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(BUILD)/obj/conf/conf.o $(BUILD)/obj-test/conf/conf.o: $(VERSION_STAMP)
+$(BUILD)/obj/conf/parse.o $(BUILD)/obj-test/conf/parse.o: $(VERSION_STAMP)
 FORCE:
 
 $(BUILD)/libcore.a: $(CORE_OBJS)
@@ -414,9 +414,10 @@ check: deps
 # symbol graph (nm: object A uses a function or datum object B defines), and
 # the number of two-way file pairs (A uses B and B uses A) of all folders,
 # and fails if either exceeds its budget.  The budgets may only go down
-# (2026-12-03 before the untying of passt/: 30 files, 37 pairs).
+# (2026-12-03 before the untying of passt/: 30 files, 37 pairs; 20 pairs
+# until conf/'s parser became parse.c and netlink.c was split, then 16).
 DEPS_CIRCLE_BUDGET := 8
-DEPS_PAIRS_BUDGET := 20
+DEPS_PAIRS_BUDGET := 16
 deps-graph: all
 	@python3 test/deps_graph.py $(BUILD)/obj
 

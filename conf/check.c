@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* conf/check.c - Checks across options, and values derived from the host
  *
- * After every option is read (conf/conf.c), conf_check() refuses the
+ * After every option is read (conf/parse.c), conf_check() refuses the
  * combinations that make no sense (-4 with -6, a PID with --netns, ...);
  * conf_interfaces(), conf_derived() and conf_dns() then fill what was not
  * given from the host: template interfaces, addresses and routes

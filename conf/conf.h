@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* conf/conf.h - Run-time configuration: command line plus what the host says
  *
- * conf_parse() fills one struct conf from argv and from the host (routes,
- * addresses, MTU, resolv.conf).  After set-up the rest of the daemon treats
- * it as read only, except for the fields marked "learnt" (written by tap/
- * when the guest shows us its MAC or addresses).
+ * conf_parse() (conf/parse.c) fills one struct conf from argv and from the
+ * host (routes, addresses, MTU, resolv.conf).  After set-up the rest of the
+ * daemon treats it as read only, except for the fields marked "learnt"
+ * (written by tap/ when the guest shows us its MAC or addresses).
  */
 #ifndef CONF_CONF_H
 #define CONF_CONF_H

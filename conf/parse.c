@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* conf/conf.c - Command line parsing and derived defaults
+/* conf/parse.c - Command line parsing and derived defaults: conf_parse()
  *
  * DOC: Theory of Operation
  *
