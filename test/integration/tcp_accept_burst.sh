@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 T="python3 -u $(dirname "$0")/tcptool.py"
-N=300
+COUNT=300
 setup_topology
 start_pasta -t 6100
 bg in_ns $T serve-pattern 6100 --bind ::
@@ -21,19 +21,19 @@ wait_for in_ns sh -c "ss -ltn | grep -q ':6100 '"
 in_host nstat -n >/dev/null
 
 kill -STOP "$PASTA_PID" || fail "SIGSTOP pasta"
-in_remote $T concurrent $H4 6100 $N 65536 3 >"$WORK/burst" 2>&1 &
+in_remote $T concurrent $H4 6100 $COUNT 65536 3 >"$WORK/burst" 2>&1 &
 C=$!
 track $C
 WAIT_S=60 wait_for sh -c "grep -q 'connected\|tcptool:' '$WORK/burst'"
 kill -CONT "$PASTA_PID"
 overflows=$(in_host nstat -az TcpExtListenOverflows | awk '/TcpExtListenOverflows/ { print $2 }')
-grep -q "^$N connected" "$WORK/burst" ||
-	{ cat "$WORK/burst"; fail "$N connect()s to a stopped pasta: not all within 3 s (listen overflows: $overflows)"; }
+grep -q "^$COUNT connected" "$WORK/burst" ||
+	{ cat "$WORK/burst"; fail "$COUNT connect()s to a stopped pasta: not all within 3 s (listen overflows: $overflows)"; }
 [ "$overflows" = 0 ] || fail "TcpExtListenOverflows on the host: $overflows"
-log "$N connections queued while pasta was stopped, no listen overflow"
+log "$COUNT connections queued while pasta was stopped, no listen overflow"
 
 wait $C || { cat "$WORK/burst"; fail "data after SIGCONT"; }
-grep -q "^$N connections x 65536 bytes intact" "$WORK/burst" ||
+grep -q "^$COUNT connections x 65536 bytes intact" "$WORK/burst" ||
 	{ cat "$WORK/burst"; fail "not every connection intact"; }
 pasta_alive
-pass "$N queued connections served, each 64 KiB intact"
+pass "$COUNT queued connections served, each 64 KiB intact"
