@@ -16,9 +16,10 @@
 #
 # Measured: QMP query-migrate's total-time, downtime and setup-time on the
 # source; each passt's own time for the device state, from the timestamps
-# of its debug log (ours: "saving device state" to "device state sent",
-# "loading device state" to "device state loaded"; upstream's: "Handling
-# migration request" to "Closing migration channel"), and ours' own
+# of its debug log, from QEMU's VHOST_USER_SET_DEVICE_STATE_FD to the end
+# of the stream (ours: "request 42" to "device state sent" or "loaded";
+# upstream's: "Migration requested" to "Closing migration channel"; the
+# destination's includes waiting for QEMU to pass the stream on), ours' own
 # "handed over ... in N ms" and "restored in N ms" lines; the wall time
 # of the migrate command (QMP migrate to "completed", polled every 0.2 s);
 # the connections that echoed after it.
@@ -168,9 +169,11 @@ passt_span() {
 		!t0 && $0 ~ a { sub(/^ */, ""); t0 = $1 + 0; next }
 		t0 && $0 ~ b { sub(/^ */, ""); printf "%.1f\n", ($1 - t0) * 1000; exit }' "$1"
 }
-src_span=$(passt_span "$WORK/passtA.log" "saving device state|Handling migration request" \
+# From QEMU's SET_DEVICE_STATE_FD (ours: "request 42", upstream's:
+# "Migration requested") to the end of the stream
+src_span=$(passt_span "$WORK/passtA.log" "request 42,|Migration requested" \
 	"device state sent|Closing migration channel")
-dst_span=$(passt_span "$WORK/passtB.log" "loading device state|Handling migration request" \
+dst_span=$(passt_span "$WORK/passtB.log" "request 42,|Migration requested" \
 	"device state loaded|Closing migration channel")
 result passt_src_ms "${src_span:--}"
 result passt_dst_ms "${dst_span:--}"
@@ -178,6 +181,9 @@ h=$(sed -n 's/.*TCP connections\{0,1\} handed over .* in \([0-9]*\) ms.*/\1/p' "
 r=$(sed -n 's/.*TCP connections\{0,1\} restored in \([0-9]*\) ms.*/\1/p' "$WORK/passtB.log" | head -n 1)
 result tcp_src_ms "${h:--}"
 result tcp_dst_ms "${r:--}"
+# connections each passt's debug log says it moved (one line per flow)
+result flows_src "$(grep -c "migrating: state\|Extended migration data" "$WORK/passtA.log")"
+result flows_dst "$(grep -c ": migrated: \|Extended migration data" "$WORK/passtB.log")"
 result src_version "$("$SRC_BIN" --version 2>&1 | head -n 1)"
 result dst_version "$("$DST_BIN" --version 2>&1 | head -n 1)"
 log "passt: source ${src_span:--} ms, destination ${dst_span:--} ms; survived $((NCONN - lost)) of $NCONN"
