@@ -659,7 +659,12 @@ def migration(o, path, scens, meta):
              "through the gateway; each echoes a probe before and after) "
              "moves to a second QEMU and passt on the same host, each passt "
              "with its own passt-repair (test/bench/migrate.sh). Total, "
-             "downtime, setup: QMP query-migrate on the source. passt: "
+             "downtime, setup: QMP query-migrate on the source (its downtime "
+             "ends when the source has sent everything). Paused: from the "
+             "source's STOP event to the destination's RESUME (QMP event "
+             "timestamps), the destination's loading included. RAM sent "
+             "stopped: QEMU's downtime-bytes, the guest's pages dirtied "
+             "since the last pass, which the downtime mostly is. passt: "
              "from QEMU's SET_DEVICE_STATE_FD to the end of the device "
              "state stream in its debug log, source / destination (the "
              "destination's includes waiting for QEMU to pass the stream "
@@ -668,7 +673,8 @@ def migration(o, path, scens, meta):
                                      meta.get("mig_upstream", "?")))
     o.append("")
     hdr = ["Connections", "source -> destination", "total", "downtime",
-           "setup", "passt source", "passt destination", "intact", "runs"]
+           "paused", "RAM sent stopped (MiB)", "setup", "passt source",
+           "passt destination", "intact", "runs"]
     o.append("| " + " | ".join(hdr) + " |")
     o.append("|" + "---|" * len(hdr))
     for s in mig:
@@ -678,8 +684,9 @@ def migration(o, path, scens, meta):
                 continue
             ok = [r for r in runs if r["status"] == "ok"]
 
-            def cell(k):
-                v = [num(r.get(k)) for r in ok if num(r.get(k)) is not None]
+            def cell(k, scale=1):
+                v = [num(r.get(k)) / scale for r in ok
+                     if num(r.get(k)) is not None]
                 return spread(v) or "-"
             alive = sum(int(num(r["survived"]) or 0) for r in runs
                         if num(r.get("survived")) is not None)
@@ -687,7 +694,8 @@ def migration(o, path, scens, meta):
                         if r["status"] != "n/a")
             st = {r["status"] for r in runs}
             line = [MIG_RE.match(s).group(1), p.replace("-", " -> "),
-                    cell("total_ms"), cell("downtime_ms"), cell("setup_ms"),
+                    cell("total_ms"), cell("downtime_ms"), cell("paused_ms"),
+                    cell("downtime_kib", 1024), cell("setup_ms"),
                     cell("passt_src_ms"), cell("passt_dst_ms"),
                     "%d of %d" % (alive, tried) if tried else "-",
                     "%d ok%s" % (len(ok), "".join(

@@ -15,7 +15,9 @@
 # connection must echo a second probe intact.
 #
 # Measured: QMP query-migrate's total-time, downtime and setup-time on the
-# source; each passt's own time for the device state, from the timestamps
+# source; the time the guest stood still, from the source's STOP event to
+# the destination's RESUME (QMP event timestamps: the destination's
+# loading, passt's included, counts there, not in "downtime"); each passt's own time for the device state, from the timestamps
 # of its debug log, from QEMU's VHOST_USER_SET_DEVICE_STATE_FD to the end
 # of the stream (ours: "request 42" to "device state sent" or "loaded";
 # upstream's: "Migration requested" to "Closing migration channel"; the
@@ -59,7 +61,8 @@ result() { echo "$1=$2" >> "$RESULT"; }
 save() {
 	[ -n "${MIG_LOGS:-}" ] || return 0
 	mkdir -p "$MIG_LOGS"
-	for f in passtA.log passtB.log console.A console.B in.out out.out qm.json; do
+	for f in passtA.log passtB.log console.A console.B in.out out.out qm.json \
+		events.A events.B; do
 		[ -f "$WORK/$f" ] && cp "$WORK/$f" "$MIG_LOGS/$f"
 	done
 	return 0
@@ -112,6 +115,8 @@ mig_helper "$DST_REPAIR" "$SB" "$WORK/passtB.log" || bench_fail "passt-repair B"
 
 mig_qemu A "$SA"
 mig_qemu B "$SB" -incoming "unix:$WORK/mig.sock"
+mig_events A || bench_fail "QMP events of A"
+mig_events B || bench_fail "QMP events of B"
 WAIT_S=180 wait_for grep -q "^GUEST migconns listening" "$WORK/console.A" ||
 	bench_fail "guest on A: not listening ($(grep GUEST "$WORK/console.A" | tail -n 1 | tr -d '\r'))"
 if [ $NIN -gt 0 ]; then
@@ -144,8 +149,13 @@ result total_ms "$1"
 result downtime_ms "$2"
 result setup_ms "$3"
 result wall_ms $(( (ms1 - ms0) / 1000000 ))
+# RAM QEMU sent while the guest was stopped (MigrationStats
+# downtime-bytes): what query-migrate's downtime mostly is, with a TCG
+# guest's dirty pages at the last iteration
+result downtime_kib "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["return"].get("ram",{}).get("downtime-bytes",0) // 1024)' < "$WORK/qm.json")"
 log "migrated: total $1 ms, downtime $2 ms, setup $3 ms"
 mig_running B 600 || bench_fail "destination not running"
+result paused_ms "$(mig_paused A B)"
 
 touch "$WORK/go"
 lost=0
@@ -186,7 +196,7 @@ result flows_src "$(grep -c "migrating: state\|Extended migration data" "$WORK/p
 result flows_dst "$(grep -c ": migrated: \|Extended migration data" "$WORK/passtB.log")"
 result src_version "$("$SRC_BIN" --version 2>&1 | head -n 1)"
 result dst_version "$("$DST_BIN" --version 2>&1 | head -n 1)"
-log "passt: source ${src_span:--} ms, destination ${dst_span:--} ms; survived $((NCONN - lost)) of $NCONN"
+log "paused $(sed -n 's/^paused_ms=//p' "$RESULT") ms; passt: source ${src_span:--} ms, destination ${dst_span:--} ms; survived $((NCONN - lost)) of $NCONN"
 if [ $lost -gt 0 ]; then
 	bench_fail "$lost of $NCONN connections lost: $(grep -h "^lost" "$WORK/in.out" "$WORK/out.out" 2>/dev/null | head -n 3 | tr '\n' ' ')"
 fi

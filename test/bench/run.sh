@@ -842,7 +842,7 @@ QEMU10_DIR=${QEMU10_DIR:-$(dirname "$PASST_BIN")/qemu10}
 MIG_UPSTREAM=${MIG_UPSTREAM:-$(dirname "$PASST_BIN")/upstream-passt/passt}
 MIG_PAIRS=${MIG_PAIRS:-ours-ours,upstream-upstream,ours-upstream}
 MIG_TSV="$OUT/migrate.tsv"
-MIG_KEYS="conns survived total_ms downtime_ms setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s"
+MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s"
 
 # mig_bin IMPL - the passt binary of IMPL (ours, upstream)
 mig_bin() {
@@ -909,7 +909,7 @@ run_mig() {
 	line="$rep	$scen	$3	$st"
 	for k in $MIG_KEYS; do line="$line	$(get "$k")"; done
 	printf '%s\t%s\n' "$line" "$note" >>"$MIG_TSV"
-	log "$tag: $st total $(get total_ms) ms, downtime $(get downtime_ms) ms, passt $(get passt_src_ms)/$(get passt_dst_ms) ms, $(get survived) of ${scen#MIG.} intact${note#-}"
+	log "$tag: $st total $(get total_ms) ms, downtime $(get downtime_ms) ms, paused $(get paused_ms) ms, passt $(get passt_src_ms)/$(get passt_dst_ms) ms, $(get survived) of ${scen#MIG.} intact${note#-}"
 }
 
 # --- main ---

@@ -12,6 +12,8 @@
 #   mig_initrd            $WORK/initrd: the guest's base, then $WORK/run/
 #   mig_qemu NAME SOCK EXTRA...   a guest on vhost-user socket SOCK
 #   mig_qmp NAME COMMAND [ARGS-JSON]  one QMP command
+#   mig_events NAME       record NAME's QMP events from now on
+#   mig_paused SRC DST    ms from SRC's STOP to DST's RESUME event
 #   mig_status NAME       query-migrate's "status"
 #   mig_migrate NAME URI TENTHS   QMP migrate, then poll: MIG_ST
 #   mig_running NAME TENTHS       wait for QMP query-status "running"
@@ -58,9 +60,10 @@ mig_initrd() {
 }
 
 # mig_qemu NAME SOCK EXTRA... - QEMU 10 on vhost-user socket SOCK, memfd
-# guest RAM shared with passt, QMP at $WORK/qmp.NAME, console
-# $WORK/console.NAME; EXTRA are more QEMU options (-incoming URI).
-# Sets BG_PID.
+# guest RAM shared with passt, QMP at $WORK/qmp.NAME (and a second monitor
+# for mig_events at $WORK/qmpev.NAME: a QMP socket takes one client at a
+# time), console $WORK/console.NAME; EXTRA are more QEMU options
+# (-incoming URI).  Sets BG_PID.
 mig_qemu() {
 	_n=$1; _s=$2; shift 2
 	bg "$QEMU" -L "$MIG_QEMU_DATA" -L /usr/share/qemu -accel tcg \
@@ -72,7 +75,8 @@ mig_qemu() {
 		-chardev "socket,id=c,path=$_s" \
 		-netdev vhost-user,id=n0,chardev=c \
 		-device virtio-net-pci,netdev=n0,romfile= \
-		-qmp "unix:$WORK/qmp.$_n,server=on,wait=off" "$@"
+		-qmp "unix:$WORK/qmp.$_n,server=on,wait=off" \
+		-qmp "unix:$WORK/qmpev.$_n,server=on,wait=off" "$@"
 }
 
 # mig_qmp NAME COMMAND [ARGS-JSON] - one QMP command to the QEMU NAME
@@ -95,6 +99,54 @@ def cmd(c, a=None):
             return r
 cmd("qmp_capabilities")
 print(json.dumps(cmd(sys.argv[2], sys.argv[3] or None)))
+EOP
+}
+
+# mig_events NAME - record the QMP events of NAME (one JSON line each,
+# with QEMU's host-clock "timestamp": qapi/control.json) in
+# $WORK/events.NAME, from now until QEMU ends, through its second monitor.
+# Sets BG_PID.  Return: 0 once the recorder is connected
+mig_events() {
+	cat > "$WORK/qmpev.py" <<'EOP'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+f.write('{"execute": "qmp_capabilities"}\n')
+f.flush()
+f.readline()
+out = open(sys.argv[2], "w")
+for line in f:
+    if '"event"' in line:
+        out.write(line)
+        out.flush()
+EOP
+	rm -f "$WORK/events.$1"
+	bg python3 "$WORK/qmpev.py" "$WORK/qmpev.$1" "$WORK/events.$1"
+	wait_for test -e "$WORK/events.$1"
+}
+
+# mig_paused SRC DST - milliseconds from the last STOP event of SRC to the
+# first RESUME event of DST after it (mig_events): how long the guest's
+# vCPUs stood still across the move, the destination's loading included
+# (query-migrate's "downtime" is the source's own count, which ends when
+# the source has sent everything).  Prints "-" if either is missing
+mig_paused() {
+	python3 - "$WORK/events.$1" "$WORK/events.$2" <<'EOP'
+import json, sys
+def times(path, name):
+    try:
+        with open(path) as f:
+            ev = [json.loads(l) for l in f if l.strip()]
+    except OSError:
+        return []
+    return [e["timestamp"]["seconds"] + e["timestamp"]["microseconds"] / 1e6
+            for e in ev if e.get("event") == name]
+stop = times(sys.argv[1], "STOP")
+t0 = stop[-1] if stop else None
+res = [t for t in times(sys.argv[2], "RESUME") if t0 is not None and t >= t0]
+print("%.1f" % ((res[0] - t0) * 1000) if res else "-")
 EOP
 }
 
