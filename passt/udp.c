@@ -196,13 +196,14 @@ static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
  * @n:		Datagrams in the run, 0 to TAP_GSO_SEGS_MAX
  * @seg:	Length of the first, bytes
  * @last:	Length of the last, bytes
+ * @bytes:	Payload bytes of the whole run
  */
 struct udp_tap_run {
 	const struct udp_flow *uf;
 	struct flow_key k;
 	struct iovec dg[TAP_GSO_SEGS_MAX];
 	unsigned n;
-	size_t seg, last;
+	size_t seg, last, bytes;
 };
 static struct udp_tap_run udp_run;
 
@@ -986,28 +987,6 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
- * udp_uso_joins() - May a datagram join the run of one super-frame?
- * @same:	It belongs to the run's flow, to the guest's unicast address
- * @n:		Datagrams in the run, at least one
- * @seg:	Payload length of the run's first datagram, bytes
- * @last:	Payload length of the run's last datagram, bytes
- * @len:	Payload length of the datagram, bytes
- *
- * The namespace's kernel cuts a super-frame into datagrams of gso_size
- * bytes, the last one with what is left (Linux __udp_gso_segment()), at
- * most TAP_GSO_SEGS_MAX of them: so a run is datagrams of one size and
- * possibly one shorter last one, and one of length 0 can't be cut out.
- *
- * Return: true if it joins, false if the run must be sent first
- */
-static bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
-			  size_t len)
-{
-	return same && n < TAP_GSO_SEGS_MAX && len && len <= seg &&
-	       last == seg;
-}
-
-/**
  * udp_dgrams_to_tap() - Datagrams of one flow to the guest, in one UDP
  *			 super-frame if the tap takes them
  * @ctx:	Context
@@ -1085,8 +1064,9 @@ static void udp_run_flush(struct ctx *ctx)
  * @data:	Payload, which stays unchanged until udp_run_flush()
  * @len:	Payload length, bytes
  *
- * A datagram of another flow, of another size, after a shorter one, or
- * beyond TAP_GSO_SEGS_MAX sends the run first (udp_uso_joins()).  One
+ * A datagram of another flow, of another size, after a shorter one,
+ * beyond TAP_GSO_SEGS_MAX or beyond the bytes one frame holds sends the
+ * run first (udp_uso_joins()).  One
  * that can't go in a super-frame (empty, to a group, beyond the MTU: then
  * dropped and counted there) goes alone, at once.
  */
@@ -1094,11 +1074,13 @@ static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
 			const struct flow_key *k, bool mc, uint8_t *data,
 			size_t len)
 {
-	if (udp_run.n && !udp_uso_joins(udp_run.uf == uf && !mc, udp_run.n,
-					udp_run.seg, udp_run.last, len))
+	bool v4 = inany_v4(&k->gaddr);
+
+	if (udp_run.n &&
+	    !udp_uso_joins(udp_run.uf == uf && !mc, udp_run.n, udp_run.seg,
+			   udp_run.last, udp_run.bytes, len, v4))
 		udp_run_flush(ctx);
-	if (mc || !len ||
-	    len > udp_payload_max(ctx->c.mtu, inany_v4(&k->gaddr))) {
+	if (mc || !len || len > udp_payload_max(ctx->c.mtu, v4)) {
 		udp_dgram_to_tap(ctx, k, data, len);
 		return;
 	}
@@ -1106,11 +1088,13 @@ static void udp_run_add(struct ctx *ctx, const struct udp_flow *uf,
 		udp_run.uf = uf;
 		udp_run.k = *k;
 		udp_run.seg = len;
+		udp_run.bytes = 0;
 	}
 	udp_run.dg[udp_run.n].iov_base = data;
 	udp_run.dg[udp_run.n].iov_len = len;
 	udp_run.n++;
 	udp_run.last = len;
+	udp_run.bytes += len;
 }
 
 /**
