@@ -134,7 +134,11 @@
  *
  * Memory: the flow table holds the flows; datagrams of forwarded ports and
  * spliced flows pass through UDP_BATCH static 64 KiB buffers (2 MiB), tap
- * flows through the tap transmit arena.  Nothing is allocated per packet.
+ * flows through the tap transmit arena.  A super-frame to the guest from
+ * a forwarded port has only its headers in the arena: its payload is
+ * written from those buffers (udp_dgrams_ext()), which are flushed to the
+ * guest before they are read into again (udp_buf_claim()).  Nothing is
+ * allocated per packet.
  * Flow sockets ask for a UDP_FLOW_RCVBUF receive buffer (udp_sock_new()).
  */
 #include <errno.h>
@@ -189,6 +193,11 @@ static uint8_t udp_cmsg_recv[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 					 CMSG_SPACE(sizeof(struct in_pktinfo)) +
 					 CMSG_SPACE(sizeof(int))]
 	__attribute__((aligned(8)));
+
+/* Super-frames queued to the guest whose payload is still in udp_buf
+ * (udp_dgrams_to_tap()): the next write to udp_buf flushes them first
+ */
+static bool udp_buf_queued;
 
 /**
  * struct udp_tap_run - Datagrams of one flow gathered for one super-frame
@@ -722,11 +731,29 @@ static void udp_recv_prepare(uint8_t *base, size_t stride, size_t len,
 }
 
 /**
+ * udp_buf_claim() - Make udp_buf free to be overwritten
+ *
+ * Frames to the guest may point into it (udp_dgrams_to_tap(): their
+ * payload is written from there at the flush, not copied into the
+ * arena): they go out now, before it changes.
+ */
+static void udp_buf_claim(void)
+{
+	if (!udp_buf_queued)
+		return;
+	tap_flush();
+	udp_buf_queued = false;
+}
+
+/**
  * udp_recv_prepare_bufs() - Set up a full batch into udp_buf, for the
  *			     spliced paths and for dropping
+ *
+ * Frames still pointing into it are flushed first (udp_buf_claim()).
  */
 static void udp_recv_prepare_bufs(void)
 {
+	udp_buf_claim();
 	udp_recv_prepare((uint8_t *)udp_buf, UDP_DGRAM_MAX, UDP_DGRAM_MAX,
 			 UDP_BATCH);
 }
@@ -810,6 +837,7 @@ static void udp_sock_spill(struct ctx *ctx, struct udp_flow *uf, uint8_t *p,
 	unsigned i, j, nseg;
 	size_t off;
 
+	udp_buf_claim();	/* the batch in the arena stays as it is */
 	for (i = from; i < r; i++) {
 		len[i] = udp_mh_recv[i].msg_len;
 		gro[i] = udp_gro_size(&udp_mh_recv[i].msg_hdr);
@@ -989,6 +1017,64 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 }
 
 /**
+ * udp_dgrams_ext() - Queue a UDP super-frame whose payload stays in udp_buf
+ * @ctx:	Context
+ * @k:		Guest-side tuple
+ * @dg:		Payload of each datagram, in order
+ * @n:		Number of datagrams, 2 to TAP_GSO_SEGS_MAX
+ * @total:	Their payload bytes, within one frame (udp_uso_joins())
+ *
+ * Only the headers go into the transmit arena; the payload is written
+ * from where recvmmsg() put it, in pieces (tap_tx_add_ext(): writev() to
+ * the tap device), datagrams that lie one after the other (those of one
+ * super-datagram) in one piece.  That saves copying every byte once more
+ * here; udp_buf must then stay as it is until the flush
+ * (udp_buf_claim()).  The checksum is left partial, as for any
+ * super-frame.
+ *
+ * Return: true if queued, false if a datagram lies outside udp_buf or
+ *	   the transmit queue has no room for the pieces: copy it instead
+ */
+static bool udp_dgrams_ext(struct ctx *ctx, const struct flow_key *k,
+			   const struct iovec *dg, unsigned n, size_t total)
+{
+	const uint8_t *lo = (const uint8_t *)udp_buf;
+	const uint8_t *hi = lo + sizeof(udp_buf);
+	bool v4 = inany_v4(&k->gaddr);
+	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	struct iovec pay[TAP_GSO_SEGS_MAX];
+	struct tap_tx_room room;
+	unsigned i, np = 0;
+	uint8_t *l2;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *b = dg[i].iov_base;
+
+		if (b < lo || b + dg[i].iov_len > hi)
+			return false;
+		if (np && (uint8_t *)pay[np - 1].iov_base +
+			  pay[np - 1].iov_len == b) {
+			pay[np - 1].iov_len += dg[i].iov_len;
+			continue;
+		}
+		pay[np].iov_base = dg[i].iov_base;
+		pay[np++].iov_len = dg[i].iov_len;
+	}
+	if (!tap_tx_ext_room(np))
+		tap_flush();
+	tap_tx_reserve(ROUND_UP(TAP_HEADROOM + MAX(hlen, (size_t)ETH_ZLEN), 8),
+		       1, &room);
+	if (!room.n || !tap_tx_ext_room(np))
+		return false;
+	l2 = room.p + TAP_HEADROOM;
+	udp_frame_fill(&ctx->c, l2, k, total, true);
+	if (tap_tx_add_ext(l2, hlen, pay, np, ETH_HLEN + l3, 6))
+		return false;
+	udp_buf_queued = true;
+	return true;
+}
+
+/**
  * udp_dgrams_to_tap() - Datagrams of one flow to the guest, in one UDP
  *			 super-frame if the tap takes them
  * @ctx:	Context
@@ -999,11 +1085,13 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
  *		longer, bytes; all within udp_payload_max()
  *
  * With UDP segmentation offload to the namespace (tap_uso_offload()) and
- * more than one datagram, the payloads are copied one after the other
- * behind one set of headers, and the namespace's stack cuts them apart
- * again at @seg bytes (VIRTIO_NET_HDR_GSO_UDP_L4): one write() to the tap
- * for the run, the same datagrams, boundaries and order the guest would
- * have had frame by frame.  Otherwise one frame each (udp_dgram_to_tap()).
+ * more than one datagram, the payloads follow one set of headers, and the
+ * namespace's stack cuts them apart again at @seg bytes
+ * (VIRTIO_NET_HDR_GSO_UDP_L4): one write() to the tap for the run, the
+ * same datagrams, boundaries and order the guest would have had frame by
+ * frame.  The payloads stay where they were read (udp_dgrams_ext()), or
+ * are copied behind the headers.  Otherwise one frame each
+ * (udp_dgram_to_tap()).
  */
 static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 			      const struct iovec *dg, unsigned n, size_t seg)
@@ -1023,6 +1111,12 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 		for (i = 0; i < n; i++)
 			udp_dgram_to_tap(ctx, k, dg[i].iov_base,
 					 dg[i].iov_len);
+		return;
+	}
+	if (udp_dgrams_ext(ctx, k, dg, n, total)) {
+		tap_tx_uso(seg);
+		udp_stats.dgrams_to_tap += n;
+		udp_stats.uso_frames++;
 		return;
 	}
 	tap_tx_reserve(need, 1, &room);
@@ -2024,13 +2118,6 @@ void udp_listen_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 		if (r < UDP_BATCH)
 			return;
-		/* Another full batch follows: its frames to the guest reuse
-		 * the arena's start, not its end.  A batch of super-frames
-		 * fills half of it (32 x 64 KiB): without this, 8 rounds of
-		 * them would touch all of it, 2 MiB more of resident memory
-		 * for the same frames, one write() each either way
-		 */
-		tap_flush();
 	}
 }
 
