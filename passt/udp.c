@@ -174,6 +174,7 @@
 #define UDP_DGRAM_MAX		65535	/* buffer per datagram, spliced paths */
 #define UDP_ROUNDS		8	/* batches per event before yielding */
 #define UDP_FLOW_RCVBUF		(1 << 20)	/* bytes, SO_RCVBUF of flow sockets */
+#define UDP_EXT_PIECE_MIN	8192	/* bytes per piece, udp_dgrams_ext() */
 
 static const char *const udp_kind_str[UDP_KIND_COUNT] = {
 	"guest->host", "host->guest", "spliced host->ns", "spliced ns->host",
@@ -1032,8 +1033,9 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
  * (udp_buf_claim()).  The checksum is left partial, as for any
  * super-frame.
  *
- * Return: true if queued, false if a datagram lies outside udp_buf or
- *	   the transmit queue has no room for the pieces: copy it instead
+ * Return: true if queued, false if a datagram lies outside udp_buf, the
+ *	   pieces are small (UDP_EXT_PIECE_MIN on average) or the transmit
+ *	   queue has no room for them: copy it instead
  */
 static bool udp_dgrams_ext(struct ctx *ctx, const struct flow_key *k,
 			   const struct iovec *dg, unsigned n, size_t total)
@@ -1060,6 +1062,12 @@ static bool udp_dgrams_ext(struct ctx *ctx, const struct flow_key *k,
 		pay[np].iov_base = dg[i].iov_base;
 		pay[np++].iov_len = dg[i].iov_len;
 	}
+	/* Datagrams read one by one lie 64 KiB apart: one copy here costs
+	 * less than the kernel's gathering of many small pieces (U2 of make
+	 * bench: 0.88 of the copy's datagrams/s with 32 pieces of 1,400)
+	 */
+	if (total / np < UDP_EXT_PIECE_MIN)
+		return false;
 	if (!tap_tx_ext_room(np))
 		tap_flush();
 	tap_tx_reserve(ROUND_UP(TAP_HEADROOM + MAX(hlen, (size_t)ETH_ZLEN), 8),
