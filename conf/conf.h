@@ -320,7 +320,7 @@ struct conf_given {
  * @splice_only:	--splice-only: no tap device, spliced connections only
  * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
- * @udp_offload_off:	--no-udp-offload: no UDP_GRO, no UDP_SEGMENT
+ * @udp_offload_off:	--no-udp-offload: no UDP_GRO, no UDP_SEGMENT, no USO
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
  * @tcp_in, @udp_in:	-t, -u: host ports forwarded into the guest

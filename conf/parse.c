@@ -251,7 +251,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
 	  NULL, "don't use SO_PEEK_OFF for TCP" },
 	{ "no-udp-offload", 0, OPT_NO_UDP_OFFLOAD, no_argument, M_BOTH, NULL,
-	  NULL, "don't use UDP_GRO and UDP_SEGMENT on host sockets" },
+	  NULL, "no UDP offload: UDP_GRO, UDP_SEGMENT, tap or vhost-user USO" },
 	{ "flow-max", 0, OPT_FLOW_MAX, required_argument, M_BOTH, "N",
 	  "integer 1-65536", "flow table size, default 8192" },
 	{ "udp-timeout", 0, OPT_UDP_TIMEOUT, required_argument, M_BOTH,
