@@ -345,6 +345,24 @@ def restart_seeds():
         'longer_record': restart_stream([tap, restart_rec(3, struct.pack(
             '!I', 1) + b'\x00\x00'), restart_tcp(2, est)], 3),
     }
+    # passt --vhost-user: the front-end's socket (fd 0), one 1 MiB region
+    # (fd 1), both queues of 256 started, kick and call eventfds (2-5)
+    vtap = restart_rec(1, struct.pack('!BBI', 3, 0, 0) +
+                       bytes.fromhex('9a559a559a55') + b'\x01' +
+                       bytes([192, 0, 2, 2]) + bytes(32))
+    uva = 0x7f3400000000
+    vu = struct.pack('!QQBB', (1 << 32) | (1 << 15), 0, 8, 1)
+    vu += struct.pack('!QQQQI', 0x40000000, 1 << 20, uva, 0, 1)
+    vu += struct.pack('!QQQQI', 0, 0, 0, 0, 0xffffffff) * 7
+    for q, base in ((0, 0), (1, 0x8000)):
+        vu += struct.pack('!IQQQQHHBIII', 256, uva + base,
+                          uva + base + 0x1000, uva + base + 0x2000, 0,
+                          1736 + q, 1736 + q, 7, 2 + 2 * q, 3 + 2 * q,
+                          0xffffffff)
+    assert len(vu) == 412
+    vctl = restart_rec(3, struct.pack('!I', 6))
+    seeds['vhost_user'] = restart_stream([vtap, restart_rec(8, vu), vctl,
+                                          restart_tcp(7, est)], 8)
     for name, blob in seeds.items():
         put('restart', name, blob)
 

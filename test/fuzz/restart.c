@@ -8,11 +8,13 @@
  *
  * Each input goes through what restart_take() and restart_adopt() do with
  * it: restart_parse() with the checks the new process makes before it
- * confirms (tcp_restart_check(), the splice module's check, room in the
- * flow table), then, if the stream passed, the adoption of every TCP and
- * spliced connection around fresh descriptors (TCP sockets, pipes) into a
- * real flow table, with a few timer rounds, and at the end every flow
- * aborted (flow_abort_all()).  Two properties are checked besides the
+ * confirms (tcp_restart_check(), the splice module's check,
+ * vu_snap_check(), room in the flow table), then, if the stream passed,
+ * the adoption of every TCP and spliced connection around fresh
+ * descriptors (TCP sockets, pipes) into a real flow table, with a few
+ * timer rounds, and at the end every flow aborted (flow_abort_all()); a
+ * vhost-user device record is resumed (vu_resume()) over memfds and
+ * eventfds made for it, then detached.  Two properties are checked besides the
  * sanitizers': a stream that passed is written again with restart_put()
  * and restart_hdr_put() and must pass again and give the same records
  * (the writer and the reader share restart_payload(), this catches a
@@ -20,6 +22,8 @@
  * out of range or used twice.  Sockets live in an empty namespace.
  */
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 
 #include "fuzz.h"
 #include "../../passt/flow.h"
@@ -27,15 +31,17 @@
 #include "../../passt/tcp.h"
 #include "../../splice/splice.h"
 #include "../../tap/tap.h"
+#include "../../tap/vhost_user.h"
 
 #define RS_FDS		64		/* descriptors offered at most */
 #define RS_BUF		(1 << 16)	/* re-written stream, bytes */
+#define RS_VU_MEM	(1 << 20)	/* largest guest memory file, bytes */
 
 static struct ctx rs_ctx;
 static int rs_sp[2];			/* tap stream: [0] ours, [1] "QEMU" */
 static uint8_t rs_used[RS_FDS];		/* index seen by a callback */
 static uint32_t rs_nfds;		/* descriptors offered */
-static struct restart_rec rs_recs[RS_BUF / 4];
+static struct restart_rec rs_recs[1024];	/* max_len 2048: 512 at most */
 static unsigned rs_nrec, rs_cmp;
 static bool rs_cmp_bad;
 
@@ -117,6 +123,17 @@ static int rs_check_cb(void *arg, const struct restart_rec *r)
 		if (r->u.bytes.len > RESTART_STREAM_CHUNK)
 			abort();
 		break;
+	case RESTART_REC_VU:
+		for (i = 0; i < VU_REGIONS_MAX; i++)
+			rs_fd_seen((uint32_t)r->u.vu.r[i].fd, rs_nfds);
+		for (i = 0; i < VU_QUEUES; i++) {
+			rs_fd_seen((uint32_t)r->u.vu.q[i].kick, rs_nfds);
+			rs_fd_seen((uint32_t)r->u.vu.q[i].call, rs_nfds);
+			rs_fd_seen((uint32_t)r->u.vu.q[i].err, rs_nfds);
+		}
+		if (vu_snap_check(&r->u.vu))
+			return -RESTART_E_FIELD;
+		break;
 	default:
 		abort();	/* an unknown type reached the callback */
 	}
@@ -166,6 +183,52 @@ static int rs_tcp_sock(bool v4)
 }
 
 /**
+ * rs_vu_resume() - What vhost_resume() does with a RESTART_REC_VU record,
+ *		    with fresh descriptors
+ * @r:		Record, RESTART_REC_VU
+ *
+ * Each region gets a memfd of its offset + size, at most RS_VU_MEM bytes
+ * (a larger region then doesn't fit its file: refused), each eventfd
+ * index an eventfd; the front-end's socket is one end of a socket pair.
+ * The device is detached again at the end.
+ */
+static void rs_vu_resume(const struct restart_rec *r)
+{
+	struct vu_snap v = r->u.vu;
+	int sp[2];
+	unsigned i;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+		       sp))
+		return;
+	for (i = 0; i < VU_REGIONS_MAX; i++) {
+		uint64_t len = v.r[i].off + v.r[i].size;
+
+		if (i >= v.nregions) {
+			v.r[i].fd = -1;
+			continue;
+		}
+		/* a region longer than its file: refused by vu_resume() */
+		v.r[i].fd = memfd_create("rs", MFD_CLOEXEC);
+		if (v.r[i].fd >= 0)
+			(void)!ftruncate(v.r[i].fd,
+					 (off_t)MIN(len, (uint64_t)RS_VU_MEM));
+	}
+	for (i = 0; i < VU_QUEUES; i++) {
+		int *fd[3] = { &v.q[i].kick, &v.q[i].call, &v.q[i].err };
+		unsigned k;
+
+		for (k = 0; k < 3; k++)
+			*fd[k] = (uint32_t)*fd[k] == RESTART_FD_NONE ? -1 :
+				 eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	}
+	if (!vu_resume(sp[0], &v))
+		vu_detach();
+	close(sp[0]);
+	close(sp[1]);
+}
+
+/**
  * rs_adopt_cb() - What restart_adopt_cb() does, with fresh descriptors
  * @arg:	Context
  * @r:		Record
@@ -177,7 +240,9 @@ static int rs_adopt_cb(void *arg, const struct restart_rec *r)
 	struct ctx *ctx = arg;
 	int fds[6] = { -1, -1, -1, -1, -1, -1 }, i;
 
-	if (r->type == RESTART_REC_TCP) {
+	if (r->type == RESTART_REC_VU) {
+		rs_vu_resume(r);
+	} else if (r->type == RESTART_REC_TCP) {
 		tcp_restart_adopt(ctx, &r->u.tcp,
 				  rs_tcp_sock(IN6_IS_ADDR_V4MAPPED(
 						      &r->u.tcp.gaddr)));
