@@ -2929,7 +2929,10 @@ const char *vu_snapshot(struct vu_snap *s)
 		return "no front-end";
 	if (vu.in_len || vu.in.nfds)
 		return "a vhost-user message is half received";
-	if (vu.log_map || vu.xfer.state == VU_XFER_RUNNING || vu.xfer.buf)
+	/* A log left mapped after logging stopped isn't handed over: the
+	 * front-end sends SET_LOG_BASE again when it starts logging
+	 */
+	if (vu_logging() || vu.xfer.state == VU_XFER_RUNNING || vu.xfer.buf)
 		return "a migration runs (dirty-page log or device state)";
 	if (vu.broken || vu_sigbus_hit)
 		return "the front-end is being dropped";
