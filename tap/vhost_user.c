@@ -138,6 +138,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../lib/eth.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "../lib/visible.h"
