@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../lib/eth.h"
 #include "../lib/inany.h"
 #include "../conf/conf.h"
 #include "../tap/csum.h"
