@@ -20,6 +20,9 @@
 #   make check-nspawn the units under systemd in a systemd-nspawn container
 #   make check-vhost  only the QEMU guests on passt --vhost-user, also in make
 #                   check (~30 s, 64 MiB each way; VHOST_SHORT=1: 8 MiB)
+#   make check-vhost-restart  the same with a hitless restart of passt
+#                   --vhost-user during a fetch from the guest (~95 s, not
+#                   in check)
 #   make check-stress many TCP connections of mixed sizes and behaviours,
 #                   tap and splice paths, with loss (~2.5 min, not in check)
 #   make check-migrate live migration of a --vhost-user guest between two
@@ -142,6 +145,7 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
+	check-vhost-restart \
 	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck cppcheck \
 	check-vhost check-clients \
 	qemu10 check-migrate upstream-passt \
@@ -360,6 +364,12 @@ check-stress: all
 check-vhost: all
 	@TESTS=passt_vhost_qemu.sh PASST_BIN=$(abspath $(BUILD))/passt \
 		test/integration/run.sh
+
+# The same guests, with a new passt taking over the running one (and its
+# guest's connection) in the middle of a fetch (VHOST_RESTART=1; opt-in)
+check-vhost-restart: all
+	@VHOST_RESTART=1 TESTS=passt_vhost_qemu.sh \
+		PASST_BIN=$(abspath $(BUILD))/passt test/integration/run.sh
 
 # QEMU 10 for the migration test (7.2 can't carry a vhost-user-net
 # back-end's state): bookworm-backports' .debs, fetched with a sources list

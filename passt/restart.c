@@ -17,10 +17,14 @@
  *
  * The old process (restart_give()), same UID only (SO_PEERCRED, as every -c
  * client), between two batches of events: refuses with "error\n..." (and
- * goes on untouched) what it can't hand over (vhost-user, a command it
- * spawned and waits for, more descriptors than fit); otherwise writes the
- * stream of passt/restart.h: the guest side (tap device or passt's stream
- * socket, the guest's MAC and addresses), the namespace, the -c listener,
+ * goes on untouched) what it can't hand over (a command it spawned and
+ * waits for, more descriptors than fit, a vhost-user device in the middle
+ * of a migration or of a message: vu_snapshot()); otherwise writes the
+ * stream of passt/restart.h: the guest side (tap device, passt's stream
+ * socket, or passt's vhost-user socket with the device's state: memory
+ * regions and their files, ring addresses and indices, eventfds,
+ * features, taken over by vu_resume() without a message to the
+ * front-end), the guest's MAC and addresses, the namespace, the -c listener,
  * every forwarded-port listener, and one record per TCP connection (tap
  * side: the sequence and window state of struct tcp_conn; splice: the two
  * sockets and two pipes with their fill levels), then the descriptors
@@ -51,7 +55,7 @@
  * Not handed over: UDP flows and ICMP echo flows (a UDP flow is made again
  * by the next datagram from either side; a reply to a datagram the old
  * process forwarded just before the restart may be lost), idle pipes of
- * the splice pool, passt-repair's socket.  vhost-user is refused.
+ * the splice pool, passt-repair's socket.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -89,6 +93,7 @@ static const uint16_t restart_rec_len[RESTART_REC_COUNT] = {
 	[RESTART_REC_TCP] = RESTART_TCP_LEN,
 	[RESTART_REC_SPLICE] = RESTART_SPLICE_LEN,
 	[RESTART_REC_STREAM] = RESTART_STREAM_MIN,
+	[RESTART_REC_VU] = RESTART_VU_LEN,
 };
 
 /**
@@ -296,6 +301,67 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 		}
 		break;
 	}
+	case RESTART_REC_VU: {
+		struct vu_snap *v = &r->u.vu;
+		uint8_t bits = (uint8_t)((v->rx_full ? 1 : 0) |
+					 (v->tso_off ? 2 : 0) |
+					 (v->uso_off ? 4 : 0) |
+					 (v->had_buffers ? 8 : 0));
+
+		RW(v->features, 8);
+		RW(v->protocol, 8);
+		RW(bits, 1);
+		RW(v->nregions, 1);
+		if (get) {
+			v->rx_full = bits & 1;
+			v->tso_off = bits & 2;
+			v->uso_off = bits & 4;
+			v->had_buffers = bits & 8;
+		}
+		for (i = 0; i < VU_REGIONS_MAX; i++) {
+			struct vu_snap_region *g = &v->r[i];
+			uint32_t fd = (uint32_t)g->fd;
+
+			RW(g->gpa, 8);
+			RW(g->size, 8);
+			RW(g->uva, 8);
+			RW(g->off, 8);
+			RW(fd, 4);
+			if (get)
+				g->fd = (int)fd;
+		}
+		for (i = 0; i < VU_QUEUES; i++) {
+			struct vu_snap_queue *q = &v->q[i];
+			uint32_t fd[3] = { (uint32_t)q->kick, (uint32_t)q->call,
+					   (uint32_t)q->err };
+			uint8_t qb = (uint8_t)((q->addr_set ? 1 : 0) |
+					       (q->enabled ? 2 : 0) |
+					       (q->started ? 4 : 0) |
+					       (q->log_used ? 8 : 0));
+			unsigned k;
+
+			RW(q->num, 4);
+			RW(q->desc, 8);
+			RW(q->avail, 8);
+			RW(q->used, 8);
+			RW(q->log_gpa, 8);
+			RW(q->last_avail, 2);
+			RW(q->used_idx, 2);
+			RW(qb, 1);
+			for (k = 0; k < 3; k++)
+				RW(fd[k], 4);
+			if (get) {
+				q->addr_set = qb & 1;
+				q->enabled = qb & 2;
+				q->started = qb & 4;
+				q->log_used = qb & 8;
+				q->kick = (int)fd[0];
+				q->call = (int)fd[1];
+				q->err = (int)fd[2];
+			}
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -395,7 +461,7 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 
 	switch (r->type) {
 	case RESTART_REC_TAP:
-		if (r->u.tap.kind > RESTART_TAP_STREAM)
+		if (r->u.tap.kind > RESTART_TAP_VHOST)
 			return -RESTART_E_FIELD;
 		return restart_fd_check(r->u.tap.fd, nfds, used,
 					r->u.tap.kind == RESTART_TAP_NONE);
@@ -421,6 +487,35 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 	case RESTART_REC_STREAM:
 		return r->u.bytes.len <= RESTART_STREAM_CHUNK ? 0 :
 		       -RESTART_E_FIELD;
+	case RESTART_REC_VU: {
+		const struct vu_snap *v = &r->u.vu;
+
+		if (v->nregions > VU_REGIONS_MAX)
+			return -RESTART_E_FIELD;
+		for (i = 0; i < VU_REGIONS_MAX; i++) {
+			/* a file for each region in use, none beyond */
+			if (i >= v->nregions) {
+				if ((uint32_t)v->r[i].fd != RESTART_FD_NONE)
+					return -RESTART_E_FD;
+				continue;
+			}
+			if ((rc = restart_fd_check((uint32_t)v->r[i].fd, nfds,
+						   used, false)))
+				return rc;
+		}
+		for (i = 0; i < VU_QUEUES; i++) {
+			const struct vu_snap_queue *q = &v->q[i];
+
+			if ((rc = restart_fd_check((uint32_t)q->kick, nfds,
+						   used, !q->started)) ||
+			    (rc = restart_fd_check((uint32_t)q->call, nfds,
+						   used, true)) ||
+			    (rc = restart_fd_check((uint32_t)q->err, nfds,
+						   used, true)))
+				return rc;
+		}
+		return 0;
+	}
 	case RESTART_REC_SPLICE: {
 		const struct restart_splice *s = &r->u.splice;
 

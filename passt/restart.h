@@ -31,6 +31,17 @@
  * RESTART_REC_STREAM, 1 + n bytes: 0 direction (0: bytes passt read from
  *   QEMU's stream and not yet a whole frame, 1: bytes of frames not yet
  *   written to it), then the bytes; after the RESTART_REC_TAP record
+ * RESTART_REC_VU, 412 bytes, after a RESTART_REC_TAP of kind
+ *   RESTART_TAP_VHOST (whose descriptor is the front-end's socket): the
+ *   vhost-user device, struct vu_snap (tap/vhost_user.h): 0 features (8),
+ *   8 protocol features (8), 16 flags (bit 0 rx_full, 1 tso_off, 2
+ *   uso_off, 3 had_buffers), 17 region count (0 to 8), 18 eight regions
+ *   of 36 bytes (gpa, size, uva, file offset: 8 each; descriptor index:
+ *   4; unused ones zero with RESTART_FD_NONE), 306 two queues of 53 bytes
+ *   (size 4, descriptor table, available and used ring addresses, log
+ *   address: 8 each, last available index 2, used index 2, flags 1: bit 0
+ *   addresses set, 1 enabled, 2 started, 3 used ring logged; kick, call,
+ *   error eventfd indices: 4 each, RESTART_FD_NONE for none)
  */
 #ifndef PASST_RESTART_H
 #define PASST_RESTART_H
@@ -39,6 +50,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../tap/vhost_user.h"
 
 #define RESTART_MAGIC		"PASTAHO\n"
 #define RESTART_VERSION		1
@@ -56,6 +69,7 @@ enum restart_rec_type {
 	RESTART_REC_TCP,
 	RESTART_REC_SPLICE,
 	RESTART_REC_STREAM,
+	RESTART_REC_VU,
 	RESTART_REC_COUNT
 };
 
@@ -66,11 +80,13 @@ enum restart_rec_type {
 #define RESTART_SPLICE_LEN	46
 #define RESTART_STREAM_MIN	1	/* and up to RESTART_STREAM_CHUNK */
 #define RESTART_STREAM_CHUNK	60000	/* bytes in one record */
+#define RESTART_VU_LEN		412
 
 enum restart_tap_kind {
 	RESTART_TAP_NONE = 0,	/* --splice-only */
 	RESTART_TAP_DEV,	/* pasta's tap device */
 	RESTART_TAP_STREAM,	/* passt's stream socket to QEMU */
+	RESTART_TAP_VHOST,	/* passt's vhost-user socket (RESTART_REC_VU) */
 };
 
 /**
@@ -215,7 +231,8 @@ struct restart_bytes {
 /**
  * struct restart_rec - One decoded record
  * @type:	enum restart_rec_type
- * @u:		Its content, by @type
+ * @u:		Its content, by @type (@u.vu: descriptor fields hold indices,
+ *		-1 for RESTART_FD_NONE)
  */
 struct restart_rec {
 	uint8_t type;
@@ -226,6 +243,7 @@ struct restart_rec {
 		struct restart_tcp tcp;
 		struct restart_splice splice;
 		struct restart_bytes bytes;
+		struct vu_snap vu;
 	} u;
 };
 

@@ -31,6 +31,7 @@
 #include "restart.h"
 #include "sockfile.h"
 #include "tcp.h"
+#include "vhost.h"
 
 #define RESTART_BUF_SIZE	(16U << 20)	/* bytes of records at most */
 #define RESTART_FDS		(1U << 19)	/* descriptors at most */
@@ -149,6 +150,7 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	struct restart_buf b = { .p = restart_stream,
 				 .size = sizeof(restart_stream) };
 	struct restart_rec r = { 0 };
+	struct vu_snap vs;
 	unsigned long ver;
 	char ack = 0;
 	int tx;
@@ -159,10 +161,6 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	if (ver < RESTART_VERSION) {
 		restart_refuse(s, "the new process reads an older stream "
 			       "version than ours (1)");
-		return;
-	}
-	if (ctx->c.vhost_user) {
-		restart_refuse(s, "--vhost-user can't be handed over yet");
 		return;
 	}
 	if (ctx->c.mode == MODE_PASTA && pasta_child_pid_get()) {
@@ -176,11 +174,20 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	 * starts where the guest's stream or device is
 	 */
 	tap_flush();
+	if (tap_fd() >= 0 && tap_backend() == TAP_VHOST) {
+		const char *why = vu_snapshot(&vs);
+
+		if (why) {
+			restart_refuse(s, why);
+			return;
+		}
+	}
 	restart_nfds = 0;
 	r.type = RESTART_REC_TAP;
 	if (tap_fd() >= 0) {
-		r.u.tap.kind = tap_backend() == TAP_DEV ?
-			       RESTART_TAP_DEV : RESTART_TAP_STREAM;
+		r.u.tap.kind = tap_backend() == TAP_DEV ? RESTART_TAP_DEV :
+			       tap_backend() == TAP_VHOST ? RESTART_TAP_VHOST :
+			       RESTART_TAP_STREAM;
 		r.u.tap.vnet = tap_vnet_hdr();
 	}
 	r.u.tap.fd = restart_fd_add(&b, restart_fds, RESTART_FDS, tap_fd());
@@ -190,6 +197,29 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	r.u.tap.addr6 = tap_guest.addr6_seen;
 	r.u.tap.addr6_ll = tap_guest.addr6_ll_seen;
 	restart_put(&b, &r);
+
+	if (tap_fd() >= 0 && tap_backend() == TAP_VHOST) {
+		unsigned i;
+
+		memset(&r, 0, sizeof(r));
+		r.type = RESTART_REC_VU;
+		r.u.vu = vs;
+		for (i = 0; i < VU_REGIONS_MAX; i++)
+			r.u.vu.r[i].fd = (int)restart_fd_add(&b, restart_fds,
+							     RESTART_FDS,
+							     vs.r[i].fd);
+		for (i = 0; i < VU_QUEUES; i++) {
+			struct vu_snap_queue *q = &r.u.vu.q[i];
+
+			q->kick = (int)restart_fd_add(&b, restart_fds,
+						      RESTART_FDS, q->kick);
+			q->call = (int)restart_fd_add(&b, restart_fds,
+						      RESTART_FDS, q->call);
+			q->err = (int)restart_fd_add(&b, restart_fds,
+						     RESTART_FDS, q->err);
+		}
+		restart_put(&b, &r);
+	}
 
 	for (tx = 0; tx < 2 && tap_fd() >= 0 && tap_backend() == TAP_STREAM;
 	     tx++) {
@@ -343,11 +373,15 @@ static int restart_recv_fds(int s, uint32_t n)
  * struct restart_count - What a stream holds, for the checks before 'K'
  * @flows:	TCP and splice records
  * @tap:	Records of the guest side
+ * @vu:		RESTART_REC_VU records
+ * @kind:	Kind of the guest side (enum restart_tap_kind)
  * @bad:	A TCP record the TCP module refused
  */
 struct restart_count {
 	unsigned flows;
 	unsigned tap;
+	unsigned vu;
+	uint8_t kind;
 	bool bad;
 };
 
@@ -375,6 +409,12 @@ static int restart_check_cb(void *arg, const struct restart_rec *r)
 		n->flows++;
 	} else if (r->type == RESTART_REC_TAP) {
 		n->tap++;
+		n->kind = r->u.tap.kind;
+	} else if (r->type == RESTART_REC_VU) {
+		/* after its RESTART_REC_TAP, which names it */
+		if (n->kind != RESTART_TAP_VHOST || n->vu++ ||
+		    vu_snap_check(&r->u.vu))
+			return -RESTART_E_FIELD;
 	}
 	return 0;
 }
@@ -419,9 +459,24 @@ static int restart_fd_take(uint32_t idx)
  */
 static int restart_early_cb(void *arg, const struct restart_rec *r)
 {
+	static int vu_sock = -1;
 	struct ctx *ctx = arg;
 
-	if (r->type == RESTART_REC_NS) {
+	if (r->type == RESTART_REC_VU) {
+		struct vu_snap v = r->u.vu;
+		unsigned i;
+
+		for (i = 0; i < VU_REGIONS_MAX; i++)
+			v.r[i].fd = restart_fd_take((uint32_t)v.r[i].fd);
+		for (i = 0; i < VU_QUEUES; i++) {
+			v.q[i].kick = restart_fd_take((uint32_t)v.q[i].kick);
+			v.q[i].call = restart_fd_take((uint32_t)v.q[i].call);
+			v.q[i].err = restart_fd_take((uint32_t)v.q[i].err);
+		}
+		if (vu_sock < 0 || vhost_resume(ctx, vu_sock, &v))
+			die("restart: the vhost-user front-end can't be "
+			    "resumed");
+	} else if (r->type == RESTART_REC_NS) {
 		ctx->ns_fd = restart_fd_take(r->u.fd);
 	} else if (r->type == RESTART_REC_STREAM) {
 		if (tap_fd() < 0 || tap_backend() != TAP_STREAM ||
@@ -440,6 +495,10 @@ static int restart_early_cb(void *arg, const struct restart_rec *r)
 		if (fd < 0)
 			return 0;
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		if (t->kind == RESTART_TAP_VHOST) {	/* RESTART_REC_VU next */
+			vu_sock = fd;
+			return 0;
+		}
 		tap_init(t->kind == RESTART_TAP_DEV ? TAP_DEV : TAP_STREAM, fd,
 			 t->vnet);
 		if (passt_tap_add(ctx, fd))
@@ -544,6 +603,8 @@ void restart_take(struct ctx *ctx)
 		goto refuse;
 	restart_len = RESTART_HDR_LEN + body;
 
+	if (ctx->c.vhost_user)	/* what vu_snap_check() compares with */
+		vu_offer_upstream_only(ctx->c.upstream_features);
 	rc = restart_parse(restart_stream, restart_len, restart_nfds,
 			   restart_check_cb, &cnt);
 	if (rc < 0) {
@@ -554,6 +615,13 @@ void restart_take(struct ctx *ctx)
 	if (cnt.tap != 1 || cnt.flows > flow_max()) {
 		warn("--restart-from %s: %u flows for a table of %u", path,
 		     cnt.flows, flow_max());
+		goto refuse;
+	}
+	if ((cnt.kind == RESTART_TAP_VHOST) != !!cnt.vu ||
+	    (cnt.kind == RESTART_TAP_VHOST && !ctx->c.vhost_user) ||
+	    (cnt.kind == RESTART_TAP_STREAM && ctx->c.vhost_user)) {
+		warn("--restart-from %s: the old process %s --vhost-user",
+		     path, ctx->c.vhost_user ? "didn't run with" : "ran with");
 		goto refuse;
 	}
 

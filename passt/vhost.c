@@ -249,3 +249,20 @@ int vhost_start(struct ctx *ctx, int s)
 	vu_attach(s);
 	return 0;
 }
+
+/**
+ * vhost_resume() - Hitless restart: take the old process's front-end
+ * @ctx:	Context
+ * @s:		The front-end's socket, non-blocking
+ * @snap:	The device's state, descriptors ours (vu_resume())
+ *
+ * Return: 0, or -errno (the caller dies: the old process is gone)
+ */
+int vhost_resume(struct ctx *ctx, int s, struct vu_snap *snap)
+{
+	int rc = vhost_start(ctx, s);
+
+	if (rc < 0)
+		return rc;
+	return vu_resume(s, snap);
+}

@@ -5,7 +5,9 @@
 #define PASST_VHOST_H
 
 struct ctx;
+struct vu_snap;
 
 int vhost_start(struct ctx *ctx, int s);
+int vhost_resume(struct ctx *ctx, int s, struct vu_snap *snap);
 
 #endif /* PASST_VHOST_H */

@@ -90,7 +90,16 @@
  * (a 64 KiB super-frame needs 17 merged buffers of 4 KiB, 44 of 1518
  * bytes: a guest whose buffers are smaller has it dropped), the message
  * buffers; the guest's regions are mapped (mmap of the memfds) for as
- * long as the front-end stays.  Nothing is allocated per frame.
+ * long as the front-end stays, and their files kept open as long.
+ * Nothing is allocated per frame.
+ *
+ * Hitless restart (passt/restart.c).  Between two batches nothing is in
+ * flight on the rings: vu_snapshot() gives the old process's device (the
+ * regions' files and where they are, each queue's addresses, indices and
+ * eventfds, the features), the new process maps the same files and goes
+ * on from the same indices (vu_resume()), without a message to or from
+ * the front-end, and kicks its own queues once so that what waits in them
+ * is seen.  Refused while a migration runs or a message is half read.
  *
  * Faulting memory.  A front-end that shrinks a region's file under us
  * makes our next access past its new end fault (SIGBUS, mmap(2)).  QEMU's
@@ -393,10 +402,15 @@ struct vu_xfer {
  * struct vu_map - Our mapping of one region's file
  * @base:	mmap() result, NULL if none
  * @len:	Mapped bytes
+ * @off:	Offset of the region in the file (SET_MEM_TABLE mmap_offset)
+ * @fd:		The file, kept while @base is set: a hitless restart hands
+ *		it to the new process (vu_snapshot())
  */
 struct vu_map {
 	void *base;
 	size_t len;
+	uint64_t off;
+	int fd;
 };
 
 /**
@@ -704,7 +718,7 @@ static void vu_queue_reset(unsigned i)
  * runs again over a new table), so that nothing can reach unmapped memory
  * if the front-end is dropped afterwards (tap_flush() before vu_detach()).
  *
- * #syscalls:passt munmap
+ * #syscalls:passt munmap close
  */
 static void vu_mem_unmap(void)
 {
@@ -713,8 +727,10 @@ static void vu_mem_unmap(void)
 	for (i = 0; i < VU_QUEUES; i++)
 		vu.q[i].vq.desc = vu.q[i].vq.avail = vu.q[i].vq.used = NULL;
 	for (i = 0; i < VU_REGIONS_MAX; i++) {
-		if (vu.map[i].base)
+		if (vu.map[i].base) {
 			munmap(vu.map[i].base, vu.map[i].len);
+			close(vu.map[i].fd);
+		}
 		vu.map[i].base = NULL;
 	}
 	vu.mem.n = 0;
@@ -1381,8 +1397,82 @@ static int vu_sigbus_guard(void)
 }
 
 /**
+ * vu_regions_map() - Map the files of a checked memory table
+ * @mem:	Memory table (vu_mem_check() passed); @mem->r[].host is set
+ * @off:	Offset of each region in its file (mmap_offset)
+ * @fds:	The files, one per region (not closed, not taken here)
+ * @map:	Filled: each mapping, its offset and file
+ *
+ * Each file must hold its region (a regular file's size is checked); a
+ * hugetlbfs file is mapped in whole huge pages; vu_sigbus() guards them.
+ *
+ * #syscalls:passt fstat newfstatat fcntl munmap
+ * Return: 0, or -errno (nothing stays mapped then)
+ */
+static int vu_regions_map(struct vu_mem *mem, const uint64_t *off,
+			  const int *fds, struct vu_map *map)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < mem->n; i++) {
+		size_t len = (size_t)(off[i] + mem->r[i].size);
+		struct stat st;
+		int seals;
+
+		if (fstat(fds[i], &st) < 0) {
+			rc = -errno;
+			goto unmap;
+		}
+		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < len) {
+			rc = -EINVAL;
+			goto unmap;
+		}
+		/* A hugetlbfs file maps in whole huge pages, its st_blksize
+		 * (stat(2)): so must the zero pages vu_sigbus() puts there,
+		 * and munmap(), as a huge page can't be split
+		 * (Documentation/admin-guide/mm/hugetlbpage.rst)
+		 */
+		if (st.st_blksize > 0 && st.st_blksize <= (1L << 30) &&
+		    !(st.st_blksize & (st.st_blksize - 1)))
+			len = ROUND_UP(len, (size_t)st.st_blksize);
+		seals = fcntl(fds[i], F_GET_SEALS);
+		if (seals < 0 || !(seals & F_SEAL_SHRINK))
+			info_ratelimit(now_ms(), "vhost-user: memory region %u can be shrunk by "
+			     "the front-end (no F_SEAL_SHRINK): SIGBUS guard",
+			     i);
+		if ((rc = vu_sigbus_guard()))
+			goto unmap;
+		map[i].base = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_NORESERVE, fds[i], 0);
+		if (map[i].base == MAP_FAILED) {
+			map[i].base = NULL;
+			rc = -errno;
+			goto unmap;
+		}
+		map[i].len = len;
+		mem->r[i].host = (uint8_t *)map[i].base + off[i];
+	}
+
+	for (i = 0; i < mem->n; i++) {
+		map[i].off = off[i];
+		map[i].fd = fds[i];
+	}
+	return 0;
+
+unmap:
+	for (i = 0; i < mem->n; i++) {
+		if (map[i].base)
+			munmap(map[i].base, map[i].len);
+		map[i].base = NULL;
+	}
+	return rc;
+}
+
+/**
  * vu_set_mem_table() - SET_MEM_TABLE: map the regions of a memory table
- * @m:		Message, checked; its fds are taken (closed)
+ * @m:		Message, checked; its fds are taken (kept with their mappings,
+ *		closed when unmapped)
  * @p:		Its payload, decoded: @p->mem
  * @reply:	Unused
  *
@@ -1430,49 +1520,13 @@ static int vu_set_mem_table(struct vu_msg *m, const union vu_payload *p,
 	if ((rc = vu_mem_check(&mem)))
 		goto close;
 
-	for (i = 0; i < mem.n; i++) {
-		size_t len = (size_t)(off[i] + mem.r[i].size);
-		struct stat st;
-		int seals;
-
-		if (fstat(m->fds[i], &st) < 0) {
-			rc = -errno;
-			goto unmap;
-		}
-		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < len) {
-			rc = -EINVAL;
-			goto unmap;
-		}
-		/* A hugetlbfs file maps in whole huge pages, its st_blksize
-		 * (stat(2)): so must the zero pages vu_sigbus() puts there,
-		 * and munmap(), as a huge page can't be split
-		 * (Documentation/admin-guide/mm/hugetlbpage.rst)
-		 */
-		if (st.st_blksize > 0 && st.st_blksize <= (1L << 30) &&
-		    !(st.st_blksize & (st.st_blksize - 1)))
-			len = ROUND_UP(len, (size_t)st.st_blksize);
-		seals = fcntl(m->fds[i], F_GET_SEALS);
-		if (seals < 0 || !(seals & F_SEAL_SHRINK))
-			info_ratelimit(now_ms(), "vhost-user: memory region %u can be shrunk by "
-			     "the front-end (no F_SEAL_SHRINK): SIGBUS guard",
-			     i);
-		if ((rc = vu_sigbus_guard()))
-			goto unmap;
-		map[i].base = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED | MAP_NORESERVE, m->fds[i], 0);
-		if (map[i].base == MAP_FAILED) {
-			map[i].base = NULL;
-			rc = -errno;
-			goto unmap;
-		}
-		map[i].len = len;
-		mem.r[i].host = (uint8_t *)map[i].base + off[i];
-	}
+	if ((rc = vu_regions_map(&mem, off, m->fds, map)))
+		goto close;
 
 	vu_mem_unmap();
 	memcpy(vu.map, map, sizeof(map));
 	vu.mem = mem;
-	vu_msg_close_fds(m);
+	m->nfds = 0;		/* the files are kept in vu.map */
 
 	/* Rings live at front-end addresses: translate them again */
 	for (i = 0; i < VU_QUEUES; i++) {
@@ -1485,10 +1539,6 @@ static int vu_set_mem_table(struct vu_msg *m, const union vu_payload *p,
 	}
 	return VU_NO_REPLY;
 
-unmap:
-	for (i = 0; i < mem.n; i++)
-		if (map[i].base)
-			munmap(map[i].base, map[i].len);
 close:
 	vu_mem_unmap();
 	vu_msg_close_fds(m);
@@ -2854,4 +2904,228 @@ void vu_stats_print(void)
 			    vu_stats.rx_full, vu_stats.rx_bad_len,
 			    vu_stats.rx_bad_gso, vu_stats.kicks,
 			    vu_stats.calls);
+}
+
+/**
+ * vu_snapshot() - Hitless restart, old process: the device's state
+ * @s:		Filled: features, memory table with each region's file, each
+ *		queue's addresses, indices, flags and eventfds (descriptors
+ *		are ours, still open: the caller sends copies)
+ *
+ * Taken between two batches of the main loop, after tap_flush(): no chain
+ * is in flight (frames from the guest are copied and their chains returned
+ * in the same batch, frames to it published), so the rings' state is
+ * all in the indices.  Used entries not yet published are published here.
+ *
+ * Return: NULL, or why the device can't be handed over now (a message
+ *	   half received, a migration's dirty-page log or device state
+ *	   transfer running, a broken ring)
+ */
+const char *vu_snapshot(struct vu_snap *s)
+{
+	unsigned i;
+
+	memset(s, 0, sizeof(*s));
+	if (vu.fd < 0)
+		return "no front-end";
+	if (vu.in_len || vu.in.nfds)
+		return "a vhost-user message is half received";
+	/* A log left mapped after logging stopped isn't handed over: the
+	 * front-end sends SET_LOG_BASE again when it starts logging
+	 */
+	if (vu_logging() || vu.xfer.state == VU_XFER_RUNNING || vu.xfer.buf)
+		return "a migration runs (dirty-page log or device state)";
+	if (vu.broken || vu_sigbus_hit)
+		return "the front-end is being dropped";
+
+	s->features = vu.features;
+	s->protocol = vu.protocol;
+	s->rx_full = vu.rx_full;
+	s->tso_off = vu.tso_off;
+	s->uso_off = vu.uso_off;
+	s->had_buffers = vu.had_buffers;
+	s->nregions = (uint8_t)vu.mem.n;
+	for (i = 0; i < vu.mem.n; i++) {
+		s->r[i].gpa = vu.mem.r[i].gpa;
+		s->r[i].size = vu.mem.r[i].size;
+		s->r[i].uva = vu.mem.r[i].uva;
+		s->r[i].off = vu.map[i].off;
+		s->r[i].fd = vu.map[i].fd;
+	}
+	for (; i < VU_REGIONS_MAX; i++)
+		s->r[i].fd = -1;
+	for (i = 0; i < VU_QUEUES; i++) {
+		struct vu_queue *q = &vu.q[i];
+		struct vu_snap_queue *sq = &s->q[i];
+
+		vu_used_publish(i);
+		sq->num = q->vq.num;
+		sq->desc = q->vq.desc_uva;
+		sq->avail = q->vq.avail_uva;
+		sq->used = q->vq.used_uva;
+		sq->log_gpa = q->log_gpa;
+		sq->last_avail = q->vq.last_avail;
+		sq->used_idx = q->vq.used_idx;
+		sq->addr_set = q->addr_set;
+		sq->enabled = q->enabled;
+		sq->started = q->started;
+		sq->log_used = q->log_used;
+		sq->kick = q->kick_fd;
+		sq->call = q->call_fd;
+		sq->err = q->err_fd;
+	}
+	return NULL;
+}
+
+/**
+ * vu_snap_check() - Hitless restart, new process: is a state consistent?
+ * @s:		State received (descriptors not looked at)
+ *
+ * What the front-end's messages would have been checked for: features we
+ * offer and that fit together, a memory table vu_mem_check() takes, queue
+ * sizes that are powers of 2 up to VQ_SIZE_MAX, a started queue with its
+ * addresses set.  Rings are translated by vu_resume() (vq_map()), once
+ * the memory is mapped.
+ *
+ * Return: 0, or -EINVAL
+ */
+int vu_snap_check(const struct vu_snap *s)
+{
+	struct vu_mem mem = { .n = s->nregions };
+	unsigned i;
+
+	if ((s->features & ~vu_offered) || !vu_features_consistent(s->features) ||
+	    (s->protocol & ~(uint64_t)VU_PROTOCOL_FEATURES) ||
+	    s->nregions > VU_REGIONS_MAX)
+		return -EINVAL;
+	for (i = 0; i < s->nregions; i++) {
+		mem.r[i].gpa = s->r[i].gpa;
+		mem.r[i].size = s->r[i].size;
+		mem.r[i].uva = s->r[i].uva;
+		if (s->r[i].off + s->r[i].size < s->r[i].off ||
+		    s->r[i].off + s->r[i].size > SIZE_MAX)
+			return -EINVAL;
+	}
+	if (s->nregions && vu_mem_check(&mem))
+		return -EINVAL;
+	for (i = 0; i < VU_QUEUES; i++) {
+		const struct vu_snap_queue *sq = &s->q[i];
+
+		if (sq->num > VQ_SIZE_MAX || (sq->num & (sq->num - 1)) ||
+		    (sq->started && (!sq->num || !sq->addr_set ||
+				     !s->nregions)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vu_resume() - Hitless restart, new process: take the device over
+ * @fd:		The front-end's connected socket, non-blocking
+ * @s:		State, vu_snap_check() passed; descriptors are ours now
+ *		(-1 where there was none): taken here, closed on failure
+ *
+ * The memory is mapped from the same files, the queues go on from the
+ * same indices with the same eventfds: the front-end sees nothing.  Each
+ * started queue's kick eventfd gets a write of 1 from us, as a guest's
+ * kick, so that what the old process left (chains in the transmit queue,
+ * receive buffers a blocked flush waits for) is looked at once we run.
+ *
+ * Context: set-up, before isolation (restart_take())
+ * Return: 0, or -errno (the front-end is detached, the caller closes @fd)
+ */
+int vu_resume(int fd, struct vu_snap *s)
+{
+	uint64_t off[VU_REGIONS_MAX];
+	int fds[VU_REGIONS_MAX];
+	struct vu_map map[VU_REGIONS_MAX] = { 0 };
+	unsigned i;
+	int rc;
+
+	vu_attach(fd);
+	for (i = 0; i < VU_QUEUES; i++) {	/* ours from here on */
+		vu.q[i].kick_fd = s->q[i].kick;
+		vu.q[i].call_fd = s->q[i].call;
+		vu.q[i].err_fd = s->q[i].err;
+	}
+	if (vu_snap_check(s)) {
+		rc = -EINVAL;
+		goto fail;
+	}
+	vu.features = s->features;
+	vu.protocol = s->protocol;
+	vu.hdr_len = (vu_has(VIRTIO_F_VERSION_1) ||
+		      vu_has(VIRTIO_NET_F_MRG_RXBUF)) ?
+		     sizeof(struct virtio_net_hdr_mrg_rxbuf) :
+		     sizeof(struct virtio_net_hdr);
+	vu.tso_off = s->tso_off;
+	vu.uso_off = s->uso_off;
+	vu.had_buffers = s->had_buffers;
+
+	vu.mem.n = 0;
+	for (i = 0; i < s->nregions; i++) {
+		vu.mem.r[i].gpa = s->r[i].gpa;
+		vu.mem.r[i].size = s->r[i].size;
+		vu.mem.r[i].uva = s->r[i].uva;
+		off[i] = s->r[i].off;
+		fds[i] = s->r[i].fd;
+		if (fds[i] < 0) {
+			rc = -EBADF;
+			goto fail;
+		}
+	}
+	{
+		struct vu_mem mem = vu.mem;
+
+		mem.n = s->nregions;
+		if ((rc = vu_regions_map(&mem, off, fds, map)))
+			goto fail;
+		memcpy(vu.map, map, sizeof(map));
+		vu.mem = mem;
+		for (i = 0; i < s->nregions; i++)
+			s->r[i].fd = -1;	/* in vu.map now */
+	}
+
+	for (i = 0; i < VU_QUEUES; i++) {
+		const struct vu_snap_queue *sq = &s->q[i];
+		struct vu_queue *q = &vu.q[i];
+
+		q->vq.num = sq->num;
+		q->vq.desc_uva = sq->desc;
+		q->vq.avail_uva = sq->avail;
+		q->vq.used_uva = sq->used;
+		q->log_gpa = sq->log_gpa;
+		q->log_used = sq->log_used;
+		q->addr_set = sq->addr_set;
+		q->enabled = sq->enabled;
+		q->vq.last_avail = sq->last_avail;
+		if (!sq->started)
+			continue;
+		if (q->kick_fd < 0 || (rc = vq_map(&q->vq, &vu.mem))) {
+			rc = -EFAULT;
+			goto fail;
+		}
+		q->vq.used_idx = sq->used_idx;
+		q->started = true;
+		if (vu_watch && vu_watch(q->kick_fd, i, true) < 0) {
+			q->started = false;
+			rc = -EIO;
+			goto fail;
+		}
+		(void)vu_efd_write(q->kick_fd, 1);
+	}
+	info("vhost-user: device taken over: features 0x%llx, %u region%s, "
+	     "queues at %u/%u and %u/%u", (unsigned long long)vu.features,
+	     vu.mem.n, vu.mem.n == 1 ? "" : "s", vu.q[0].vq.last_avail,
+	     vu.q[0].vq.used_idx, vu.q[1].vq.last_avail, vu.q[1].vq.used_idx);
+	return 0;
+
+fail:
+	for (i = 0; i < s->nregions && i < VU_REGIONS_MAX; i++) {
+		if (s->r[i].fd >= 0)
+			close(s->r[i].fd);
+		s->r[i].fd = -1;
+	}
+	vu_detach();
+	return rc;
 }

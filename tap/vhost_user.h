@@ -134,6 +134,68 @@ struct vu_state_ops {
 	void (*done)(bool load);
 };
 
+/**
+ * struct vu_snap_region - One region of guest memory, for a restart
+ * @gpa:	Guest physical address
+ * @size:	Bytes
+ * @uva:	Front-end's address
+ * @off:	Offset in its file
+ * @fd:		The file (a descriptor, or in a hand-over stream its index)
+ */
+struct vu_snap_region {
+	uint64_t gpa, size, uva, off;
+	int fd;
+};
+
+/**
+ * struct vu_snap_queue - One virtqueue, for a restart
+ * @num:	Size, 0 if not set
+ * @desc:	Front-end address of the descriptor table
+ * @avail:	Front-end address of the available ring
+ * @used:	Front-end address of the used ring
+ * @log_gpa:	Where the used ring is logged (VHOST_VRING_F_LOG)
+ * @last_avail:	Next available index to take (free running)
+ * @used_idx:	Used index published (free running)
+ * @addr_set:	SET_VRING_ADDR received
+ * @enabled:	Enabled
+ * @started:	Started (kick eventfd, rings mapped)
+ * @log_used:	VHOST_VRING_F_LOG set
+ * @kick:	Kick eventfd, -1 if none (descriptor, or index)
+ * @call:	Call eventfd, -1 if none
+ * @err:	Error eventfd, -1 if none
+ */
+struct vu_snap_queue {
+	uint32_t num;
+	uint64_t desc, avail, used, log_gpa;
+	uint16_t last_avail, used_idx;
+	bool addr_set, enabled, started, log_used;
+	int kick, call, err;
+};
+
+/**
+ * struct vu_snap - The vhost-user device's state, for a hitless restart
+ * @features:	Negotiated virtio features
+ * @protocol:	Negotiated protocol features
+ * @rx_full:	The receive queue had no buffer left
+ * @tso_off:	TCP super-frames to the guest stopped (buffers too small)
+ * @uso_off:	UDP super-frames to the guest stopped
+ * @had_buffers: The rings showed buffers (the memory is shared)
+ * @nregions:	Regions of the memory table
+ * @r:		Regions
+ * @q:		Queues 0 (receiveq) and 1 (transmitq)
+ */
+struct vu_snap {
+	uint64_t features, protocol;
+	bool rx_full, tso_off, uso_off, had_buffers;
+	uint8_t nregions;
+	struct vu_snap_region r[VU_REGIONS_MAX];
+	struct vu_snap_queue q[VU_QUEUES];
+};
+
+const char *vu_snapshot(struct vu_snap *s);
+int vu_snap_check(const struct vu_snap *s);
+int vu_resume(int fd, struct vu_snap *s);
+
 void vu_set_watch(vu_watch_fn fn);
 void vu_offer_upstream_only(bool on);
 void vu_set_state_ops(vu_state_watch_fn watch, const struct vu_state_ops *ops);

@@ -235,6 +235,7 @@ def main():
     for name, prog in seqs.items():
         put('seq', name, bytes.fromhex(prog))
     vhost_fds_seeds()
+    restart_seeds()
 
 
 def vhost_fds_setup(mem=1, kick=1, call=1):
@@ -277,6 +278,93 @@ def vhost_fds_seeds():
     }
     for name, ops in seeds.items():
         put('vhost_fds', name, ops)
+
+
+def restart_rec(rtype, payload):
+    """A hand-over record: type, reserved, payload length (passt/restart.h)"""
+    return struct.pack('!BBH', rtype, 0, len(payload)) + payload
+
+
+def restart_stream(recs, nfds):
+    """A hand-over stream: the 24-byte header, then the records"""
+    body = b''.join(recs)
+    return (b'PASTAHO\n' + struct.pack('!HHIII', 1, 0, len(body), nfds,
+                                        len(recs)) + body)
+
+
+def restart_tcp(fd, events, flags=0x80, v4=True):
+    """RESTART_REC_TCP payload, 122 bytes, for a guest connection between
+    192.0.2.2:40000 and 198.51.100.1:80 (IPv4-mapped), or 2001:db8::2 and
+    2001:db8::1"""
+    if v4:
+        g = bytes(10) + b'\xff\xff' + bytes([192, 0, 2, 2])
+        f = bytes(10) + b'\xff\xff' + bytes([198, 51, 100, 1])
+    else:
+        g = bytes.fromhex('20010db8000000000000000000000002')
+        f = bytes.fromhex('20010db8000000000000000000000001')
+    p = g + f + struct.pack('!HHHIBBBBHIIIIIIIIHIIIIIIIqI', 40000, 80, events,
+                            flags, 0, 0, 7, 7, 1460, 1000, 1001, 1001,
+                            1001, 0, 1001, 65535, 65535, 65535, 5001,
+                            5001 + 65535, 65535, 1000, 0, 0, 212992, 0, fd)
+    assert len(p) == 122
+    return restart_rec(5, p)
+
+
+def restart_seeds():
+    # tap (passt's stream, fd 0), -c listener (fd 1), a listener (fd 2)
+    tap = restart_rec(1, struct.pack('!BBI', 2, 0, 0) +
+                      bytes.fromhex('9a559a559a55') + b'\x01' +
+                      bytes([192, 0, 2, 2]) +
+                      bytes.fromhex('20010db8000000000000000000000002') +
+                      bytes.fromhex('fe800000000000000000000000000002'))
+    ctl = restart_rec(3, struct.pack('!I', 1))
+    lst = restart_rec(4, struct.pack('!BBBBHI', 6, 0, 0, 0, 8080, 2))
+    est = 0x01 | 0x02 | 0x10		# SYN from the guest, connected, up
+    fin = est | 0x20 | 0x40 | 0x80	# then FINs both ways
+    acc = 0x04 | 0x08 | 0x10		# inbound: accepted, SYN sent, up
+    # A spliced connection: events 0, flags SFL_FROM_NS, pipes 3-4, 5-6
+    spl = restart_rec(6, struct.pack('!BBHHIIqIIIIII', 0, 4, 8080, 80,
+                                     0, 0, 0, 3, 4, 5, 6, 7, 8))
+    spl_nopipe = restart_rec(6, struct.pack('!BBHHIIqIIIIII', 0, 0, 8080,
+                                            80, 0, 0, 0, 3, 4, 0xffffffff,
+                                            0xffffffff, 0xffffffff,
+                                            0xffffffff))
+    rx = restart_rec(7, b'\x00' + struct.pack('!I', 60) + bytes(10))
+    seeds = {
+        'minimal': restart_stream([tap, ctl], 2),
+        'listener': restart_stream([tap, ctl, lst], 3),
+        'tcp_established': restart_stream([tap, ctl, restart_tcp(2, est)],
+                                          3),
+        'tcp_v6_fin': restart_stream([tap, ctl, restart_tcp(2, fin, 0,
+                                                            False)], 3),
+        'tcp_inbound': restart_stream([tap, ctl, lst,
+                                       restart_tcp(3, acc)], 4),
+        'splice': restart_stream([tap, ctl, spl], 9),
+        'splice_no_pipes': restart_stream([tap, ctl, spl_nopipe], 5),
+        'stream_bytes': restart_stream([tap, rx, ctl], 2),
+        'longer_record': restart_stream([tap, restart_rec(3, struct.pack(
+            '!I', 1) + b'\x00\x00'), restart_tcp(2, est)], 3),
+    }
+    # passt --vhost-user: the front-end's socket (fd 0), one 1 MiB region
+    # (fd 1), both queues of 256 started, kick and call eventfds (2-5)
+    vtap = restart_rec(1, struct.pack('!BBI', 3, 0, 0) +
+                       bytes.fromhex('9a559a559a55') + b'\x01' +
+                       bytes([192, 0, 2, 2]) + bytes(32))
+    uva = 0x7f3400000000
+    vu = struct.pack('!QQBB', (1 << 32) | (1 << 15), 0, 8, 1)
+    vu += struct.pack('!QQQQI', 0x40000000, 1 << 20, uva, 0, 1)
+    vu += struct.pack('!QQQQI', 0, 0, 0, 0, 0xffffffff) * 7
+    for q, base in ((0, 0), (1, 0x8000)):
+        vu += struct.pack('!IQQQQHHBIII', 256, uva + base,
+                          uva + base + 0x1000, uva + base + 0x2000, 0,
+                          1736 + q, 1736 + q, 7, 2 + 2 * q, 3 + 2 * q,
+                          0xffffffff)
+    assert len(vu) == 412
+    vctl = restart_rec(3, struct.pack('!I', 6))
+    seeds['vhost_user'] = restart_stream([vtap, restart_rec(8, vu), vctl,
+                                          restart_tcp(7, est)], 8)
+    for name, blob in seeds.items():
+        put('restart', name, blob)
 
 
 if __name__ == '__main__':

@@ -34,7 +34,7 @@ case $runs in
 esac
 build=${FUZZ_BUILD:-build-fuzz}
 cc=${FUZZ_CC:-clang}
-all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports wire ctl conf vhost vhost_fds"
+all="frame stream seq arp dhcp dhcpv6 ndp tcp_opt ports wire ctl conf vhost vhost_fds restart"
 harnesses=${*:-$all}
 # PKG_LIBS of the Makefile
 pkgs="libnl-3.0 libnl-route-3.0 libnl-genl-3.0 libnl-idiag-3.0 libseccomp libcap-ng"

@@ -11,6 +11,11 @@
 #
 # FILE_MIB (default 64, as issue 16 asks) sets the size each way;
 # VHOST_SHORT=1 makes it 8.
+# VHOST_RESTART=1 (opt-in, make check-vhost-restart): while R fetches the
+# file from the guest (IPv4) a second time, a new passt takes over the
+# running one (--restart-from its -c socket, passt.1): QEMU and the guest
+# must see nothing, the fetch must end whole (size, sha256), and the rest
+# of the test (IPv6 fetch, the second guest) runs on the new passt.
 # Release lane of make check only (no "asan: yes"): two TCG boots.
 # Time goes to the boots (~4-6 s each with the uncompressed kernel of
 # "make guest", twice that from the bzImage); the log says where it went.
@@ -110,7 +115,7 @@ gzip -1 -c "$WORK/run.cpio" >> "$WORK/initrd"
 
 mkdir -m 1777 "$WORK/s"
 S=$WORK/s/passt.sock
-start_passt "$S" --vhost-user -t $GUEST_PORT
+start_passt "$S" --vhost-user -t $GUEST_PORT -c "$WORK/ctl"
 
 # qemu CONSOLE EXTRA_CMDLINE - a guest on the vhost-user socket; QEMU_PID
 # vectors=0 (INTx, no MSI-X): QEMU 7.2 under TCG dereferences its absent
@@ -167,6 +172,36 @@ in_remote curl -sf --max-time 120 -o "$WORK/r4" "http://$H4:$GUEST_PORT/file" ||
 [ "$(wc -c < "$WORK/r4")" -eq $size ] && [ "$(sum "$WORK/r4")" = "$want_host" ] ||
 	fail "file served by the guest differs (IPv4)"
 log "R fetched $FILE_MIB MiB from the guest (-t, IPv4) in $(since "$t") s, intact"
+if [ "${VHOST_RESTART:-0}" = 1 ]; then
+	t=$(date +%s.%N)
+	# paced to take about 4 s, so the connection outlives the restart
+	bg in_remote curl -sSf --max-time 120 \
+		--limit-rate $((FILE_MIB * 256))K -o "$WORK/r4b" \
+		"http://$H4:$GUEST_PORT/file"
+	FETCH=$BG_PID
+	sleep 1
+	A=$PASST_PID
+	# B appends to the same log (O_APPEND): the greps below see both
+	ip netns exec "$H" "$PASST_BIN" -f -d -s "$S" --vhost-user \
+		-t $GUEST_PORT -c "$WORK/ctl" --restart-from "$WORK/ctl" \
+		>>"$WORK/passt.log" 2>&1 &
+	PASST_PID=$!
+	track $PASST_PID
+	WAIT_S=20 wait_for sh -c "! kill -0 $A" ||
+		{ show; fail "passt A is still running: nothing was handed over"; }
+	wait $A || { show; fail "passt A exited with $?"; }
+	kill -0 $FETCH 2>/dev/null ||
+		{ show; fail "the fetch ended before the restart"; }
+	wait_for grep -q "vhost-user: device taken over" "$WORK/passt.log" ||
+		{ show; fail "passt B didn't take the device over"; }
+	grep -q "took over from .*: [1-9][0-9]* flows" "$WORK/passt.log" ||
+		{ show; fail "passt B took over no connection"; }
+	wait $FETCH || { show; fail "the fetch across the restart failed"; }
+	[ "$(wc -c < "$WORK/r4b")" -eq $size ] &&
+		[ "$(sum "$WORK/r4b")" = "$want_host" ] ||
+		{ show; fail "file fetched across the restart differs"; }
+	log "R fetched $FILE_MIB MiB from the guest across a restart of passt in $(since "$t") s, intact: $(grep -o 'queues at .*' "$WORK/passt.log")"
+fi
 t=$(date +%s.%N)
 in_remote curl -sf -g --max-time 120 -o "$WORK/r6" "http://[$H6]:$GUEST_PORT/file" ||
 	{ show; fail "fetch from the guest over IPv6 (-t $GUEST_PORT)"; }

@@ -18,6 +18,7 @@
 # changes B's ports through the -c socket B took over.
 # First, a pasta that spawned its command refuses to be replaced, and
 # goes on.
+# Then the same as user nobody (rootless), 25 connections.
 # Before: B doesn't know --restart-from, exits at once, A keeps running.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
@@ -123,4 +124,86 @@ PESTO="$(dirname "$PASST_BIN")/pesto"
 wait_for in_host sh -c "ss -ltn | grep -q ':7313 '" ||
 	fail "B didn't open 7313 for pesto"
 stop_daemon $B "$WORK/b.log" "pasta B"
-pass "hitless restart: 100 connections (tap, splice, both ways) whole across a new pasta"
+log "ok: 100 streams through a root pasta"
+
+# Rootless: user nobody owns a user and network namespace (a process
+# "sleep" holds them, as a container runtime would) and runs pasta A'
+# attached to it; another pasta B' of the same user takes over from A'.
+# /dev/net/tun is 0600 here: a 0666 node is bind-mounted over it in a
+# private mount namespace (testing-recipes.md, "Rootless runs").  10
+# connections on the tap path (R to H:7320), 10 on the splice path (H's
+# loopback to 127.0.0.1:7320), 5 outbound from the namespace to R, each
+# 256 KiB both ways (about 1.6 s), sha256 checked, across the restart.
+command -v setpriv >/dev/null || fail "setpriv missing (util-linux)"
+RL="$WORK/rl"
+mkdir -p "$RL"
+chmod 1777 "$RL"
+ip netns exec "$H" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	unshare --user --map-root-user --net sleep 120 &
+HOLD=$!
+track $HOLD
+wait_for sh -c "[ \"\$(readlink /proc/$HOLD/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ]" ||
+	fail "no user namespace for nobody"
+# rootless_pasta LOG ARGS... - pasta as nobody in H, tun usable
+rootless_pasta() {
+	_log=$1; shift
+	ip netns exec "$H" unshare -m sh -c "mknod -m 666 $RL/tun.\$\$ c 10 200 &&
+		mount --bind $RL/tun.\$\$ /dev/net/tun &&
+		exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$PASTA_BIN -f -d --config-net -t 7320 -c $RL/ctl $* $HOLD" \
+		>"$_log" 2>&1 &
+	BG_PID=$!
+	track $BG_PID
+}
+rootless_pasta "$RL/a.log" --pid "$RL/a.pid"
+RA=$BG_PID
+wait_for test -s "$RL/a.pid" || { cat "$RL/a.log"; fail "rootless pasta A' wrote no PID file"; }
+[ "$(cat "$RL/a.pid")" = "$RA" ] || fail "rootless pasta A' isn't PID $RA"
+[ "$(stat -c %U /proc/$RA)" = nobody ] || fail "pasta A' doesn't run as nobody"
+# shellcheck disable=SC2317 # called through wait_for
+in_hold() { nsenter -t $HOLD -n "$@"; }
+nsenter -t $HOLD -n $S serve 7320 0.0.0.0 "$RL/res_n" &
+track $!
+bg in_remote $S serve 7321 0.0.0.0 "$RL/res_r"
+wait_for in_hold sh -c "ss -ltn | grep -q ':7320 '" || fail "no server in the rootless namespace"
+wait_for in_remote sh -c "ss -ltn | grep -q ':7321 '" || fail "no server in R"
+RSIZE=262144
+bg in_remote $S run $H4 7320 10 6000 $RSIZE "$RL/ready1"
+D1=$BG_PID
+bg in_host $S run 127.0.0.1 7320 10 7000 $RSIZE "$RL/ready2"
+D2=$BG_PID
+nsenter -t $HOLD -n $S run $R4B 7321 5 8000 $RSIZE "$RL/ready3" &
+D3=$!
+track $D3
+WAIT_S=20 wait_for sh -c "test -e $RL/ready1 && test -e $RL/ready2 &&
+	test -e $RL/ready3" ||
+	{ tail -20 "$RL/a.log"; fail "the rootless connections didn't open"; }
+sleep 0.3
+daemon_running $RA || daemon_gone $RA "$RL/a.log" "rootless pasta A'"
+rootless_pasta "$RL/b.log" --restart-from "$RL/ctl" --pid "$RL/b.pid"
+RB=$BG_PID
+WAIT_S=20 wait_for sh -c "! kill -0 $RA" ||
+	{ cat "$RL/b.log"; fail "rootless pasta A' is still running"; }
+wait $RA
+RC=$?
+[ $RC -eq 0 ] || { tail -20 "$RL/a.log"; fail "rootless pasta A' exited with $RC"; }
+WAIT_S=20 wait_for test -s "$RL/b.pid" ||
+	{ cat "$RL/b.log"; fail "rootless pasta B' wrote no PID file"; }
+daemon_running $RB || daemon_gone $RB "$RL/b.log" "rootless pasta B'"
+# All 25 were open at the hand-over (each is one flow, tap or spliced)
+NF=$(sed -n 's/.*took over from .*: \([0-9]*\) flows.*/\1/p' "$RL/b.log")
+[ "${NF:-0}" -ge 25 ] || { cat "$RL/b.log"; fail "B' took over ${NF:-no} flows, not the 25 open"; }
+[ "$(stat -c %U /proc/$RB)" = nobody ] || fail "pasta B' doesn't run as nobody"
+FAILED=0
+for c in $D1 $D2 $D3; do
+	wait $c || FAILED=1
+done
+[ $FAILED = 0 ] || { tail -30 "$RL/b.log"; fail "a rootless stream towards a client was cut or changed"; }
+WAIT_S=20 wait_for sh -c "test \$(cat $RL/res_n $RL/res_r 2>/dev/null | wc -l) -eq 25" ||
+	{ cat "$RL/res_n" "$RL/res_r"; fail "not every rootless upload ended"; }
+OK=$(cat "$RL/res_n" "$RL/res_r" | grep -c '^ok ')
+[ "$OK" -eq 25 ] || { cat "$RL/res_n" "$RL/res_r"; fail "$OK rootless uploads of 25 whole"; }
+in_remote $S run $H4 7320 1 9000 65536 "$RL/ready4" ||
+	{ tail -20 "$RL/b.log"; fail "a new connection through rootless B'"; }
+stop_daemon $RB "$RL/b.log" "rootless pasta B'"
+pass "hitless restart: 100 connections (tap, splice, both ways) whole across a new pasta, 25 across a rootless one"

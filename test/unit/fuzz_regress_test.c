@@ -60,6 +60,9 @@
 #define LLVMFuzzerTestOneInput fuzz_ctl_one
 #include "../fuzz/ctl.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_restart_one
+#include "../fuzz/restart.c"
+#undef LLVMFuzzerTestOneInput
 
 #define REPLAY_MAX	(1 << 20)	/* largest input replayed, bytes */
 
@@ -210,6 +213,12 @@ START_TEST(test_fuzz_vhost_fds_replay)
 }
 END_TEST
 
+START_TEST(test_fuzz_restart_replay)
+{
+	replay("restart", fuzz_restart_one);
+}
+END_TEST
+
 START_TEST(test_fuzz_conf_replay)
 {
 	int out = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
@@ -235,6 +244,7 @@ static Suite *fuzz_regress_suite(void)
 	tcase_add_test(tc, test_fuzz_seq_replay);
 	tcase_add_test(tc, test_fuzz_vhost_replay);
 	tcase_add_test(tc, test_fuzz_vhost_fds_replay);
+	tcase_add_test(tc, test_fuzz_restart_replay);
 	tcase_add_test(tc, test_fuzz_arp_replay);
 	tcase_add_test(tc, test_fuzz_dhcp_replay);
 	tcase_add_test(tc, test_fuzz_dhcpv6_replay);

@@ -227,6 +227,125 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/**
+ * vu_rec() - A vhost-user device record: one region, both queues started
+ * @r:		Filled
+ * @b:		Stream the descriptor indices are taken from
+ * @fds:	Descriptors (room for 8)
+ */
+static void vu_rec(struct restart_rec *r, struct restart_buf *b, int *fds)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	r->type = RESTART_REC_VU;
+	r->u.vu.features = 0x0000000100008000ULL;  /* VERSION_1, MRG_RXBUF */
+	r->u.vu.had_buffers = true;
+	r->u.vu.nregions = 1;
+	r->u.vu.r[0].gpa = 0x40000000;
+	r->u.vu.r[0].size = 0x100000;
+	r->u.vu.r[0].uva = 0x7f3400000000ULL;
+	r->u.vu.r[0].off = 0x1000;
+	r->u.vu.r[0].fd = (int)restart_fd_add(b, fds, 8, 20);
+	for (i = 1; i < VU_REGIONS_MAX; i++)
+		r->u.vu.r[i].fd = -1;
+	for (i = 0; i < VU_QUEUES; i++) {
+		struct vu_snap_queue *q = &r->u.vu.q[i];
+
+		q->num = 256;
+		q->desc = 0x7f3400000000ULL + i * 0x8000;
+		q->avail = q->desc + 0x1000;
+		q->used = q->desc + 0x2000;
+		q->last_avail = (uint16_t)(0xfff0 + i);
+		q->used_idx = (uint16_t)(0xffe0 + i);
+		q->addr_set = q->enabled = q->started = true;
+		q->kick = (int)restart_fd_add(b, fds, 8, 21 + 2 * (int)i);
+		q->call = (int)restart_fd_add(b, fds, 8, 22 + 2 * (int)i);
+		q->err = -1;
+	}
+}
+
+START_TEST(test_vu_layout)
+{
+	struct restart_buf b = { .p = sbuf, .size = sizeof(sbuf) };
+	struct restart_rec r;
+	const uint8_t *p;
+	int fds[8];
+
+	vu_rec(&r, &b, fds);
+	restart_put(&b, &r);
+	restart_hdr_put(&b, b.nfd);
+	ck_assert_uint_eq(b.nfd, 5);
+	p = sbuf + RESTART_HDR_LEN;
+	ck_assert_uint_eq(p[0], RESTART_REC_VU);
+	ck_assert_uint_eq((unsigned)p[2] << 8 | p[3], 412);
+	ck_assert_uint_eq(b.len, RESTART_HDR_LEN + 4 + 412);
+	p += 4;
+	ck_assert_uint_eq(p[3], 0x01);			/* features, bit 32 */
+	ck_assert_uint_eq(p[6], 0x80);			/* bit 15 */
+	ck_assert_uint_eq(p[16], 0x08);			/* had_buffers */
+	ck_assert_uint_eq(p[17], 1);			/* one region */
+	ck_assert_uint_eq(p[18 + 4], 0x40);		/* gpa */
+	ck_assert_uint_eq(p[18 + 13], 0x10);		/* size 0x100000 */
+	ck_assert_uint_eq(p[18 + 30], 0x10);		/* offset 0x1000 */
+	ck_assert_uint_eq(p[18 + 35], 0);		/* region 0: fd 0 */
+	ck_assert_uint_eq(p[54 + 32], 0xff);		/* region 1: none */
+	ck_assert_uint_eq(p[54 + 35], 0xff);
+	ck_assert_uint_eq((unsigned)p[308] << 8 | p[309], 256);	/* num */
+	ck_assert_uint_eq((unsigned)p[342] << 8 | p[343], 0xfff0);
+	ck_assert_uint_eq((unsigned)p[344] << 8 | p[345], 0xffe0);
+	ck_assert_uint_eq(p[346], 0x07);	/* addresses, enabled, started */
+	ck_assert_uint_eq(p[350], 1);			/* kick: fd 1 */
+	ck_assert_uint_eq(p[354], 2);			/* call: fd 2 */
+	ck_assert_uint_eq(p[355], 0xff);		/* no err fd */
+	ck_assert_uint_eq((unsigned)p[359 + 36] << 8 | p[359 + 37], 0xfff1);
+	ck_assert_uint_eq(p[359 + 44], 3);		/* queue 1 kick */
+
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(restart_parse(sbuf, b.len, b.nfd, count_cb, NULL), 0);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_mem_eq(&seen.rec.u.vu, &r.u.vu, sizeof(r.u.vu));
+}
+END_TEST
+
+START_TEST(test_vu_refusals)
+{
+	struct restart_buf b = { .p = sbuf, .size = sizeof(sbuf) };
+	struct restart_rec r;
+	int fds[8];
+
+	/* a descriptor for a region beyond the count */
+	vu_rec(&r, &b, fds);
+	r.u.vu.r[1].fd = (int)restart_fd_add(&b, fds, 8, 30);
+	restart_put(&b, &r);
+	restart_hdr_put(&b, b.nfd);
+	ck_assert_int_eq(restart_parse(sbuf, b.len, b.nfd, NULL, NULL),
+			 -RESTART_E_FD);
+
+	/* a started queue without its kick eventfd */
+	memset(&b, 0, sizeof(b));
+	b.p = sbuf;
+	b.size = sizeof(sbuf);
+	vu_rec(&r, &b, fds);
+	r.u.vu.q[1].kick = -1;
+	restart_put(&b, &r);
+	restart_hdr_put(&b, b.nfd);
+	ck_assert_int_eq(restart_parse(sbuf, b.len, b.nfd, NULL, NULL),
+			 -RESTART_E_FD);
+
+	/* nine regions */
+	memset(&b, 0, sizeof(b));
+	b.p = sbuf;
+	b.size = sizeof(sbuf);
+	vu_rec(&r, &b, fds);
+	r.u.vu.nregions = 9;
+	restart_put(&b, &r);
+	restart_hdr_put(&b, b.nfd);
+	ck_assert_int_eq(restart_parse(sbuf, b.len, b.nfd, NULL, NULL),
+			 -RESTART_E_FIELD);
+}
+END_TEST
+
 START_TEST(test_truncated)
 {
 	uint32_t nfds;
@@ -385,6 +504,8 @@ static Suite *restart_suite(void)
 	tcase_add_test(tc, test_every_byte_corrupted);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_tcp_events);
+	tcase_add_test(tc, test_vu_layout);
+	tcase_add_test(tc, test_vu_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
