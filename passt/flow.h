@@ -175,7 +175,7 @@ struct flow_accept {
  * @restart_adopt: New process: make a flow from one of those records,
  *		with its descriptors (-1 for none), already checked by
  *		restart_parse()
- * @stats_print: Print the type's counters (stats_dump())
+ * @stats_print: Print the type's counters (passt_stats_dump())
  * @counters:	The type's counters: an array of uint64_t ...
  * @ncounters:	... of this many elements (flow_stats_sum())
  */

@@ -88,6 +88,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 
@@ -136,22 +137,6 @@ static unsigned tap_tx_iovn;		/* iovecs used */
 static uint8_t tap_tx_gather[FRAME_MAX];	/* pcap copy of a gathered frame */
 static uint8_t tap_tx_pend_buf[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
 static struct stream_tx tap_tx_pend;	/* unwritten tail of a stream flush */
-
-/**
- * iov_length() - Total length of an iovec array
- * @iov:	Array
- * @n:		Entries
- *
- * Return: sum of iov_len, bytes
- */
-static size_t iov_length(const struct iovec *iov, size_t n)
-{
-	size_t l = 0;
-
-	while (n--)
-		l += iov[n].iov_len;
-	return l;
-}
 
 /**
  * tap_dev_open_current_ns() - Create the tap device in the current netns
