@@ -255,9 +255,10 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
  *
  * Context: main loop
  */
-void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
-			    const size_t *len, const uint16_t *gso,
-			    unsigned n)
+static void passt_frames_input_gso(struct ctx *ctx,
+				   const uint8_t *const *frame,
+				   const size_t *len, const uint16_t *gso,
+				   unsigned n)
 {
 	unsigned i, good = 0;
 

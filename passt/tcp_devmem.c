@@ -121,6 +121,7 @@ struct dm_conn {
 	bool dm;
 };
 
+VISIBLE_IF_UNIT
 struct tcp_devmem_stats tcp_devmem_stats;
 
 static struct dm_piece dm_pieces[DM_PIECES];

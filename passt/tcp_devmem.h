@@ -49,7 +49,9 @@ struct tcp_devmem_stats {
 	uint64_t store_full;		/* reads put off: piece store full */
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct tcp_devmem_stats tcp_devmem_stats;
+#endif
 
 void tcp_devmem_stats_print(void);
 

@@ -223,7 +223,7 @@ static uint8_t udp_cmsg_gso[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 static struct mmsghdr udp_mh_split[UDP_GSO_SEGS_IN_MAX];
 static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
-struct udp_stats udp_stats;
+static struct udp_stats udp_stats;
 
 /**
  * udp_kind_spliced() - Is a flow spliced (socket to socket, no frames)?

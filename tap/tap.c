@@ -91,6 +91,7 @@
 #include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
+#include "../lib/visible.h"
 
 /* Linux 6.2, include/uapi/linux/if_tun.h and virtio_net.h */
 #ifndef TUN_F_USO4
@@ -556,6 +557,7 @@ int tap_rx(struct tap_rx_batch *b)
  *
  * Return: start of free space; *@avail is 0 if a flush is needed
  */
+VISIBLE_IF_UNIT
 uint8_t *tap_tx_space(size_t *avail)
 {
 	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS)
@@ -574,7 +576,7 @@ uint8_t *tap_tx_space(size_t *avail)
  *
  * Return: frames that tap_tx_add() can still take (bytes permitting)
  */
-unsigned tap_tx_frames_free(void)
+static unsigned tap_tx_frames_free(void)
 {
 	unsigned n = MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
 

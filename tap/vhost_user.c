@@ -449,6 +449,7 @@ struct vu_dev {
 	struct vu_xfer xfer;
 };
 
+VISIBLE_IF_UNIT
 struct vu_stats vu_stats;
 
 static struct vu_dev vu = { .fd = -1, .xfer.fd = -1 };

@@ -18,7 +18,8 @@
 # - warnings: the number of compiler warnings of a build from scratch with
 #   the Makefile's warning set (without -Werror), release objects and unit
 #   programs, in a temporary directory (two jobs, about a minute);
-# - names: exports without their file's prefix (test/check_names.sh);
+# - names: exports without their file's prefix (test/check_names.sh), and
+#   exports no other object of the daemon uses (pesto's and main aside);
 # - duplicates: pairs of places sharing six or more lines, if the
 #   "duplicates" tool is installed (not part of the project).
 set -u
@@ -67,6 +68,17 @@ if [ -d "$BUILD/obj" ]; then
 		--pairs-budget 999 |
 		sed -n 's/^\(passt\/ largest circle\|two-way pairs\): /deps: &/p'
 	sh test/check_names.sh "$BUILD" obj | tail -1
+	# Exports no other object of the daemon uses (pesto's and main
+	# aside): each should be static, or VISIBLE_IF_UNIT for the tests
+	# shellcheck disable=SC2046 # one word per object
+	set -- $(find "$BUILD/obj" -name '*.o' | sort)
+	nm --defined-only -g "$@" | awk '$2 ~ /^[BCDGRSTV]$/ { print $3 }' |
+		sort > "${TMPDIR:-/tmp}/metrics.def.$$"
+	nm -u "$@" | awk 'NF { print $NF }' | sort -u > "${TMPDIR:-/tmp}/metrics.und.$$"
+	own=$(comm -23 "${TMPDIR:-/tmp}/metrics.def.$$" "${TMPDIR:-/tmp}/metrics.und.$$" |
+	      grep -vxE 'main|wire_rule_put|wire_table_rules' | tr '\n' ' ')
+	rm -f "${TMPDIR:-/tmp}/metrics.def.$$" "${TMPDIR:-/tmp}/metrics.und.$$"
+	echo "exports only their own file uses: $(echo "$own" | wc -w) $own"
 else
 	echo "deps, names: no $BUILD/obj (make first)"
 fi
