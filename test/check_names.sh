@@ -25,6 +25,7 @@ conf/check.c      conf_          the option parser, split over conf/: conf_ is i
 conf/options.c    conf_          the option parser, split over conf/: conf_ is its prefix
 conf/ctl_ops.c    ctl_           operations on the -c/--conf-path request table (passt/ctl.c, pesto)
 conf/ports.c      fwd_           forwarding rules (struct fwd_rule): parser and formatter, shared with pesto
+conf/host.c       host_,netlink_host_,=netlink_watch_derive  the configuration derived from the host through netlink (was conf/netlink.c)
 lib/log.c         log_,=die_msg,=assert_fail  back-ends of the die() and ASSERT() macros of log.h
 entry/main.c      =main          the entry point
 passt/isolation.c isolate_       a verb, as upstream passt: isolate_initial(), isolate_postfork()
