@@ -14,15 +14,15 @@
 # table below gives others.  Exit 1 if anything is printed.
 #
 # The table: file, then its prefixes (separated by ","), then the reason.
-# A prefix matches the start of a name; "=name" matches that name only.
+# A prefix matches the start of a name; "=name" matches that name only.  A
+# folder ("conf/") gives prefixes every file of it may use besides its own.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${1:-build}
 OBJ=${2:-obj}
 
 PREFIXES='
-conf/check.c      conf_          the option parser, split over conf/: conf_ is its prefix
-conf/options.c    conf_          the option parser, split over conf/: conf_ is its prefix
+conf/             conf_          any file of conf/ (the option parser split over files: check.c, options.c)
 conf/ctl_ops.c    ctl_           operations on the -c/--conf-path request table (passt/ctl.c, pesto)
 conf/ports.c      fwd_           forwarding rules (struct fwd_rule): parser and formatter, shared with pesto
 conf/host.c       host_,netlink_host_,=netlink_watch_derive  the configuration derived from the host through netlink (was conf/netlink.c)
@@ -76,6 +76,9 @@ $2 !~ /^[BCDGRSTV]$/ { next }
 		base = f; sub(/.*\//, "", base); sub(/\.c$/, "", base)
 		p = base "_,=" base
 	}
+	dir = f; sub(/[^\/]*$/, "", dir)
+	if (dir in pfx)
+		p = p "," pfx[dir]
 	np = split(p, ps, ",")
 	good = 0
 	for (i = 1; i <= np; i++)
