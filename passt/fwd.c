@@ -739,7 +739,12 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		setsockopt(s, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	}
-	if (proto == IPPROTO_TCP && listen(s, 128) < 0) {
+	/* The kernel's cap, net.core.somaxconn (4096 by default): a burst
+	 * while we're busy waits in the accept queue; a backlog of 128
+	 * dropped the 129th handshake and its peer backed off for up to a
+	 * minute (listen(2), Documentation/networking/ip-sysctl.rst)
+	 */
+	if (proto == IPPROTO_TCP && listen(s, SOMAXCONN) < 0) {
 		ret = -errno;
 		goto close_s;
 	}

@@ -166,6 +166,20 @@ setup_routed() {
 	ip -n "$D" -6 route add default via "$_r6"
 }
 
+# readdress_host OLD4 NEW4 GW4 OLD6 NEW6 GW6 - move H's h0 from OLD4/24 and
+# OLD6/64 to NEW4/24 and NEW6/64 (nodad), default routes via GW4 and GW6,
+# in one netlink batch, as a DHCP renewal that changes the lease does
+readdress_host() {
+	ip -n "$H" -batch - <<EOF || fail "re-addressing H: $1 -> $2, $4 -> $5"
+addr del $1/24 dev h0
+addr add $2/24 dev h0
+route replace default via $3
+addr del $4/64 dev h0
+addr add $5/64 dev h0 nodad
+route replace default via $6
+EOF
+}
+
 # firewall NS - load the nftables rules read from stdin, one a line (such
 # as "ip daddr 203.0.113.0/28 reject with icmp type net-unreachable"),
 # into NS's forward hook (after routing: packets NS forwards), table

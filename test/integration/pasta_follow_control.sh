@@ -259,14 +259,7 @@ T0=$(date +%s%3N); changed vpn-down
 
 ip -n "$R" addr add 203.0.113.2/24 dev r0
 ip -n "$R" addr add 2001:db8:3::2/64 dev r0 nodad
-ip -n "$H" -batch - <<EOF || fail "re-addressing H"
-addr del $H4/24 dev h0
-addr add 203.0.113.1/24 dev h0
-route replace default via 203.0.113.2
-addr del $H6/64 dev h0
-addr add 2001:db8:3::1/64 dev h0 nodad
-route replace default via 2001:db8:3::2
-EOF
+readdress_host $H4 203.0.113.1 203.0.113.2 $H6 2001:db8:3::1 2001:db8:3::2
 T0=$(date +%s%3N); changed readdress
 
 stop_pasta

@@ -73,24 +73,10 @@ has() { grep -qx "$2" "$1" || { cat "$1"; fail "$1: expected $2"; }; }
 slaac() { ip -n "$N" -6 -o addr show dev h0 scope global | grep " inet6 $1:"; }
 
 readdress() {
-	ip -n "$H" -batch - <<EOF || fail "re-addressing H"
-addr del $H4/24 dev h0
-addr add 203.0.113.1/24 dev h0
-route replace default via 203.0.113.2
-addr del $H6/64 dev h0
-addr add 2001:db8:3::1/64 dev h0 nodad
-route replace default via 2001:db8:3::2
-EOF
+	readdress_host $H4 203.0.113.1 203.0.113.2 $H6 2001:db8:3::1 2001:db8:3::2
 }
 restore() {
-	ip -n "$H" -batch - <<EOF || fail "restoring H"
-addr del 203.0.113.1/24 dev h0
-addr add $H4/24 dev h0
-route replace default via $R4
-addr del 2001:db8:3::1/64 dev h0
-addr add $H6/64 dev h0 nodad
-route replace default via $R6
-EOF
+	readdress_host 203.0.113.1 $H4 $R4 2001:db8:3::1 $H6 $R6
 }
 
 # --no-follow-host: the start-up picture stays

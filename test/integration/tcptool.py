@@ -8,7 +8,11 @@ with a name), so both ends can check integrity without sharing files.
   serve-pattern PORT [--bind A]      for each connection: read a line "SEED SIZE\\n",
                                      send SIZE bytes of stream SEED, close
   fetch HOST PORT SEED SIZE          ask for and verify such a stream
-  concurrent HOST PORT N SIZE        N parallel fetches, all verified
+  concurrent HOST PORT N SIZE [CONNECT_S]
+                                     N parallel fetches, all verified; each
+                                     connect() within CONNECT_S seconds
+                                     (default 120), "N connected" printed
+                                     before any data is read
   serve-halfclose PORT [--bind A]    read until EOF, then reply with
                                      "GOT <bytes> <sha256>\\n" + 1 MiB pattern
   halfclose HOST PORT SIZE           send SIZE bytes, shutdown(SHUT_WR), check
@@ -164,13 +168,18 @@ def fetch(host, port, seed, size):
     return None
 
 
-def concurrent(host, port, n, size):
+def concurrent(host, port, n, size, connect_s=120.0):
     errors = []
     socks = []
     for i in range(n):           # all connected before any data flows
-        c = connect(host, port, timeout=120)
+        try:
+            c = connect(host, port, timeout=connect_s)
+        except OSError as e:
+            fail("connection %d of %d: connect(): %s" % (i + 1, n, e))
+        c.settimeout(120)
         c.sendall(b"c%d %d\n" % (i, size))
         socks.append(c)
+    print("%d connected" % n, flush=True)
 
     def one(i, c):
         try:
@@ -566,7 +575,8 @@ def main():
             fail(e)
         print("stream %s: %s bytes intact" % (a[3], a[4]))
     elif cmd == "concurrent":
-        concurrent(a[1], int(a[2]), int(a[3]), int(a[4]))
+        concurrent(a[1], int(a[2]), int(a[3]), int(a[4]),
+                   float(a[5]) if len(a) > 5 else 120.0)
     elif cmd == "serve-halfclose":
         serve_halfclose(int(a[1]), bind)
     elif cmd == "halfclose":
