@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* conf/check.c - Checks across options, and values derived from the host
  *
- * After every option is read (conf/conf.c), conf_check() refuses the
+ * After every option is read (conf/parse.c), conf_check() refuses the
  * combinations that make no sense (-4 with -6, a PID with --netns, ...);
  * conf_interfaces(), conf_derived() and conf_dns() then fill what was not
  * given from the host: template interfaces, addresses and routes
- * (conf/netlink.c), the loopback mapping, the user to run as, name servers
+ * (conf/host.c), the loopback mapping, the user to run as, name servers
  * and search domains (conf/resolv.c).
  */
 #include <errno.h>
@@ -21,8 +21,9 @@
 #include <unistd.h>
 
 #include "conf_internal.h"
+#include "../lib/inany.h"
 #include "../lib/log.h"
-#include "netlink.h"
+#include "../lib/netlink.h"
 #include "ports.h"
 #include "resolv.h"
 

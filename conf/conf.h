@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* conf/conf.h - Run-time configuration: command line plus what the host says
  *
- * conf_parse() fills one struct conf from argv and from the host (routes,
- * addresses, MTU, resolv.conf).  After set-up the rest of the daemon treats
- * it as read only, except for the fields marked "learnt" (written by tap/
- * when the guest shows us its MAC or addresses).
+ * conf_parse() (conf/parse.c) fills one struct conf from argv and from the
+ * host (routes, addresses, MTU, resolv.conf).  After set-up the rest of the
+ * daemon treats it as read only, except for the fields marked "learnt"
+ * (written by tap/ when the guest shows us its MAC or addresses).
  */
 #ifndef CONF_CONF_H
 #define CONF_CONF_H
 
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../lib/inany.h"
+#include "../lib/netlink.h"
 #include "../lib/util.h"
 
 #define CONF_MAX_DNS		4	/* per family */
@@ -141,54 +144,19 @@ static inline bool fwd_table_on(const struct fwd_table *t)
 }
 
 /**
- * union conf_ip - IPv4 or IPv6 address, network order
- * @a4:		IPv4 view (the first 4 bytes)
- * @a6:		IPv6 view
- */
-union conf_ip {
-	struct in_addr a4;
-	struct in6_addr a6;
-};
-
-/**
- * struct conf_addr - Address of the template interface, for --config-net
- * @addr:	Address, network order
- * @prefix_len:	Its prefix length, bits
- */
-struct conf_addr {
-	union conf_ip addr;
-	int prefix_len;
-};
-
-/**
- * struct conf_route - Route through the template interface, for --config-net
- * @dst:	Destination network, network order
- * @gw:		Gateway, network order; all zeroes for a route without
- *		one (on-link destination)
- * @prefix_len:	Prefix length of @dst, bits (never 0: the default route
- *		is not in the list)
- * @metric:	Route priority (RTA_PRIORITY), lower wins
- */
-struct conf_route {
-	union conf_ip dst;
-	union conf_ip gw;
-	int prefix_len;
-	uint32_t metric;
-};
-
-/**
  * struct conf_tpl - Addresses and routes of the template interface that
  *		     pasta --config-net copies into the namespace
  * @addrs:	Global addresses, in the kernel's order (the guest's @addr,
  *		if the host has it, is one of them)
  * @addr_count:	Entries in @addrs
- * @routes:	Routes other than the default one (see netlink_host_defaults())
+ * @routes:	Routes other than the default one (never a zero prefix
+ *		length; see netlink_host_defaults())
  * @route_count: Entries in @routes
  */
 struct conf_tpl {
-	struct conf_addr addrs[CONF_TPL_ADDRS_MAX];
+	struct netlink_addr addrs[CONF_TPL_ADDRS_MAX];
 	unsigned addr_count;
-	struct conf_route routes[CONF_TPL_ROUTES_MAX];
+	struct netlink_route routes[CONF_TPL_ROUTES_MAX];
 	unsigned route_count;
 };
 
@@ -352,7 +320,7 @@ struct conf_given {
  * @splice_only:	--splice-only: no tap device, spliced connections only
  * @chroot_fallback:	--chroot-fallback: chroot() where pivot_root() fails
  * @peek_fallback:	--no-peek-offset: force the discard-buffer peek path
- * @udp_offload_off:	--no-udp-offload: no UDP_GRO, no UDP_SEGMENT
+ * @udp_offload_off:	--no-udp-offload: no UDP_GRO, no UDP_SEGMENT, no USO
  * @freebind:		--freebind: IP_FREEBIND on forwarded-port listeners
  *
  * @tcp_in, @udp_in:	-t, -u: host ports forwarded into the guest

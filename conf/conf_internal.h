@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* conf/conf_internal.h - What the files of command line parsing share
  *
- * conf/conf.c (the option table, getopt, help, defaults, conf_parse()),
+ * conf/parse.c (the option table, getopt, help, defaults, conf_parse()),
  * conf/options.c (each option's value, on its own) and conf/check.c (the
  * checks that involve several options, and the values derived from the
  * host) include this; nothing outside conf/ does (conf/conf.h is the
@@ -163,7 +163,7 @@ struct conf_state {
 	const struct conf_opt *vu_only;
 };
 
-/* conf.c */
+/* parse.c */
 __attribute__((noreturn))
 void conf_exit(int status);
 __attribute__((format(printf, 3, 4), noreturn))

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../lib/inany.h"
 #include "ctl_ops.h"
 #include "ports.h"
 

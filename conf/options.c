@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,8 +23,8 @@
 #include <linux/if_tun.h>
 
 #include "conf_internal.h"
+#include "../lib/inany.h"
 #include "../lib/log.h"
-#include "netlink.h"
 #include "ports.h"
 #include "resolv.h"
 

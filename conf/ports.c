@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "ports.h"
+#include "../lib/inany.h"
 #include "../lib/visible.h"
 
 VISIBLE_IF_UNIT

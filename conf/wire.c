@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "../lib/visible.h"
 #include "wire.h"
 

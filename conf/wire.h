@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../lib/inany.h"
 #include "conf.h"
 
 #define WIRE_MAGIC		"basil:s"	/* with its NUL: 8 bytes */

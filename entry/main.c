@@ -307,6 +307,7 @@ int main(int argc, char **argv)
 	signals_block_early();
 	conf_parse(c, argc, argv);
 	tap_guest_init(c);	/* run-time state from here on */
+	tap_uso_set_off(c->udp_offload_off);
 	ctx->ns_fd = ctx->host_ns_fd = -1;
 
 	if (c->debug)

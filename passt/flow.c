@@ -32,6 +32,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "epoll_ref.h"

@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 

@@ -5,7 +5,7 @@
  *
  * Unless --no-follow-host, follow_init() opens, before isolation and in
  * the host's network namespace, a libnl cache manager on the host's links,
- * addresses and routes (conf/netlink.c, netlink_watch_open()), and starts a
+ * addresses and routes (lib/netlink.c, netlink_watch_open()), and starts a
  * resolv.conf helper (follow_resolv_start()).  The helper, a child forked
  * then, holds an inotify instance watching resolv.conf, its directory
  * (tools replace the file: IN_MOVED_TO, IN_CREATE) and, if it is a
@@ -54,7 +54,8 @@
 
 #include "../conf/follow.h"
 #include "../lib/log.h"
-#include "../conf/netlink.h"
+#include "../lib/netlink.h"
+#include "../conf/host.h"
 #include "../conf/resolv.h"
 #include "../tap/services.h"
 #include "../tap/guest.h"

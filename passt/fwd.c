@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../tap/guest.h"
 #include "epoll_ref.h"

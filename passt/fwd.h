@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../conf/conf.h"
 
 struct ctx;

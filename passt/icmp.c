@@ -32,6 +32,7 @@
  * unreachable errors.
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <time.h>
 #include <linux/errqueue.h>
 #include <netinet/icmp6.h>
@@ -42,6 +43,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "../tap/csum.h"

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "../lib/inany.h"
 #include "../tap/frame.h"
 #include "epoll_ref.h"
 #include "flow.h"

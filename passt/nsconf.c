@@ -15,7 +15,7 @@
  * SOCK_SEQPACKET socketpair.  nsconf_update() sends it, per family, the
  * addresses and routes the namespace should have (the guest's address and
  * gateway, and what --config-net copies); the helper makes the tap link
- * match with netlink_sync() (conf/netlink.c): what's missing is added,
+ * match with netlink_sync() (lib/netlink.c): what's missing is added,
  * what the host lost is removed, but only what we put there (at set-up or
  * by an earlier request): addresses and routes a container or the user
  * added in the namespace are never touched.  Nothing comes back: the daemon never
@@ -31,7 +31,7 @@
 #include <linux/capability.h>
 
 #include "../lib/log.h"
-#include "../conf/netlink.h"
+#include "../lib/netlink.h"
 #include "isolation.h"
 #include "nsconf.h"
 #include "signals.h"
@@ -48,8 +48,8 @@ struct nsconf_fam {
 	uint32_t on;
 	uint32_t na;
 	uint32_t nr;
-	struct conf_addr addrs[CONF_TPL_ADDRS_MAX + 1];
-	struct conf_route routes[CONF_TPL_ROUTES_MAX + 1];
+	struct netlink_addr addrs[CONF_TPL_ADDRS_MAX + 1];
+	struct netlink_route routes[CONF_TPL_ROUTES_MAX + 1];
 };
 
 /**

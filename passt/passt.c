@@ -35,6 +35,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -43,6 +44,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "../tap/guest.h"

@@ -24,11 +24,12 @@
  *
  * In the namespace we bring up lo, create the tap (tap/tap.c), read or set
  * its MAC address, set the MTU and, with --config-net, the addresses and
- * default routes of both families through libnl-route (conf/netlink.c).
+ * default routes of both families through libnl-route (lib/netlink.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/if_ether.h>
 #include <linux/nsfs.h>
 #include <cap-ng.h>
 #include <sched.h>
@@ -49,7 +50,7 @@
 #include <unistd.h>
 
 #include "../lib/log.h"
-#include "../conf/netlink.h"
+#include "../lib/netlink.h"
 #include "../tap/guest.h"
 #include "../tap/tap.h"
 #include "epoll_ref.h"
@@ -412,7 +413,7 @@ static void pasta_ns_ipv6_sysctl(const char *ifname, const char *key,
  * @ifi:	Tap device index, in the current namespace
  * @af:		AF_INET or AF_INET6
  * @primary:	The address already added (network order), skipped here
- * @tpl:	Recorded addresses (conf/netlink.c, netlink_host_defaults())
+ * @tpl:	Recorded addresses (conf/host.c, netlink_host_defaults())
  *
  * A failure is not fatal: one warning line per address (a debug line if
  * the address is there already).
@@ -426,7 +427,7 @@ static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
 	int rc;
 
 	for (i = 0; i < tpl->addr_count; i++) {
-		const struct conf_addr *a = &tpl->addrs[i];
+		const struct netlink_addr *a = &tpl->addrs[i];
 
 		if (!memcmp(&a->addr, primary, alen))
 			continue;
@@ -447,7 +448,7 @@ static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
  * pasta_ns_tpl_routes() - Add the template interface's other routes
  * @ifi:	Tap device index, in the current namespace
  * @af:		AF_INET or AF_INET6
- * @tpl:	Recorded routes (conf/netlink.c, netlink_host_defaults())
+ * @tpl:	Recorded routes (conf/host.c, netlink_host_defaults())
  *
  * Routes to networks on the link go first, so that the gateways of the
  * others are reachable when those are added.  A failure is not fatal: one
@@ -455,7 +456,7 @@ static void pasta_ns_tpl_addrs(int ifi, int af, const void *primary,
  */
 static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
 {
-	static const union conf_ip zero;
+	static const union netlink_ip zero;
 	char d[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
 	size_t alen = af == AF_INET ? 4 : 16;
 	unsigned i, pass;
@@ -463,7 +464,7 @@ static void pasta_ns_tpl_routes(int ifi, int af, const struct conf_tpl *tpl)
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < tpl->route_count; i++) {
-			const struct conf_route *r = &tpl->routes[i];
+			const struct netlink_route *r = &tpl->routes[i];
 			bool has_gw = memcmp(&r->gw, &zero, alen);
 
 			if (has_gw != (pass == 1))

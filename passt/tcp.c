@@ -88,6 +88,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "../tap/csum.h"

@@ -21,6 +21,7 @@
  * tcp.c.
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>

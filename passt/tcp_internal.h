@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../tap/frame.h"
 #include "../tap/hdr.h"

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../tap/tap.h"
 #include "flow_table.h"

@@ -16,6 +16,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "passt.h"

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <stdbool.h>
 
+#include "../lib/inany.h"
 #include "flow.h"
 
 /**

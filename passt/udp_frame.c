@@ -8,12 +8,15 @@
  * udp_internal.h.
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../lib/eth.h"
+#include "../lib/inany.h"
 #include "../conf/conf.h"
 #include "../tap/csum.h"
 #include "../tap/frame.h"
@@ -47,6 +50,36 @@ size_t udp_payload_max(int mtu, bool v4)
 	if (mtu <= 0 || (size_t)mtu <= l3 + UDP_HLEN)
 		return 0;
 	return MIN((size_t)mtu - l3 - UDP_HLEN, lim);
+}
+
+/**
+ * udp_uso_joins() - May a datagram join the run of one UDP super-frame?
+ * @same:	It belongs to the run's flow, to the guest's unicast address
+ * @n:		Datagrams in the run, at least one
+ * @seg:	Payload length of the run's first datagram, bytes
+ * @last:	Payload length of the run's last datagram, bytes
+ * @bytes:	Payload bytes of the run so far
+ * @len:	Payload length of the datagram, bytes
+ * @v4:		IPv4 rather than IPv6
+ *
+ * The namespace's kernel cuts a super-frame into datagrams of gso_size
+ * bytes, the last one with what is left (Linux __udp_gso_segment()), at
+ * most TAP_GSO_SEGS_MAX of them: so a run is datagrams of one size and
+ * possibly one shorter last one, and one of length 0 can't be cut out.
+ * The super-frame is one IP packet: its payload must fit the 16-bit IPv4
+ * total length or IPv6 payload length (RFC 791, RFC 8200), and the frame
+ * FRAME_MAX, whatever the guest's MTU: udp_payload_max() of a 65,535-byte
+ * link, 65,507 bytes for IPv4, 65,487 for IPv6.  A run that grew past it
+ * could only go out one frame per datagram.
+ *
+ * Return: true if it joins, false if the run must be sent first
+ */
+bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
+		   size_t bytes, size_t len, bool v4)
+{
+	return same && n < TAP_GSO_SEGS_MAX && len && len <= seg &&
+	       last == seg &&
+	       bytes + len <= udp_payload_max(FRAME_MAX - ETH_HLEN, v4);
 }
 
 /**

@@ -14,6 +14,7 @@
 
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 #include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"
@@ -26,6 +27,8 @@
 #define UDP_KEY_SPLICE_NS	253	/* peer sent to a -U port in the netns */
 
 size_t udp_payload_max(int mtu, bool v4);
+bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
+		   size_t bytes, size_t len, bool v4);
 struct conf;
 size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 		      const struct flow_key *k, size_t plen, bool partial);

@@ -84,12 +84,14 @@
  * Memory: one static receive batch; nothing is allocated per datagram.
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/visible.h"
 #include "../tap/tap.h"

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 #include "../tap/frame.h"
 #include "udp_flow.h"

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "flow_table.h"
 #include "nsock.h"

@@ -34,6 +34,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "../lib/inany.h"
 #include "../conf/ctl_ops.h"
 #include "../conf/wire.h"
 #include "../passt/ctl.h"

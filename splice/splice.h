@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 #include "../passt/epoll_ref.h"
 

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "../lib/visible.h"
 #include "csum.h"
 #include "csum_impl.h"

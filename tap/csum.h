@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <sys/uio.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 
 uint32_t csum_unfolded(const void *buf, size_t len, uint32_t init);

@@ -60,6 +60,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "csum.h"
 #include "dns_name.h"

@@ -46,6 +46,7 @@
 #include <linux/if_ether.h>
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "csum.h"
 #include "dns_name.h"
 #include "hdr.h"

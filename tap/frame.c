@@ -48,6 +48,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../lib/inany.h"
 #include "../lib/log.h"
 #include "csum.h"
 #include "frame.h"

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/inany.h"
 #include "../lib/util.h"
 
 /* Why a frame was dropped: index into the drop counters */

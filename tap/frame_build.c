@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "csum.h"
 #include "frame.h"
 #include "hdr.h"

@@ -10,8 +10,10 @@
  * and when pasta removed an address from the namespace itself
  * (tap_guest_forget()).
  */
+#include <linux/if_ether.h>
 #include <string.h>
 
+#include "../lib/inany.h"
 #include "guest.h"
 #include "services.h"
 

@@ -4,6 +4,7 @@
 #ifndef TAP_GUEST_H
 #define TAP_GUEST_H
 
+#include <linux/if_ether.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>

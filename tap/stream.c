@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../lib/eth.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "../lib/visible.h"

@@ -88,6 +88,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../lib/eth.h"
 #include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
@@ -114,6 +115,7 @@ static enum tap_backend tap_be;
 static int tap_dev_fd = -1;
 static bool tap_vnet;
 static bool tap_uso;	/* the tap device takes VIRTIO_NET_HDR_GSO_UDP_L4 */
+static bool tap_uso_off;	/* --no-udp-offload: no UDP super-frames */
 static bool tap_pcap_on;
 
 /* Receive side */
@@ -243,7 +245,10 @@ static void tap_queues_reset(void)
  * The flags also say that we take such frames from the namespace
  * (tap_rx_dev(): a socket there sending with UDP_SEGMENT, or a GRO
  * aggregate it forwards, reaches us as one frame), so they stay set.
- * One line in the log says which.
+ * One line in the log says which.  With --no-udp-offload
+ * (tap_uso_set_off()) they are cleared instead, as on a kernel without
+ * them: the namespace's stack then cuts its own super-datagrams before
+ * the device (software GSO), and we write one frame per datagram.
  *
  * Context: set-up, from tap_init() of a tap device (pasta, main()),
  *	    before the seccomp filter: no #syscalls needed
@@ -252,12 +257,35 @@ static void tap_queues_reset(void)
 static bool tap_uso_probe(int fd)
 {
 	unsigned base = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
-	bool ok = !ioctl(fd, TUNSETOFFLOAD, base | TUN_F_USO4 | TUN_F_USO6);
+	bool ok;
+
+	if (tap_uso_off) {
+		/* A device handed over by a hitless restart may have them */
+		ioctl(fd, TUNSETOFFLOAD, base);
+		info("tap: UDP segmentation offload to the namespace: off (--no-udp-offload): one write per datagram, the namespace cuts its own");
+		return false;
+	}
+	ok = !ioctl(fd, TUNSETOFFLOAD, base | TUN_F_USO4 | TUN_F_USO6);
 
 	info("tap: UDP segmentation offload to the namespace: %s",
 	     ok ? "yes (datagrams of a flow in one write, and one read)" :
 		  "no (Linux < 6.2): one write per datagram");
 	return ok;
+}
+
+/**
+ * tap_uso_set_off() - Turn UDP super-frames off, both ways (--no-udp-offload)
+ * @off:	true: never announce or use UDP segmentation offload
+ *
+ * For tests and for kernels whose USO misbehaves: the fallback a kernel
+ * before 6.2 (tap) or a guest without VIRTIO_NET_F_GUEST_USO4/6
+ * (vhost-user) gets.  Datagram boundaries are the same either way.
+ *
+ * Context: set-up, after conf_parse(), before tap_init()
+ */
+void tap_uso_set_off(bool off)
+{
+	tap_uso_off = off;
 }
 
 /**
@@ -365,10 +393,12 @@ static bool tap_gso_offload(void)
  *	   VIRTIO_NET_HDR_GSO_UDP_L4 (tap_uso_probe()), or a vhost-user
  *	   guest that negotiated VIRTIO_NET_F_GUEST_USO4, _USO6 and _CSUM
  *	   (vu_guest_uso()); and no pcap capture; false for the stream
- *	   back-end
+ *	   back-end and with --no-udp-offload (tap_uso_set_off())
  */
 bool tap_uso_offload(void)
 {
+	if (tap_uso_off)
+		return false;
 	if (tap_be == TAP_VHOST)
 		return vu_guest_uso() && !tap_pcap_on;
 	return tap_be == TAP_DEV && tap_uso && !tap_pcap_on;

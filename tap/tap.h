@@ -84,6 +84,7 @@ extern struct tap_stats tap_stats;
 
 int tap_dev_open_current_ns(const char *ifname, char *ifname_out);
 int tap_dev_adopt(int fd, bool *vnet_hdr);
+void tap_uso_set_off(bool off);
 void tap_init(enum tap_backend be, int fd, bool vnet_hdr);
 void tap_detach(void);
 int tap_fd(void);

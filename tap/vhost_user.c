@@ -129,6 +129,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../lib/eth.h"
 #include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"

@@ -28,6 +28,7 @@
  * device MUST NOT, without VIRTIO_NET_F_GUEST_HDRLEN).
  */
 #include <errno.h>
+#include <linux/if_ether.h>
 #include <netinet/in.h>
 #include <string.h>
 

@@ -36,7 +36,7 @@ INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def node_of(path):
-    """conf/conf.c and conf/conf.h are the node conf/conf"""
+    """passt/tcp.c and passt/tcp.h are the node passt/tcp"""
     return os.path.splitext(os.path.normpath(path))[0]
 
 

@@ -20,12 +20,14 @@
       Markdown report on stdout: median [min-max] per scenario and
       implementation, ratios (median over repetitions of the per-repetition
       ratio) to the kernel and to Debian's pasta, daemon CPU and peak RSS,
-      stalls, many flows, and the targets of issues 7 and 13 with PASS/MISS.
+      stalls, many flows, and the targets of issues 7 and 13 with PASS/MISS;
+      live migration (MIG.N) from migrate.tsv beside RESULTS_TSV.
   bench.py smoke RESULTS_TSV
       Exit 0 if ours and the kernel produced numbers in every run, 1 if not.
 """
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -75,6 +77,11 @@ for _d in (0, 10, 40):
     for _l in ("0", "0.1", "1"):
         for _k, _t in (("D", "download"), ("U", "upload")):
             SCEN_TITLE["W%s%dL%s" % (_k, _d, _l)] = "%s, %d ms one way, %s %% loss" % (_t, _d, _l)
+MANY_RE = re.compile(r"^M[12]\.[0-9]+$")   # many flows, not MIG
+MIG_RE = re.compile(r"^MIG\.([0-9]+)$")
+for _n in (1, 100, 1000):
+    SCEN_TITLE["MIG.%d" % _n] = "MIG.%d migration, %d connection%s" % (
+        _n, _n, "" if _n == 1 else "s")
 WAN_TARGET = 0.95  # issue 20: ours/kernel in every long-RTT cell
 SLOW_FLOW_S = 1.0   # flows.py counts the flows slower than this (over_1s)
 STALL_FRAC = 0.25  # an interval below this fraction of the median is a stall
@@ -489,7 +496,7 @@ def cmd_report(tsv, meta_path):
             o.append("| " + " | ".join(line) + " |")
         o.append("")
 
-    many = [s for s in scens if s.startswith("M")]
+    many = [s for s in scens if MANY_RE.match(s)]
     if many:
         size = num(meta.get("flow_size"))
         o.append("## Many flows")
@@ -552,7 +559,7 @@ def cmd_report(tsv, meta_path):
         o.append("")
 
     daemons = [d for d in DAEMONS if d in impls]
-    if daemons:
+    if daemons and [s for s in scens if not MIG_RE.match(s)]:
         o.append("## Daemon cost")
         o.append("")
         o.append("CPU: utime+stime of the daemon during the client's run, "
@@ -564,7 +571,7 @@ def cmd_report(tsv, meta_path):
               ["%s RSS" % IMPL_TITLE[d] for d in daemons]
         o.append("| " + " | ".join(hdr) + " |")
         o.append("|" + "---|" * len(hdr))
-        for s in scens:
+        for s in [s for s in scens if not MIG_RE.match(s)]:
             units = {"S5": "s/1k conn"}.get(s, "s/M rt" if s.startswith("S4")
                                             else "s/M replies" if s.startswith("Q")
                                             else "s/GB")
@@ -612,6 +619,9 @@ def cmd_report(tsv, meta_path):
             o.append("| " + " | ".join(line) + " |")
         o.append("")
 
+    migration(o, os.path.join(os.path.dirname(tsv), "migrate.tsv"), scens,
+              meta)
+
     targets(o, res, scens, impls)
 
     notes = []
@@ -630,6 +640,69 @@ def cmd_report(tsv, meta_path):
                                           else ""))
         o.append("")
     print("\n".join(o))
+
+
+def migration(o, path, scens, meta):
+    """Live migration table (MIG.N) from migrate.tsv, if there is one."""
+    mig = [s for s in scens if MIG_RE.match(s)]
+    if not mig or not os.path.exists(path):
+        return
+    rows = read_tsv(path)
+    pairs = []
+    for r in rows:
+        if r["pair"] not in pairs:
+            pairs.append(r["pair"])
+    o.append("## Live migration (ms)")
+    o.append("")
+    o.append("A QEMU 10 guest (TCG, %s) on passt --vhost-user holding N "
+             "idle TCP connections (half inbound through -t, half outbound "
+             "through the gateway; each echoes a probe before and after) "
+             "moves to a second QEMU and passt on the same host, each passt "
+             "with its own passt-repair (test/bench/migrate.sh). Total, "
+             "downtime, setup: QMP query-migrate on the source (its downtime "
+             "ends when the source has sent everything). Paused: from the "
+             "source's STOP event to the destination's RESUME (QMP event "
+             "timestamps), the destination's loading included. RAM sent "
+             "stopped: QEMU's downtime-bytes, the guest's pages dirtied "
+             "since the last pass, which the downtime mostly is. passt: "
+             "from QEMU's SET_DEVICE_STATE_FD to the end of the device "
+             "state stream in its debug log, source / destination (the "
+             "destination's includes waiting for QEMU to pass the stream "
+             "on). Intact: connections that echoed after the move, of all "
+             "runs. Upstream: %s." % (meta.get("mig_qemu", "?"),
+                                     meta.get("mig_upstream", "?")))
+    o.append("")
+    hdr = ["Connections", "source -> destination", "total", "downtime",
+           "paused", "RAM sent stopped (MiB)", "setup", "passt source",
+           "passt destination", "intact", "runs"]
+    o.append("| " + " | ".join(hdr) + " |")
+    o.append("|" + "---|" * len(hdr))
+    for s in mig:
+        for p in pairs:
+            runs = [r for r in rows if r["scenario"] == s and r["pair"] == p]
+            if not runs:
+                continue
+            ok = [r for r in runs if r["status"] == "ok"]
+
+            def cell(k, scale=1):
+                v = [num(r.get(k)) / scale for r in ok
+                     if num(r.get(k)) is not None]
+                return spread(v) or "-"
+            alive = sum(int(num(r["survived"]) or 0) for r in runs
+                        if num(r.get("survived")) is not None)
+            tried = sum(int(num(r["conns"]) or 0) for r in runs
+                        if r["status"] != "n/a")
+            st = {r["status"] for r in runs}
+            line = [MIG_RE.match(s).group(1), p.replace("-", " -> "),
+                    cell("total_ms"), cell("downtime_ms"), cell("paused_ms"),
+                    cell("downtime_kib", 1024), cell("setup_ms"),
+                    cell("passt_src_ms"), cell("passt_dst_ms"),
+                    "%d of %d" % (alive, tried) if tried else "-",
+                    "%d ok%s" % (len(ok), "".join(
+                        ", %d %s" % (sum(1 for r in runs if r["status"] == x),
+                                     x) for x in sorted(st - {"ok"})))]
+            o.append("| " + " | ".join(line) + " |")
+    o.append("")
 
 
 def udp(o, res, scens, cols, table):
@@ -797,7 +870,7 @@ def targets(o, res, scens, impls):
             add("%s queries unanswered or refused, ours" % s,
                 "%d" % sum(un) if un else None, un and sum(un) == 0, "0")
     issue[0] = "13"
-    for s in [s for s in scens if s.startswith("M")]:
+    for s in [s for s in scens if MANY_RE.match(s)]:
         runs = res.runs(s, "ours")
         if not runs:
             continue

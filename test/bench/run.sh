@@ -43,7 +43,8 @@ Usage: $0 [OPTIONS]
                         = 2 x delay within 10 %, >= 1 Gbit/s at delay 0,
                         kernel alone) and exit
 Scenario groups: M1, M2 (many flows, all three N), M (both);
-  WD, WU (long-RTT downloads, uploads: all delays and losses), W (both)
+  WD, WU (long-RTT downloads, uploads: all delays and losses), W (both);
+  MIG (live migration of a QEMU guest holding 1, 100, 1000 connections)
   -h, --help            this text
 Environment: PASST_BIN (our passt binary, pasta link beside it, required),
   OURS_OPTS (extra options for ours and base, e.g. --stats),
@@ -52,7 +53,11 @@ Environment: PASST_BIN (our passt binary, pasta link beside it, required),
   (options for base instead of OURS_OPTS: one binary with and without one),
   DEBIAN_PASTA (default /usr/bin/pasta), SLIRP4NETNS (default slirp4netns),
   UPSTREAM_PASTA (default test/bench/pasta_chroot.sh: Debian 13's pasta from
-  the check-clients chroot CHROOT, default /var/cache/passt-clients/trixie)
+  the check-clients chroot CHROOT, default /var/cache/passt-clients/trixie);
+  for MIG: QEMU10_DIR (default \$BUILD/qemu10, make qemu10), MIG_UPSTREAM
+  (upstream's passt, passt-repair beside it; default
+  \$BUILD/upstream-passt/passt, make upstream-passt), MIG_PAIRS (source-
+  destination pairs, default ours-ours,upstream-upstream,ours-upstream)
 EOF
 }
 
@@ -67,7 +72,8 @@ wan_cells() {
 ALL_W="$(wan_cells D)$(wan_cells U)"
 ALL_U="U1.1400,U1.8000,U2.1400,U2.8000,Q200,Q2000"
 ALL_G="G1.1400,G1.8000,G2.1400,G2.8000"
-ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000,$ALL_U,$ALL_G$ALL_W"
+ALL_MIG="MIG.1,MIG.100,MIG.1000"
+ALL_SCEN="S1,S2,S2R,S3,S3T,S4.1,S4.2,S5,S6,M1.10,M1.100,M1.1000,M2.10,M2.100,M2.1000,$ALL_U,$ALL_G$ALL_W,$ALL_MIG"
 ALL_IMPLS="ours,base,pasta,upstream,slirp4netns,veth,loopback"
 REPS=3
 DUR=5
@@ -78,6 +84,7 @@ IMPLS=$ALL_IMPLS
 UPSTREAM_PASTA=${UPSTREAM_PASTA:-$(dirname "$0")/pasta_chroot.sh}
 CHROOT=${CHROOT:-/var/cache/passt-clients/trixie}
 [ -x "$CHROOT/usr/bin/pasta" ] || IMPLS=$(echo "$IMPLS" | sed 's/,upstream//')
+IMPLS_SET=0
 OUT=""
 NOTE=""
 SMOKE=0
@@ -89,7 +96,7 @@ while [ $# -gt 0 ]; do
 	-r|--reps) REPS=$2; shift ;;
 	-d|--duration) DUR=$2; shift ;;
 	-s|--scenarios) SCEN=$2; shift ;;
-	-i|--impls) IMPLS=$2; shift ;;
+	-i|--impls) IMPLS=$2; IMPLS_SET=1; shift ;;
 	-o|--out) OUT=$2; shift ;;
 	-n|--note) NOTE=$2; shift ;;
 	-p|--perf) PERF=1 ;;
@@ -110,7 +117,8 @@ SCEN=$(echo "$SCEN" | sed 's/\(^\|,\)M\(,\|$\)/\1M1,M2\2/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g;
 	s/\(^\|,\)\(M[12]\)\(,\|$\)/\1\2.10,\2.100,\2.1000\3/g
 	s/\(^\|,\)U\(,\|$\)/\1'"$ALL_U"'\2/g
-	s/\(^\|,\)G\(,\|$\)/\1'"$ALL_G"'\2/g' |
+	s/\(^\|,\)G\(,\|$\)/\1'"$ALL_G"'\2/g
+	s/\(^\|,\)MIG\(,\|$\)/\1'"$ALL_MIG"'\2/g' |
 	sed "s/\(^\|,\)W\(,\|\$\)/\1WD,WU\2/g
 	s/\(^\|,\)WD\(,\|\$\)/\1$(wan_cells D | cut -c2-)\2/g
 	s/\(^\|,\)WU\(,\|\$\)/\1$(wan_cells U | cut -c2-)\2/g")
@@ -826,6 +834,84 @@ version_of() {
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown
 }
 
+# Live migration (MIG.N): test/bench/migrate.sh moves a QEMU 10 guest
+# holding N idle TCP connections from one passt --vhost-user to another;
+# "ours" is PASST_BIN, "upstream" upstream's passt built from its tree
+# (MIG_UPSTREAM), each side with the passt-repair beside its passt
+QEMU10_DIR=${QEMU10_DIR:-$(dirname "$PASST_BIN")/qemu10}
+MIG_UPSTREAM=${MIG_UPSTREAM:-$(dirname "$PASST_BIN")/upstream-passt/passt}
+MIG_PAIRS=${MIG_PAIRS:-ours-ours,upstream-upstream,ours-upstream}
+MIG_TSV="$OUT/migrate.tsv"
+MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s"
+
+# mig_bin IMPL - the passt binary of IMPL (ours, upstream)
+mig_bin() {
+	case "$1" in ours) echo "$PASST_BIN" ;; upstream) echo "$MIG_UPSTREAM" ;; esac
+}
+
+# mig_pairs - the pairs of MIG_PAIRS to run: all of them, or with -i
+# those whose two sides are both in the list
+mig_pairs() {
+	for p in $(echo "$MIG_PAIRS" | tr ',' ' '); do
+		if [ $IMPLS_SET = 1 ]; then
+			case ",$IMPLS," in *",${p%-*},"*) ;; *) continue ;; esac
+			case ",$IMPLS," in *",${p#*-},"*) ;; *) continue ;; esac
+		fi
+		echo "$p"
+	done | tr '\n' ' '
+}
+
+# run_mig REP SCEN PAIR - one migration (PAIR: SOURCE-DESTINATION), one
+# line in the TSV (impl: the source, variant: to-DESTINATION, value: QMP's
+# total-time in ms, count: connections intact after it) and one in
+# migrate.tsv (every figure of migrate.sh's result)
+run_mig() {
+	rep=$1; scen=$2; src=${3%-*}; dst=${3#*-}
+	tag="$rep-$scen-$3"
+	res="$OUT/raw/$tag.txt"
+	sb=$(mig_bin "$src"); db=$(mig_bin "$dst")
+	why=""
+	[ -x "$sb" ] || why="no $src passt at $sb"
+	[ -x "$db" ] || why="no $dst passt at $db"
+	case "$3" in ours-ours|upstream-upstream|ours-upstream|upstream-ours) ;;
+	*) why="unknown pair $3 (SOURCE-DESTINATION of ours, upstream)" ;; esac
+	srcargs=""
+	# a guest that moves to upstream's passt must not see our extra
+	# virtio features (passt.1, --upstream-features)
+	[ "$src" = ours ] && [ "$dst" = upstream ] && srcargs=--upstream-features
+	rc=77
+	if [ -z "$why" ]; then
+		: >"$res"
+		PASST_BIN=$PASST_BIN QEMU10_DIR=$QEMU10_DIR MIG_CONNS=${scen#MIG.} \
+			MIG_SRC_BIN=$sb MIG_DST_BIN=$db MIG_SRC_ARGS=$srcargs \
+			MIG_RESULT=$res MIG_LOGS="$OUT/logs/$tag" \
+			timeout -k 10 1500 sh "$here/migrate.sh" >"$OUT/logs/$tag.log" 2>&1 &
+		cli=$!
+		BG_PIDS="$BG_PIDS $cli"
+		wait $cli
+		rc=$?
+		BG_PIDS=$(echo "$BG_PIDS" | tr ' ' '\n' | grep -v -x "$cli" | tr '\n' ' ')
+		[ $rc = 77 ] && why=$(tail -n 1 "$OUT/logs/$tag.log")
+	fi
+	# get KEY - a value of the result file, - if none
+	get() { v=$(sed -n "s/^$1=//p" "$res" 2>/dev/null | tail -n 1); echo "${v:--}"; }
+	if [ $rc = 77 ]; then
+		st=n/a; note=$why
+	elif [ $rc = 0 ] && [ "$(get status)" = ok ]; then
+		st=ok; note=-
+	else
+		st=fail; note=$(get note)
+		[ "$note" = - ] && note="migrate.sh exited with $rc: $(tail -n 1 "$OUT/logs/$tag.log")"
+	fi
+	note=$(echo "$note" | tr '\t' ' ')
+	row "$rep" "$scen" "$src" "to-$dst" "$st" "$(get total_ms)" ms - - \
+		"$(get survived)" - - - - - - - "$note" - - -
+	line="$rep	$scen	$3	$st"
+	for k in $MIG_KEYS; do line="$line	$(get "$k")"; done
+	printf '%s\t%s\n' "$line" "$note" >>"$MIG_TSV"
+	log "$tag: $st total $(get total_ms) ms, downtime $(get downtime_ms) ms, paused $(get paused_ms) ms, passt $(get passt_src_ms)/$(get passt_dst_ms) ms, $(get survived) of ${scen#MIG.} intact${note#-}"
+}
+
 # --- main ---
 
 setup_topology || { echo "bench: topology setup failed" >&2; exit 1; }
@@ -859,6 +945,9 @@ if command -v wrk >/dev/null; then
 fi
 
 printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\tcpu_s\tcpu_per_unit\trss_kib\ttap_drops\tretrans\tstalls\tmin_interval_frac\tnote\tp50_us\tmax_us\tclient_cpu_s\n' >"$TSV"
+case ",$SCEN," in *,MIG*)
+	printf 'rep\tscenario\tpair\tstatus\t%s\tnote\n' "$(echo $MIG_KEYS | tr ' ' '\t')" >"$MIG_TSV" ;;
+esac
 
 {
 	printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -892,6 +981,11 @@ printf 'rep\tscenario\timpl\tvariant\tstatus\tvalue\tunit\tp99_us\tbytes\tcount\
 	[ $WAN = 1 ] && printf 'mtu_wan\t%s\n' "$WAN_MTU"
 	[ $WAN = 1 ] && [ -n "$WAN_RATE" ] && printf 'rate_wan\t%s\n' "$WAN_RATE"
 	[ $WAN = 1 ] && [ -n "$WAN_RATE" ] && printf 'queue_wan\t%s\n' "${WAN_QUEUE_MS:-2 x delay, >= 5}"
+	case ",$SCEN," in *,MIG*)
+		printf 'mig_pairs\t%s\n' "$(mig_pairs)"
+		printf 'mig_qemu\t%s\n' "$("$QEMU10_DIR/usr/bin/qemu-system-x86_64" --version 2>/dev/null | head -n 1)"
+		printf 'mig_upstream\t%s\n' "$("$MIG_UPSTREAM" --version 2>/dev/null | head -n 1) (git $(cut -c1-12 "$(dirname "$MIG_UPSTREAM")/.rev" 2>/dev/null))" ;;
+	esac
 } >"$META"
 
 impls=$(echo "$IMPLS" | tr ',' ' ')
@@ -902,6 +996,16 @@ rep=1
 while [ $rep -le "$REPS" ]; do
 	order=$(rotate "$impls" $(( (rep - 1) % nimpl )))
 	for scen in $(echo "$SCEN" | tr ',' ' '); do
+		case "$scen" in MIG.*)
+			# once per pair, not per implementation
+			pairs=$(mig_pairs)
+			np=$(echo "$pairs" | wc -w)
+			[ "$np" -gt 0 ] || continue
+			for pair in $(rotate "$pairs" $(( (rep - 1) % np ))); do
+				run_mig $rep "$scen" "$pair"
+			done
+			continue ;;
+		esac
 		for impl in $order; do
 			if [ "$scen" = S6 ]; then
 				# ours only: SO_PEEK_OFF and the forced fallback

@@ -6,6 +6,7 @@
  * guest's MAC.  frame_parse() validates it as the daemon does, then
  * arp_handle() answers into a buffer that ends exactly at its size.
  */
+#include "../../lib/eth.h"
 #include "fuzz.h"
 #include "../../tap/services.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test/fuzz/conf.c - Harness: the whole command line parser (conf/conf.c)
+/* test/fuzz/conf.c - Harness: the whole command line parser (conf/parse.c)
  *
  * Input: NUL-separated arguments; the first byte picks argv[0] (even:
  * "pasta", odd: "passt").  conf_parse() runs as in the daemon, host

@@ -7,6 +7,7 @@
  * from UDP port 68 to 255.255.255.255 port 67.  frame_parse() validates the
  * frame, dhcp_handle() answers into a buffer that ends exactly at its size.
  */
+#include "../../lib/eth.h"
 #include "fuzz.h"
 #include "../../tap/services.h"
 

@@ -7,6 +7,7 @@
  * frame_parse() validates the frame, dhcpv6_handle() answers into a buffer
  * that ends exactly at its size.
  */
+#include "../../lib/eth.h"
 #include "fuzz.h"
 #include "../../tap/services.h"
 

@@ -10,6 +10,7 @@
  */
 #include <sys/epoll.h>
 
+#include "../../lib/eth.h"
 #include "fuzz.h"
 #include "../../passt/flow.h"
 #include "../../passt/frame_input.h"

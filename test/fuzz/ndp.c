@@ -10,6 +10,7 @@
  * ndp_handle() answers into a buffer that ends exactly at its size, and
  * ndp_ra() builds an unsolicited Router Advertisement into the same space.
  */
+#include "../../lib/eth.h"
 #include "fuzz.h"
 #include "../../tap/services.h"
 

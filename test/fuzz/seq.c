@@ -45,6 +45,7 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 
+#include "../../lib/inany.h"
 #include "fuzz.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow.h"

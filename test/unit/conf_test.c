@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test/unit/conf_test.c - Command line parsing (conf/conf.c)
+/* test/unit/conf_test.c - Command line parsing (conf/parse.c)
  *
  * Every test runs in a scratch network namespace built like the
  * integration tests' host (fake_netns.c: h0 198.51.100.1/24 via
@@ -1066,7 +1066,7 @@ START_TEST(test_conf_parse_empty_argv)
 END_TEST
 
 /**
- * conf_suite() - Test cases of conf/conf.c
+ * conf_suite() - Test cases of conf/parse.c
  *
  * Return: the suite
  */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../tap/csum.h"
 #include "../../tap/csum_impl.h"
 #include "captured_frames.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test/unit/fake_conf.c - A fixed struct conf for the tap/ service tests */
 #include <arpa/inet.h>
+#include <linux/if_ether.h>
 #include <string.h>
 
 #include "fake_conf.h"

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "fake_parse.h"
 
 /**

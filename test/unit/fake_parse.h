@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <stdint.h>
 
+#include "../../lib/inany.h"
 #include "../../lib/util.h"
 
 struct in_addr a4(const char *s);

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include "../../lib/inany.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow_table.h"
 #include "../../passt/passt.h"

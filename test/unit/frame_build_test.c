@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../tap/frame.h"
 #include "fake_parse.h"
 #include "rfc1071.h"

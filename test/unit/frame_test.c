@@ -9,10 +9,12 @@
  */
 #include <arpa/inet.h>
 #include <check.h>
+#include <linux/if_ether.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../../lib/inany.h"
 #include "../../tap/frame.h"
 #include "../../tap/hdr.h"
 #include "captured_frames.h"

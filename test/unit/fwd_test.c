@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../passt/fwd.h"
 #include "fake_conf.h"
 #include "fake_parse.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test/unit/netlink_test.c - Host defaults and link helpers (conf/netlink.c)
+/* test/unit/netlink_test.c - Host defaults (conf/host.c) and link, address
+ *			      and route helpers (lib/netlink.c)
  *
  * Each test runs in a scratch network namespace (fake_netns.c).  Expected
  * values are what the test configured there with iproute2, and the effect
@@ -19,8 +20,9 @@
 #include <sys/socket.h>
 
 #include "../../lib/log.h"
-#include "../../conf/netlink.h"
-#include "../../conf/netlink_internal.h"
+#include "../../lib/netlink.h"
+#include "../../conf/host.h"
+#include "../../conf/host_internal.h"
 #include "fake_netns.h"
 #include "fake_parse.h"
 
@@ -442,7 +444,7 @@ static void setup_tpl(void)
 static int tpl_addr_find(const struct conf_tpl *t, int af, const char *s,
 			 int plen)
 {
-	union conf_ip want = { 0 };
+	union netlink_ip want = { 0 };
 	unsigned i;
 
 	ck_assert_int_eq(inet_pton(af, s, &want), 1);
@@ -467,14 +469,14 @@ static int tpl_addr_find(const struct conf_tpl *t, int af, const char *s,
 static bool tpl_route_find(const struct conf_tpl *t, int af, const char *dst,
 			   int plen, const char *gw, uint32_t metric)
 {
-	union conf_ip d = { 0 }, g = { 0 };
+	union netlink_ip d = { 0 }, g = { 0 };
 	unsigned i;
 
 	ck_assert_int_eq(inet_pton(af, dst, &d), 1);
 	if (gw)
 		ck_assert_int_eq(inet_pton(af, gw, &g), 1);
 	for (i = 0; i < t->route_count; i++) {
-		const struct conf_route *r = &t->routes[i];
+		const struct netlink_route *r = &t->routes[i];
 
 		if (!memcmp(&r->dst, &d, sizeof(d)) && r->prefix_len == plen &&
 		    !memcmp(&r->gw, &g, sizeof(g)) && r->metric == metric)
@@ -634,7 +636,7 @@ START_TEST(test_nl_route_add_network_metric)
 END_TEST
 
 /**
- * netlink_suite() - Test cases of conf/netlink.c
+ * netlink_suite() - Test cases of conf/host.c and lib/netlink.c
  *
  * Return: the suite
  */

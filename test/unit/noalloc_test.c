@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../lib/eth.h"
 #include "../fuzz/frame.c"
 
 #ifndef SANITIZER_BUILD

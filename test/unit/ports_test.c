@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../lib/inany.h"
 #include "../../conf/ports.h"
 #include "fake_tmp.h"
 

@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "../../lib/inany.h"
 #include "../../lib/log.h"
 #include "../../passt/epoll_ref.h"
 #include "../../passt/flow.h"

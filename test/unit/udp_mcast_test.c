@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../passt/udp_mcast.h"
 #include "fake_conf.h"
 #include "fake_parse.h"

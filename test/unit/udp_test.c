@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/inany.h"
 #include "../../passt/udp_internal.h"
 #include "../../tap/frame.h"
 #include "captured_frames.h"
@@ -234,6 +235,51 @@ START_TEST(test_udp_icmp_unreach_ipv6_layout)
 }
 END_TEST
 
+/* The G2 bench case: a remote sender's super-datagrams of 46 x 1400 bytes
+ * (as many as fit its 64 KiB, udp(7) UDP_SEGMENT), read back to back.  A
+ * 47th datagram would make an IPv4 packet of 20 + 8 + 65,800 bytes, past
+ * RFC 791's 16-bit total length: the run must be sent first
+ */
+START_TEST(test_udp_uso_joins_ipv4_total_length)
+{
+	ck_assert(udp_uso_joins(true, 32, 1400, 1400, 32 * 1400, 1400, true));
+	ck_assert(udp_uso_joins(true, 45, 1400, 1400, 45 * 1400, 1400, true));
+	ck_assert(!udp_uso_joins(true, 46, 1400, 1400, 46 * 1400, 1400, true));
+	/* 65,535 - 20 - 8 = 65,507 payload bytes exactly, then one more */
+	ck_assert(udp_uso_joins(true, 63, 1039, 1039, 63 * 1039, 50, true));
+	ck_assert(!udp_uso_joins(true, 63, 1039, 1039, 63 * 1039, 51, true));
+}
+END_TEST
+
+/* IPv6: the super-frame is one packet of at most 65,535 bytes (Linux's
+ * largest MTU, ETH_MAX_MTU, include/uapi/linux/if_ether.h), so 65,535 -
+ * 40 - 8 = 65,487 payload bytes (RFC 8200's payload length alone would
+ * allow 65,527)
+ */
+START_TEST(test_udp_uso_joins_ipv6_packet_size)
+{
+	ck_assert(udp_uso_joins(true, 63, 1039, 1039, 63 * 1039, 30, false));
+	ck_assert(!udp_uso_joins(true, 63, 1039, 1039, 63 * 1039, 31, false));
+	ck_assert(!udp_uso_joins(true, 46, 1400, 1400, 46 * 1400, 1400, false));
+}
+END_TEST
+
+/* Linux __udp_gso_segment(): segments of gso_size, only the last shorter
+ * and never empty; virtio 1.2 5.1.6.2.1; at most 64 segments to the tap
+ * (TAP_GSO_SEGS_MAX: Linux UDP_MAX_SEGMENTS is 64 or 128, by version)
+ */
+START_TEST(test_udp_uso_joins_segment_rules)
+{
+	ck_assert(udp_uso_joins(true, 1, 1000, 1000, 1000, 1000, true));
+	ck_assert(udp_uso_joins(true, 1, 1000, 1000, 1000, 999, true));
+	ck_assert(!udp_uso_joins(false, 1, 1000, 1000, 1000, 1000, true));
+	ck_assert(!udp_uso_joins(true, 1, 1000, 1000, 1000, 1001, true));
+	ck_assert(!udp_uso_joins(true, 2, 1000, 999, 1999, 999, true));
+	ck_assert(!udp_uso_joins(true, 1, 1000, 1000, 1000, 0, true));
+	ck_assert(!udp_uso_joins(true, 64, 100, 100, 6400, 100, true));
+}
+END_TEST
+
 /**
  * udp_suite() - Test cases of passt/udp.c helpers
  *
@@ -250,6 +296,12 @@ static Suite *udp_suite(void)
 	tcase_add_test(tc, test_udp_payload_max_default_mtu);
 	tcase_add_test(tc, test_udp_payload_max_length_field_limits);
 	tcase_add_test(tc, test_udp_payload_max_small_mtu);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("uso_joins");
+	tcase_add_test(tc, test_udp_uso_joins_ipv4_total_length);
+	tcase_add_test(tc, test_udp_uso_joins_ipv6_packet_size);
+	tcase_add_test(tc, test_udp_uso_joins_segment_rules);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hdr_fill");

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "../../../lib/eth.h"
 #include "../fake_conf.h"
 #include "../../../tap/frame.h"
 #include "../../../tap/services.h"

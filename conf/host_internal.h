@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* conf/netlink_internal.h - conf/netlink.c helpers exposed for unit tests
+/* conf/host_internal.h - conf/host.c helpers exposed for unit tests
  *
- * Not for other modules: they use conf/netlink.h.
+ * Not for other modules: they use conf/host.h.
  */
-#ifndef CONF_NETLINK_INTERNAL_H
-#define CONF_NETLINK_INTERNAL_H
+#ifndef CONF_HOST_INTERNAL_H
+#define CONF_HOST_INTERNAL_H
 
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 const char *netlink_route_skip(int af, unsigned table, unsigned type,
@@ -12,4 +12,4 @@ const char *netlink_route_skip(int af, unsigned table, unsigned type,
 			       unsigned dst_len);
 #endif
 
-#endif /* CONF_NETLINK_INTERNAL_H */
+#endif /* CONF_HOST_INTERNAL_H */

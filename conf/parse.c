@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* conf/conf.c - Command line parsing and derived defaults
+/* conf/parse.c - Command line parsing and derived defaults: conf_parse()
  *
  * DOC: Theory of Operation
  *
@@ -21,7 +21,7 @@
  *    passt none at all; then the checks that involve several options
  *    (-4 with -6, -q with -d, a PID with --netns...);
  * 3. the host: template interfaces, addresses and gateways from netlink
- *    (conf/netlink.c), unless given, then the derived values (host
+ *    (conf/host.c), unless given, then the derived values (host
  *    loopback mapping, namespace interface name, user to run as);
  * 4. DNS: name servers and search domains from resolv.conf
  *    (conf/resolv.c), unless given.
@@ -34,6 +34,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/if_ether.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@
 
 #include "conf_internal.h"
 #include "../lib/log.h"
-#include "netlink.h"
+#include "host.h"
 #include "ports.h"
 #include "resolv.h"
 #include "../lib/visible.h"
@@ -250,7 +251,7 @@ static const struct conf_opt conf_opts[] = {
 	{ "no-peek-offset", 0, OPT_NO_PEEK_OFFSET, no_argument, M_BOTH, NULL,
 	  NULL, "don't use SO_PEEK_OFF for TCP" },
 	{ "no-udp-offload", 0, OPT_NO_UDP_OFFLOAD, no_argument, M_BOTH, NULL,
-	  NULL, "don't use UDP_GRO and UDP_SEGMENT on host sockets" },
+	  NULL, "no UDP offload: UDP_GRO, UDP_SEGMENT, tap or vhost-user USO" },
 	{ "flow-max", 0, OPT_FLOW_MAX, required_argument, M_BOTH, "N",
 	  "integer 1-65536", "flow table size, default 8192" },
 	{ "udp-timeout", 0, OPT_UDP_TIMEOUT, required_argument, M_BOTH,
