@@ -25,7 +25,7 @@ PREFIXES='
 conf/             conf_          any file of conf/ (the option parser split over files: check.c, options.c)
 conf/ctl_ops.c    ctl_           operations on the -c/--conf-path request table (passt/ctl.c, pesto)
 conf/ports.c      fwd_           forwarding rules (struct fwd_rule): parser and formatter, shared with pesto
-conf/host.c       host_,netlink_host_,=netlink_watch_derive  the configuration derived from the host through netlink (was conf/netlink.c)
+conf/host.c       host_,netlink_host_,=netlink_watch_derive,=netlink_route_skip  the configuration derived from the host through netlink (was conf/netlink.c)
 lib/log.c         log_,=die_msg,=assert_fail  back-ends of the die() and ASSERT() macros of log.h
 entry/main.c      =main          the entry point
 passt/isolation.c isolate_       a verb, as upstream passt: isolate_initial(), isolate_postfork()
@@ -51,7 +51,7 @@ tap/virtio.c      vq_,vu_mem_    its two types: the split virtqueue (struct vq) 
 
 # Exports that don't fit yet, and why
 EXCEPTIONS='
-passt/fwd.c sockaddr_from_inany  belongs in lib/inany.h next to inany_from_sockaddr() (and with it fwd.c's static inany_set()): to move
+passt/fwd.c sockaddr_from_inany  belongs in lib/inany.h next to inany_from_sockaddr() (with the static inany_set() of fwd.c): to move
 '
 
 objs=$(find "$BUILD/$OBJ" -name '*.o' 2>/dev/null | sort)
