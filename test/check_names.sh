@@ -54,7 +54,12 @@ EXCEPTIONS='
 passt/fwd.c sockaddr_from_inany  belongs in lib/inany.h next to inany_from_sockaddr() (with the static inany_set() of fwd.c): to move
 '
 
-objs=$(find "$BUILD/$OBJ" -name '*.o' 2>/dev/null | sort)
+# Objects of sources that exist (a renamed file leaves its old object behind)
+objs=$(find "$BUILD/$OBJ" -name '*.o' 2>/dev/null | sort |
+       while read -r o; do
+		c=${o#"$BUILD/$OBJ"/}
+		[ -f "${c%.o}.c" ] && echo "$o"
+	done)
 [ -n "$objs" ] || { echo "names: no objects in $BUILD/$OBJ (make first)"; exit 1; }
 
 # One pass: nm -A prints "object: address type name" for every object

@@ -71,7 +71,8 @@ if [ -d "$BUILD/obj" ]; then
 	# Exports no other object of the daemon uses (pesto's and main
 	# aside): each should be static, or VISIBLE_IF_UNIT for the tests
 	# shellcheck disable=SC2046 # one word per object
-	set -- $(find "$BUILD/obj" -name '*.o' | sort)
+	set -- $(find "$BUILD/obj" -name '*.o' | sort | while read -r o; do
+		c=${o#"$BUILD/obj"/}; [ -f "${c%.o}.c" ] && echo "$o"; done)
 	nm --defined-only -g "$@" | awk '$2 ~ /^[BCDGRSTV]$/ { print $3 }' |
 		sort > "${TMPDIR:-/tmp}/metrics.def.$$"
 	nm -u "$@" | awk 'NF { print $NF }' | sort -u > "${TMPDIR:-/tmp}/metrics.und.$$"
