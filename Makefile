@@ -37,6 +37,8 @@
 #   make cppcheck   static analysis of every C file (test/cppcheck.supp)
 #   make check-comments  every name() in a C comment exists, every kernel-doc
 #                   header sits above its function (test/check_comments.py)
+#   make check-names  every export of the daemon starts with its file's
+#                   prefix (test/check_names.sh, nm on the objects)
 #   make check-clients  real clients (podman, rootlesskit, libvirt from
 #                   Debian 13, in a cached chroot) against our binaries
 #                   (root; first run +10 minutes and 1.6 GB, then 5-12 min)
@@ -146,7 +148,8 @@ UNIT_HELPERS := $(sort $(wildcard test/unit/fake_*.c))
 .PHONY: FORCE all deps check check-unit check-integration check-man demo bench check-stress \
 	bench-smoke fuzz install uninstall clean asan unit guest check-units test \
 	check-vhost-restart \
-	check-nspawn deps-nspawn deps-graph check-deps check-comments shellcheck cppcheck \
+	check-nspawn deps-nspawn deps-graph check-deps check-comments check-names \
+	shellcheck cppcheck \
 	check-vhost check-clients \
 	qemu10 check-migrate upstream-passt \
 	deps-clients check-lsm selinux
@@ -428,6 +431,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-lsm
 	@$(MAKE) --no-print-directory check-deps
 	@$(MAKE) --no-print-directory check-comments
+	@$(MAKE) --no-print-directory check-names
 	@$(MAKE) --no-print-directory cppcheck
 	@if command -v shellcheck >/dev/null; then \
 		$(MAKE) --no-print-directory shellcheck; \
@@ -467,6 +471,15 @@ check-deps: all
 # kernel-doc headers above the wrong function (test/check_comments.py)
 check-comments:
 	@python3 test/check_comments.py
+
+# Exports without their file's prefix (test/check_names.sh: the table of
+# prefixes, with the reason for each file that has another than its name):
+# the daemon's objects, and those of the unit tests (VISIBLE_IF_UNIT
+# exports) if they are built; it builds nothing (make or make check first).
+# Under a second.
+check-names:
+	@sh test/check_names.sh $(BUILD) obj
+	@if [ -d $(BUILD)/obj-test ]; then sh test/check_names.sh $(BUILD) obj-test; fi
 
 # Every shell script: *.sh, and files whose first line runs sh or bash
 # (.ci/run); the libraries without one say "# shellcheck shell=" instead.

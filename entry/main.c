@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
 		fcntl(c->fd, F_SETFD, FD_CLOEXEC);
 		if (c->vhost_user) {
-			if (vhost_attach(ctx, c->fd))
+			if (passt_vhost_attach(ctx, c->fd))
 				die_perror("epoll_ctl on -F %d", c->fd);
 		} else {
 			tap_init(TAP_STREAM, c->fd, false);
@@ -456,6 +456,6 @@ int main(int argc, char **argv)
 	ret = passt_loop(ctx);
 	sdnotify_stopping();	/* if the exit drain didn't already */
 	if (c->stats)
-		stats_dump();
+		passt_stats_dump();
 	return ret;
 }

@@ -40,12 +40,6 @@
 #include "ctx.h"
 #include "siphash.h"
 
-const char *const flow_type_str[FLOW_TYPE_COUNT] = {
-	[FLOW_NONE] = "none", [FLOW_TCP] = "TCP",
-	[FLOW_TCP_SPLICE] = "spliced TCP",
-	[FLOW_UDP] = "UDP", [FLOW_PING] = "ICMP echo",
-};
-
 VISIBLE_IF_UNIT
 const char *const flow_state_str[FLOW_STATE_COUNT] = {
 	[FLOW_STATE_FREE] = "FREE", [FLOW_STATE_NEW] = "NEW",
@@ -619,6 +613,26 @@ void flow_ops_register(enum flow_type t, const struct flow_ops *ops)
 static const struct flow_ops *flow_ops_of(enum flow_type t)
 {
 	return t < FLOW_TYPE_COUNT ? flow_ops_tab[t] : NULL;
+}
+
+/**
+ * flow_type_name() - Name of a flow type in logs (flow_dbg())
+ * @t:		Flow type
+ *
+ * The name is the one the type registered (struct flow_ops, @name): the
+ * flow layer keeps no second table of names.
+ *
+ * Return: "TCP", "spliced TCP", "UDP", "ICMP echo"...; "none" for
+ *	   FLOW_NONE (an entry not typed yet), "?" for a type nobody
+ *	   registered
+ */
+const char *flow_type_name(enum flow_type t)
+{
+	const struct flow_ops *ops = flow_ops_of(t);
+
+	if (t == FLOW_NONE)
+		return "none";
+	return ops && ops->name ? ops->name : "?";
 }
 
 /**

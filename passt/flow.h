@@ -62,7 +62,7 @@ enum flow_type {
 	FLOW_TYPE_COUNT
 };
 
-extern const char *const flow_type_str[FLOW_TYPE_COUNT];
+const char *flow_type_name(enum flow_type t);
 
 /* Lifecycle of a table entry: see above */
 enum flow_state {
@@ -137,7 +137,7 @@ struct flow_accept {
 
 /**
  * struct flow_ops - What the flow layer calls for one type
- * @name:	Type name, for logs
+ * @name:	Type name in logs: "flow N @name: ..." (flow_type_name())
  * @epoll_type:	enum epoll_type of the type's sockets, 0 if none
  * @sock:	epoll event on one of the type's sockets (main loop)
  * @init:	Set-up of the type, after the namespace exists and after
@@ -176,7 +176,7 @@ struct flow_accept {
  * @restart_adopt: New process: make a flow from one of those records,
  *		with its descriptors (-1 for none), already checked by
  *		restart_parse()
- * @stats_print: Print the type's counters (stats_dump())
+ * @stats_print: Print the type's counters (passt_stats_dump())
  * @counters:	The type's counters: an array of uint64_t ...
  * @ncounters:	... of this many elements (flow_stats_sum())
  */
@@ -258,8 +258,8 @@ uint64_t flow_stats_sum(void);
 		if (log_level >= LOG_DEBUG)				\
 			debug("flow %u %s: " fmt,			\
 			      flow_idx((const union flow *)(entry)),	\
-			      flow_type_str[((const struct flow_common *)\
-					     (entry))->type],		\
+			      flow_type_name(((const struct flow_common *)\
+					      (entry))->type),		\
 			      ##__VA_ARGS__);				\
 	} while (0)
 

@@ -17,8 +17,5 @@ struct ctx;
 void passt_frames_input(struct ctx *ctx, const uint8_t *const *frame,
 			const size_t *len, unsigned n);
 #endif
-void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
-			    const size_t *len, const uint16_t *gso,
-			    unsigned n);
 
 #endif /* PASST_FRAME_INPUT_H */

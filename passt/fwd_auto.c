@@ -28,8 +28,8 @@
  *    connect to the host's loopback.
  *
  * The sock_diag socket for the namespace is created inside it at set-up
- * (ns_call()), the host's one on the host: a netlink socket reports on the
- * namespace it was created in, and neither needs privileges to dump.
+ * (pasta_ns_call()), the host's one on the host: a netlink socket reports on
+ * the namespace it was created in, and neither needs privileges to dump.
  * Listeners in the namespace come from the namespace socket helper
  * (passt/nsock.c), as the daemon can't enter it after set-up.  At most
  * CONF_FWD_AUTO_MAX ports per table, counted as weak ports in the table's
@@ -158,7 +158,7 @@ static void bit_set(uint64_t *map, unsigned port, bool on)
 /**
  * fwd_auto_diag_open() - Open and connect a sock_diag netlink socket
  *
- * Context: set-up; in the namespace for fwd_auto_diag_ns (ns_call())
+ * Context: set-up; in the namespace for fwd_auto_diag_ns (pasta_ns_call())
  * Return: socket, or NULL
  */
 static struct nl_sock *fwd_auto_diag_open(void)
@@ -179,7 +179,7 @@ static struct nl_sock *fwd_auto_diag_open(void)
  * fwd_auto_ns_init() - In the namespace: sock_diag socket, ephemeral range
  * @arg:	Unused
  *
- * Context: ns_call() child (files under /proc/sys/net are those of the
+ * Context: pasta_ns_call() child (files under /proc/sys/net are those of the
  *	    namespace of the reader)
  * Return: 0, or -ENOMEM if the socket can't be had
  */
@@ -675,7 +675,7 @@ void fwd_auto_scan(struct ctx *ctx)
  * fwd_auto_init() - Set up "auto" forwarding: sock_diag sockets, tables
  * @ctx:	Context, namespace set up (pasta_setup())
  *
- * Context: set-up, before isolation (ns_call() enters the namespace)
+ * Context: set-up, before isolation (pasta_ns_call() enters the namespace)
  */
 void fwd_auto_init(struct ctx *ctx)
 {
@@ -724,7 +724,7 @@ void fwd_auto_init(struct ctx *ctx)
 	}
 
 	if (want_ns) {
-		ret = ns_call(ctx->ns_fd, fwd_auto_ns_init, NULL);
+		ret = pasta_ns_call(ctx->ns_fd, fwd_auto_ns_init, NULL);
 		if (ret < 0)
 			warn("-t/-u auto: can't watch the namespace's ports "
 			     "(sock_diag: %s): nothing is forwarded by auto",

@@ -28,7 +28,7 @@
  * because the host has no route, or a firewall forbids it, the guest gets
  * the ICMP or ICMPv6 destination unreachable a router would send, from the
  * gateway address, quoting its SYN (icmp_unreach_to_guest()).  The frame
- * itself is built by tap/'s icmp_err_fill(), shared with UDP's port
+ * itself is built by tap/'s frame_icmp_err_fill(), shared with UDP's port
  * unreachable errors.
  */
 #include <errno.h>
@@ -350,7 +350,7 @@ bool icmp_err_source(const struct conf *c, const struct sock_extended_err *ee,
  * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
  * @code:	Code
  * @info:	MTU for fragmentation needed (RFC 1191 4) or packet too big
- *		(RFC 4443 3.2), else 0 (icmp_err_fill())
+ *		(RFC 4443 3.2), else 0 (frame_icmp_err_fill())
  * @quote:	The offending packet as the guest sent it: IP header and at
  *		least 8 bytes of L4 header
  * @qlen:	Bytes at @quote
@@ -364,12 +364,12 @@ bool icmp_err_send(const struct conf *c, const union inany *src,
 		   const union inany *dst, uint8_t type, uint8_t code,
 		   uint32_t info, const uint8_t *quote, size_t qlen)
 {
-	uint8_t *l2 = tap_tx_frame(icmp_err_len(inany_v4(dst), qlen));
+	uint8_t *l2 = tap_tx_frame(frame_icmp_err_len(inany_v4(dst), qlen));
 
 	if (!l2)
 		return false;
-	icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, src, dst, type,
-		      code, info, quote, qlen);
+	frame_icmp_err_fill(l2, tap_guest_mac_dst(), c->mac_our, src, dst, type,
+			    code, info, quote, qlen);
 	return true;
 }
 
@@ -443,9 +443,9 @@ static unsigned icmp_sock_errqueue(struct ctx *ctx, const struct ping_flow *pf)
 			sum = (sum & 0xffff) + (sum >> 16);
 		put_be16(q + l3 + 2, (uint16_t)~sum);
 		put_be16(q + l3 + 4, pf->f.key.gport);
-		l3_hdr_fill(q, &pf->f.key.gaddr, &pf->f.key.faddr,
-			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6,
-			    MAX(ilen, (size_t)pf->last_len));
+		frame_l3_fill(q, &pf->f.key.gaddr, &pf->f.key.faddr,
+			      v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6,
+			      MAX(ilen, (size_t)pf->last_len));
 		qlen = l3 + ilen;
 
 		if (!icmp_err_send(c, &src, &pf->f.key.gaddr, ee->ee_type,
@@ -496,10 +496,10 @@ void icmp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		l2 = tap_tx_frame(len);
 		if (!l2)
 			return;
-		eth_hdr_fill(l2, tap_guest_mac_dst(),
-			     c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
-		l3_hdr_fill(l2 + ETH_HLEN, &pf->f.key.faddr, &pf->f.key.gaddr,
-			    v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
+		frame_eth_fill(l2, tap_guest_mac_dst(),
+			       c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+		frame_l3_fill(l2 + ETH_HLEN, &pf->f.key.faddr, &pf->f.key.gaddr,
+			      v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, (size_t)n);
 		memcpy(l2 + ETH_HLEN + l3, icmp_buf, (size_t)n);
 
 		/* Put back the guest's identifier, then the checksum: ICMP

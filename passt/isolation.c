@@ -50,8 +50,8 @@
  * the queue lengths a dump reads; the tap and udmabuf ioctls run during
  * set-up, before the filter.
  * Neither mode starts a process or a thread once the filter is in (the
- * namespace work of ns_call() is all done during set-up; the splice helper
- * is forked before): clone(), clone3(), fork() and vfork() are on no list.
+ * namespace work of pasta_ns_call() is all done during set-up; the splice
+ * helper is forked before): clone(), clone3(), fork() and vfork() are on no list.
  * Anything else kills the process (SECCOMP_RET_KILL_PROCESS, SIGSYS), on
  * every thread (SECCOMP_FILTER_FLAG_TSYNC); system calls through another
  * architecture's entry point (i386 or x32 on x86_64) kill it too.

@@ -526,6 +526,7 @@ void limits_refused(int64_t now, enum limit_kind kind, const char *what)
  *
  * Return: count
  */
+VISIBLE_IF_UNIT
 uint64_t limits_refused_total(enum limit_kind kind)
 {
 	return limits_log[kind].total;

@@ -82,7 +82,9 @@ unsigned long limits_listen_room(enum limits_tbl tbl);
 int limits_reserve_init(int fd);
 int limits_accept_refuse(int listen_fd);
 void limits_refused(int64_t now, enum limit_kind kind, const char *what);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 uint64_t limits_refused_total(enum limit_kind kind);
+#endif
 void limits_stats_print(void);
 
 #endif /* PASST_LIMITS_H */

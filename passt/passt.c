@@ -78,7 +78,7 @@
 #define HOUSEKEEPING_MS		1000
 
 VISIBLE_IF_UNIT
-struct passt_stats stats;
+struct passt_stats passt_stats;
 
 static struct tap_rx_batch tap_batch;
 static struct frame tap_frames[TAP_RX_MAX];
@@ -86,30 +86,30 @@ static uint8_t svc_out[4096];
 static bool tap_epollout_armed;
 
 /**
- * stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
+ * passt_stats_dump() - Log the counters (--stats at exit, or SIGUSR1)
  *
  * Each module prints its own (tap, vhost-user, the flow types, limits,
  * devmem, local services); this file prints those of frame dispatch.
  */
-void stats_dump(void)
+void passt_stats_dump(void)
 {
 	uint64_t dropped = 0;
 	unsigned i;
 
 	for (i = 1; i < FD_COUNT; i++)
-		dropped += stats.frames_dropped[i];
+		dropped += passt_stats.frames_dropped[i];
 
 	tap_stats_print();
 	vu_stats_print();
 	info_always("stats: malformed frames dropped %lu, unhandled %lu",
-		    dropped, stats.frames_unhandled);
-	if (stats.clients || stats.clients_refused)
+		    dropped, passt_stats.frames_unhandled);
+	if (passt_stats.clients || passt_stats.clients_refused)
 		info_always("stats: clients accepted %lu, refused (one at a time) %lu",
-			    stats.clients, stats.clients_refused);
+			    passt_stats.clients, passt_stats.clients_refused);
 	for (i = 1; i < FD_COUNT; i++)
-		if (stats.frames_dropped[i])
+		if (passt_stats.frames_dropped[i])
 			info_always("stats:   %s: %lu", frame_drop_str[i],
-				    stats.frames_dropped[i]);
+				    passt_stats.frames_dropped[i]);
 	flow_stats_print();
 	limits_stats_print();
 	tcp_devmem_stats_print();
@@ -211,13 +211,13 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
 		case IPPROTO_ICMP:
 			/* frame_parse() passes ICMP in IPv6 as opaque */
 			if (fr->af != AF_INET || !icmp_tap_handler(ctx, fr))
-				stats.frames_unhandled++;
+				passt_stats.frames_unhandled++;
 			break;
 		case IPPROTO_ICMPV6: {
 			uint8_t type;
 
 			if (fr->af != AF_INET6) {	/* ICMPv6 in IPv4 */
-				stats.frames_unhandled++;
+				passt_stats.frames_unhandled++;
 				break;
 			}
 			type = hdr_get8(fr->l4, struct icmp6_hdr, icmp6_type);
@@ -228,12 +228,12 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
 					svc_send(ndp_handle(c, fr, svc_out,
 							    sizeof(svc_out)));
 			} else if (!icmp_tap_handler(ctx, fr)) {
-				stats.frames_unhandled++;
+				passt_stats.frames_unhandled++;
 			}
 			break;
 		}
 		default:
-			stats.frames_unhandled++;
+			passt_stats.frames_unhandled++;
 			break;
 		}
 		i++;
@@ -250,16 +250,17 @@ static void passt_frames_dispatch(struct ctx *ctx, const struct frame *f,
  *		if none is a UDP super-frame
  * @n:		Number of frames, at most TAP_RX_MAX
  *
- * Malformed frames are dropped and counted (stats.frames_dropped), the
+ * Malformed frames are dropped and counted (passt_stats.frames_dropped), the
  * others go to the local services and to the L4 handlers, whose replies
  * queue up in tap/ (the caller flushes).  Also the entry point of the
  * fuzzing harness test/fuzz/frame.c.
  *
  * Context: main loop
  */
-void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
-			    const size_t *len, const uint16_t *gso,
-			    unsigned n)
+static void passt_frames_input_gso(struct ctx *ctx,
+				   const uint8_t *const *frame,
+				   const size_t *len, const uint16_t *gso,
+				   unsigned n)
 {
 	unsigned i, good = 0;
 
@@ -267,10 +268,11 @@ void passt_frames_input_gso(struct ctx *ctx, const uint8_t *const *frame,
 		int r = frame_parse(frame[i], len[i], &tap_frames[good]);
 
 		if (r < 0) {
-			stats.frames_dropped[-r < FD_COUNT ? -r : 0]++;
+			uint64_t *dropped = passt_stats.frames_dropped;
+
+			dropped[-r < FD_COUNT ? -r : 0]++;
 			if (r == -FD_IP_FRAG)
-				frame_frag_warn(ctx->now,
-						stats.frames_dropped[FD_IP_FRAG]);
+				frame_frag_warn(ctx->now, dropped[FD_IP_FRAG]);
 			trace("from tap: dropped %zu-byte frame: %s", len[i],
 			      frame_drop_str[-r < FD_COUNT ? -r : 0]);
 			continue;
@@ -472,14 +474,14 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		/* One guest at a time, as with QEMU's -netdev stream.  QEMU
 		 * retries at once, in a loop: few lines, all counted
 		 */
-		stats.clients_refused++;
+		passt_stats.clients_refused++;
 		info_ratelimit(ctx->now, "refusing a second client (%lu so far)",
-			       stats.clients_refused);
+			       passt_stats.clients_refused);
 		close(s);
 		return;
 	}
 	if (ctx->c.vhost_user) {
-		if (vhost_attach(ctx, s) < 0)
+		if (passt_vhost_attach(ctx, s) < 0)
 			close(s);
 		return;
 	}
@@ -489,7 +491,7 @@ static void passt_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		close(s);
 		return;
 	}
-	stats.clients++;
+	passt_stats.clients++;
 	info_ratelimit(ctx->now, "client connected");
 	guest_attached(ctx);
 }
@@ -530,19 +532,19 @@ static void guest_attached(struct ctx *ctx)
 }
 
 /**
- * vhost_attach() - A vhost-user front-end connected (or was passed, -F)
+ * passt_vhost_attach() - A vhost-user front-end connected (or was passed, -F)
  * @ctx:	Context
  * @s:		Its socket, non-blocking
  *
  * Return: 0, or -errno (the caller closes @s)
  */
-int vhost_attach(struct ctx *ctx, int s)
+int passt_vhost_attach(struct ctx *ctx, int s)
 {
 	int ret = vhost_start(ctx, s);
 
 	if (ret < 0)
 		return ret;
-	stats.clients++;
+	passt_stats.clients++;
 	info_ratelimit(ctx->now, "vhost-user front-end connected");
 	return 0;
 }
@@ -601,12 +603,12 @@ static void stats_periodic(const struct ctx *ctx)
 
 	/* Any event moves at least one of these */
 	sum = tap_stats.rx_frames + tap_stats.tx_frames + tap_stats.tx_dropped +
-	      flow_stats_sum() + stats.frames_unhandled;
+	      flow_stats_sum() + passt_stats.frames_unhandled;
 	if (sum == last_sum)
 		return;
 	last_sum = sum;
 	last_ms = ctx->now;
-	stats_dump();
+	passt_stats_dump();
 }
 
 /**
@@ -787,7 +789,7 @@ int passt_loop(struct ctx *ctx)
 				usr1 = signals_handler(ctx, (int)ref.fd,
 						       pasta_child_pid_get());
 				while (usr1--)
-					stats_dump();
+					passt_stats_dump();
 				break;
 			}
 			case EPOLL_TYPE_NS_HELPER:

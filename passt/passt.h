@@ -27,12 +27,12 @@ struct passt_stats {
 };
 
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
-extern struct passt_stats stats;
+extern struct passt_stats passt_stats;
 #endif
 
 int passt_tap_add(struct ctx *ctx, int fd);
-int vhost_attach(struct ctx *ctx, int s);
+int passt_vhost_attach(struct ctx *ctx, int s);
 int passt_loop(struct ctx *ctx);
-void stats_dump(void);
+void passt_stats_dump(void);
 
 #endif /* PASST_PASST_H */

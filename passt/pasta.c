@@ -16,7 +16,7 @@
  * When a user namespace is involved the daemon joins it once (setns() while
  * still single-threaded), which gives it CAP_NET_ADMIN over the target
  * network namespace without leaving its own.  Work inside the target
- * namespace runs through ns_call(): a short-lived clone(CLONE_VM |
+ * namespace runs through pasta_ns_call(): a short-lived clone(CLONE_VM |
  * CLONE_FILES | CLONE_VFORK) child enters the namespace with setns() and
  * runs a function; file descriptors it opens (the tap, netlink sockets)
  * belong to the shared table, and sockets stay bound to the namespace they
@@ -60,7 +60,7 @@
 #include "signals.h"
 #include "pasta.h"
 
-#define NS_CALL_STACK	(256 * 1024)
+#define PASTA_NS_CALL_STACK	(256 * 1024)
 #define PASTA_LL_WAIT_MS	3000	/* link-local address, --config-net */
 /* Frames the tap queues for us to read (tun's default, TUN_READQ_SIZE, is
  * 500): make bench M1.1000 (1000 flows of 1 MiB out of the namespace) saw
@@ -80,13 +80,13 @@ static char pasta_netns_name[NAME_MAX + 1];	/* --netns file name */
 static bool pasta_tap_vnet = true;	/* tap frames have a virtio-net header */
 
 /**
- * struct ns_call_arg - What an ns_call() child needs
+ * struct pasta_ns_call_arg - What an pasta_ns_call() child needs
  * @fn:		Function to run in the namespace
  * @arg:	Its argument
  * @nsfd:	Network namespace fd
  * @ret:	Return value of @fn, or -errno of setns()
  */
-struct ns_call_arg {
+struct pasta_ns_call_arg {
 	int (*fn)(void *arg);
 	void *arg;
 	int nsfd;
@@ -94,14 +94,14 @@ struct ns_call_arg {
 };
 
 /**
- * ns_call_child() - Body of the ns_call() clone: enter, run, return
- * @p:		struct ns_call_arg
+ * pasta_ns_call_child() - Body of the pasta_ns_call() clone: enter, run, return
+ * @p:		struct pasta_ns_call_arg
  *
  * Return: 0 (the result goes through @p)
  */
-static int ns_call_child(void *p)
+static int pasta_ns_call_child(void *p)
 {
-	struct ns_call_arg *a = p;
+	struct pasta_ns_call_arg *a = p;
 
 	if (setns(a->nsfd, CLONE_NEWNET)) {
 		a->ret = -errno;
@@ -112,7 +112,7 @@ static int ns_call_child(void *p)
 }
 
 /**
- * ns_call() - Run a function inside a network namespace
+ * pasta_ns_call() - Run a function inside a network namespace
  * @nsfd:	Namespace fd (from /proc/PID/ns/net or a bind mount)
  * @fn:		Function; shares our memory and fd table
  * @arg:	Its argument
@@ -125,14 +125,14 @@ static int ns_call_child(void *p)
  *	    allow clone() or setns() (passt/isolation.c)
  * Return: @fn's return value, or -errno
  */
-int ns_call(int nsfd, int (*fn)(void *arg), void *arg)
+int pasta_ns_call(int nsfd, int (*fn)(void *arg), void *arg)
 {
-	struct ns_call_arg a = { .fn = fn, .arg = arg, .nsfd = nsfd, .ret = 0 };
+	struct pasta_ns_call_arg a = { .fn = fn, .arg = arg, .nsfd = nsfd, .ret = 0 };
 	static uint8_t *stack;
 	pid_t pid;
 
 	if (!stack) {
-		stack = mmap(NULL, NS_CALL_STACK, PROT_READ | PROT_WRITE,
+		stack = mmap(NULL, PASTA_NS_CALL_STACK, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 		if (stack == MAP_FAILED) {
 			stack = NULL;
@@ -140,7 +140,7 @@ int ns_call(int nsfd, int (*fn)(void *arg), void *arg)
 		}
 	}
 
-	pid = clone(ns_call_child, stack + NS_CALL_STACK,
+	pid = clone(pasta_ns_call_child, stack + PASTA_NS_CALL_STACK,
 		    CLONE_VM | CLONE_FILES | CLONE_VFORK | SIGCHLD, &a);
 	if (pid < 0)
 		return -errno;
@@ -393,7 +393,7 @@ struct pasta_ns_arg {
  * @val:	Value to write
  *
  * The files under /proc/sys/net belong to the network namespace of the
- * process that opens them (here: the target namespace, from ns_call()).
+ * process that opens them (here: the target namespace, from pasta_ns_call()).
  * A failure is not fatal: one debug line.
  */
 static void pasta_ns_ipv6_sysctl(const char *ifname, const char *key,
@@ -755,7 +755,7 @@ int pasta_setup(struct ctx *ctx)
 		die_perror("joining the user namespace");
 	}
 
-	ret = ns_call(nsfd, pasta_ns_setup, &a);
+	ret = pasta_ns_call(nsfd, pasta_ns_setup, &a);
 	if (ret == -EPERM && usernsfd < 0) {
 		/* The namespace belongs to a user namespace we aren't in:
 		 * try its owner (NS_GET_USERNS, ioctl_ns(2))
@@ -764,7 +764,7 @@ int pasta_setup(struct ctx *ctx)
 
 		if (owner >= 0 && join_userns(owner) == 0) {
 			a.err = NULL;
-			ret = ns_call(nsfd, pasta_ns_setup, &a);
+			ret = pasta_ns_call(nsfd, pasta_ns_setup, &a);
 		}
 		if (owner >= 0)
 			close(owner);
@@ -895,7 +895,7 @@ int pasta_listen_ns(struct ctx *ctx, uint8_t proto, const struct fwd_table *t)
 
 	if (!t->n || ctx->ns_fd < 0)
 		return 0;
-	return ns_call(ctx->ns_fd, pasta_listen_ns_fn, &a);
+	return pasta_ns_call(ctx->ns_fd, pasta_listen_ns_fn, &a);
 }
 
 /**

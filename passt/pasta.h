@@ -11,7 +11,7 @@
 struct ctx;
 struct fwd_table;
 
-int ns_call(int nsfd, int (*fn)(void *arg), void *arg);
+int pasta_ns_call(int nsfd, int (*fn)(void *arg), void *arg);
 int pasta_setup(struct ctx *ctx);
 void pasta_restart_setup(struct ctx *ctx);
 bool pasta_tap_vnet_hdr(void);

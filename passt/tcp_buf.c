@@ -196,10 +196,10 @@ static size_t tcp_frame_fill(struct ctx *ctx, struct tcp_conn *conn,
 	uint8_t *th;
 	uint16_t ck;
 
-	eth_hdr_fill(l2, tap_guest_mac_dst(), c->mac_our,
-		     conn_af(conn) == AF_INET ? ETH_P_IP : ETH_P_IPV6);
-	l3len = l3_hdr_fill(l2 + ETH_HLEN, &conn->f.key.faddr,
-			    &conn->f.key.gaddr, IPPROTO_TCP, l4len);
+	frame_eth_fill(l2, tap_guest_mac_dst(), c->mac_our,
+		       conn_af(conn) == AF_INET ? ETH_P_IP : ETH_P_IPV6);
+	l3len = frame_l3_fill(l2 + ETH_HLEN, &conn->f.key.faddr,
+			      &conn->f.key.gaddr, IPPROTO_TCP, l4len);
 	th = l2 + ETH_HLEN + l3len;
 
 	if (flags & F_SYN)

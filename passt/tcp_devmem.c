@@ -121,7 +121,8 @@ struct dm_conn {
 	bool dm;
 };
 
-struct devmem_stats devmem_stats;
+VISIBLE_IF_UNIT
+struct tcp_devmem_stats tcp_devmem_stats;
 
 static struct dm_piece dm_pieces[DM_PIECES];
 static uint32_t dm_piece_free = DM_NIL;
@@ -398,7 +399,7 @@ static void dm_tok_flush(int s)
 			ret = dm_sys->setsockopt(s, SOL_SOCKET,
 						 DEVMEM_SO_DONTNEED, r,
 						 (socklen_t)(nr * sizeof(*r)));
-			devmem_stats.dontneed_calls++;
+			tcp_devmem_stats.dontneed_calls++;
 			if (ret < 0)
 				debug("devmem: SO_DEVMEM_DONTNEED: %s",
 				      strerror(errno));
@@ -410,8 +411,8 @@ static void dm_tok_flush(int s)
 			nr++;
 		}
 	}
-	devmem_stats.tokens_returned += dm_tok_n;
-	devmem_stats.tokens_held -= MIN(devmem_stats.tokens_held,
+	tcp_devmem_stats.tokens_returned += dm_tok_n;
+	tcp_devmem_stats.tokens_held -= MIN(tcp_devmem_stats.tokens_held,
 					(uint64_t)dm_tok_n);
 	dm_tok_n = 0;
 }
@@ -655,7 +656,7 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 		chunks = DIV_ROUND_UP(len, DM_LIN_CHUNK);
 	}
 	if (!nv || !len) {
-		devmem_stats.store_full++;
+		tcp_devmem_stats.store_full++;
 		return -EAGAIN;
 	}
 	ncmsg = MIN((size_t)DM_CMSG_MAX, len / DM_FRAG_EST + 4);
@@ -698,7 +699,7 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 		if (!dm_store_linear(d, v, nv, 0, (size_t)r, &chunk, &fill))
 			goto full;
 		d->dm = false;
-		devmem_stats.copied_bytes += (uint64_t)r;
+		tcp_devmem_stats.copied_bytes += (uint64_t)r;
 		return r;
 	}
 	if (sum != (size_t)r || (mh.msg_flags & MSG_CTRUNC))
@@ -713,14 +714,14 @@ static ssize_t dm_consume(struct tcp_conn *conn, struct dm_conn *d,
 					     &chunk, &fill))
 				goto full;
 			lin_pos += dc.frag_size;
-			devmem_stats.linear_bytes += dc.frag_size;
+			tcp_devmem_stats.linear_bytes += dc.frag_size;
 		} else if (t == DEVMEM_SO_DMABUF) {
 			if (!dm_append(d, dc.frag_size,
 				       (uint32_t)dc.frag_offset,
 				       dc.frag_token, false))
 				goto full;
-			devmem_stats.bytes += dc.frag_size;
-			devmem_stats.tokens_held++;
+			tcp_devmem_stats.bytes += dc.frag_size;
+			tcp_devmem_stats.tokens_held++;
 			ndm++;
 		}
 	}
@@ -803,7 +804,7 @@ static ssize_t tcp_devmem_read(struct tcp_conn *conn, const struct iovec *iov,
 			/* Peeked bytes in flight precede devmem data: it can
 			 * be consumed only once they are ACKed and dropped
 			 */
-			devmem_stats.waits++;
+			tcp_devmem_stats.waits++;
 			return -EAGAIN;
 		}
 	}
@@ -917,10 +918,11 @@ const struct tcp_reader_ops tcp_reader_devmem = {
  */
 void tcp_devmem_stats_print(void)
 {
+	const struct tcp_devmem_stats *s = &tcp_devmem_stats;
+
 	if (devmem_bound())
 		info_always("stats: devmem bytes %lu, linear %lu, copied %lu; tokens held %lu, returned %lu in %lu SO_DEVMEM_DONTNEED calls; waits %lu, store full %lu",
-			    devmem_stats.bytes, devmem_stats.linear_bytes,
-			    devmem_stats.copied_bytes, devmem_stats.tokens_held,
-			    devmem_stats.tokens_returned, devmem_stats.dontneed_calls,
-			    devmem_stats.waits, devmem_stats.store_full);
+			    s->bytes, s->linear_bytes, s->copied_bytes,
+			    s->tokens_held, s->tokens_returned, s->dontneed_calls,
+			    s->waits, s->store_full);
 }

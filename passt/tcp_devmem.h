@@ -36,9 +36,9 @@ struct tcp_devmem_sys {
 };
 
 /**
- * struct devmem_stats - Counters of the devmem reader (--stats, SIGUSR1)
+ * struct tcp_devmem_stats - Counters of the devmem reader (--stats, SIGUSR1)
  */
-struct devmem_stats {
+struct tcp_devmem_stats {
 	uint64_t bytes;			/* payload read as dma-buf fragments */
 	uint64_t linear_bytes;		/* SCM_DEVMEM_LINEAR bytes */
 	uint64_t copied_bytes;		/* devmem reads without devmem data */
@@ -49,7 +49,9 @@ struct devmem_stats {
 	uint64_t store_full;		/* reads put off: piece store full */
 };
 
-extern struct devmem_stats devmem_stats;
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
+extern struct tcp_devmem_stats tcp_devmem_stats;
+#endif
 
 void tcp_devmem_stats_print(void);
 

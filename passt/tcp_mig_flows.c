@@ -35,6 +35,7 @@
 #include "../lib/inany.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
+#include "../lib/visible.h"
 #include "passt.h"
 #include "repair.h"
 #include "tcp.h"
@@ -334,19 +335,6 @@ rollback:
 }
 
 /**
- * tcp_mig_linger_close() - Close the sockets of connections handed over
- *
- * They are in repair mode: closing sends nothing.
- *
- * #syscalls:passt close
- */
-void tcp_mig_linger_close(void)
-{
-	while (mig_nlinger)
-		close(mig_linger[--mig_nlinger]);
-}
-
-/**
  * tcp_mig_handshakes_drop() - Source, migration done: end the connections
  *			       still in their handshake with the guest
  *
@@ -398,6 +386,7 @@ unsigned tcp_mig_handshakes_drop(void)
  *
  * Return: 0, or -EPROTO (logged) if anything is out of place
  */
+VISIBLE_IF_UNIT
 int tcp_mig_check(const uint8_t *buf, size_t len, uint32_t n)
 {
 	size_t off;

@@ -12,8 +12,9 @@ struct ctx;
 int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 		 uint32_t *nflows, size_t *len);
 int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n);
-void tcp_mig_linger_close(void);
 unsigned tcp_mig_handshakes_drop(void);
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 int tcp_mig_check(const uint8_t *buf, size_t len, uint32_t n);
+#endif
 
 #endif /* PASST_TCP_MIG_FLOWS_H */

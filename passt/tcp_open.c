@@ -109,7 +109,7 @@ static size_t tcp_syn_quote(const struct tcp_conn *conn, uint8_t *q)
 	uint8_t *th;
 	size_t l3;
 
-	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
+	l3 = frame_l3_fill(q, &k->gaddr, &k->faddr, IPPROTO_TCP, TCP_HLEN);
 	th = q + l3;
 	memset(th, 0, TCP_HLEN);
 	put_be16(th, k->gport);

@@ -69,14 +69,14 @@
  *    host program multicasting on lo): a splice would deliver it to the
  *    namespace's unicast address.
  * Namespace to host (-U, pasta).  The sockets of -U ports are opened in the
- * namespace at set-up (ns_call()); whatever arrives there is carried to the
- * same or mapped port on the host's loopback through a host socket
+ * namespace at set-up (pasta_ns_call()); whatever arrives there is carried to
+ * the same or mapped port on the host's loopback through a host socket
  * (UDP_SPLICE_OUT), bound to the peer's port if free, the same way.
  *
  * Sockets in the namespace (udp_pool.c).  Set-up opens UDP_POOL unbound
  * sockets of each family in the namespace; a new UDP_SPLICE_IN flow takes
  * one, and binds and connects it from here (bind() and connect() act in
- * the namespace the socket was created in); ns_call() fills the pool at
+ * the namespace the socket was created in); pasta_ns_call() fills the pool at
  * set-up only.  Once it is empty, a new flow takes a socket from the
  * namespace socket helper (passt/nsock.c, pool refilled from the timer),
  * never one per datagram.  The socket of a closed spliced flow is
@@ -238,7 +238,7 @@ static uint8_t udp_cmsg_gso[UDP_BATCH][CMSG_SPACE(sizeof(struct in6_pktinfo)) +
 static struct mmsghdr udp_mh_split[UDP_GSO_SEGS_IN_MAX];
 static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
-struct udp_stats udp_stats;
+static struct udp_stats udp_stats;
 
 /**
  * udp_kind_spliced() - Is a flow spliced (socket to socket, no frames)?
@@ -2154,7 +2154,7 @@ static int64_t udp_flow_timer(struct ctx *ctx, union flow *flow)
  * udp_ns_listen() - In the namespace: open the sockets of -U ports
  * @arg:	Context
  *
- * Context: ns_call() child
+ * Context: pasta_ns_call() child
  * Return: 0, or -errno for a port that can't be bound
  */
 static int udp_ns_listen(void *arg)
@@ -2188,7 +2188,7 @@ void udp_init(struct ctx *ctx)
 	if (c->udp_in.n && !c->no_splice)
 		udp_pool_refill(ctx);
 	if (c->udp_out.n) {
-		ret = ns_call(ctx->ns_fd, udp_ns_listen, ctx);
+		ret = pasta_ns_call(ctx->ns_fd, udp_ns_listen, ctx);
 		if (ret < 0)
 			die("-U: can't bind a forwarded port in the namespace: %s",
 			    strerror(-ret));

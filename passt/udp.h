@@ -27,8 +27,6 @@ struct udp_stats {
 	uint64_t gso_splice_cut; /* spliced super-datagrams sent one datagram each */
 };
 
-extern struct udp_stats udp_stats;
-
 /**
  * enum udp_count - Counters of struct udp_stats that udp_mcast.c adds to,
  *		    through udp_count(): udp.c owns them

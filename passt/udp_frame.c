@@ -91,7 +91,7 @@ bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
  */
 size_t udp_icmp_unreach_len(bool v4)
 {
-	return icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
+	return frame_icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
 }
 
 /**
@@ -109,8 +109,8 @@ size_t udp_icmp_unreach_len(bool v4)
  * of its data, which is its UDP header (RFC 792).  IPv6: ICMPv6 type 1 code
  * 4 (port unreachable), likewise (RFC 4443 3.1), checksum over the
  * pseudo-header (RFC 4443 2.3).  The IP and UDP headers are rebuilt from
- * @k (icmp_err_fill() does the rest); the quoted UDP checksum is zero: the
- * payload isn't quoted, and receivers match the error by addresses and
+ * @k (frame_icmp_err_fill() does the rest); the quoted UDP checksum is zero:
+ * the payload isn't quoted, and receivers match the error by addresses and
  * ports only.
  *
  * Return: frame length
@@ -150,7 +150,8 @@ size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen)
 	};
 	size_t l3;
 
-	l3 = l3_hdr_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP, UDP_HLEN + dlen);
+	l3 = frame_l3_fill(q, &k->gaddr, &k->faddr, IPPROTO_UDP,
+			   UDP_HLEN + dlen);
 	hdr_store(q + l3, &uh);
 	return l3 + UDP_HLEN;
 }
@@ -167,7 +168,7 @@ size_t udp_icmp_quote(uint8_t *q, const struct flow_key *k, size_t dlen)
  * @type:	ICMP (RFC 792) or ICMPv6 (RFC 4443) type
  * @code:	Code
  * @info:	MTU for fragmentation needed or packet too big, else 0
- *		(icmp_err_fill())
+ *		(frame_icmp_err_fill())
  *
  * Return: frame length
  */
@@ -179,8 +180,8 @@ static size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 	uint8_t q[UDP_QUOTE_MAX];
 	size_t qlen = udp_icmp_quote(q, k, dlen);
 
-	return icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type, code,
-			     info, q, qlen);
+	return frame_icmp_err_fill(l2, mac_dst, mac_src, src, &k->gaddr, type,
+				   code, info, q, qlen);
 }
 
 /**
@@ -204,14 +205,15 @@ size_t udp_frame_fill(const struct conf *c, uint8_t *l2,
 	size_t l3;
 
 	if (udp_mcast_mac(c, &k->gaddr, gmac))
-		eth_hdr_fill(l2, gmac, c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+		frame_eth_fill(l2, gmac, c->mac_our,
+			       v4 ? ETH_P_IP : ETH_P_IPV6);
 	else
-		eth_hdr_fill(l2, tap_guest_mac_dst(),
-			     c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
-	l3 = l3_hdr_fill(l2 + ETH_HLEN, &k->faddr, &k->gaddr, IPPROTO_UDP,
-			 UDP_HLEN + plen);
-	udp_hdr_fill(l2 + ETH_HLEN + l3, &k->faddr, k->fport, &k->gaddr,
-		     k->gport, plen, partial);
+		frame_eth_fill(l2, tap_guest_mac_dst(),
+			       c->mac_our, v4 ? ETH_P_IP : ETH_P_IPV6);
+	l3 = frame_l3_fill(l2 + ETH_HLEN, &k->faddr, &k->gaddr, IPPROTO_UDP,
+			   UDP_HLEN + plen);
+	frame_udp_fill(l2 + ETH_HLEN + l3, &k->faddr, k->fport, &k->gaddr,
+		       k->gport, plen, partial);
 	return ETH_HLEN + l3 + UDP_HLEN + plen;
 }
 

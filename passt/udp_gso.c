@@ -175,16 +175,6 @@ void udp_gso_probe(bool force_off)
 }
 
 /**
- * udp_gro_enabled() - Do host sockets ask for super-datagrams?
- *
- * Return: true if udp_gso_probe() found UDP_GRO and it isn't turned off
- */
-bool udp_gro_enabled(void)
-{
-	return udp_gro_on;
-}
-
-/**
  * udp_seg_enabled() - May super-datagrams leave with UDP_SEGMENT?
  *
  * Return: true if udp_gso_probe() found UDP_SEGMENT and it isn't off

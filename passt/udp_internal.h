@@ -51,7 +51,6 @@ unsigned udp_gso_segs(size_t len, size_t seg);
 int udp_gso_in_check(size_t len, size_t seg, size_t pmax);
 size_t udp_gro_size(struct msghdr *mh);
 size_t udp_gso_cmsg(uint8_t *buf, size_t off, uint16_t seg);
-bool udp_gro_enabled(void);
 bool udp_seg_enabled(void);
 
 /* The namespace socket pool (udp_pool.c), for passt/udp.c */

@@ -3,7 +3,7 @@
  *		      datagrams spliced from the host's loopback
  *
  * Set-up opens UDP_POOL unbound sockets of each family in the namespace
- * (ns_call(), udp_pool_refill()); a new UDP_SPLICE_IN flow takes one
+ * (pasta_ns_call(), udp_pool_refill()); a new UDP_SPLICE_IN flow takes one
  * (udp_pool_get()), and passt/udp.c binds and connects it from outside
  * the namespace (bind() and connect() act in the namespace the socket was
  * created in).  Once the pool is empty, flows take sockets from the
@@ -43,13 +43,13 @@ struct udp_pool {
 };
 
 static struct udp_pool udp_pool[2];	/* [0]: IPv4, [1]: IPv6 */
-static bool udp_pool_failed;	/* ns_call() failed: don't try again */
+static bool udp_pool_failed;	/* pasta_ns_call() failed: don't try again */
 
 /**
  * udp_pool_fill_ns() - In the namespace: top up the spare socket pools
  * @arg:	Unused
  *
- * Context: ns_call() child, sharing our memory and fd table
+ * Context: pasta_ns_call() child, sharing our memory and fd table
  * #syscalls socket
  * Return: 0, or -errno of the first socket() that failed
  */
@@ -80,11 +80,11 @@ static int udp_pool_fill_ns(void *arg)
 }
 
 /**
- * udp_pool_refill() - Fill the namespace socket pools through ns_call()
+ * udp_pool_refill() - Fill the namespace socket pools through pasta_ns_call()
  * @ctx:	Context
  *
- * Context: set-up only (ns_call() enters the namespace: not possible after
- *	    isolation; later sockets come from the namespace socket helper,
+ * Context: set-up only (pasta_ns_call() enters the namespace: not possible
+ *	    after isolation; later sockets come from the namespace socket helper,
  *	    passt/nsock.c)
  */
 void udp_pool_refill(struct ctx *ctx)
@@ -93,7 +93,7 @@ void udp_pool_refill(struct ctx *ctx)
 
 	if (ctx->ns_fd < 0 || udp_pool_failed)
 		return;
-	ret = ns_call(ctx->ns_fd, udp_pool_fill_ns, NULL);
+	ret = pasta_ns_call(ctx->ns_fd, udp_pool_fill_ns, NULL);
 	if (ret < 0) {
 		udp_pool_failed = true;
 		warn("UDP: can't open sockets in the namespace (%s): datagrams from host loopback to -u ports take the tap path",

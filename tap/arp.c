@@ -80,7 +80,7 @@ size_t arp_probe(const struct conf *c, struct in_addr tpa, uint8_t *out,
 	if (!c->ip4.enabled || !c->ip4.gw.s_addr || !tpa.s_addr ||
 	    cap < ARP_FRAME_LEN)
 		return 0;
-	eth_hdr_fill(out, bcast, c->mac_our, ETH_P_ARP);
+	frame_eth_fill(out, bcast, c->mac_our, ETH_P_ARP);
 	arp_fill(out + ETH_HLEN, ARPOP_REQUEST, c->mac_our, c->ip4.gw,
 		 unknown, tpa);
 	return ARP_FRAME_LEN;
@@ -148,7 +148,7 @@ size_t arp_handle(const struct conf *c, const struct frame *f,
 	/* We own the target: sender is us with the address asked for,
 	 * target the requester
 	 */
-	eth_hdr_fill(out, a.arp_sha, c->mac_our, ETH_P_ARP);
+	frame_eth_fill(out, a.arp_sha, c->mac_our, ETH_P_ARP);
 	arp_fill(out + ETH_HLEN, ARPOP_REPLY, c->mac_our, tpa, a.arp_sha, spa);
 
 	svc_count(SVC_COUNT_ARP_REPLY);

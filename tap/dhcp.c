@@ -611,11 +611,11 @@ headers:
 
 	inany_from_v4(&src6, server);
 	inany_from_v4(&dst6, dst);
-	udp_hdr_fill(udp, &src6, DHCP_SERVER_PORT, &dst6, DHCP_CLIENT_PORT,
-		     bootp_len, false);
-	ip4_hdr_fill(out + ETH_HLEN, server, dst, IPPROTO_UDP, l4_len,
-		     IP_TTL_DEFAULT);
-	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IP);
+	frame_udp_fill(udp, &src6, DHCP_SERVER_PORT, &dst6, DHCP_CLIENT_PORT,
+		       bootp_len, false);
+	frame_ip4_fill(out + ETH_HLEN, server, dst, IPPROTO_UDP, l4_len,
+		       IP_TTL_DEFAULT);
+	frame_eth_fill(out, dst_mac, c->mac_our, ETH_P_IP);
 
 	return ETH_HLEN + IP4_HLEN + l4_len;
 }

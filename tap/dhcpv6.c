@@ -759,12 +759,12 @@ size_t dhcpv6_handle(const struct conf *c, const struct frame *f,
 	l4_len = UDP_HLEN + o.len;
 	src.a6 = c->ip6.our_ll;
 	dst.a6 = f->src.a6;
-	udp_hdr_fill(udp, &src, DHCPV6_SERVER_PORT, &dst, DHCPV6_CLIENT_PORT,
-		     o.len, false);
-	ip6_hdr_fill(out + ETH_HLEN, &c->ip6.our_ll, &f->src.a6, IPPROTO_UDP,
-		     l4_len, IP_TTL_DEFAULT);
-	eth_hdr_fill(out, HDR_AT(f->l2, struct ethhdr, h_source), c->mac_our,
-		     ETH_P_IPV6);
+	frame_udp_fill(udp, &src, DHCPV6_SERVER_PORT, &dst, DHCPV6_CLIENT_PORT,
+		       o.len, false);
+	frame_ip6_fill(out + ETH_HLEN, &c->ip6.our_ll, &f->src.a6, IPPROTO_UDP,
+		       l4_len, IP_TTL_DEFAULT);
+	frame_eth_fill(out, HDR_AT(f->l2, struct ethhdr, h_source), c->mac_our,
+		       ETH_P_IPV6);
 
 	svc_count(SVC_COUNT_DHCPV6_REPLY);
 	return ETH_HLEN + IP6_HLEN + l4_len;

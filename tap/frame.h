@@ -103,27 +103,27 @@ void frame_trace(const char *dir, const uint8_t *l2, size_t avail,
 size_t frame_pad(uint8_t *l2, size_t len);
 
 /* Builders: fill headers in place, return the header length written */
-size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
-		    uint16_t ethertype);
-size_t ip4_hdr_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
-		    uint8_t proto, size_t l4_len, uint8_t ttl);
-size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
-		    const struct in6_addr *dst, uint8_t proto, size_t l4_len,
-		    uint8_t hop_limit);
-size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
-		   uint8_t proto, size_t l4_len);
-void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
-		  const union inany *dst, uint16_t dport, size_t plen,
-		  bool partial);
+size_t frame_eth_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
+		      uint16_t ethertype);
+size_t frame_ip4_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
+		      uint8_t proto, size_t l4_len, uint8_t ttl);
+size_t frame_ip6_fill(uint8_t *p, const struct in6_addr *src,
+		      const struct in6_addr *dst, uint8_t proto, size_t l4_len,
+		      uint8_t hop_limit);
+size_t frame_l3_fill(uint8_t *p, const union inany *src, const union inany *dst,
+		     uint8_t proto, size_t l4_len);
+void frame_udp_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		    const union inany *dst, uint16_t dport, size_t plen,
+		    bool partial);
 
 /* ICMP/ICMPv6 error header: type, code, checksum, 4 unused bytes */
 #define ICMP_ERR_HLEN	8
 
-size_t icmp_err_len(bool v4, size_t qlen);
-size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
-		     const uint8_t *mac_src, const union inany *src,
-		     const union inany *dst, uint8_t type, uint8_t code,
-		     uint32_t info,
-		     const uint8_t *quote, size_t qlen);
+size_t frame_icmp_err_len(bool v4, size_t qlen);
+size_t frame_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+			   const uint8_t *mac_src, const union inany *src,
+			   const union inany *dst, uint8_t type, uint8_t code,
+			   uint32_t info,
+			   const uint8_t *quote, size_t qlen);
 
 #endif /* TAP_FRAME_H */

@@ -3,7 +3,7 @@
  *
  * Used for every frame we send to the guest: replies of the local services,
  * TCP, UDP and ICMP frames of the flows, and ICMP/ICMPv6 errors quoting a
- * guest packet (icmp_err_fill()).  Headers are written in place
+ * guest packet (frame_icmp_err_fill()).  Headers are written in place
  * at the start of a frame slot; the caller fills the L4 part.
  */
 #include <net/ethernet.h>
@@ -38,7 +38,7 @@ size_t frame_pad(uint8_t *l2, size_t len)
 }
 
 /**
- * eth_hdr_fill() - Write an Ethernet II header
+ * frame_eth_fill() - Write an Ethernet II header
  * @p:		Frame start, at least 14 bytes
  * @dst:	Destination MAC
  * @src:	Source MAC
@@ -46,8 +46,8 @@ size_t frame_pad(uint8_t *l2, size_t len)
  *
  * Return: 14
  */
-size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
-		    uint16_t ethertype)
+size_t frame_eth_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
+		      uint16_t ethertype)
 {
 	struct ethhdr eh;
 
@@ -59,7 +59,7 @@ size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
 }
 
 /**
- * ip4_hdr_fill() - Write a 20-byte IPv4 header (RFC 791), DF set, checksummed
+ * frame_ip4_fill() - Write a 20-byte IPv4 header (RFC 791), DF set, checksummed
  * @p:		Header start
  * @src:	Source address, network order
  * @dst:	Destination address, network order
@@ -69,8 +69,8 @@ size_t eth_hdr_fill(uint8_t *p, const uint8_t *dst, const uint8_t *src,
  *
  * Return: 20
  */
-size_t ip4_hdr_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
-		    uint8_t proto, size_t l4_len, uint8_t ttl)
+size_t frame_ip4_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
+		      uint8_t proto, size_t l4_len, uint8_t ttl)
 {
 	struct iphdr ip = {
 		.version	= IP4_VERSION,
@@ -92,7 +92,7 @@ size_t ip4_hdr_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
 }
 
 /**
- * ip6_hdr_fill() - Write a 40-byte IPv6 header (RFC 8200 section 3)
+ * frame_ip6_fill() - Write a 40-byte IPv6 header (RFC 8200 section 3)
  * @p:		Header start
  * @src:	Source address
  * @dst:	Destination address
@@ -102,9 +102,9 @@ size_t ip4_hdr_fill(uint8_t *p, struct in_addr src, struct in_addr dst,
  *
  * Return: 40
  */
-size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
-		    const struct in6_addr *dst, uint8_t proto, size_t l4_len,
-		    uint8_t hop_limit)
+size_t frame_ip6_fill(uint8_t *p, const struct in6_addr *src,
+		      const struct in6_addr *dst, uint8_t proto, size_t l4_len,
+		      uint8_t hop_limit)
 {
 	struct ip6_hdr ip = {
 		.ip6_src	= *src,
@@ -121,7 +121,7 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
 }
 
 /**
- * l3_hdr_fill() - Write an IPv4 or IPv6 header, family taken from @src
+ * frame_l3_fill() - Write an IPv4 or IPv6 header, family taken from @src
  * @p:		Header start
  * @src:	Source address (IPv4-mapped for IPv4)
  * @dst:	Destination address, same family
@@ -132,19 +132,20 @@ size_t ip6_hdr_fill(uint8_t *p, const struct in6_addr *src,
  *
  * Return: 20 or 40
  */
-size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
-		   uint8_t proto, size_t l4_len)
+size_t frame_l3_fill(uint8_t *p, const union inany *src, const union inany *dst,
+		     uint8_t proto, size_t l4_len)
 {
 	const struct in_addr *s4 = inany_v4(src);
 
 	if (s4)
-		return ip4_hdr_fill(p, *s4, *inany_v4(dst), proto, l4_len,
-				    IP_TTL_DEFAULT);
-	return ip6_hdr_fill(p, &src->a6, &dst->a6, proto, l4_len, IP_TTL_DEFAULT);
+		return frame_ip4_fill(p, *s4, *inany_v4(dst), proto, l4_len,
+				      IP_TTL_DEFAULT);
+	return frame_ip6_fill(p, &src->a6, &dst->a6, proto, l4_len,
+			      IP_TTL_DEFAULT);
 }
 
 /**
- * udp_hdr_fill() - Write a UDP header and its checksum (RFC 768)
+ * frame_udp_fill() - Write a UDP header and its checksum (RFC 768)
  * @uh:		Header start; @plen bytes of payload follow it
  * @src:	Source address (IPv4-mapped for IPv4), for the pseudo-header
  * @sport:	Source port, host order
@@ -157,9 +158,9 @@ size_t l3_hdr_fill(uint8_t *p, const union inany *src, const union inany *dst,
  * A computed checksum of zero goes out as 0xffff: zero means "no checksum"
  * for IPv4 (RFC 768) and is forbidden for IPv6 (RFC 8200 8.1).
  */
-void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
-		  const union inany *dst, uint16_t dport, size_t plen,
-		  bool partial)
+void frame_udp_fill(uint8_t *uh, const union inany *src, uint16_t sport,
+		    const union inany *dst, uint16_t dport, size_t plen,
+		    bool partial)
 {
 	size_t l4len = UDP_HLEN + plen;
 	uint32_t sum = csum_pseudo(src, dst, IPPROTO_UDP, l4len);
@@ -183,7 +184,7 @@ void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
 }
 
 /**
- * icmp_err_quote_max() - Bytes of the offending packet an ICMP error quotes
+ * frame_icmp_err_quote_max() - Bytes of the offending packet an error quotes
  * @v4:		ICMP (IPv4) rather than ICMPv6
  * @qlen:	Bytes the caller offers, bytes
  *
@@ -192,7 +193,7 @@ void udp_hdr_fill(uint8_t *uh, const union inany *src, uint16_t sport,
  *
  * Return: @qlen, capped so that the error fits
  */
-static size_t icmp_err_quote_max(bool v4, size_t qlen)
+static size_t frame_icmp_err_quote_max(bool v4, size_t qlen)
 {
 	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN;
 
@@ -200,21 +201,21 @@ static size_t icmp_err_quote_max(bool v4, size_t qlen)
 }
 
 /**
- * icmp_err_len() - Length of the frame icmp_err_fill() builds
+ * frame_icmp_err_len() - Length of the frame frame_icmp_err_fill() builds
  * @v4:		ICMP (IPv4) rather than ICMPv6
  * @qlen:	Bytes of the offending packet offered for the quote
  *
  * Return: bytes: Ethernet, IP header, 8 bytes of ICMP header, quote
  */
-size_t icmp_err_len(bool v4, size_t qlen)
+size_t frame_icmp_err_len(bool v4, size_t qlen)
 {
 	return ETH_HLEN + (v4 ? IP4_HLEN : IP6_HLEN) + ICMP_ERR_HLEN +
-	       icmp_err_quote_max(v4, qlen);
+	       frame_icmp_err_quote_max(v4, qlen);
 }
 
 /**
- * icmp_err_fill() - Build an ICMP or ICMPv6 error about a guest's packet
- * @l2:		Frame buffer, icmp_err_len(@v4, @qlen) bytes
+ * frame_icmp_err_fill() - Build an ICMP or ICMPv6 error about a guest's packet
+ * @l2:		Frame buffer, frame_icmp_err_len(@v4, @qlen) bytes
  * @mac_dst:	Guest MAC
  * @mac_src:	Our MAC
  * @src:	Source of the error (the router that reports it), network
@@ -240,10 +241,10 @@ size_t icmp_err_len(bool v4, size_t qlen)
  *
  * Return: frame length
  */
-size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
-		     const uint8_t *mac_src, const union inany *src,
-		     const union inany *dst, uint8_t type, uint8_t code,
-		     uint32_t info, const uint8_t *quote, size_t qlen)
+size_t frame_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
+			   const uint8_t *mac_src, const union inany *src,
+			   const union inany *dst, uint8_t type, uint8_t code,
+			   uint32_t info, const uint8_t *quote, size_t qlen)
 {
 	bool v4 = inany_v4(dst);
 	struct icmp6_hdr ih = { .icmp6_type = type, .icmp6_code = code };
@@ -252,11 +253,11 @@ size_t icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
 	uint8_t *msg;
 	uint16_t ck;
 
-	qlen = icmp_err_quote_max(v4, qlen);
+	qlen = frame_icmp_err_quote_max(v4, qlen);
 	mlen = ICMP_ERR_HLEN + qlen;
-	eth_hdr_fill(l2, mac_dst, mac_src, v4 ? ETH_P_IP : ETH_P_IPV6);
-	l3 = l3_hdr_fill(l2 + ETH_HLEN, src, dst,
-			 v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
+	frame_eth_fill(l2, mac_dst, mac_src, v4 ? ETH_P_IP : ETH_P_IPV6);
+	l3 = frame_l3_fill(l2 + ETH_HLEN, src, dst,
+			   v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6, mlen);
 	msg = l2 + ETH_HLEN + l3;
 	/* The same 8 bytes for ICMP (struct icmphdr, RFC 792) and ICMPv6;
 	 * ICMP's next-hop MTU is the low 16 bits of the word (RFC 1191 4)

@@ -170,9 +170,9 @@ static size_t ndp_icmp_finish(const struct conf *c, uint8_t *out,
 		   csum_pseudo6(src, dst, IPPROTO_ICMPV6, icmp_len));
 	memcpy(icmp + ICMP6_CSUM_OFF, &sum, sizeof(sum));
 
-	ip6_hdr_fill(out + ETH_HLEN, src, dst, IPPROTO_ICMPV6, icmp_len,
-		     ND_HOP_LIMIT);
-	eth_hdr_fill(out, dst_mac, c->mac_our, ETH_P_IPV6);
+	frame_ip6_fill(out + ETH_HLEN, src, dst, IPPROTO_ICMPV6, icmp_len,
+		       ND_HOP_LIMIT);
+	frame_eth_fill(out, dst_mac, c->mac_our, ETH_P_IPV6);
 	return ND_ICMP_OFF + icmp_len;
 }
 

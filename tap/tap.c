@@ -89,8 +89,10 @@
 #include <unistd.h>
 
 #include "../lib/eth.h"
+#include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
+#include "../lib/visible.h"
 
 /* Linux 6.2, include/uapi/linux/if_tun.h and virtio_net.h */
 #ifndef TUN_F_USO4
@@ -138,22 +140,6 @@ static unsigned tap_tx_iovn;		/* iovecs used */
 static uint8_t tap_tx_gather[FRAME_MAX];	/* pcap copy of a gathered frame */
 static uint8_t tap_tx_pend_buf[TAP_TX_ARENA + TAP_TX_FRAMES * 4];
 static struct stream_tx tap_tx_pend;	/* unwritten tail of a stream flush */
-
-/**
- * iov_length() - Total length of an iovec array
- * @iov:	Array
- * @n:		Entries
- *
- * Return: sum of iov_len, bytes
- */
-static size_t iov_length(const struct iovec *iov, size_t n)
-{
-	size_t l = 0;
-
-	while (n--)
-		l += iov[n].iov_len;
-	return l;
-}
 
 /**
  * tap_dev_open_current_ns() - Create the tap device in the current netns
@@ -601,6 +587,7 @@ int tap_rx(struct tap_rx_batch *b)
  *
  * Return: start of free space; *@avail is 0 if a flush is needed
  */
+VISIBLE_IF_UNIT
 uint8_t *tap_tx_space(size_t *avail)
 {
 	if (tap_tx_n >= TAP_TX_FRAMES || tap_tx_iovn >= TAP_TX_IOVS)
@@ -619,7 +606,7 @@ uint8_t *tap_tx_space(size_t *avail)
  *
  * Return: frames that tap_tx_add() can still take (bytes permitting)
  */
-unsigned tap_tx_frames_free(void)
+static unsigned tap_tx_frames_free(void)
 {
 	unsigned n = MIN(TAP_TX_FRAMES - tap_tx_n, TAP_TX_IOVS - tap_tx_iovn);
 

@@ -100,8 +100,9 @@ void tap_set_pcap(bool on);
 int tap_rx(struct tap_rx_batch *b);
 bool tap_rx_buffered(void);
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 uint8_t *tap_tx_space(size_t *avail);
-unsigned tap_tx_frames_free(void);
+#endif
 
 /**
  * struct tap_tx_room - Free space of the transmit arena, from tap_tx_reserve()

@@ -139,6 +139,7 @@
 #include <unistd.h>
 
 #include "../lib/eth.h"
+#include "../lib/iov.h"
 #include "../lib/log.h"
 #include "../lib/util.h"
 #include "../lib/visible.h"
@@ -463,6 +464,7 @@ struct vu_dev {
 	struct vu_xfer xfer;
 };
 
+VISIBLE_IF_UNIT
 struct vu_stats vu_stats;
 
 static struct vu_dev vu = { .fd = -1, .xfer.fd = -1 };

@@ -103,7 +103,9 @@ struct vu_stats {
 	uint64_t log_missed, state_saved, state_loaded, state_refused;
 };
 
+#ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 extern struct vu_stats vu_stats;
+#endif
 
 void vu_stats_print(void);
 

@@ -119,9 +119,4 @@ void vq_used_add(struct vq *q, uint16_t head, uint32_t len);
 void vq_used_publish(struct vq *q);
 bool vq_want_interrupt(const struct vq *q);
 
-size_t iov_copy_to(const struct iovec *iov, unsigned n, size_t off,
-		   const void *buf, size_t len);
-size_t iov_copy_from(void *buf, size_t len, const struct iovec *iov,
-		     unsigned n, size_t off);
-
 #endif /* TAP_VIRTIO_H */

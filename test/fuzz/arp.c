@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	cap = fuzz_cap(data[0], sizeof(arp_out));
 
-	len = eth_hdr_fill(arp_in, bcast, arp_conf.mac_guest, 0x0806);
+	len = frame_eth_fill(arp_in, bcast, arp_conf.mac_guest, 0x0806);
 	memcpy(arp_in + len, data + 1, size - 1);
 	len += size - 1;
 	if (frame_parse(arp_in, len, &f) < 0)

@@ -45,9 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		src = dhcp_conf.ip4.addr;
 	plen = size - 2;
 
-	len = eth_hdr_fill(dhcp_in, bcast, dhcp_conf.mac_guest, 0x0800);
+	len = frame_eth_fill(dhcp_in, bcast, dhcp_conf.mac_guest, 0x0800);
 	l3 = len;
-	len += ip4_hdr_fill(dhcp_in + l3, src, dst, IPPROTO_UDP, 8 + plen, 64);
+	len += frame_ip4_fill(dhcp_in + l3, src, dst, IPPROTO_UDP, 8 + plen,
+			      64);
 	udp = dhcp_in + len;
 	put_be16(udp, 68);
 	put_be16(udp + 2, 67);

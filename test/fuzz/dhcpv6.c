@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inet_pton(AF_INET6, "fe80::5054:ff:fe12:3456", &src);
 	inet_pton(AF_INET6, "ff02::1:2", &dst);
 
-	len = eth_hdr_fill(dhcpv6_in, mcast, dhcpv6_conf.mac_guest, 0x86dd);
-	len += ip6_hdr_fill(dhcpv6_in + len, &src, &dst, IPPROTO_UDP, 8 + plen,
-			    1);
+	len = frame_eth_fill(dhcpv6_in, mcast, dhcpv6_conf.mac_guest, 0x86dd);
+	len += frame_ip6_fill(dhcpv6_in + len, &src, &dst, IPPROTO_UDP, 8 + plen,
+			      1);
 	udp = dhcpv6_in + len;
 	put_be16(udp, 546);
 	put_be16(udp + 2, 547);

@@ -50,9 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		  &src);
 	inet_pton(AF_INET6, dsts[data[1] & 3], &dst);
 
-	len = eth_hdr_fill(ndp_in, mcast, ndp_conf.mac_guest, 0x86dd);
-	len += ip6_hdr_fill(ndp_in + len, &src, &dst, IPPROTO_ICMPV6, plen,
-			    data[1] & 8 ? 64 : 255);
+	len = frame_eth_fill(ndp_in, mcast, ndp_conf.mac_guest, 0x86dd);
+	len += frame_ip6_fill(ndp_in + len, &src, &dst, IPPROTO_ICMPV6, plen,
+			      data[1] & 8 ? 64 : 255);
 	memcpy(ndp_in + len, data + 2, plen);
 	len += plen;
 

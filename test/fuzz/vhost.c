@@ -20,6 +20,7 @@
 
 #include "fuzz.h"
 #include "../../tap/vhost_user.h"
+#include "../../lib/iov.h"
 #include "../../tap/virtio.h"
 #include "../../tap/vnet.h"
 

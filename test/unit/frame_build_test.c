@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test/unit/frame_build_test.c - Tests for tap/frame_build.c's ICMP errors
  *
- * icmp_err_fill() builds the destination unreachable a router sends about a
- * guest's packet.  Expected frames were assembled by hand from RFC 792
+ * frame_icmp_err_fill() builds the destination unreachable a router sends
+ * about a guest's packet.  Expected frames were assembled by hand from RFC 792
  * (type 3, code, checksum, 4 unused bytes, IP header + 8 bytes of the
  * original), RFC 4443 3.1 and 2.3 (type 1, code, checksum over the
  * pseudo-header), RFC 1191 4 and RFC 4443 3.2 (the MTU in the second word
@@ -103,9 +103,9 @@ START_TEST(test_icmp_err_fill_ipv4_host_unreachable_bytes)
 	size_t len;
 
 	memset(l2, 0xee, sizeof(l2));
-	ck_assert_uint_eq(icmp_err_len(true, sizeof(syn4)), sizeof(err4));
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 1, 0,
-			    syn4, sizeof(syn4));
+	ck_assert_uint_eq(frame_icmp_err_len(true, sizeof(syn4)), sizeof(err4));
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 1, 0,
+				  syn4, sizeof(syn4));
 	ck_assert_uint_eq(len, sizeof(err4));
 	ck_assert_mem_eq(l2, err4, sizeof(err4));
 	ck_assert_uint_eq(l2[sizeof(err4)], 0xee);	/* nothing beyond */
@@ -119,9 +119,9 @@ START_TEST(test_icmp_err_fill_ipv6_address_unreachable_bytes)
 	size_t len;
 
 	memset(l2, 0xee, sizeof(l2));
-	ck_assert_uint_eq(icmp_err_len(false, sizeof(syn6)), sizeof(err6));
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 3, 0,
-			    syn6, sizeof(syn6));
+	ck_assert_uint_eq(frame_icmp_err_len(false, sizeof(syn6)), sizeof(err6));
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 3, 0,
+				  syn6, sizeof(syn6));
 	ck_assert_uint_eq(len, sizeof(err6));
 	ck_assert_mem_eq(l2, err6, sizeof(err6));
 	ck_assert_uint_eq(l2[sizeof(err6)], 0xee);
@@ -136,9 +136,9 @@ START_TEST(test_icmp_err_fill_ipv4_quote_capped_at_576)
 	size_t len;
 
 	memset(big, 0xab, sizeof(big));
-	ck_assert_uint_eq(icmp_err_len(true, sizeof(big)), 14 + 576);
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 13, 0,
-			    big, sizeof(big));
+	ck_assert_uint_eq(frame_icmp_err_len(true, sizeof(big)), 14 + 576);
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 13, 0,
+				  big, sizeof(big));
 	ck_assert_uint_eq(len, 14 + 576);
 	ck_assert_uint_eq(l2[16], 0x02);	/* total length 576 = 0x240 */
 	ck_assert_uint_eq(l2[17], 0x40);
@@ -155,9 +155,9 @@ START_TEST(test_icmp_err_fill_ipv6_quote_capped_at_1280)
 	size_t len;
 
 	memset(big, 0xab, sizeof(big));
-	ck_assert_uint_eq(icmp_err_len(false, sizeof(big)), 14 + 1280);
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 1, 0,
-			    big, sizeof(big));
+	ck_assert_uint_eq(frame_icmp_err_len(false, sizeof(big)), 14 + 1280);
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 1, 1, 0,
+				  big, sizeof(big));
 	ck_assert_uint_eq(len, 14 + 1280);
 	ck_assert_uint_eq(l2[18], 0x04);	/* payload length 1240 = 0x4d8 */
 	ck_assert_uint_eq(l2[19], 0xd8);
@@ -175,8 +175,8 @@ START_TEST(test_icmp_err_fill_ipv4_frag_needed_mtu)
 	const uint8_t *ih = l2 + 14 + 20;
 	size_t len;
 
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 4, 1280,
-			    syn4, sizeof(syn4));
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 3, 4, 1280,
+				  syn4, sizeof(syn4));
 	ck_assert_uint_eq(len, sizeof(err4));
 	ck_assert_uint_eq(ih[0], 3);
 	ck_assert_uint_eq(ih[1], 4);
@@ -200,8 +200,8 @@ START_TEST(test_icmp_err_fill_ipv6_packet_too_big_mtu)
 	uint8_t pseudo[40] = { 0 };
 	size_t len, mlen;
 
-	len = icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 2, 0, 1280,
-			    syn6, sizeof(syn6));
+	len = frame_icmp_err_fill(l2, mac_guest, mac_our, &src, &dst, 2, 0, 1280,
+				  syn6, sizeof(syn6));
 	ck_assert_uint_eq(len, sizeof(err6));
 	mlen = len - 14 - 40;
 	ck_assert_uint_eq(ih[0], 2);
@@ -221,7 +221,7 @@ END_TEST
 static Suite *frame_build_suite(void)
 {
 	Suite *s = suite_create("frame_build");
-	TCase *tc = tcase_create("icmp_err_fill");
+	TCase *tc = tcase_create("frame_icmp_err_fill");
 
 	tcase_add_test(tc, test_icmp_err_fill_ipv4_host_unreachable_bytes);
 	tcase_add_test(tc, test_icmp_err_fill_ipv6_address_unreachable_bytes);

@@ -328,7 +328,7 @@ static void fake_dmabuf(void)
 	ck_assert_ptr_ne(dmabuf, MAP_FAILED);
 	close(fd);
 
-	memset(&stats, 0, sizeof(stats));
+	memset(&tcp_devmem_stats, 0, sizeof(tcp_devmem_stats));
 	memset(script, 0, sizeof(script));
 	script_n = script_pos = 0;
 	dn_calls = 0;
@@ -505,8 +505,8 @@ START_TEST(test_devmem_frag_offsets_and_sizes)
 	expect_dmabuf(ext.piece[2].iov_base, 40984, 1000);
 
 	ck_assert_uint_eq(tcp_devmem_held(conn), 9192);
-	ck_assert_uint_eq(devmem_stats.bytes, 9192);
-	ck_assert_uint_eq(devmem_stats.tokens_held, 3);
+	ck_assert_uint_eq(tcp_devmem_stats.bytes, 9192);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_held, 3);
 	ck_assert_uint_eq(dn_calls, 0);	/* nothing ACKed yet */
 
 	/* Second read: straight to MSG_SOCK_DEVMEM, no peek */
@@ -560,9 +560,9 @@ START_TEST(test_devmem_linear_and_dmabuf_mix)
 	ck_assert_ptr_eq(ext.piece[1].iov_base, dmabuf + 4096);
 	ck_assert_ptr_eq(ext.piece[3].iov_base, dmabuf + 65536);
 
-	ck_assert_uint_eq(devmem_stats.linear_bytes, 150);
-	ck_assert_uint_eq(devmem_stats.bytes, 6096);
-	ck_assert_uint_eq(devmem_stats.tokens_held, 2);
+	ck_assert_uint_eq(tcp_devmem_stats.linear_bytes, 150);
+	ck_assert_uint_eq(tcp_devmem_stats.bytes, 6096);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_held, 2);
 
 	/* Retransmission returns the same bytes, from held pieces only */
 	ck_assert_int_eq(rd->rewind(conn, 0), 0);
@@ -616,7 +616,7 @@ START_TEST(test_devmem_partial_ack_releases_covered_tokens)
 	ck_assert_uint_eq(dn_start[2][0], 4);
 	ck_assert_uint_eq(dn_count[2][0], 1);
 	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
-	ck_assert_uint_eq(devmem_stats.tokens_held, 0);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_held, 0);
 	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
 	ck_assert_uint_eq(trunc_calls, 0);	/* nothing was in the socket */
 }
@@ -639,8 +639,8 @@ START_TEST(test_devmem_merge_unordered)
 	ck_assert_uint_eq(dn_count[0][0], 5);
 	ck_assert_uint_eq(dn_start[0][1], 9);
 	ck_assert_uint_eq(dn_count[0][1], 3);
-	ck_assert_uint_eq(devmem_stats.dontneed_calls, 1);
-	ck_assert_uint_eq(devmem_stats.tokens_returned, 8);
+	ck_assert_uint_eq(tcp_devmem_stats.dontneed_calls, 1);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_returned, 8);
 }
 END_TEST
 
@@ -744,7 +744,7 @@ START_TEST(test_devmem_read_without_devmem_messages)
 	ck_assert_uint_eq(ext.n, 0);		/* payload in the iovecs */
 	ck_assert_mem_eq(arena[0], data, sizeof(data));
 	ck_assert_uint_eq(tcp_devmem_held(conn), 4596);
-	ck_assert_uint_eq(devmem_stats.copied_bytes, 500);
+	ck_assert_uint_eq(tcp_devmem_stats.copied_bytes, 500);
 
 	/* Held, so retransmitted from the store */
 	n = do_read(4096, 65536);
@@ -781,7 +781,7 @@ START_TEST(test_devmem_ordinary_socket_peeks)
 	/* Devmem data behind the 1000 peeked bytes: wait for their ACK */
 	add_reply(MSG_PEEK, -EFAULT);
 	ck_assert_int_eq(do_read(1000, 65536), -EAGAIN);
-	ck_assert_uint_eq(devmem_stats.waits, 1);
+	ck_assert_uint_eq(tcp_devmem_stats.waits, 1);
 
 	ck_assert_int_eq(rd->ack(conn, 1000), 0);
 	ck_assert_uint_eq(trunc_bytes, 1000);
@@ -908,7 +908,7 @@ START_TEST(test_devmem_close_returns_all)
 	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
 	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
 	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
-	ck_assert_uint_eq(devmem_stats.tokens_held, 0);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_held, 0);
 }
 END_TEST
 
@@ -1004,7 +1004,7 @@ START_TEST(test_devmem_pool_exhausted)
 	ck_assert_uint_eq(tcp_devmem_held(conn), 0);
 	ck_assert_uint_eq(tcp_devmem_pieces_free(), DM_PIECES);
 	ck_assert_uint_eq(tcp_devmem_chunks_free(), DM_LIN_CHUNKS);
-	ck_assert_uint_eq(devmem_stats.tokens_returned, token - 1);
+	ck_assert_uint_eq(tcp_devmem_stats.tokens_returned, token - 1);
 }
 END_TEST
 
@@ -1322,8 +1322,8 @@ START_TEST(test_devmem_engine_segments)
 		off += sg[k].len;
 	}
 	ck_assert_mem_eq(got, want, 5000);
-	ck_assert_uint_eq(devmem_stats.bytes, 4900);
-	ck_assert_uint_eq(devmem_stats.linear_bytes, 100);
+	ck_assert_uint_eq(tcp_devmem_stats.bytes, 4900);
+	ck_assert_uint_eq(tcp_devmem_stats.linear_bytes, 100);
 
 	/* The guest has 2920 bytes: three duplicate ACKs, fast retransmit of
 	 * everything from SND.UNA (RFC 5681 3.2 step 4; without SACK the

@@ -60,7 +60,7 @@ static void setup(void)
 	log_level = LOG_ERR;
 	for (i = 0; i < sizeof(pattern); i++)
 		pattern[i] = (uint8_t)(i * 7 + i / 251);
-	memset(&stats, 0, sizeof(stats));
+	memset(&passt_stats, 0, sizeof(passt_stats));
 }
 
 /**

@@ -94,7 +94,7 @@ static void setup_common(bool fallback, unsigned flow_max)
 	ck_assert_int_eq(listen(lsock, 16), 0);
 	getsockname(lsock, (struct sockaddr *)&sa, &sl);
 	lport = ntohs(sa.sin_port);
-	memset(&stats, 0, sizeof(stats));
+	memset(&passt_stats, 0, sizeof(passt_stats));
 }
 
 static void setup_peek(void)

@@ -73,7 +73,7 @@ START_TEST(test_udp_hdr_fill_ipv4_matches_capture)
 	uint8_t b[14];
 
 	memcpy(b + 8, cap_udp4 + 42, 6);
-	udp_hdr_fill(b, &src, 40000, &dst, 5353, 6, false);
+	frame_udp_fill(b, &src, 40000, &dst, 5353, 6, false);
 	ck_assert_uint_eq(b[0], 0x9c);
 	ck_assert_uint_eq(b[1], 0x40);
 	ck_assert_uint_eq(b[2], 0x14);
@@ -92,7 +92,7 @@ START_TEST(test_udp_hdr_fill_ipv6_matches_capture)
 	uint8_t b[14];
 
 	memcpy(b + 8, cap_udp6 + 62, 6);
-	udp_hdr_fill(b, &src, 40000, &dst, 5353, 6, false);
+	frame_udp_fill(b, &src, 40000, &dst, 5353, 6, false);
 	ck_assert_mem_eq(b, cap_udp6 + 54, 6);
 	ck_assert_uint_eq(b[6], 0xaf);
 	ck_assert_uint_eq(b[7], 0x44);
@@ -109,7 +109,7 @@ START_TEST(test_udp_hdr_fill_partial_is_pseudo_header_sum_ipv4)
 	uint8_t b[14];
 
 	memcpy(b + 8, cap_udp4 + 42, 6);
-	udp_hdr_fill(b, &src, 40000, &dst, 5353, 6, true);
+	frame_udp_fill(b, &src, 40000, &dst, 5353, 6, true);
 	ck_assert_mem_eq(b, cap_udp4 + 34, 8);
 }
 END_TEST
@@ -121,7 +121,7 @@ START_TEST(test_udp_hdr_fill_partial_is_pseudo_header_sum_ipv6)
 	uint8_t b[14];
 
 	memcpy(b + 8, cap_udp6 + 62, 6);
-	udp_hdr_fill(b, &src, 40000, &dst, 5353, 6, true);
+	frame_udp_fill(b, &src, 40000, &dst, 5353, 6, true);
 	ck_assert_mem_eq(b, cap_udp6 + 54, 8);
 }
 END_TEST
@@ -143,7 +143,7 @@ START_TEST(test_udp_hdr_fill_zero_checksum_sent_as_ones)
 
 	b[8] = (uint8_t)(x >> 8);
 	b[9] = (uint8_t)x;
-	udp_hdr_fill(b, &src, 40000, &dst, 5353, 2, false);
+	frame_udp_fill(b, &src, 40000, &dst, 5353, 2, false);
 	ck_assert_uint_eq(b[6], 0xff);
 	ck_assert_uint_eq(b[7], 0xff);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/iov.h"
 #include "../../tap/virtio.h"
 
 #define GPA	0x100000ULL		/* guest physical base of memory */
