@@ -26,6 +26,8 @@
  * drop), however recently, makes room for the new one.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <linux/sock_diag.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,6 +635,55 @@ const char *flow_type_name(enum flow_type t)
 	if (t == FLOW_NONE)
 		return "none";
 	return ops && ops->name ? ops->name : "?";
+}
+
+/**
+ * flow_describe_key() - The guest-side tuple of a flow, for flow_log()
+ * @flow:	Flow with a key (TCP, UDP)
+ * @buf:	Output: "[GADDR]:GPORT <-> [FADDR]:FPORT", NUL-terminated
+ * @len:	Size of @buf, bytes
+ *
+ * The describe operation of the types whose key is the guest's tuple.
+ */
+void flow_describe_key(const union flow *flow, char *buf, size_t len)
+{
+	char g[INET6_ADDRSTRLEN], f[INET6_ADDRSTRLEN];
+
+	snprintf(buf, len, "[%s]:%u <-> [%s]:%u",
+		 inany_ntop(&flow->f.key.gaddr, g), flow->f.key.gport,
+		 inany_ntop(&flow->f.key.faddr, f), flow->f.key.fport);
+}
+
+/**
+ * flow_log() - Log a message about a flow: "flow N TYPE [DETAIL]: message"
+ * @prio:	Syslog priority (LOG_DEBUG, LOG_WARNING...)
+ * @entry:	Entry (any pointer to its start: union flow, a type's struct)
+ * @fmt:	printf() format, then its arguments
+ *
+ * The one prefix of every message about one flow (flow_dbg(), flow_warn(),
+ * flow_err() and their *_ratelimit() forms call this): the index, the
+ * type's registered name, and what the type's describe operation says of
+ * it, if it has one.  A message longer than 255 bytes is cut.
+ *
+ * Context: any, after flow_init()
+ */
+void flow_log(int prio, const void *entry, const char *fmt, ...)
+{
+	const union flow *flow = entry;
+	enum flow_type t = (enum flow_type)flow->f.type;
+	const struct flow_ops *ops = flow_ops_of(t);
+	char detail[128] = "", msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t != FLOW_NONE && ops && ops->describe) {
+		detail[0] = ' ';
+		ops->describe(flow, detail + 1, sizeof(detail) - 1);
+	}
+	log_msg(prio, false, "flow %u %s%s: %s", flow_idx(flow),
+		flow_type_name(t), detail, msg);
 }
 
 /**

@@ -203,6 +203,7 @@ struct flow_ops {
 	void (*stats_print)(void);
 	const uint64_t *counters;
 	unsigned ncounters;
+	void (*describe)(const union flow *flow, char *buf, size_t len);
 };
 
 
@@ -246,21 +247,56 @@ bool flow_accept(struct ctx *ctx, enum flow_type t,
 void flow_stats_print(void);
 uint64_t flow_stats_sum(void);
 
+void flow_describe_key(const union flow *flow, char *buf, size_t len);
+void flow_log(int prio, const void *entry, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /**
- * flow_dbg() - Debug message prefixed with "flow N TYPE: "
+ * flow_dbg() - Debug message prefixed with "flow N TYPE [DETAIL]: "
  * @entry:	Entry (any pointer to its start: union flow, a type's struct)
  * @fmt:	printf() format, then its arguments
  *
- * The arguments are evaluated only at debug level.
+ * DETAIL is what the type's describe operation says of the flow (TCP and
+ * UDP: the guest-side tuple; spliced TCP: the ports).  The arguments are
+ * evaluated only at debug level.  flow_warn(), flow_err() and the
+ * *_ratelimit() forms are the same at their levels (flow_log()).
  */
-#define flow_dbg(entry, fmt, ...)					\
+#define flow_dbg(entry, ...)						\
 	do {								\
 		if (log_level >= LOG_DEBUG)				\
-			debug("flow %u %s: " fmt,			\
-			      flow_idx((const union flow *)(entry)),	\
-			      flow_type_name(((const struct flow_common *)\
-					      (entry))->type),		\
-			      ##__VA_ARGS__);				\
+			flow_log(LOG_DEBUG, (entry), __VA_ARGS__);	\
+	} while (0)
+#define flow_info(entry, ...)	flow_log(LOG_INFO, (entry), __VA_ARGS__)
+#define flow_warn(entry, ...)	flow_log(LOG_WARNING, (entry), __VA_ARGS__)
+#define flow_err(entry, ...)	flow_log(LOG_ERR, (entry), __VA_ARGS__)
+
+/**
+ * flow_warn_ratelimit() - flow_warn() at most LOG_RL_BURST times per second
+ *			   per call site (lib/log.h, warn_ratelimit())
+ * @now:	Current time, ms (CLOCK_MONOTONIC)
+ * @entry:	Entry, as for flow_dbg()
+ */
+#define flow_warn_ratelimit(now, entry, ...)				\
+	do {								\
+		static int64_t rl_last_;				\
+		static unsigned rl_count_;				\
+		if (log_ratelimit_ok(&rl_last_, &rl_count_, (now)))	\
+			flow_log(LOG_WARNING, (entry), __VA_ARGS__);	\
+	} while (0)
+
+/**
+ * flow_dbg_ratelimit() - flow_dbg() at most LOG_RL_BURST times per second
+ *			  per call site
+ * @now:	Current time, ms (CLOCK_MONOTONIC)
+ * @entry:	Entry, as for flow_dbg()
+ */
+#define flow_dbg_ratelimit(now, entry, ...)				\
+	do {								\
+		static int64_t rl_last_;				\
+		static unsigned rl_count_;				\
+		if (log_level >= LOG_DEBUG &&				\
+		    log_ratelimit_ok(&rl_last_, &rl_count_, (now)))	\
+			flow_log(LOG_DEBUG, (entry), __VA_ARGS__);	\
 	} while (0)
 
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */

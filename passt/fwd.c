@@ -159,20 +159,6 @@ unsigned long fwd_listen_room(const struct conf *c)
 }
 
 /**
- * inany_set() - Set @a from an address of a given family
- * @a:		Result
- * @af:		AF_INET or AF_INET6
- * @addr:	struct in_addr or struct in6_addr
- */
-static void inany_set(union inany *a, int af, const void *addr)
-{
-	if (af == AF_INET)
-		inany_from_v4(a, *(const struct in_addr *)addr);
-	else
-		memcpy(&a->a6, addr, sizeof(a->a6));
-}
-
-/**
  * fwd_nat_to_host() - Translate a destination from the guest's view
  * @c:		Configuration
  * @dst:	Destination as the guest sent it
@@ -518,41 +504,6 @@ const union inany *fwd_taddr(const struct fwd_table *t, unsigned rule,
 	if (dyn || rule >= t->n || !t->rules[rule].tset)
 		return NULL;
 	return &t->rules[rule].taddr;
-}
-
-/**
- * sockaddr_from_inany() - Build a sockaddr for an address and port
- * @sa:		Result
- * @a:		Address (IPv4-mapped gives struct sockaddr_in)
- * @port:	Port, host order
- * @scope_id:	Interface index for IPv6 link-local addresses, else 0
- *
- * Return: length of the sockaddr
- */
-socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
-			      const union inany *a, uint16_t port,
-			      unsigned scope_id)
-{
-	const struct in_addr *a4 = inany_v4(a);
-
-	memset(sa, 0, sizeof(*sa));
-	if (a4) {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)sa;
-
-		s4->sin_family = AF_INET;
-		s4->sin_addr = *a4;
-		s4->sin_port = htons(port);
-		return sizeof(*s4);
-	} else {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)sa;
-
-		s6->sin6_family = AF_INET6;
-		s6->sin6_addr = a->a6;
-		s6->sin6_port = htons(port);
-		if (IN6_IS_ADDR_LINKLOCAL(&a->a6))
-			s6->sin6_scope_id = scope_id;
-		return sizeof(*s6);
-	}
 }
 
 /**

@@ -93,9 +93,6 @@ uint16_t fwd_dyn_port(const struct fwd_table *t, unsigned idx,
 		      uint16_t port);
 struct frame;
 bool fwd_src_is_taddr(const struct conf *c, const struct frame *f);
-socklen_t sockaddr_from_inany(struct sockaddr_storage *sa,
-			      const union inany *a, uint16_t port,
-			      unsigned scope_id);
 bool fwd_outbound(const struct conf *c, const union inany *host,
 		  union inany *baddr, const char **ifname);
 int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,

@@ -485,7 +485,7 @@ void tcp_flags_log(const struct tcp_conn *conn, uint32_t flags)
  */
 void tcp_conn_free(struct tcp_conn *conn, bool rst, const char *why)
 {
-	conn_dbg(conn, "closing (%s) in %s", why, tcp_state_str[conn->state]);
+	flow_dbg(conn, "closing (%s) in %s", why, tcp_state_str[conn->state]);
 	tcp_wait_clear(conn);
 	if (conn->sock >= 0) {
 		if (rd(conn)->close)
@@ -659,10 +659,10 @@ static int tcp_established(struct ctx *ctx, struct tcp_conn *conn)
 	if (ret < 0 && (conn->reader == TCP_RD_PEEK_OFF ||
 			conn->reader == TCP_RD_DEVMEM)) {
 		conn->reader = TCP_RD_PEEK_DISCARD;	/* can't happen on a probed kernel */
-		conn_dbg(conn, "SO_PEEK_OFF failed: %s, falling back",
+		flow_dbg(conn, "SO_PEEK_OFF failed: %s, falling back",
 			 strerror(-ret));
 	}
-	conn_dbg(conn, "established");
+	flow_dbg(conn, "established");
 	tcp_rcv_wnd_ack(ctx, conn);	/* read at the SYN, unless it's old */
 	tcp_rto_restart(ctx, conn);
 	conn_flag(conn, TFL_SOCK_DATA);	/* events before now were ignored */
@@ -719,7 +719,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 			conn->seq_to_tap = s->ack;
 			if (!(conn->events & TEV_TAP_FIN_ACKED) &&
 			    (ret = rd(conn)->rewind(conn, 0)) < 0) {
-				conn_dbg(conn, "rewind after ACK: %s",
+				flow_dbg(conn, "rewind after ACK: %s",
 					 strerror(-ret));
 				tcp_rst(ctx, conn, "reader rewind failed");
 				return -1;
@@ -753,7 +753,7 @@ static int tcp_ack_from_tap(struct ctx *ctx, struct tcp_conn *conn,
 		if (++conn->dup_acks == DUP_ACK_THRESH &&
 		    !(conn->flags & TFL_RECOVERY)) {
 			tcp_stats.fast_retrans++;
-			conn_dbg(conn, "fast retransmit from %u",
+			flow_dbg(conn, "fast retransmit from %u",
 				 conn->seq_ack_from_tap);
 			conn_flag(conn, TFL_RECOVERY | TFL_RETRANS_ALL);
 			conn->seq_recover_to_tap = conn->seq_max_to_tap;
@@ -847,7 +847,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 		tcp_stats.bytes_from_tap += (uint64_t)r;
 		conn_flag(conn, TFL_ACK_DUE);
 		if ((size_t)r < total) {
-			conn_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
+			flow_dbg(conn, "partial send: %zd of %zu, wnd %u edge-nxt %d sndbuf %u",
 				 r, total, conn->wnd_to_tap,
 				 (int)(conn->seq_wnd_edge_to_tap -
 				       conn->seq_from_tap), conn->sock_sndbuf);
@@ -863,7 +863,7 @@ static int tcp_data_to_sock(struct ctx *ctx, struct tcp_conn *conn,
 		conn_event(conn, TEV_TAP_FIN_RCVD);
 		conn_flag(conn, TFL_ACK_DUE);
 		shutdown(conn->sock, SHUT_WR);
-		conn_dbg(conn, "FIN from guest");
+		flow_dbg(conn, "FIN from guest");
 	} else if (fin && (conn->events & TEV_TAP_FIN_RCVD)) {
 		conn_flag(conn, TFL_ACK_DUE);	/* retransmitted FIN */
 	}
@@ -1002,7 +1002,7 @@ static void tcp_connect_done(struct ctx *ctx, struct tcp_conn *conn)
 	if (getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl) < 0)
 		err = errno;
 	if (err) {
-		conn_dbg(conn, "connect(): %s", strerror(err));
+		flow_dbg(conn, "connect(): %s", strerror(err));
 		if (tcp_syn_icmp_relay(ctx, conn) ||
 		    tcp_syn_unreach(ctx, conn, err))
 			tcp_conn_free(conn, false, "unreachable");
@@ -1206,7 +1206,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 			socklen_t sl = sizeof(err);
 
 			getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
-			conn_dbg(conn, "peer gone in handshake: events 0x%x, %s",
+			flow_dbg(conn, "peer gone in handshake: events 0x%x, %s",
 				 events, strerror(err));
 			conn_flag(conn, TFL_RST_AFTER_HS);
 		}
@@ -1221,7 +1221,7 @@ void tcp_sock_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 
 		getsockopt(conn->sock, SOL_SOCKET, SO_ERROR, &err, &sl);
 		if (err) {
-			conn_dbg(conn, "host socket error: %s", strerror(err));
+			flow_dbg(conn, "host socket error: %s", strerror(err));
 			tcp_rst(ctx, conn, "host socket error");
 			return;
 		}
@@ -1306,7 +1306,7 @@ static void tcp_timer_conn(struct ctx *ctx, struct tcp_conn *conn)
 			return;
 		}
 		tcp_stats.rto++;
-		conn_dbg(conn, "RTO (%u ms), retransmitting from %u",
+		flow_dbg(conn, "RTO (%u ms), retransmitting from %u",
 			 conn->rto_ms, conn->seq_ack_from_tap);
 		conn->rto_ms = MIN(conn->rto_ms * 2, (uint32_t)RTO_MAX_MS);
 		conn_flag_clear(conn, TFL_RECOVERY | TFL_RETRANS_ALL);
@@ -1454,7 +1454,7 @@ static void tcp_orphan(struct ctx *ctx, struct tcp_conn *conn, int64_t until)
 		return;
 	}
 	if (!(conn->flags & TFL_ORPHAN))
-		conn_dbg(conn, "orphaned: waiting for the host peer's ACKs");
+		flow_dbg(conn, "orphaned: waiting for the host peer's ACKs");
 	tcp_wait_clear(conn);
 	conn_flag(conn, TFL_ORPHAN);
 	conn->orphan_until_ms = until;
@@ -1628,6 +1628,7 @@ static const struct flow_ops tcp_flow_ops = {
 	.stats_print	= tcp_stats_print,
 	.counters	= (const uint64_t *)&tcp_stats,
 	.ncounters	= sizeof(tcp_stats) / sizeof(uint64_t),
+	.describe	= flow_describe_key,
 };
 
 /**

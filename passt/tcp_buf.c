@@ -335,7 +335,7 @@ static void tcp_send_fin(struct ctx *ctx, struct tcp_conn *conn)
 	conn->seq_to_tap = conn->seq_fin_to_tap + 1;
 	if (seq_gt(conn->seq_to_tap, conn->seq_max_to_tap))
 		conn->seq_max_to_tap = conn->seq_to_tap;
-	conn_dbg(conn, "FIN to guest");
+	flow_dbg(conn, "FIN to guest");
 	tcp_timer_arm(ctx, conn);
 }
 
@@ -461,11 +461,11 @@ static int tcp_drop_apply(struct ctx *ctx, struct tcp_conn *conn)
 		conn_flag_clear(conn, TFL_RTT_PENDING);	/* Karn's algorithm */
 	conn->seq_to_tap = seq;
 	if (rd(conn)->rewind(conn, seq - conn->seq_ack_from_tap) < 0) {
-		conn_dbg(conn, "rewind to %u after a tap drop failed", seq);
+		flow_dbg(conn, "rewind to %u after a tap drop failed", seq);
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
 	}
-	conn_dbg(conn, "tap dropped frames from %u, SND.NXT back", seq);
+	flow_dbg(conn, "tap dropped frames from %u, SND.NXT back", seq);
 	return 0;
 }
 
@@ -662,7 +662,7 @@ int tcp_retransmit(struct ctx *ctx, struct tcp_conn *conn)
 	conn_flag_clear(conn, TFL_RTT_PENDING | TFL_TAP_DROP);	/* Karn */
 	ret = rd(conn)->rewind(conn, 0);
 	if (ret < 0) {
-		conn_dbg(conn, "rewind for retransmission: %s", strerror(-ret));
+		flow_dbg(conn, "rewind for retransmission: %s", strerror(-ret));
 		tcp_rst(ctx, conn, "reader rewind failed");
 		return -1;
 	}

@@ -134,23 +134,6 @@ static inline void conn_flag_clear(struct tcp_conn *conn, uint32_t fl)
 
 
 /**
- * conn_dbg() - Debug message prefixed with the flow index and tuple
- */
-#define conn_dbg(conn, fmt, ...)					\
-	do {								\
-		if (log_level >= LOG_DEBUG) {				\
-			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
-			debug("flow %u TCP [%s]:%u <-> [%s]:%u: " fmt,	\
-			      flow_idx((const union flow *)(conn)),	\
-			      inany_ntop(&(conn)->f.key.gaddr, g_),	\
-			      (conn)->f.key.gport,			\
-			      inany_ntop(&(conn)->f.key.faddr, f_),	\
-			      (conn)->f.key.fport, ##__VA_ARGS__);	\
-		}							\
-	} while (0)
-
-
-/**
  * rd() - Reader back-end of a connection
  * @conn:	Connection
  *

@@ -287,7 +287,7 @@ int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 			goto rollback;
 		if (rc) {
 			/* as upstream: the destination drops this one */
-			conn_dbg(conn, "can't dump for migration: %s",
+			flow_dbg(conn, "can't dump for migration: %s",
 				 strerror(-rc));
 			memset(&e, 0, sizeof(e));
 		}
@@ -296,7 +296,7 @@ int tcp_mig_save(struct ctx *ctx, uint8_t *buf, size_t room,
 		tcp_mig_flow_encode(&r, buf + (size_t)i * TCP_MIG_FLOW_LEN);
 		tcp_mig_ext_encode(&e, x);
 		off += TCP_MIG_EXT_LEN + (e.tcpi_state ? e.sndq + e.rcvq : 0);
-		conn_dbg(conn, "migrating: state %u, send queue %u (not sent "
+		flow_dbg(conn, "migrating: state %u, send queue %u (not sent "
 			 "%u), receive queue %u", e.tcpi_state, e.sndq,
 			 e.notsent, e.rcvq);
 	}
@@ -658,7 +658,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 					(struct sockaddr *)&pa, sl, e,
 					mig_q[i], mig_q[i] + e->sndq);
 		if (rc) {
-			conn_dbg(conn, "can't rebuild: %s", strerror(-rc));
+			flow_dbg(conn, "can't rebuild: %s", strerror(-rc));
 			warn("migration: TCP connection %u: can't rebuild its "
 			     "socket: %s", i, strerror(-rc));
 			mig_fds[k++] = conn->sock;	/* leave repair */
@@ -702,7 +702,7 @@ int tcp_mig_load(struct ctx *ctx, const uint8_t *buf, size_t len, uint32_t n)
 		    e->tcpi_state != TCP_MIG_ST_CLOSING &&
 		    e->tcpi_state != TCP_MIG_ST_LAST_ACK)
 			shutdown(conn->sock, SHUT_WR);
-		conn_dbg(conn, "migrated: %s, send queue %u, receive queue %u",
+		flow_dbg(conn, "migrated: %s, send queue %u, receive queue %u",
 			 tcp_state_str[conn->state], e->sndq, e->rcvq);
 		tcp_send_flags(ctx, conn, F_ACK);
 		conn_flag(conn, TFL_SOCK_DATA);

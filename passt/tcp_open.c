@@ -260,11 +260,11 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 
 	sl = sockaddr_from_inany(&sa, &host, hport, 0);
 	tcp_count(TCP_COUNT_FLOWS_OPENED, 1);
-	conn_dbg(conn, "SYN from guest, connecting");
+	flow_dbg(conn, "SYN from guest, connecting");
 
 	ret = fwd_sock_outbound(&ctx->c, conn->sock, &host, true);
 	if (ret < 0) {
-		conn_dbg(conn, "outbound bind (-o, --outbound-if): %s",
+		flow_dbg(conn, "outbound bind (-o, --outbound-if): %s",
 			 strerror(-ret));
 		tcp_rst_reply(ctx, f);
 		tcp_conn_free(conn, false, "bind() failed");
@@ -281,7 +281,7 @@ void tcp_conn_from_tap(struct ctx *ctx, const struct frame *f,
 	if (ret < 0 && errno != EINPROGRESS) {
 		int err = errno;
 
-		conn_dbg(conn, "connect(): %s", strerror(err));
+		flow_dbg(conn, "connect(): %s", strerror(err));
 		if (!tcp_syn_unreach(ctx, conn, err))
 			tcp_rst_reply(ctx, f);
 		tcp_conn_free(conn, false, "connect() failed");
@@ -443,7 +443,7 @@ void tcp_listen_handler(struct ctx *ctx, union epoll_ref ref)
 		tcp_send_flags(ctx, conn, F_SYN);
 		conn->seq_to_tap = conn->iss_to_tap + 1;
 		conn->seq_max_to_tap = conn->seq_to_tap;
-		conn_dbg(conn, "accepted on port %u, SYN to guest",
+		flow_dbg(conn, "accepted on port %u, SYN to guest",
 			 ref.listen.port);
 		tcp_timer_arm(ctx, conn);
 	}

@@ -147,6 +147,7 @@
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -252,23 +253,6 @@ static bool udp_kind_spliced(const struct udp_flow *uf)
 }
 
 /**
- * udp_dbg() - Debug message prefixed with the flow index, kind and key
- */
-#define udp_dbg(uf, fmt, ...)						\
-	do {								\
-		if (log_level >= LOG_DEBUG) {				\
-			char g_[INET6_ADDRSTRLEN], f_[INET6_ADDRSTRLEN];\
-			debug("flow %u UDP %s [%s]:%u <-> [%s]:%u: " fmt,\
-			      flow_idx((const union flow *)(uf)),	\
-			      udp_kind_str[(uf)->kind],			\
-			      inany_ntop(&(uf)->f.key.gaddr, g_),	\
-			      (uf)->f.key.gport,			\
-			      inany_ntop(&(uf)->f.key.faddr, f_),	\
-			      (uf)->f.key.fport, ##__VA_ARGS__);	\
-		}							\
-	} while (0)
-
-/**
  * udp_expiry_want() - Make sure the timer pass runs by a flow's deadline
  * @ctx:	Context
  * @at:		Deadline, ms
@@ -341,7 +325,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 			   const char *why)
 {
-	udp_dbg(uf, "closing (%s)", why);
+	flow_dbg(uf, "closing (%s)", why);
 	if (uf->sock >= 0) {
 		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
 		if (uf->kind != UDP_SPLICE_IN || !udp_pool_put_used(uf))
@@ -560,7 +544,7 @@ static void udp_icmp_unreach(struct ctx *ctx, const struct udp_flow *uf)
 		return;
 	udp_icmp_unreach_fill(l2, tap_guest_mac_dst(),
 			      c->mac_our, &uf->f.key, uf->last_len);
-	udp_dbg(uf, "port unreachable, ICMP%s to guest", v4 ? "" : "v6");
+	flow_dbg(uf, "port unreachable, ICMP%s to guest", v4 ? "" : "v6");
 }
 
 /**
@@ -650,7 +634,7 @@ static unsigned udp_sock_errqueue(struct ctx *ctx, const struct udp_flow *uf)
 
 		if (!udp_icmp_err_send(c, uf, &src, ee, mtu))
 			break;
-		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) relayed to the guest",
+		flow_dbg(uf, "ICMP%s type %u code %u (MTU %u) relayed to the guest",
 			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}
 	return n;
@@ -1308,7 +1292,7 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 			udp_flow_close(ctx, uf, "epoll_ctl() failed");
 			return NULL;
 		}
-		udp_dbg(uf, "new flow to a group or broadcast, from port %u",
+		flow_dbg(uf, "new flow to a group or broadcast, from port %u",
 			bound);
 		return uf;
 	}
@@ -1355,7 +1339,7 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
 	}
-	udp_dbg(uf, "new flow, to port %u", hport);
+	flow_dbg(uf, "new flow, to port %u", hport);
 	return uf;
 }
 
@@ -1436,7 +1420,7 @@ static void udp_send_flush(struct ctx *ctx, struct udp_flow *uf, int s,
 		    (errno != EINVAL && errno != EMSGSIZE && errno != EIO))
 			break;
 		if (!uf->gso_off)
-			udp_dbg(uf, "UDP_SEGMENT refused (%s): datagrams one by one",
+			flow_dbg(uf, "UDP_SEGMENT refused (%s): datagrams one by one",
 				strerror(errno));
 		uf->gso_off = true;
 		sent = udp_send_split(ctx, uf, s, off, cl);
@@ -1806,7 +1790,7 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 		char tgt[INET6_ADDRSTRLEN];
 
 		/* --config-net: the namespace's own address, not loopback */
-		udp_dbg(uf, "new flow, to [%s]:%u", inany_ntop(&lo, tgt), to);
+		flow_dbg(uf, "new flow, to [%s]:%u", inany_ntop(&lo, tgt), to);
 	}
 	return uf;
 }
@@ -1914,7 +1898,7 @@ static void udp_listen_errqueue(struct ctx *ctx, union epoll_ref ref)
 
 		if (!udp_icmp_err_send(c, uf, &src, ee, mtu))
 			return;
-		udp_dbg(uf, "ICMP%s type %u code %u (MTU %u) about a reply relayed to the guest",
+		flow_dbg(uf, "ICMP%s type %u code %u (MTU %u) about a reply relayed to the guest",
 			v4 ? "" : "v6", ee->ee_type, ee->ee_code, mtu);
 	}
 }
@@ -2004,7 +1988,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 			if (uf->kind == UDP_TAP_IN) {
 				udp_flow_set_peer(uf, (int)ref.fd, i, &local,
 						  ifindex);
-				udp_dbg(uf, "peer changed");
+				flow_dbg(uf, "peer changed");
 			}
 			return uf;
 		}
@@ -2026,7 +2010,7 @@ static struct udp_flow *udp_listen_flow(struct ctx *ctx, union epoll_ref ref,
 	if (!uf)
 		return NULL;
 	udp_flow_set_peer(uf, (int)ref.fd, i, &local, ifindex);
-	udp_dbg(uf, "new flow from port %u", ref.listen.port);
+	flow_dbg(uf, "new flow from port %u", ref.listen.port);
 	return uf;
 }
 
@@ -2302,6 +2286,20 @@ static void udp_stats_print(void)
 	udp_mcast_stats_log();
 }
 
+/**
+ * udp_flow_describe() - What flow_log() says of a UDP flow: kind and tuple
+ * @flow:	UDP flow
+ * @buf:	Output: "KIND [GADDR]:GPORT <-> [FADDR]:FPORT", NUL-terminated
+ * @len:	Size of @buf, bytes
+ */
+static void udp_flow_describe(const union flow *flow, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s ", udp_kind_str[flow->udp.kind]);
+
+	if (n > 0 && (size_t)n < len)
+		flow_describe_key(flow, buf + n, len - (size_t)n);
+}
+
 static const struct flow_ops udp_flow_ops = {
 	.name		= "UDP",
 	.epoll_type	= EPOLL_TYPE_UDP,
@@ -2314,6 +2312,7 @@ static const struct flow_ops udp_flow_ops = {
 	.stats_print	= udp_stats_print,
 	.counters	= (const uint64_t *)&udp_stats,
 	.ncounters	= sizeof(udp_stats) / sizeof(uint64_t),
+	.describe	= udp_flow_describe,
 };
 
 /**

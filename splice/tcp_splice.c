@@ -95,7 +95,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -150,28 +149,6 @@ static const char *const splice_fl_str[SFL_COUNT] = {
 _Static_assert(SEV_FIN_SENT_1 == 1U << (SEV_COUNT - 1) &&
 	       SFL_V4_FALLBACK == 1U << (SFL_COUNT - 1),
 	       "splice_ev_str or splice_fl_str out of sync");
-
-/**
- * splice_dbg() - Debug message prefixed with the flow and its ports
- * @conn:	Connection
- * @fmt:	printf() format, then its arguments
- */
-static void __attribute__((format(printf, 2, 3)))
-splice_dbg(const struct tcp_splice_conn *conn, const char *fmt, ...)
-{
-	char msg[160];
-	va_list ap;
-
-	if (log_level < LOG_DEBUG)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	debug("spliced flow %u (%s port %u -> %u): %s",
-	      flow_idx((const union flow *)conn),
-	      conn->flags & SFL_FROM_NS ? "namespace" : "host",
-	      conn->port, conn->to_port, msg);
-}
 
 /**
  * splice_ev_fmt() - Names of the event bits set, for logs
@@ -531,7 +508,7 @@ static void splice_conn_close(struct ctx *ctx, struct tcp_splice_conn *conn,
 
 	(void)ctx;
 	if (log_level >= LOG_DEBUG)
-		splice_dbg(conn, "%s: %s (events %s)", rst ? "reset" : "closed",
+		flow_dbg(conn, "%s: %s (events %s)", rst ? "reset" : "closed",
 			   reason,
 			   splice_ev_fmt(conn->events, evs, sizeof(evs)));
 
@@ -859,7 +836,7 @@ static bool splice_v4_fallback(struct ctx *ctx, struct tcp_splice_conn *conn)
 	ret = splice_connect(&ctx->c, conn, AF_INET, conn->to_port, NULL);
 	if (ret < 0)
 		return false;
-	splice_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
+	flow_dbg(conn, "IPv6 refused in the namespace, trying IPv4");
 	if (ret > 0) {
 		splice_event(conn, SEV_CONNECTING);
 		conn->deadline_ms = ctx->now + SPLICE_CONNECT_TIMEOUT_MS;
@@ -966,7 +943,7 @@ bool splice_tcp_accept(struct ctx *ctx, int s, const union inany *peer,
 	if (af == AF_INET6)
 		splice_flag(conn, SFL_IPV6);
 	if (log_level >= LOG_DEBUG)
-		splice_dbg(conn, "accepted from %s:%u", inany_ntop(peer, a),
+		flow_dbg(conn, "accepted from %s:%u", inany_ntop(peer, a),
 			   peer_port);
 
 	if (from_ns) {
@@ -1081,7 +1058,7 @@ void splice_tcp_handler(struct ctx *ctx, union epoll_ref ref, uint32_t events)
 		if (x != 1 || !(events & EPOLLOUT))
 			return;
 		splice_event_clear(conn, SEV_CONNECTING);
-		splice_dbg(conn, "connected");
+		flow_dbg(conn, "connected");
 		ret = splice_dir_forward(conn, 0);
 	} else {
 		if (events & (EPOLLIN | EPOLLHUP))
@@ -1339,6 +1316,23 @@ static void splice_restart_adopt(struct ctx *ctx,
 	splice_conn_update(ctx, conn);
 }
 
+/**
+ * splice_flow_describe() - What flow_log() says of a spliced connection
+ * @flow:	Spliced connection (struct tcp_splice_conn)
+ * @buf:	Output: "(host port P -> Q)" or "(namespace port P -> Q)"
+ * @len:	Size of @buf, bytes
+ */
+static void splice_flow_describe(const union flow *flow, char *buf,
+				 size_t len)
+{
+	const struct tcp_splice_conn *conn =
+		(const struct tcp_splice_conn *)flow;
+
+	snprintf(buf, len, "(%s port %u -> %u)",
+		 conn->flags & SFL_FROM_NS ? "namespace" : "host",
+		 conn->port, conn->to_port);
+}
+
 static const struct flow_ops splice_flow_ops = {
 	.name		= "spliced TCP",
 	.epoll_type	= EPOLL_TYPE_TCP_SPLICE,
@@ -1355,6 +1349,7 @@ static const struct flow_ops splice_flow_ops = {
 	.stats_print	= splice_stats_print,
 	.counters	= (const uint64_t *)&splice_stats,
 	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
+	.describe	= splice_flow_describe,
 };
 
 /**

@@ -51,7 +51,6 @@ tap/virtio.c      vq_,vu_mem_    its two types: the split virtqueue (struct vq) 
 
 # Exports that don't fit yet, and why
 EXCEPTIONS='
-passt/fwd.c sockaddr_from_inany  belongs in lib/inany.h next to inany_from_sockaddr() (with the static inany_set() of fwd.c): to move
 '
 
 # Objects of sources that exist (a renamed file leaves its old object behind)
