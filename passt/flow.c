@@ -628,7 +628,7 @@ static const struct flow_ops *flow_ops_of(enum flow_type t)
  *	   FLOW_NONE (an entry not typed yet), "?" for a type nobody
  *	   registered
  */
-const char *flow_type_name(enum flow_type t)
+static const char *flow_type_name(enum flow_type t)
 {
 	const struct flow_ops *ops = flow_ops_of(t);
 

@@ -62,7 +62,6 @@ enum flow_type {
 	FLOW_TYPE_COUNT
 };
 
-const char *flow_type_name(enum flow_type t);
 
 /* Lifecycle of a table entry: see above */
 enum flow_state {
