@@ -865,7 +865,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
 	size_t buf = uf->gro ? MAX(pmax, (size_t)UDP_GRO_BUF) : pmax;
 	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + buf, 8);
@@ -946,7 +946,7 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			len = udp_frame_fill(c, l2, &uf->f.key, len,
 					     partial || nseg > 1);
 			if (partial || nseg > 1)
-				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
+				tap_tx_add(l2, len, ETH_HLEN + l3, UDP_CSUM_OFF);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			if (nseg > 1) {
@@ -977,7 +977,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 			     const uint8_t *data, size_t len)
 {
 	bool v4 = inany_v4(&k->gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN, flen;
 	size_t need = TAP_HEADROOM + hlen + len;
 	struct tap_tx_room room;
 	uint8_t *l2;
@@ -997,7 +997,7 @@ static void udp_dgram_to_tap(struct ctx *ctx, const struct flow_key *k,
 	memcpy(l2 + hlen, data, len);
 	flen = udp_frame_fill(&ctx->c, l2, k, len, partial);
 	if (partial)
-		tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
+		tap_tx_add(l2, flen, ETH_HLEN + l3, UDP_CSUM_OFF);
 	else
 		tap_tx_add(l2, flen, TAP_CSUM_DONE, 0);
 	udp_stats.dgrams_to_tap++;
@@ -1029,7 +1029,7 @@ static bool udp_dgrams_ext(struct ctx *ctx, const struct flow_key *k,
 	const uint8_t *lo = (const uint8_t *)udp_buf;
 	const uint8_t *hi = lo + sizeof(udp_buf);
 	bool v4 = inany_v4(&k->gaddr);
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	struct iovec pay[TAP_GSO_SEGS_MAX];
 	struct tap_tx_room room;
 	unsigned i, np = 0;
@@ -1062,7 +1062,7 @@ static bool udp_dgrams_ext(struct ctx *ctx, const struct flow_key *k,
 		return false;
 	l2 = room.p + TAP_HEADROOM;
 	udp_frame_fill(&ctx->c, l2, k, total, true);
-	if (tap_tx_add_ext(l2, hlen, pay, np, ETH_HLEN + l3, 6))
+	if (tap_tx_add_ext(l2, hlen, pay, np, ETH_HLEN + l3, UDP_CSUM_OFF))
 		return false;
 	udp_buf_queued = true;
 	return true;
@@ -1091,7 +1091,7 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 			      const struct iovec *dg, unsigned n, size_t seg)
 {
 	bool v4 = inany_v4(&k->gaddr);
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t total = 0, need, flen, off;
 	struct tap_tx_room room;
 	uint8_t *l2;
@@ -1124,7 +1124,7 @@ static void udp_dgrams_to_tap(struct ctx *ctx, const struct flow_key *k,
 		off += dg[i].iov_len;
 	}
 	flen = udp_frame_fill(&ctx->c, l2, k, total, true);
-	tap_tx_add(l2, flen, ETH_HLEN + l3, 6);
+	tap_tx_add(l2, flen, ETH_HLEN + l3, UDP_CSUM_OFF);
 	tap_tx_uso(seg);
 	udp_stats.dgrams_to_tap += n;
 	udp_stats.uso_frames++;

@@ -44,8 +44,9 @@ static size_t udp_icmp_err_fill(uint8_t *l2, const uint8_t *mac_dst,
  */
 size_t udp_payload_max(int mtu, bool v4)
 {
-	size_t l3 = v4 ? 20 : 40, lim = v4 ? 65535 - 20 - UDP_HLEN :
-					      65535 - UDP_HLEN;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN;
+	size_t lim = v4 ? IP_MAXPACKET - IP4_HLEN - UDP_HLEN :
+			  IP_MAXPACKET - UDP_HLEN;
 
 	if (mtu <= 0 || (size_t)mtu <= l3 + UDP_HLEN)
 		return 0;
@@ -91,7 +92,7 @@ bool udp_uso_joins(bool same, unsigned n, size_t seg, size_t last,
  */
 size_t udp_icmp_unreach_len(bool v4)
 {
-	return frame_icmp_err_len(v4, (v4 ? 20 : 40) + UDP_HLEN);
+	return frame_icmp_err_len(v4, (v4 ? IP4_HLEN : IP6_HLEN) + UDP_HLEN);
 }
 
 /**

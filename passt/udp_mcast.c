@@ -235,7 +235,7 @@ bool udp_mcast_mac(const struct conf *c, const union inany *dst, uint8_t *mac)
 		return true;
 	}
 	if (d4 && udp_mcast_is_bcast4(c, *d4)) {
-		memset(mac, 0xff, 6);
+		memset(mac, 0xff, ETH_ALEN);
 		return true;
 	}
 	if (!d4 && IN6_IS_ADDR_MULTICAST(&dst->a6)) {
@@ -543,7 +543,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 {
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
-	size_t l3 = v4 ? 20 : 40, hlen = ETH_HLEN + l3 + UDP_HLEN;
+	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN;
 	size_t pmax = udp_payload_max(c->mtu, v4);
 	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + pmax, 8);
 	int rounds;
@@ -621,7 +621,7 @@ void udp_mcast_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 			len = udp_frame_fill(c, l2, &k, udp_mcast_mh[i].msg_len,
 					     partial);
 			if (partial)
-				tap_tx_add(l2, len, ETH_HLEN + l3, 6);
+				tap_tx_add(l2, len, ETH_HLEN + l3, UDP_CSUM_OFF);
 			else
 				tap_tx_add(l2, len, TAP_CSUM_DONE, 0);
 			udp_count(UDP_COUNT_DGRAMS_TO_TAP, 1);
