@@ -695,8 +695,10 @@ run_case() {
 	c0=""; [ $daemon = 1 ] && c0=$(cpu_ticks "$DPID")
 	perf_start "$tag"
 	wan_probe_start "$path"
+	udp_probe_start "$scen"
 	client_run "$tool" "$scen" "$port" "$raw"
 	crc=$?
+	udp_probe_stop "$scen"
 	wan_probe_stop "$path"
 	perf_stop "$tag"
 	cpu=-; rss=-; alive=1; drops=-
@@ -772,6 +774,26 @@ wan_probe_stop() {
 		echo "== nstat in $( [ "$ns" = "$H" ] && echo H || echo R) over the run"
 		NSTAT_HISTORY="$OUT/logs/.nstat-$ns" ip netns exec "$ns" nstat 2>/dev/null | grep -E 'Retrans|TcpOutSegs|TcpInSegs|Prune|Collapse|RcvQDrop|OFO|Backlog|ZeroWindow|WinProbe|TCPRcvCoalesce|DSACK|SACKRecovery|LossProbes|Timeouts'
 	done >>"$OUT/logs/$tag-probe.txt"
+}
+
+# udp_probe_start SCEN - for U, G and Q runs: the UDP counters (nstat) of
+# H, R and, with a daemon, N from here to udp_probe_stop, in
+# OUT/logs/TAG-udp.txt: where datagrams were lost (UdpRcvbufErrors of the
+# receiver's namespace, or of H for the daemon's forwarded-port socket;
+# UdpSndbufErrors of the sender's)
+udp_probe_start() {
+	case "$1" in U*|G*|Q*) ;; *) return 0 ;; esac
+	for ns in "$H" "$R" ${DPID:+"$N"}; do
+		NSTAT_HISTORY="$OUT/logs/.nstat-$ns" ip netns exec "$ns" nstat -n >/dev/null 2>&1
+	done
+}
+
+udp_probe_stop() {
+	case "$1" in U*|G*|Q*) ;; *) return 0 ;; esac
+	for ns in "$H" "$R" ${DPID:+"$N"}; do
+		echo "== nstat in $( [ "$ns" = "$H" ] && echo H || { [ "$ns" = "$R" ] && echo R || echo N; })"
+		NSTAT_HISTORY="$OUT/logs/.nstat-$ns" ip netns exec "$ns" nstat 2>/dev/null | grep -E '^Udp|^Udp6|^IpExt(In|Out)(Octets|NoRoute)|^IpInDiscards|^IpOutDiscards'
+	done >"$OUT/logs/$tag-udp.txt"
 }
 
 # tap_drops - frames the namespace's tap dropped on transmit (its queue to
