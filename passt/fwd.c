@@ -575,6 +575,34 @@ int fwd_sock_outbound(const struct conf *c, int s, const union inany *host,
 }
 
 /**
+ * fwd_udp_rcvbuf() - Size the receive queue of a forwarded UDP port's socket
+ * @s:		UDP socket
+ *
+ * A burst from many new peers waits while each one's flow is set up, and
+ * a bulk sender on a fast link (a kernel sender with UDP_SEGMENT fills
+ * 8 MiB in about 3 ms at 25 Gbit/s) outruns us whenever we wait for a CPU:
+ * the queue, not our speed, decides what is lost (make bench G2: 70 % of
+ * the datagrams dropped at the socket, UdpRcvbufErrors, with the daemon
+ * busy 20 % of the time).  So FWD_UDP_RCVBUF is asked with SO_RCVBUFFORCE
+ * where we may (CAP_NET_ADMIN over the socket's network namespace: pasta
+ * or passt started as root, set-up only, socket(7)), as a receiver with
+ * the privilege would, else with SO_RCVBUF, which the kernel caps at
+ * net.core.rmem_max.  Either way the kernel doubles the value for its own
+ * overhead, and memory is charged only for datagrams actually queued.
+ *
+ * Context: set-up, or the main loop (auto ports: no capabilities left,
+ *	    SO_RCVBUFFORCE fails with EPERM and SO_RCVBUF applies)
+ * #syscalls setsockopt
+ */
+static void fwd_udp_rcvbuf(int s)
+{
+	int rcvbuf = FWD_UDP_RCVBUF;
+
+	if (setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+}
+
+/**
  * fwd_listen_sock() - Open, bind and register one listening socket
  * @ctx:	Context
  * @proto:	IPPROTO_TCP or IPPROTO_UDP
@@ -623,15 +651,8 @@ static int fwd_listen_sock(struct ctx *ctx, uint8_t proto,
 			setsockopt(s, IPPROTO_IPV6, IPV6_FREEBIND, &one,
 				   sizeof(one));
 	}
-	if (proto == IPPROTO_UDP) {
-		/* A burst from many new peers waits while each one's flow is
-		 * set up: a larger queue than the default (the kernel caps it
-		 * at net.core.rmem_max, doubled)
-		 */
-		int rcvbuf = FWD_UDP_RCVBUF;
-
-		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	}
+	if (proto == IPPROTO_UDP)
+		fwd_udp_rcvbuf(s);
 	if (proto == IPPROTO_UDP && af == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one));
 	if (proto == IPPROTO_UDP && (af == AF_INET || dual))

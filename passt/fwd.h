@@ -13,7 +13,7 @@
 
 struct ctx;
 
-#define FWD_UDP_RCVBUF	(4 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUF */
+#define FWD_UDP_RCVBUF	(16 << 20)	/* -u/-U listeners: bytes asked, SO_RCVBUFFORCE or SO_RCVBUF (fwd_udp_rcvbuf()) */
 
 /**
  * fwd_tbl_id() - Table index for a protocol and a side
