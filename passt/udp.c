@@ -119,8 +119,9 @@
  * from a new host port.  When the guest doesn't read (tap queue full),
  * datagrams for it are read and dropped, so a socket never stays readable.
  *
- * Super-datagrams (passt/udp_gso.c).  Flow sockets of UDP_TAP_OUT flows and
- * the host's forwarded-port sockets have UDP_GRO where the kernel has it:
+ * Super-datagrams (passt/udp_gso.c).  Flow sockets of UDP_TAP_OUT flows
+ * (from their second exchange on) and the host's forwarded-port sockets
+ * have UDP_GRO where the kernel has it:
  * one read may return several datagrams of one sender, all of one size but
  * a shorter last one, the size in a cmsg.  On the tap paths they are taken
  * apart into the datagrams the sender wrote before anything else looks at
@@ -139,7 +140,10 @@
  * written from those buffers (udp_dgrams_ext()), which are flushed to the
  * guest before they are read into again (udp_buf_claim()).  Nothing is
  * allocated per packet.
- * Flow sockets ask for a UDP_FLOW_RCVBUF receive buffer (udp_sock_new()).
+ * Flow sockets ask for a UDP_FLOW_RCVBUF receive buffer (udp_sock_new());
+ * a guest's flow, and its UDP_GRO, only once it carries more than one
+ * exchange (udp_flow_bulk()): a DNS query from a new port each time costs
+ * two setsockopt() calls less, and its TTL one more (udp_ttl_probe()).
  */
 #include <errno.h>
 #include <time.h>
@@ -241,6 +245,11 @@ static struct iovec udp_iov_split[UDP_GSO_SEGS_IN_MAX];
 
 static struct udp_stats udp_stats;
 
+/* TTL and hop limit a new socket of ours uses if not told otherwise
+ * (udp_ttl_probe()), 0 if unknown
+ */
+static uint8_t udp_ttl_default4, udp_ttl_default6;
+
 /**
  * udp_kind_spliced() - Is a flow spliced (socket to socket, no frames)?
  * @uf:		Flow
@@ -320,6 +329,14 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
  * @uf:		Flow
  * @why:	Reason, for the debug log
  *
+ * A socket we close leaves the epoll set by itself: close() of its only
+ * descriptor releases the file, which removes it from every epoll set
+ * (epoll(7), "Will closing a file descriptor cause it to be removed from
+ * all epoll interest lists?").  Flow sockets are never duplicated (they
+ * are opened in the loop, after the last fork()), so only a namespace
+ * socket the pool keeps needs EPOLL_CTL_DEL: one system call less for
+ * each of a stub resolver's single-query flows.
+ *
  * #syscalls epoll_ctl close
  */
 static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
@@ -327,8 +344,13 @@ static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 {
 	flow_dbg(uf, "closing (%s)", why);
 	if (uf->sock >= 0) {
-		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
-		if (uf->kind != UDP_SPLICE_IN || !udp_pool_put_used(uf))
+		bool keep = false;
+
+		if (uf->kind == UDP_SPLICE_IN) {
+			epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
+			keep = udp_pool_put_used(uf);
+		}
+		if (!keep)
 			close(uf->sock);
 		uf->sock = -1;
 	}
@@ -455,8 +477,11 @@ static int udp_sock_connect(int s, bool bound, const union inany *baddr,
  * udp_sock_new() - A non-blocking UDP socket in our namespace
  * @ctx:	Context (for rate-limited warnings)
  * @af:		AF_INET or AF_INET6 (IPv6-only)
+ * @big:	Ask for the UDP_FLOW_RCVBUF receive buffer now (spliced
+ *		flows); guest flows get it once they carry more than one
+ *		exchange (udp_flow_bulk())
  *
- * Its receive buffer is UDP_FLOW_RCVBUF (SO_RCVBUF, capped by the kernel
+ * The receive buffer, UDP_FLOW_RCVBUF (SO_RCVBUF, capped by the kernel
  * at net.core.rmem_max, doubled): the peer's answers queue there between
  * our reads, and the default (net.core.rmem_default, 208 KiB) holds three
  * datagrams of 64 KiB, so a burst of large answers (a bulk download over
@@ -466,7 +491,7 @@ static int udp_sock_connect(int s, bool bound, const union inany *baddr,
  * #syscalls socket setsockopt
  * Return: fd, or -errno
  */
-static int udp_sock_new(struct ctx *ctx, int af)
+static int udp_sock_new(struct ctx *ctx, int af, bool big)
 {
 	int s = socket(af, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
 		       IPPROTO_UDP), one = 1, rcvbuf = UDP_FLOW_RCVBUF;
@@ -480,8 +505,34 @@ static int udp_sock_new(struct ctx *ctx, int af)
 	}
 	if (af == AF_INET6)
 		setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (big)
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	return s;
+}
+
+/**
+ * udp_flow_bulk() - Set a guest flow's socket up for more than one exchange
+ * @uf:		UDP_TAP_OUT flow, not multicast, with its socket
+ *
+ * A new flow of the guest's is often a single exchange: a DNS query from
+ * a new source port, one answer, and the flow is never used again (a
+ * stub resolver makes thousands a second).  Its socket then needs no more
+ * than the kernel's default receive buffer, and no UDP_GRO: each of those
+ * two setsockopt() calls cost about 3 % of our CPU time per query (make
+ * bench Q200, perf).  So both wait until the flow shows it carries more:
+ * the guest's second datagram on it (udp_tap_send()), or a second read of
+ * answers (udp_sock_to_tap()); before that, reads take one datagram per
+ * slot, as without UDP_GRO.  Called once per flow (@uf->bulk).
+ *
+ * #syscalls setsockopt
+ */
+static void udp_flow_bulk(struct udp_flow *uf)
+{
+	int rcvbuf = UDP_FLOW_RCVBUF;
+
+	uf->bulk = true;
+	setsockopt(uf->sock, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	uf->gro = udp_gro_set(uf->sock);
 }
 
 /**
@@ -866,10 +917,14 @@ static void udp_sock_to_tap(struct ctx *ctx, struct udp_flow *uf)
 	const struct conf *c = &ctx->c;
 	bool v4 = inany_v4(&uf->f.key.gaddr), partial = tap_csum_offload();
 	size_t l3 = v4 ? IP4_HLEN : IP6_HLEN, hlen = ETH_HLEN + l3 + UDP_HLEN;
-	size_t pmax = udp_payload_max(c->mtu, v4);
-	size_t buf = uf->gro ? MAX(pmax, (size_t)UDP_GRO_BUF) : pmax;
-	size_t slot = ROUND_UP(TAP_HEADROOM + hlen + buf, 8);
+	size_t pmax = udp_payload_max(c->mtu, v4), buf, slot;
 	int rounds;
+
+	/* Answers read before: more than one exchange */
+	if (!uf->bulk && (uf->seen & UDP_SEEN_ANSWER))
+		udp_flow_bulk(uf);
+	buf = uf->gro ? MAX(pmax, (size_t)UDP_GRO_BUF) : pmax;
+	slot = ROUND_UP(TAP_HEADROOM + hlen + buf, 8);
 
 	for (rounds = 0; rounds < UDP_ROUNDS; rounds++) {
 		unsigned n, i, got;
@@ -1303,7 +1358,7 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 	if (fwd_outbound(c, &host, &bind_to, &ifname))
 		baddr = &bind_to;
 
-	s = udp_sock_new(ctx, af);
+	s = udp_sock_new(ctx, af, false);
 	if (s < 0)
 		return NULL;
 	{
@@ -1334,7 +1389,10 @@ static struct udp_flow *udp_flow_from_tap(struct ctx *ctx,
 		return NULL;
 	}
 	uf->sock = s;
-	uf->gro = udp_gro_set(s);
+	/* The socket's TTL or hop limit as the kernel sets it by default,
+	 * so that the guest's usual one needs no setsockopt()
+	 */
+	uf->ttl = af == AF_INET ? udp_ttl_default4 : udp_ttl_default6;
 	if (udp_flow_epoll_add(ctx, uf) < 0) {
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
 		return NULL;
@@ -1525,6 +1583,10 @@ static unsigned udp_tap_send(struct ctx *ctx, struct udp_flow *uf,
 	/* The guest's TTL or hop limit goes out with its datagrams (so that
 	 * traceroute works): one value per sendmmsg() on our own socket
 	 */
+	/* More than one datagram from the guest: not a single exchange */
+	if (!via_listener && !uf->bulk && !uf->mcast &&
+	    ((uf->seen & UDP_SEEN_OPENER) || n > 1 || f[0].gso_size))
+		udp_flow_bulk(uf);
 	if (!via_listener && n && f[0].ttl && uf->ttl != f[0].ttl) {
 		int ttl = f[0].ttl;
 
@@ -1759,7 +1821,7 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 	if (!into_ns && inany_is_loopback(&key->faddr))
 		lo = key->faddr;	/* 127.0.0.53 in, 127.0.0.53 out */
 	s = into_ns ? udp_pool_get(ctx, v4, &bound) :
-		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6);
+		      udp_sock_new(ctx, v4 ? AF_INET : AF_INET6, true);
 	if (s < 0)
 		return NULL;
 	if (into_ns) {
@@ -1781,6 +1843,7 @@ static struct udp_flow *udp_splice_new(struct ctx *ctx, union epoll_ref ref,
 	}
 	uf->sock = s;
 	uf->gro = udp_gro_set(s);	/* answers' super-datagrams, whole */
+	uf->bulk = true;
 	udp_flow_set_peer(uf, (int)ref.fd, i, &key->faddr, ifindex);
 	if (udp_flow_epoll_add(ctx, uf) < 0) {
 		udp_flow_close(ctx, uf, "epoll_ctl() failed");
@@ -2135,6 +2198,39 @@ static int64_t udp_flow_timer(struct ctx *ctx, union flow *flow)
 }
 
 /**
+ * udp_ttl_probe() - The TTL and hop limit our sockets get by default
+ *
+ * getsockopt() of IP_TTL and IPV6_UNICAST_HOPS on a new socket gives
+ * the net.ipv4.ip_default_ttl and IPv6 hop limit of our namespace (ip(7),
+ * ipv6(7)): a guest flow's socket starts with these recorded
+ * (udp_flow_from_tap()), so the guest's datagrams, nearly always sent
+ * with the same value, need no setsockopt() per flow.  A route with its
+ * own hoplimit metric would use that instead of the default for a
+ * guest TTL equal to it: not set on any route we create, rare elsewhere.
+ *
+ * Context: set-up (udp_init())
+ */
+static void udp_ttl_probe(void)
+{
+	int s, v;
+	socklen_t sl = sizeof(v);
+
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (s >= 0 && !getsockopt(s, IPPROTO_IP, IP_TTL, &v, &sl) &&
+	    v > 0 && v < 256)
+		udp_ttl_default4 = (uint8_t)v;
+	if (s >= 0)
+		close(s);
+	sl = sizeof(v);
+	s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (s >= 0 && !getsockopt(s, IPPROTO_IPV6, IPV6_UNICAST_HOPS, &v, &sl) &&
+	    v > 0 && v < 256)
+		udp_ttl_default6 = (uint8_t)v;
+	if (s >= 0)
+		close(s);
+}
+
+/**
  * udp_ns_listen() - In the namespace: open the sockets of -U ports
  * @arg:	Context
  *
@@ -2163,6 +2259,7 @@ void udp_init(struct ctx *ctx)
 	if (c->no_udp)
 		return;
 	udp_gso_probe(c->udp_offload_off);
+	udp_ttl_probe();
 	if (fwd_listen(ctx, IPPROTO_UDP, &c->udp_in, false) < 0)
 		die("-u: can't bind a forwarded port");
 

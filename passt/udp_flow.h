@@ -70,8 +70,9 @@ union udp_sockaddr {
  * @local:	Address the peer sent to (IP_PKTINFO/IPV6_PKTINFO): the
  *		source of the replies
  * @local_ifindex: Interface the peer's datagrams came in on (IPv6)
- * @ttl:	UDP_TAP_OUT: IP_TTL or IPV6_UNICAST_HOPS set on @sock, the
- *		guest's, 0 if never set
+ * @ttl:	UDP_TAP_OUT: IP_TTL or IPV6_UNICAST_HOPS of @sock: the guest's
+ *		as set, or the kernel's default it started with
+ *		(udp_ttl_probe()), 0 if unknown
  * @last_len:	Payload length of the last datagram from the guest, bytes
  *		(quoted in ICMP errors)
  * @last_active_ms: Last datagram either way, ms
@@ -83,6 +84,9 @@ union udp_sockaddr {
  * @gro:	UDP_TAP_OUT, UDP_SPLICE_IN, UDP_SPLICE_OUT: @sock has UDP_GRO
  *		(udp_gro_set()): it may return super-datagrams, read into
  *		64 KiB
+ * @bulk:	@sock has its UDP_FLOW_RCVBUF receive buffer and UDP_GRO, if
+ *		any (spliced flows from the start, guest flows once they
+ *		carry more than one exchange: udp_flow_bulk())
  * @gso_off:	The kernel refused UDP_SEGMENT for this flow (route MTU,
  *		segment count): guest super-frames, and spliced
  *		super-datagrams, are cut here
@@ -103,6 +107,7 @@ struct udp_flow {
 	bool mcast;
 	uint16_t mcast_port;
 	bool gro;
+	bool bulk;
 	bool gso_off;
 };
 
