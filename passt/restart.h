@@ -42,6 +42,10 @@
  *   address: 8 each, last available index 2, used index 2, flags 1: bit 0
  *   addresses set, 1 enabled, 2 started, 3 used ring logged; kick, call,
  *   error eventfd indices: 4 each, RESTART_FD_NONE for none)
+ * RESTART_REC_WAITER, 9 bytes: 0 PID of the command pasta started (4),
+ *   4 flags (1): bit 0 the sender is that command's parent and stays, as
+ *   its waiter (passt/restart_wait.c), 5 fd (4): the new instance's end
+ *   of the link to the waiter (SOCK_SEQPACKET)
  */
 #ifndef PASST_RESTART_H
 #define PASST_RESTART_H
@@ -70,6 +74,7 @@ enum restart_rec_type {
 	RESTART_REC_SPLICE,
 	RESTART_REC_STREAM,
 	RESTART_REC_VU,
+	RESTART_REC_WAITER,
 	RESTART_REC_COUNT
 };
 
@@ -81,6 +86,7 @@ enum restart_rec_type {
 #define RESTART_STREAM_MIN	1	/* and up to RESTART_STREAM_CHUNK */
 #define RESTART_STREAM_CHUNK	60000	/* bytes in one record */
 #define RESTART_VU_LEN		412
+#define RESTART_WAITER_LEN	9
 
 enum restart_tap_kind {
 	RESTART_TAP_NONE = 0,	/* --splice-only */
@@ -216,6 +222,21 @@ struct restart_splice {
 	uint32_t fd[6];
 };
 
+#define RESTART_WAITER_STAYS	1	/* struct restart_waiter flags */
+
+/**
+ * struct restart_waiter - pasta's command, and the link to its waiter
+ * @pid:	PID of the command (of the process pasta forked for it)
+ * @flags:	RESTART_WAITER_STAYS: the sender is its parent and stays, as
+ *		its waiter, so its exit isn't awaited; other bits: refused
+ * @fd:		Descriptor index: our end of the link to the waiter
+ */
+struct restart_waiter {
+	uint32_t pid;
+	uint8_t flags;
+	uint32_t fd;
+};
+
 /**
  * struct restart_bytes - Bytes of passt's stream to QEMU, in flight
  * @tx:		Towards QEMU (else from it)
@@ -244,6 +265,7 @@ struct restart_rec {
 		struct restart_splice splice;
 		struct restart_bytes bytes;
 		struct vu_snap vu;
+		struct restart_waiter waiter;
 	} u;
 };
 
