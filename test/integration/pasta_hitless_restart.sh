@@ -16,10 +16,14 @@
 # apart from the transfer, by the receiver of each side), no connection
 # reset.  Then new connections go through B (tap and splice), and pesto
 # changes B's ports through the -c socket B took over.
-# First, a pasta that started its command (the command's status seen by
-# its shell across two restarts).
-# Then the same as user nobody (rootless), 25 connections.
-# Before: B doesn't know --restart-from, exits at once, A keeps running.
+# First, a pasta that started its command, replaced twice while 15
+# transfers run: the first pasta stays as the command's waiter, and the
+# shell that started it sees the command's exit status (7).
+# Then the same as user nobody (rootless), 25 connections; and a rootless
+# pasta that started its command, replaced, then ended by SIGTERM to the
+# first PID (all exit 0, the command goes with them).
+# Before: B doesn't know --restart-from, exits at once, A keeps running;
+# before issue 29's waiter, B is refused for the pasta with a command.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
