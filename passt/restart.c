@@ -17,8 +17,8 @@
  *
  * The old process (restart_give()), same UID only (SO_PEERCRED, as every -c
  * client), between two batches of events: refuses with "error\n..." (and
- * goes on untouched) what it can't hand over (a command it spawned and
- * waits for, more descriptors than fit, a vhost-user device in the middle
+ * goes on untouched) what it can't hand over (while it drains to exit,
+ * more descriptors than fit, a vhost-user device in the middle
  * of a migration or of a message: vu_snapshot()); otherwise writes the
  * stream of passt/restart.h: the guest side (tap device, passt's stream
  * socket, or passt's vhost-user socket with the device's state: memory
@@ -28,7 +28,8 @@
  * every forwarded-port listener, and one record per TCP connection (tap
  * side: the sequence and window state of struct tcp_conn; splice: the two
  * sockets and two pipes with their fill levels), then the descriptors
- * themselves (SCM_RIGHTS).  No TCP_REPAIR is needed: what the guest hasn't
+ * themselves (SCM_RIGHTS); for a pasta that forked its command, the link
+ * to the command's waiter (passt/restart_wait.c).  No TCP_REPAIR is needed: what the guest hasn't
  * acknowledged is still in the host socket's receive queue (we read with
  * MSG_PEEK, and SO_PEEK_OFF belongs to the socket, so it travels with it),
  * and what the guest sent and we acknowledged is in the socket's send
@@ -37,7 +38,10 @@
  * 'K' it exits 0 at once, without closing a flow: its descriptors are
  * copies of open file descriptions the new process holds, so no FIN or RST
  * leaves; the helper that removes socket files at exit is told to keep the
- * -c socket, which the new process now listens on.  Anything else (EOF,
+ * -c socket, which the new process now listens on.  (A pasta that forked
+ * its command doesn't exit: it closes every descriptor, the hand-over's
+ * stream last, and stays as the command's waiter, restart_wait_become().)
+ * Anything else (EOF,
  * timeout, 'N') and it resumes its loop as if nothing happened.
  *
  * The new process (restart_take()) parses and checks the whole stream
@@ -101,17 +105,18 @@ static const uint16_t restart_rec_len[RESTART_REC_COUNT] = {
 	[RESTART_REC_STREAM] = RESTART_STREAM_MIN,
 	[RESTART_REC_VU] = RESTART_VU_LEN,
 	[RESTART_REC_UDP] = RESTART_UDP_LEN,
+	[RESTART_REC_WAITER] = RESTART_WAITER_LEN,
 };
 
 /**
  * restart_rec_version() - The stream version that brought a record type
  * @type:	enum restart_rec_type
  *
- * Return: 2 for RESTART_REC_UDP, 1 for the others
+ * Return: 2 for RESTART_REC_UDP and RESTART_REC_WAITER, 1 for the others
  */
 static uint16_t restart_rec_version(uint8_t type)
 {
-	return type == RESTART_REC_UDP ? 2 : 1;
+	return type == RESTART_REC_UDP || type == RESTART_REC_WAITER ? 2 : 1;
 }
 
 /**
@@ -420,6 +425,14 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 		}
 		break;
 	}
+	case RESTART_REC_WAITER: {
+		struct restart_waiter *w = &r->u.waiter;
+
+		RW(w->pid, 4);
+		RW(w->flags, 1);
+		RW(w->fd, 4);
+		break;
+	}
 	default:
 		break;
 	}
@@ -605,6 +618,12 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 		}
 		return 0;
 	}
+	case RESTART_REC_WAITER:
+		/* a PID is positive, and fits pid_t; flags: ours only */
+		if (!r->u.waiter.pid || r->u.waiter.pid > INT32_MAX ||
+		    (r->u.waiter.flags & ~RESTART_WAITER_STAYS))
+			return -RESTART_E_FIELD;
+		return restart_fd_check(r->u.waiter.fd, nfds, used, false);
 	default:
 		return -RESTART_E_TYPE;
 	}

@@ -48,9 +48,16 @@
  *   IPv4-mapped; the peer as family (2), port (2), address (16), flow
  *   information (4) and scope (4)), restart_payload()
  *
- * Versions: 1 has no RESTART_REC_UDP; 2 adds it.  The old process writes
- * the lower of its version and the one the new process asked for, and a
- * new process reads both, so that either side may be the older build.
+ * RESTART_REC_WAITER, 9 bytes, version 2 and later: 0 PID of the command pasta started (4),
+ *   4 flags (1): bit 0 the sender is that command's parent and stays, as
+ *   its waiter (passt/restart_wait.c), 5 fd (4): the new instance's end
+ *   of the link to the waiter (SOCK_SEQPACKET)
+ *
+ * Versions: 1 has neither RESTART_REC_UDP nor RESTART_REC_WAITER; 2 adds
+ * them.  The old process writes the lower of its version and the one the
+ * new process asked for (UDP flows are left out of a version 1 stream, a
+ * pasta with a command refuses to write one), and a new process reads
+ * both, so that either side may be the older build.
  */
 #ifndef PASST_RESTART_H
 #define PASST_RESTART_H
@@ -81,6 +88,7 @@ enum restart_rec_type {
 	RESTART_REC_STREAM,
 	RESTART_REC_VU,
 	RESTART_REC_UDP,	/* version 2 */
+	RESTART_REC_WAITER,	/* version 2 */
 	RESTART_REC_COUNT
 };
 
@@ -93,6 +101,7 @@ enum restart_rec_type {
 #define RESTART_STREAM_CHUNK	60000	/* bytes in one record */
 #define RESTART_VU_LEN		412
 #define RESTART_UDP_LEN		112
+#define RESTART_WAITER_LEN	9
 
 enum restart_tap_kind {
 	RESTART_TAP_NONE = 0,	/* --splice-only */
@@ -282,6 +291,21 @@ struct restart_udp {
 	uint32_t fd;
 };
 
+#define RESTART_WAITER_STAYS	1	/* struct restart_waiter flags */
+
+/**
+ * struct restart_waiter - pasta's command, and the link to its waiter
+ * @pid:	PID of the command (of the process pasta forked for it)
+ * @flags:	RESTART_WAITER_STAYS: the sender is its parent and stays, as
+ *		its waiter, so its exit isn't awaited; other bits: refused
+ * @fd:		Descriptor index: our end of the link to the waiter
+ */
+struct restart_waiter {
+	uint32_t pid;
+	uint8_t flags;
+	uint32_t fd;
+};
+
 /**
  * struct restart_bytes - Bytes of passt's stream to QEMU, in flight
  * @tx:		Towards QEMU (else from it)
@@ -311,6 +335,7 @@ struct restart_rec {
 		struct restart_udp udp;
 		struct restart_bytes bytes;
 		struct vu_snap vu;
+		struct restart_waiter waiter;
 	} u;
 };
 

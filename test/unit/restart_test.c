@@ -37,6 +37,22 @@ static const uint8_t listen1[] = {
 	0x00, 0x00, 0x00, 0x00,		/* fd 0 */
 };
 
+/* Header + one waiter record (passt/restart.h): command PID 4660
+ * (0x1234), flags RESTART_WAITER_STAYS, descriptor 0; one descriptor
+ */
+static const uint8_t waiter1[] = {
+	'P', 'A', 'S', 'T', 'A', 'H', 'O', '\n',
+	0x00, 0x02,			/* version 2 */
+	0x00, 0x00,
+	0x00, 0x00, 0x00, 0x0d,		/* 13 bytes of records */
+	0x00, 0x00, 0x00, 0x01,		/* 1 descriptor */
+	0x00, 0x00, 0x00, 0x01,		/* 1 record */
+	0x0a, 0x00, 0x00, 0x09,		/* WAITER, 9 bytes */
+	0x00, 0x00, 0x12, 0x34,		/* PID 4660 */
+	0x01,				/* flags: the sender stays */
+	0x00, 0x00, 0x00, 0x00,		/* fd 0 */
+};
+
 static uint8_t sbuf[8192];
 
 /**
@@ -552,6 +568,58 @@ START_TEST(test_udp)
 }
 END_TEST
 
+START_TEST(test_waiter)
+{
+	struct restart_buf b = { .p = sbuf, .size = sizeof(sbuf) };
+	struct restart_rec r = { .type = RESTART_REC_WAITER };
+	uint8_t copy[sizeof(waiter1)];
+	int fds[1];
+
+	r.u.waiter.pid = 4660;
+	r.u.waiter.flags = RESTART_WAITER_STAYS;
+	r.u.waiter.fd = restart_fd_add(&b, fds, 1, 42);
+	restart_put(&b, &r);
+	restart_hdr_put(&b, b.nfd);
+	ck_assert_uint_eq(b.len, sizeof(waiter1));
+	ck_assert_mem_eq(sbuf, waiter1, sizeof(waiter1));
+
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(restart_parse(waiter1, sizeof(waiter1), 1, count_cb,
+				       NULL), 0);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_uint_eq(seen.rec.u.waiter.pid, 4660);
+	ck_assert_uint_eq(seen.rec.u.waiter.flags, RESTART_WAITER_STAYS);
+	ck_assert_uint_eq(seen.rec.u.waiter.fd, 0);
+
+	/* flags 0: an instance that was itself a new one hands it on */
+	memcpy(copy, waiter1, sizeof(copy));
+	copy[32] = 0;
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy), 1, NULL, NULL), 0);
+	/* a flag bit we don't know, PID 0, a PID past pid_t, no descriptor */
+	copy[32] = 2;
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy), 1, NULL, NULL),
+			 -RESTART_E_FIELD);
+	memcpy(copy, waiter1, sizeof(copy));
+	copy[30] = copy[31] = 0;
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy), 1, NULL, NULL),
+			 -RESTART_E_FIELD);
+	memcpy(copy, waiter1, sizeof(copy));
+	copy[28] = 0x80;
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy), 1, NULL, NULL),
+			 -RESTART_E_FIELD);
+	memcpy(copy, waiter1, sizeof(copy));
+	memset(copy + 33, 0xff, 4);			/* RESTART_FD_NONE */
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy), 1, NULL, NULL),
+			 -RESTART_E_FD);
+	/* 8 bytes of payload: short */
+	memcpy(copy, waiter1, sizeof(copy));
+	copy[15] = 0x0c;
+	copy[27] = 0x08;
+	ck_assert_int_eq(restart_parse(copy, sizeof(copy) - 1, 1, NULL, NULL),
+			 -RESTART_E_SHORT);
+}
+END_TEST
+
 START_TEST(test_tcp_events)
 {
 	struct restart_rec r;
@@ -599,6 +667,7 @@ static Suite *restart_suite(void)
 	tcase_add_test(tc, test_udp);
 	tcase_add_test(tc, test_vu_layout);
 	tcase_add_test(tc, test_vu_refusals);
+	tcase_add_test(tc, test_waiter);
 	suite_add_tcase(s, tc);
 	return s;
 }
