@@ -279,6 +279,11 @@ void conf_check(const struct conf_state *st)
 	if (st->netns_given && c->cmd)
 		conf_die(st, conf_opt_by_id(OPT_NETNS),
 			 "conflicts with a command (give one target)");
+	/* The running instance's command goes on: nothing to start */
+	if (*c->restart_from && c->cmd)
+		conf_die(st, conf_opt_by_id(OPT_RESTART_FROM),
+			 "conflicts with a command (the running instance's "
+			 "goes on: give none)");
 	if (st->userns_given && !st->netns_given && !c->target_pid)
 		conf_die(st, conf_opt_by_id(OPT_USERNS),
 			 "needs a PID or --netns");

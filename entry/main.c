@@ -49,11 +49,13 @@
 #include "../passt/pasta.h"
 #include "../passt/repair.h"
 #include "../passt/restart.h"
+#include "../passt/restart_wait.h"
 #include "../passt/sdlisten.h"
 #include "../passt/sdnotify.h"
 #include "../passt/sockfile.h"
 #include "../passt/tcp.h"
 #include "../passt/udp.h"
+#include "../passt/udp_restart.h"
 #include "../splice/splice.h"
 
 
@@ -285,6 +287,7 @@ static void flow_types_register(void)
 	tcp_flow_register();
 	splice_flow_register();
 	udp_flow_register();
+	udp_restart_register();
 	icmp_flow_register();
 }
 
@@ -356,6 +359,8 @@ int main(int argc, char **argv)
 			pasta_watch_add(ctx);
 	} else if (c->mode == MODE_PASTA) {
 		tap = pasta_setup(ctx);
+		if (pasta_child_pid_get() > 0)	/* for a hitless restart */
+			restart_wait_init(pasta_child_pid_get());
 		pasta_watch_add(ctx);
 		if (tap >= 0) {		/* not with --splice-only */
 			tap_init(TAP_DEV, tap, pasta_tap_vnet_hdr());
@@ -454,6 +459,7 @@ int main(int argc, char **argv)
 
 	ready_notify(ctx);
 	ret = passt_loop(ctx);
+	restart_wait_done(ret);	/* the waiter of pasta's command, if any */
 	sdnotify_stopping();	/* if the exit drain didn't already */
 	if (c->stats)
 		passt_stats_dump();

@@ -369,6 +369,16 @@ int log_open_file(const char *path, size_t max_size)
 }
 
 /**
+ * log_file_fd_get() - The --log-file descriptor
+ *
+ * Return: it, or -1 without a log file
+ */
+int log_file_fd_get(void)
+{
+	return log_file_fd;
+}
+
+/**
  * log_early_end() - Stop keeping messages for a log file that may come
  *
  * Context: set-up, once it is known whether there is a --log-file

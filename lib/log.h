@@ -40,6 +40,7 @@ int log_open_file(const char *path, size_t max_size);
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 void log_close_file(void);
 #endif
+int log_file_fd_get(void);
 void log_early_end(void);
 #ifdef UNIT_TEST	/* VISIBLE_IF_UNIT: the unit tests only */
 ssize_t log_file_trim(int fd, size_t max, size_t need);

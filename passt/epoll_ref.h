@@ -32,6 +32,8 @@ enum epoll_type {
 	EPOLL_TYPE_REPAIR,	/* --vhost-user: passt-repair's connection */
 	EPOLL_TYPE_FOLLOW_NL,	/* host's rtnetlink notifications (follow.c) */
 	EPOLL_TYPE_FOLLOW_RESOLV, /* inotify on resolv.conf (follow.c) */
+	EPOLL_TYPE_RESTART_WAIT, /* pasta: link to the waiter of the command
+				  * after a hitless restart (restart_wait.c) */
 	EPOLL_TYPE_COUNT
 };
 

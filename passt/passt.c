@@ -68,6 +68,7 @@
 #include "passt.h"
 #include "pasta.h"
 #include "repair.h"
+#include "restart_wait.h"
 #include "sdnotify.h"
 #include "signals.h"
 #include "tcp.h"
@@ -820,6 +821,13 @@ int passt_loop(struct ctx *ctx)
 			case EPOLL_TYPE_REPAIR:
 				repair_handler(ctx, e);
 				break;
+			case EPOLL_TYPE_RESTART_WAIT: {
+				unsigned usr1 = restart_wait_handler(ctx);
+
+				while (usr1--)
+					passt_stats_dump();
+				break;
+			}
 			case EPOLL_TYPE_FOLLOW_NL:
 			case EPOLL_TYPE_FOLLOW_RESOLV:
 				follow_handler(ctx, ref);

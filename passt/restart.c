@@ -17,8 +17,8 @@
  *
  * The old process (restart_give()), same UID only (SO_PEERCRED, as every -c
  * client), between two batches of events: refuses with "error\n..." (and
- * goes on untouched) what it can't hand over (a command it spawned and
- * waits for, more descriptors than fit, a vhost-user device in the middle
+ * goes on untouched) what it can't hand over (while it drains to exit,
+ * more descriptors than fit, a vhost-user device in the middle
  * of a migration or of a message: vu_snapshot()); otherwise writes the
  * stream of passt/restart.h: the guest side (tap device, passt's stream
  * socket, or passt's vhost-user socket with the device's state: memory
@@ -28,7 +28,8 @@
  * every forwarded-port listener, and one record per TCP connection (tap
  * side: the sequence and window state of struct tcp_conn; splice: the two
  * sockets and two pipes with their fill levels), then the descriptors
- * themselves (SCM_RIGHTS).  No TCP_REPAIR is needed: what the guest hasn't
+ * themselves (SCM_RIGHTS); for a pasta that forked its command, the link
+ * to the command's waiter (passt/restart_wait.c).  No TCP_REPAIR is needed: what the guest hasn't
  * acknowledged is still in the host socket's receive queue (we read with
  * MSG_PEEK, and SO_PEEK_OFF belongs to the socket, so it travels with it),
  * and what the guest sent and we acknowledged is in the socket's send
@@ -37,7 +38,10 @@
  * 'K' it exits 0 at once, without closing a flow: its descriptors are
  * copies of open file descriptions the new process holds, so no FIN or RST
  * leaves; the helper that removes socket files at exit is told to keep the
- * -c socket, which the new process now listens on.  Anything else (EOF,
+ * -c socket, which the new process now listens on.  (A pasta that forked
+ * its command doesn't exit: it closes every descriptor, the hand-over's
+ * stream last, and stays as the command's waiter, restart_wait_become().)
+ * Anything else (EOF,
  * timeout, 'N') and it resumes its loop as if nothing happened.
  *
  * The new process (restart_take()) parses and checks the whole stream
@@ -52,10 +56,16 @@
  * ACK (a window update) and its timer.  Then set-up continues as usual
  * (isolation, seccomp, the loop).
  *
- * Not handed over: UDP flows and ICMP echo flows (a UDP flow is made again
- * by the next datagram from either side; a reply to a datagram the old
- * process forwarded just before the restart may be lost), idle pipes of
- * the splice pool, passt-repair's socket.
+ * UDP flows (stream version 2) go over with their own sockets and what
+ * they recorded of their peer; a flow that answers a peer of a forwarded
+ * port names that port's socket by its SO_COOKIE, which both processes
+ * see the same, as the new process has its own descriptor numbers.  A
+ * flow whose forwarded-port socket isn't handed over ("auto" ports) is
+ * closed by the new process; the next datagram makes it again.
+ *
+ * Not handed over: ICMP echo flows (made again by the next request),
+ * idle pipes of the splice pool and idle sockets of the UDP pool,
+ * passt-repair's socket.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +104,35 @@ static const uint16_t restart_rec_len[RESTART_REC_COUNT] = {
 	[RESTART_REC_SPLICE] = RESTART_SPLICE_LEN,
 	[RESTART_REC_STREAM] = RESTART_STREAM_MIN,
 	[RESTART_REC_VU] = RESTART_VU_LEN,
+	[RESTART_REC_UDP] = RESTART_UDP_LEN,
+	[RESTART_REC_WAITER] = RESTART_WAITER_LEN,
 };
+
+/**
+ * restart_rec_version() - The stream version that brought a record type
+ * @type:	enum restart_rec_type
+ *
+ * Return: 2 for RESTART_REC_UDP and RESTART_REC_WAITER, 1 for the others
+ */
+static uint16_t restart_rec_version(uint8_t type)
+{
+	return type == RESTART_REC_UDP || type == RESTART_REC_WAITER ? 2 : 1;
+}
+
+/**
+ * restart_buf_takes() - Does the stream being written carry a record type?
+ * @b:		Stream
+ * @type:	enum restart_rec_type
+ *
+ * For the modules' save functions: a record the version can't carry is
+ * left out whole, with its descriptors.
+ *
+ * Return: true if @b's version has @type
+ */
+bool restart_buf_takes(const struct restart_buf *b, uint8_t type)
+{
+	return restart_rec_version(type) <= (b->ver ? b->ver : RESTART_VERSION);
+}
 
 /**
  * struct restart_cur - A cursor over a payload being read or written
@@ -288,6 +326,31 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 			RW(s->fd[i], 4);
 		break;
 	}
+	case RESTART_REC_UDP: {
+		struct restart_udp *u = &r->u.udp;
+
+		RWB(&u->gaddr, 16);
+		RWB(&u->faddr, 16);
+		RW(u->gport, 2);
+		RW(u->fport, 2);
+		RW(u->kind, 1);
+		RW(u->flags, 1);
+		RW(u->seen, 1);
+		RW(u->ttl, 1);
+		RW(u->last_len, 2);
+		RW(u->mcast_port, 2);
+		RW(u->last_active_ms, 8);
+		RWB(&u->local, 16);
+		RW(u->local_ifindex, 4);
+		RW(u->peer_family, 2);
+		RW(u->peer_port, 2);
+		RWB(&u->peer_addr, 16);
+		RW(u->peer_flowinfo, 4);
+		RW(u->peer_scope, 4);
+		RW(u->listen_cookie, 8);
+		RW(u->fd, 4);
+		break;
+	}
 	case RESTART_REC_STREAM: {
 		struct restart_bytes *y = &r->u.bytes;
 
@@ -362,6 +425,14 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 		}
 		break;
 	}
+	case RESTART_REC_WAITER: {
+		struct restart_waiter *w = &r->u.waiter;
+
+		RW(w->pid, 4);
+		RW(w->flags, 1);
+		RW(w->fd, 4);
+		break;
+	}
 	default:
 		break;
 	}
@@ -374,7 +445,8 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
  * @b:		Stream, header room (RESTART_HDR_LEN) kept at its start
  * @r:		Record
  *
- * Past the end of the buffer only @b->len grows: the caller checks it.
+ * Past the end of the buffer only @b->len grows: the caller checks it.  A
+ * record of a later version than @b's is left out (restart_buf_takes()).
  */
 void restart_put(struct restart_buf *b, const struct restart_rec *r)
 {
@@ -382,6 +454,8 @@ void restart_put(struct restart_buf *b, const struct restart_rec *r)
 	struct restart_cur c = { .p = b->p, .len = b->size };
 	struct restart_rec copy = *r;
 
+	if (!restart_buf_takes(b, r->type))
+		return;
 	if (r->type == RESTART_REC_STREAM) {	/* the caller splits */
 		copy.u.bytes.len = MIN(r->u.bytes.len,
 				       (size_t)RESTART_STREAM_CHUNK);
@@ -415,7 +489,7 @@ void restart_hdr_put(struct restart_buf *b, uint32_t nfds)
 	if (b->len < RESTART_HDR_LEN)
 		b->len = RESTART_HDR_LEN;
 	cur_bytes(&c, NULL, RESTART_MAGIC, 8);
-	cur_put(&c, RESTART_VERSION, 2);
+	cur_put(&c, b->ver ? b->ver : RESTART_VERSION, 2);
 	cur_put(&c, 0, 2);
 	cur_put(&c, b->len - RESTART_HDR_LEN, 4);
 	cur_put(&c, nfds, 4);
@@ -487,6 +561,19 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 	case RESTART_REC_STREAM:
 		return r->u.bytes.len <= RESTART_STREAM_CHUNK ? 0 :
 		       -RESTART_E_FIELD;
+	case RESTART_REC_UDP: {
+		const struct restart_udp *u = &r->u.udp;
+		bool v4 = IN6_IS_ADDR_V4MAPPED(&u->gaddr);
+
+		/* what the UDP module checks: udp_restart_check() */
+		if (v4 != IN6_IS_ADDR_V4MAPPED(&u->faddr) ||
+		    (u->peer_family && u->peer_family != AF_INET &&
+		     u->peer_family != AF_INET6) ||
+		    (u->peer_family == AF_INET &&
+		     !IN6_IS_ADDR_V4MAPPED(&u->peer_addr)))
+			return -RESTART_E_FIELD;
+		return restart_fd_check(u->fd, nfds, used, true);
+	}
 	case RESTART_REC_VU: {
 		const struct vu_snap *v = &r->u.vu;
 
@@ -531,6 +618,12 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 		}
 		return 0;
 	}
+	case RESTART_REC_WAITER:
+		/* a PID is positive, and fits pid_t; flags: ours only */
+		if (!r->u.waiter.pid || r->u.waiter.pid > INT32_MAX ||
+		    (r->u.waiter.flags & ~RESTART_WAITER_STAYS))
+			return -RESTART_E_FIELD;
+		return restart_fd_check(r->u.waiter.fd, nfds, used, false);
 	default:
 		return -RESTART_E_TYPE;
 	}
@@ -564,6 +657,7 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 	uint32_t body, nhdr, nrec, i;
 	size_t start;
 	uint8_t magic[8];
+	uint16_t ver;
 	int pass, rc;
 
 	if (len < RESTART_HDR_LEN)
@@ -571,7 +665,8 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 	cur_bytes(&c, magic, NULL, 8);
 	if (memcmp(magic, RESTART_MAGIC, 8))
 		return -RESTART_E_MAGIC;
-	if (cur_get(&c, 2) != RESTART_VERSION)
+	ver = (uint16_t)cur_get(&c, 2);
+	if (ver < RESTART_VERSION_MIN || ver > RESTART_VERSION)
 		return -RESTART_E_VERSION;
 	cur_get(&c, 2);
 	body = (uint32_t)cur_get(&c, 4);
@@ -599,7 +694,8 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 			plen = (uint16_t)cur_get(&c, 2);
 			if (len - c.off < plen)
 				return -RESTART_E_SHORT;
-			if (!r.type || r.type >= RESTART_REC_COUNT)
+			if (!r.type || r.type >= RESTART_REC_COUNT ||
+			    restart_rec_version(r.type) > ver)
 				return -RESTART_E_TYPE;
 			if (plen < restart_rec_len[r.type])
 				return -RESTART_E_SHORT;

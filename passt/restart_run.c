@@ -29,6 +29,7 @@
 #include "passt.h"
 #include "pasta.h"
 #include "restart.h"
+#include "restart_wait.h"
 #include "sockfile.h"
 #include "tcp.h"
 #include "vhost.h"
@@ -40,6 +41,7 @@ static uint8_t restart_stream[RESTART_BUF_SIZE];
 static int restart_fds[RESTART_FDS];
 static uint32_t restart_nfds;
 static size_t restart_len;
+static pid_t restart_sender;	/* PID that sent the descriptors, 0: unknown */
 
 /**
  * restart_send_all() - Write a whole buffer to a blocking socket
@@ -138,7 +140,9 @@ static void restart_refuse(int s, const char *why)
  *
  * Returns only if the hand-over was refused, or the new process didn't
  * confirm it: then nothing changed here (nothing was read from any
- * socket meanwhile).  On confirmation, exits 0 at once (no flow closed).
+ * socket meanwhile).  On confirmation, exits 0 at once (no flow closed),
+ * or, if we forked pasta's command, stays as its waiter
+ * (restart_wait_become()).
  *
  * Context: main loop, between two batches of events; blocks for
  *	    RESTART_TIMEOUT_S at most
@@ -150,23 +154,36 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	struct restart_buf b = { .p = restart_stream,
 				 .size = sizeof(restart_stream) };
 	struct restart_rec r = { 0 };
+	struct restart_waiter w;
 	struct vu_snap vs;
 	unsigned long ver;
+	int waiter;
 	char ack = 0;
 	int tx;
 	ssize_t n;
 	int fl;
 
 	ver = strtoul(req + strlen("handover "), NULL, 10);
-	if (ver < RESTART_VERSION) {
-		restart_refuse(s, "the new process reads an older stream "
-			       "version than ours (1)");
+	if (ver < RESTART_VERSION_MIN) {
+		restart_refuse(s, "the new process reads no stream version "
+			       "we write (1 and 2)");
 		return;
 	}
-	if (ctx->c.mode == MODE_PASTA && pasta_child_pid_get()) {
-		restart_refuse(s, "pasta waits for a command it started: "
-			       "only a pasta attached to an existing "
-			       "namespace (--netns, PID) can be replaced");
+	b.ver = (uint16_t)MIN(ver, (unsigned long)RESTART_VERSION);
+	if (ctx->quit) {
+		restart_refuse(s, "exiting (draining the connections)");
+		return;
+	}
+	waiter = restart_wait_handover(&w);
+	if (waiter < 0) {
+		restart_refuse(s, "pasta started a command, and has no link "
+			       "for its waiter");
+		return;
+	}
+	if (waiter && b.ver < 2) {
+		restart_refuse(s, "pasta waits for a command it started: the "
+			       "new process reads stream version 1 only, "
+			       "which can't hand its waiter over");
 		return;
 	}
 
@@ -249,9 +266,18 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	r.u.fd = restart_fd_add(&b, restart_fds, RESTART_FDS, ctl_fd);
 	restart_put(&b, &r);
 
+	if (waiter) {	/* pasta's command: passt/restart_wait.c */
+		memset(&r, 0, sizeof(r));
+		r.type = RESTART_REC_WAITER;
+		r.u.waiter = w;
+		r.u.waiter.fd = restart_fd_add(&b, restart_fds, RESTART_FDS,
+					       (int)w.fd);
+		restart_put(&b, &r);
+	}
+
 	fwd_restart_save(&b, restart_fds, RESTART_FDS);
 	tcp_restart_save(&b, restart_fds, RESTART_FDS);
-	flow_restart_save(&b, restart_fds, RESTART_FDS);	/* splice */
+	flow_restart_save(&b, restart_fds, RESTART_FDS);	/* splice, UDP */
 	restart_hdr_put(&b, b.nfd);
 
 	if (b.len > b.size || b.nfd > RESTART_FDS) {
@@ -273,8 +299,10 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	while (n < 0 && errno == EINTR);
 	if (n == 1 && ack == 'K') {
 		sockfile_remover_keep();
-		info("restart: %u records, %u descriptors handed over: "
-		     "exiting", b.nrec, b.nfd);
+		info("restart: %u records, %u descriptors handed over%s",
+		     b.nrec, b.nfd, waiter && (w.flags & RESTART_WAITER_STAYS) ?
+		     "" : ": exiting");
+		restart_wait_become(s);	/* if we forked pasta's command */
 		_exit(EXIT_SUCCESS);
 	}
 	warn("restart: the new process didn't take over (%s): going on",
@@ -311,15 +339,21 @@ static int restart_recv_all(int s, uint8_t *p, size_t len)
 
 /**
  * restart_recv_fds() - Receive the descriptors that follow the records
- * @s:		Socket
+ * @s:		Socket, SO_PASSCRED set
  * @n:		How many the header announced
+ *
+ * The credentials the kernel attaches to each message (SO_PASSCRED,
+ * unix(7)) name the process that sent it: restart_sender.  SO_PEERCRED
+ * can't tell: it names whoever called listen() on the -c socket, the
+ * first instance of a chain of restarts.
  *
  * Return: 0, or -1 (wrong chunk sizes, truncated control data)
  */
 static int restart_recv_fds(int s, uint32_t n)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * RESTART_FDS_PER_MSG)];
+		char buf[CMSG_SPACE(sizeof(int) * RESTART_FDS_PER_MSG) +
+			 CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} u;
 
@@ -343,6 +377,15 @@ static int restart_recv_fds(int s, uint32_t n)
 		k = (uint32_t)cnt[0] << 24 | (uint32_t)cnt[1] << 16 |
 		    (uint32_t)cnt[2] << 8 | cnt[3];
 		cm = CMSG_FIRSTHDR(&mh);
+		if (cm && cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_CREDENTIALS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(struct ucred))) {
+			struct ucred uc;
+
+			memcpy(&uc, CMSG_DATA(cm), sizeof(uc));
+			restart_sender = uc.pid;
+			cm = CMSG_NXTHDR(&mh, cm);
+		}
 		if (k != want || !cm || cm->cmsg_level != SOL_SOCKET ||
 		    cm->cmsg_type != SCM_RIGHTS ||
 		    cm->cmsg_len != CMSG_LEN(sizeof(int) * k)) {
@@ -371,11 +414,14 @@ static int restart_recv_fds(int s, uint32_t n)
 
 /**
  * struct restart_count - What a stream holds, for the checks before 'K'
- * @flows:	TCP and splice records
+ * @flows:	TCP, splice and UDP records
  * @tap:	Records of the guest side
  * @vu:		RESTART_REC_VU records
  * @kind:	Kind of the guest side (enum restart_tap_kind)
  * @bad:	A TCP record the TCP module refused
+ * @pasta:	We are pasta (a RESTART_REC_WAITER is for pasta only)
+ * @waiter:	RESTART_REC_WAITER records
+ * @stays:	The old process stays, as the waiter of pasta's command
  */
 struct restart_count {
 	unsigned flows;
@@ -383,6 +429,9 @@ struct restart_count {
 	unsigned vu;
 	uint8_t kind;
 	bool bad;
+	bool pasta;
+	unsigned waiter;
+	bool stays;
 };
 
 /**
@@ -407,6 +456,10 @@ static int restart_check_cb(void *arg, const struct restart_rec *r)
 		if (!flow_restart_check(FLOW_TCP_SPLICE, r))
 			return -RESTART_E_FIELD;
 		n->flows++;
+	} else if (r->type == RESTART_REC_UDP) {
+		if (!flow_restart_check(FLOW_UDP, r))
+			return -RESTART_E_FIELD;
+		n->flows++;
 	} else if (r->type == RESTART_REC_TAP) {
 		n->tap++;
 		n->kind = r->u.tap.kind;
@@ -415,6 +468,11 @@ static int restart_check_cb(void *arg, const struct restart_rec *r)
 		if (n->kind != RESTART_TAP_VHOST || n->vu++ ||
 		    vu_snap_check(&r->u.vu))
 			return -RESTART_E_FIELD;
+	} else if (r->type == RESTART_REC_WAITER) {
+		/* one command, of a pasta */
+		if (!n->pasta || n->waiter++)
+			return -RESTART_E_FIELD;
+		n->stays = r->u.waiter.flags & RESTART_WAITER_STAYS;
 	}
 	return 0;
 }
@@ -531,14 +589,13 @@ void restart_take(struct ctx *ctx)
 	unsigned npifs = 0;
 	size_t glen = 0;
 	char err[256];
-	socklen_t sl = sizeof(struct ucred);
-	struct ucred cred = { 0 };
-	int s, rc, pidfd = -1;
+	int s, rc, pidfd = -1, one = 1;
 	uint8_t eof;
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)))
+	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) ||
+	    connect(s, (struct sockaddr *)&sa, sizeof(sa)))
 		die_perror("--restart-from %s", path);
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -605,6 +662,7 @@ void restart_take(struct ctx *ctx)
 
 	if (ctx->c.vhost_user)	/* what vu_snap_check() compares with */
 		vu_offer_upstream_only(ctx->c.upstream_features);
+	cnt.pasta = ctx->c.mode == MODE_PASTA;
 	rc = restart_parse(restart_stream, restart_len, restart_nfds,
 			   restart_check_cb, &cnt);
 	if (rc < 0) {
@@ -627,10 +685,12 @@ void restart_take(struct ctx *ctx)
 
 	/* The old process, by PID (pidfd_open(2), Linux 5.3): readable once
 	 * it has exited, all its descriptors closed, its listening sockets
-	 * too (passt's -s is bound again, by us, after this)
+	 * too (passt's -s is bound again, by us, after this).  One that
+	 * stays as the waiter of pasta's command closes this stream last,
+	 * after all the others (passt/restart_wait.c)
 	 */
-	if (!getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &sl))
-		pidfd = (int)syscall(SYS_pidfd_open, cred.pid, 0);
+	if (restart_sender > 0 && !cnt.stays)
+		pidfd = (int)syscall(SYS_pidfd_open, restart_sender, 0);
 	if (restart_send_all(s, (const uint8_t *)"K", 1))
 		die_perror("--restart-from %s: confirming", path);
 	/* Its exit closes the stream: from then on, the sockets are ours */
@@ -642,7 +702,7 @@ void restart_take(struct ctx *ctx)
 
 		if (poll(&pfd, 1, RESTART_TIMEOUT_S * 1000) != 1)
 			warn("--restart-from %s: the old process (PID %d) "
-			     "still runs", path, (int)cred.pid);
+			     "still runs", path, (int)restart_sender);
 		close(pidfd);
 	}
 
@@ -687,6 +747,10 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
 	case RESTART_REC_TCP:
 		tcp_restart_adopt(ctx, &r->u.tcp, restart_fd_take(r->u.tcp.fd));
 		break;
+	case RESTART_REC_WAITER:
+		restart_wait_adopt(ctx, &r->u.waiter,
+				   restart_fd_take(r->u.waiter.fd));
+		break;
 	case RESTART_REC_SPLICE:
 		for (i = 0; i < 6; i++)
 			fds[i] = restart_fd_take(r->u.splice.fd[i]);
@@ -695,6 +759,11 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
 				if (fds[i] >= 0)
 					close(fds[i]);
 		}
+		break;
+	case RESTART_REC_UDP:
+		fds[0] = restart_fd_take(r->u.udp.fd);
+		if (!flow_restart_adopt(ctx, FLOW_UDP, r, fds) && fds[0] >= 0)
+			close(fds[0]);
 		break;
 	default:
 		break;

@@ -23,6 +23,36 @@
 #include "isolation.h"
 #include "signals.h"
 
+static int signals_sigfd = -1;	/* the loop's signalfd */
+
+/**
+ * signals_quit() - SIGTERM, SIGINT or SIGHUP: quit, or at once if again
+ * @ctx:	Context: ->quit, ->quit_now and ->exit_status set here
+ *
+ * Also for these signals sent to the waiter of pasta's command after a
+ * hitless restart (passt/restart_wait.c)
+ */
+void signals_quit(struct ctx *ctx)
+{
+	if (ctx->quit) {
+		/* A second one: no more waiting */
+		ctx->quit_now = true;
+		return;
+	}
+	ctx->quit = true;
+	ctx->exit_status = 0;
+}
+
+/**
+ * signals_fd() - The signalfd signals_init() made
+ *
+ * Return: its descriptor, -1 before signals_init()
+ */
+int signals_fd(void)
+{
+	return signals_sigfd;
+}
+
 /**
  * signals_handler() - Read the signalfd: quit requests, the command's exit
  * @ctx:	Context: ->quit, ->quit_now and ->exit_status set here
@@ -65,13 +95,7 @@ unsigned signals_handler(struct ctx *ctx, int fd, pid_t child)
 			isolate_forbidden_syscall();
 			break;
 		default:	/* SIGTERM, SIGINT, SIGHUP */
-			if (ctx->quit) {
-				/* A second one: no more waiting */
-				ctx->quit_now = true;
-				break;
-			}
-			ctx->quit = true;
-			ctx->exit_status = 0;
+			signals_quit(ctx);
 			break;
 		}
 	}
@@ -149,5 +173,6 @@ int signals_init(struct ctx *ctx)
 	ev.data.u64 = ref.u64;
 	if (epoll_ctl(ctx->epollfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return -errno;
+	signals_sigfd = fd;
 	return 0;
 }

@@ -12,5 +12,7 @@ void signals_block_early(void);
 void signals_unblock_child(void);
 int signals_init(struct ctx *ctx);
 unsigned signals_handler(struct ctx *ctx, int fd, pid_t child);
+void signals_quit(struct ctx *ctx);
+int signals_fd(void);
 
 #endif /* PASST_SIGNALS_H */

@@ -500,6 +500,34 @@ static void sockfile_remover_stop(void)
 }
 
 /**
+ * sockfile_dir_check() - Warn if the helper won't be able to remove a file
+ * @c:		Configuration (--runas identity)
+ * @i:		Index in sockfile[]
+ *
+ * The helper runs as the --runas user when we were started as root
+ * (isolate_helper()); unlinkat() needs write permission on the directory
+ * (path_resolution(7)), which a directory only root may write to doesn't
+ * give it.  The file is then left for the next start to replace.
+ *
+ * Context: set-up, before the seccomp filter (sockfile_remover_start())
+ */
+static void sockfile_dir_check(const struct conf *c, unsigned i)
+{
+	struct stat st;
+
+	if (!isolate_root_in_init_userns() || !c->uid ||
+	    fstat(sockfile[i].dirfd, &st))
+		return;
+	if ((st.st_uid == c->uid && (st.st_mode & S_IWUSR)) ||
+	    (st.st_gid == c->gid && (st.st_mode & S_IWGRP)) ||
+	    (st.st_mode & S_IWOTH))
+		return;
+	warn("socket file %s will stay after exit: its directory isn't "
+	     "writable by UID %u, which removes it (--runas)",
+	     sockfile[i].name, (unsigned)c->uid);
+}
+
+/**
  * sockfile_remover_start() - Fork the helper that removes the files at exit
  * @c:		Configuration (mode, --runas)
  *
@@ -518,6 +546,8 @@ void sockfile_remover_start(const struct conf *c)
 
 	if (!sockfile_n)
 		return;
+	for (i = 0; i < sockfile_n; i++)
+		sockfile_dir_check(c, i);
 	if (pipe2(p, O_CLOEXEC)) {
 		warn_perror("pipe: socket files will stay after exit");
 		goto out;

@@ -43,6 +43,19 @@
 
 static char pesto_req[CTL_REQ_MAX * 2];
 static size_t pesto_req_len;
+
+#define PESTO_LINES_MAX	4096		/* request lines traced to options */
+
+/**
+ * struct pesto_line - The option a line of the request comes from
+ * @opt:	Option character, 0 for none
+ * @arg:	Its argument (argv storage)
+ */
+static struct pesto_line {
+	char opt;
+	const char *arg;
+} pesto_lines[PESTO_LINES_MAX], pesto_cur;
+static unsigned pesto_nlines;
 static bool pesto_debug;
 
 /**
@@ -97,6 +110,55 @@ static void req_add(const char *fmt, ...)
 		exit(1);
 	}
 	pesto_req_len += (size_t)n;
+	if (pesto_nlines < PESTO_LINES_MAX)
+		pesto_lines[pesto_nlines] = pesto_cur;
+	pesto_nlines++;
+}
+
+/**
+ * pesto_opt_name() - Short and long form of an option, for messages
+ * @opt:	Option character
+ *
+ * Return: "-t/--tcp-ports" and the like, "" for others
+ */
+static const char *pesto_opt_name(char opt)
+{
+	switch (opt) {
+	case 't':	return "-t/--tcp-ports";
+	case 'u':	return "-u/--udp-ports";
+	case 'T':	return "-T/--tcp-ns";
+	case 'U':	return "-U/--udp-ns";
+	case 'C':	return "-C/--clear";
+	default:	return "";
+	}
+}
+
+/**
+ * pesto_error_print() - Print a server's error, naming our option
+ * @text:	Error text of the reply, "line N: reason\n" for an error in
+ *		a line of pesto_req
+ *
+ * The server numbers the lines of the request it got; the user wrote
+ * options, which pesto_lines[] traces them to: "pesto: -t/--tcp-ports
+ * 99999: invalid port ..." rather than "line 2: ...".
+ */
+static void pesto_error_print(const char *text)
+{
+	unsigned long n;
+	char *end;
+
+	if (!strncmp(text, "line ", 5)) {
+		n = strtoul(text + 5, &end, 10);
+		if (end != text + 5 && !strncmp(end, ": ", 2) && n >= 1 &&
+		    n <= MIN(pesto_nlines, PESTO_LINES_MAX) &&
+		    pesto_lines[n - 1].opt) {
+			fprintf(stderr, "pesto: %s %s: %s",
+				pesto_opt_name(pesto_lines[n - 1].opt),
+				pesto_lines[n - 1].arg, end + 2);
+			return;
+		}
+	}
+	fprintf(stderr, "pesto: %s", text);
 }
 
 /**
@@ -274,7 +336,7 @@ static int request(const char *path, struct pesto_srv *srv, const char *req,
 	text = strchr(rep, '\n');
 	text = text ? text + 1 : "";
 	if (strncmp(rep, "ok\n", 3)) {
-		fprintf(stderr, "pesto: %s", *text ? text : "error\n");
+		pesto_error_print(*text ? text : "error\n");
 		return 1;
 	}
 	if (title && *text)
@@ -647,6 +709,8 @@ int main(int argc, char **argv)
 					"(accepted: host, ns, HOST, SPLICE)\n");
 				return 2;
 			}
+			pesto_cur.opt = (char)opt;
+			pesto_cur.arg = optarg;
 			req_add("clear %s\n", optarg);
 			if (!strcasecmp(optarg, "host"))
 				cleared_host = true;
@@ -663,6 +727,8 @@ int main(int argc, char **argv)
 					"newline\n", opt);
 				return 2;
 			}
+			pesto_cur.opt = (char)opt;
+			pesto_cur.arg = optarg;
 			if (mode == DEL) {
 				req_add("del %c %s\n", opt, optarg);
 				break;

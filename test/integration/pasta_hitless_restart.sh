@@ -16,10 +16,14 @@
 # apart from the transfer, by the receiver of each side), no connection
 # reset.  Then new connections go through B (tap and splice), and pesto
 # changes B's ports through the -c socket B took over.
-# First, a pasta that spawned its command refuses to be replaced, and
-# goes on.
-# Then the same as user nobody (rootless), 25 connections.
-# Before: B doesn't know --restart-from, exits at once, A keeps running.
+# First, a pasta that started its command, replaced twice while 15
+# transfers run: the first pasta stays as the command's waiter, and the
+# shell that started it sees the command's exit status (7).
+# Then the same as user nobody (rootless), 25 connections; and a rootless
+# pasta that started its command, replaced, then ended by SIGTERM to the
+# first PID (all exit 0, the command goes with them).
+# Before: B doesn't know --restart-from, exits at once, A keeps running;
+# before issue 29's waiter, B is refused for the pasta with a command.
 # asan: yes
 . "$(dirname "$0")/lib.sh"
 
@@ -32,21 +36,83 @@ setup_topology
 R4B=203.0.113.2
 ip -n "$R" addr add $R4B/32 dev r0
 
-# A refusal leaves the running instance untouched: a pasta that spawned
-# its command can't be replaced (passt.1)
-ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --config-net -- \
-	sleep 60 >"$WORK/spawned.log" 2>&1 &
-SP=$!
-track $SP
-wait_for test -S "$WORK/ctl0" || { cat "$WORK/spawned.log"; fail "no -c socket"; }
-ip netns exec "$H" "$PASTA_BIN" -f -c "$WORK/ctl0" --restart-from "$WORK/ctl0" \
-	--netns "/run/netns/$H" >"$WORK/refused.log" 2>&1 &&
-	fail "a pasta with a spawned command was replaced"
-grep -q "pasta waits for a command" "$WORK/refused.log" ||
-	{ cat "$WORK/refused.log"; fail "no reason given for the refusal"; }
-daemon_running $SP || { cat "$WORK/spawned.log"; fail "the refusing pasta exited"; }
-kill $SP
-log "ok: refused, the spawning pasta goes on"
+# A pasta that started its command: the command stays its child, so the
+# first pasta stays as the command's waiter and reports its status
+# (passt.1).  Pasta A0 runs "sh CMD": a server on 7330 in its new
+# namespace, and 5 paced two-way transfers out to R (tap path); 5 from R
+# to H:7330 (tap path in) and 5 from H's loopback to 127.0.0.1:7330 (splice
+# path), 384 KiB each way (about 2.4 s).  While they run, B0 takes over
+# from A0, then C0 from B0 (the waiter's link handed on).  The command
+# exits 7 once its server got 10 whole uploads and its own 5 were whole:
+# the shell waiting for A0 must see 7, and C0 exits with 7 too.
+SP=$WORK/sp
+mkdir -p "$SP"
+SPSIZE=393216
+cat >"$SP/cmd.sh" <<EOC
+echo \$\$ >"$SP/cmd.pid"
+$S serve 7330 0.0.0.0 "$SP/res_n" &
+echo \$! >"$SP/srv.pid"
+$S run $R4B 7331 5 11000 $SPSIZE "$SP/ready3"
+rc=\$?
+i=0
+while [ "\$(cat "$SP/res_n" 2>/dev/null | wc -l)" -lt 10 ] && [ \$i -lt 300 ]; do
+	sleep 0.1; i=\$((i + 1))
+done
+kill \$(cat "$SP/srv.pid")
+[ \$rc -eq 0 ] || exit 9
+[ "\$(grep -c '^ok ' "$SP/res_n")" -eq 10 ] || exit 10
+exit 7
+EOC
+bg in_remote $S serve 7331 0.0.0.0 "$SP/res_r"
+wait_for in_remote sh -c "ss -ltn | grep -q ':7331 '" || fail "no server in R"
+ip netns exec "$H" "$PASTA_BIN" -f -d --config-net -t 7330 -c "$SP/ctl" \
+	-- sh "$SP/cmd.sh" >"$SP/a.log" 2>&1 &
+A0=$!
+track $A0
+wait_for test -s "$SP/srv.pid" || { cat "$SP/a.log"; fail "the command of A0 didn't start"; }
+track "$(cat "$SP/srv.pid")"
+# shellcheck disable=SC2317 # called through wait_for
+in_cmd() { nsenter -t "$(cat "$SP/cmd.pid")" -n "$@"; }
+wait_for in_cmd sh -c "ss -ltn | grep -q ':7330 '" || fail "no server in A0's namespace"
+bg in_remote $S run $H4 7330 5 12000 $SPSIZE "$SP/ready1"
+E1=$BG_PID
+bg in_host $S run 127.0.0.1 7330 5 13000 $SPSIZE "$SP/ready2"
+E2=$BG_PID
+wait_for sh -c "test -e $SP/ready1 && test -e $SP/ready2 && test -e $SP/ready3" ||
+	{ tail -20 "$SP/a.log"; fail "the connections through A0 didn't open"; }
+ip netns exec "$H" "$PASTA_BIN" -f -d -t 7330 -c "$SP/ctl" \
+	--restart-from "$SP/ctl" >"$SP/b.log" 2>&1 &
+B0=$!
+track $B0
+WAIT_S=20 wait_for sh -c "grep -q 'took over from' $SP/b.log || ! kill -0 $B0"
+grep -q "took over from" "$SP/b.log" ||
+	{ cat "$SP/b.log"; tail -5 "$SP/a.log"; fail "B0 didn't take over from a pasta that started its command"; }
+wait_for grep -q "waiting for the command" "$SP/a.log" ||
+	{ tail -20 "$SP/a.log"; fail "A0 doesn't wait for its command"; }
+daemon_running $A0 || daemon_gone $A0 "$SP/a.log" "pasta A0 (the waiter)"
+log "A0 (PID $A0) waits for its command: $(grep -h VmRSS /proc/$A0/status | tr -s '\t ' ' '), $(ls /proc/$A0/fd | wc -l) descriptors"
+ip netns exec "$H" "$PASTA_BIN" -f -d -t 7330 -c "$SP/ctl" \
+	--restart-from "$SP/ctl" >"$SP/c.log" 2>&1 &
+C0=$!
+track $C0
+WAIT_S=20 wait_for sh -c "! kill -0 $B0" ||
+	{ cat "$SP/c.log"; fail "B0 still runs: not handed over to C0"; }
+wait $B0 || { tail -20 "$SP/b.log"; fail "B0 exited with $? after its hand-over"; }
+wait_for grep -q "took over from" "$SP/c.log" || { cat "$SP/c.log"; fail "C0 didn't take over"; }
+for c in $E1 $E2; do
+	wait $c || { tail -30 "$SP/c.log"; fail "a stream through A0, B0, C0 was cut or changed"; }
+done
+WAIT_S=20 wait_for sh -c "! kill -0 $A0" ||
+	{ tail -20 "$SP/a.log"; tail -20 "$SP/c.log"; fail "A0 still runs after its command's end"; }
+wait $A0
+RC=$?
+[ $RC -eq 7 ] || { cat "$SP/a.log"; tail -20 "$SP/c.log"; fail "the shell saw pasta A0 exit with $RC, not the command's 7"; }
+WAIT_S=10 wait_for sh -c "! kill -0 $C0" || { tail -20 "$SP/c.log"; fail "C0 runs after the command's end"; }
+wait $C0
+RC=$?
+[ $RC -eq 7 ] || { tail -20 "$SP/c.log"; fail "C0 exited with $RC, not the command's 7"; }
+[ "$(grep -c '^ok ' "$SP/res_r")" -eq 5 ] || { cat "$SP/res_r"; fail "the command's uploads to R"; }
+log "ok: a pasta that started its command, replaced twice during 15 transfers (tap both ways, splice): whole, and its shell saw the command's 7"
 
 start_pasta -t 7310 -T 7312 -c "$CTL"
 A=$PASTA_PID
@@ -206,4 +272,60 @@ OK=$(cat "$RL/res_n" "$RL/res_r" | grep -c '^ok ')
 in_remote $S run $H4 7320 1 9000 65536 "$RL/ready4" ||
 	{ tail -20 "$RL/b.log"; fail "a new connection through rootless B'"; }
 stop_daemon $RB "$RL/b.log" "rootless pasta B'"
-pass "hitless restart: 100 connections (tap, splice, both ways) whole across a new pasta, 25 across a rootless one"
+log "ok: 25 streams through a rootless pasta"
+
+# Rootless, a pasta that started its command (in a user namespace of its
+# own): pasta A1, as nobody, runs a server on 7340; 3 transfers on the tap
+# path (R to H:7340) and 3 on the splice path (H's loopback), 128 KiB each
+# way (about 0.8 s); B1 (nobody) takes over meanwhile.  Once they are whole, SIGTERM to
+# A1, the PID its shell knows: as without a restart, the pasta running
+# (B1) drains and exits 0, so does A1, and the command goes with them.
+cat >"$RL/cmd.sh" <<EOC
+echo \$\$ >"$RL/cmd.pid"
+exec $S serve 7340 0.0.0.0 "$RL/res_s"
+EOC
+chmod 644 "$RL/cmd.sh"
+ip netns exec "$H" unshare -m sh -c "mknod -m 666 $RL/tun.\$\$ c 10 200 &&
+	mount --bind $RL/tun.\$\$ /dev/net/tun &&
+	exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	$PASTA_BIN -f -d --config-net -t 7340 -c $RL/ctl1 -- sh $RL/cmd.sh" \
+	>"$RL/a1.log" 2>&1 &
+A1=$!
+track $A1
+wait_for test -s "$RL/cmd.pid" || { cat "$RL/a1.log"; fail "the command of rootless A1 didn't start"; }
+CMD1=$(cat "$RL/cmd.pid")
+track "$CMD1"
+wait_for nsenter -t "$CMD1" -n sh -c "ss -ltn | grep -q ':7340 '" ||
+	fail "no server in rootless A1's namespace"
+bg in_remote $S run $H4 7340 3 14000 131072 "$RL/ready5"
+F1=$BG_PID
+bg in_host $S run 127.0.0.1 7340 3 15000 131072 "$RL/ready6"
+F2=$BG_PID
+wait_for sh -c "test -e $RL/ready5 && test -e $RL/ready6" ||
+	{ tail -20 "$RL/a1.log"; fail "the connections through rootless A1 didn't open"; }
+ip netns exec "$H" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$PASTA_BIN" -f -d -t 7340 -c "$RL/ctl1" --restart-from "$RL/ctl1" \
+	>"$RL/b1.log" 2>&1 &
+B1=$!
+track $B1
+WAIT_S=20 wait_for sh -c "grep -q 'took over from' $RL/b1.log || ! kill -0 $B1"
+grep -q "took over from" "$RL/b1.log" ||
+	{ cat "$RL/b1.log"; tail -5 "$RL/a1.log"; fail "rootless B1 didn't take over from A1"; }
+[ "$(stat -c %U /proc/$B1)" = nobody ] || fail "pasta B1 doesn't run as nobody"
+for c in $F1 $F2; do
+	wait $c || { tail -30 "$RL/b1.log"; fail "a stream through rootless A1, B1 was cut or changed"; }
+done
+wait_for sh -c "test \$(grep -c '^ok ' $RL/res_s) -eq 6" ||
+	{ cat "$RL/res_s"; fail "uploads through rootless A1, B1"; }
+daemon_running $A1 || daemon_gone $A1 "$RL/a1.log" "rootless pasta A1 (the waiter)"
+kill -TERM $A1
+WAIT_S=15 wait_for sh -c "! kill -0 $A1" || { tail -10 "$RL/b1.log"; fail "rootless A1 runs after SIGTERM"; }
+wait $A1
+RC=$?
+[ $RC -eq 0 ] || { cat "$RL/a1.log"; fail "rootless A1 exited with $RC after SIGTERM, not 0"; }
+wait_for sh -c "! kill -0 $B1" || { tail -10 "$RL/b1.log"; fail "rootless B1 runs after SIGTERM to A1"; }
+wait $B1
+RC=$?
+[ $RC -eq 0 ] || { tail -10 "$RL/b1.log"; fail "rootless B1 exited with $RC after SIGTERM to A1, not 0"; }
+wait_for sh -c "! kill -0 $CMD1" || fail "the command of rootless A1 outlived it"
+pass "hitless restart: 100 connections (tap, splice, both ways) whole across a new pasta, 25 across a rootless one; a pasta that started its command replaced twice (its shell sees the command's status), and rootless (SIGTERM to the first ends it all)"

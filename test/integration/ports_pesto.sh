@@ -110,9 +110,9 @@ log "-T 5607 (16 MiB intact) and -U 5608 (echoes intact) added at run time"
 
 # Bad input: refused, nothing changes
 "$PESTO" "$CTL" > "$WORK/rules" || fail "pesto show"
-refused "malformed spec" "invalid port" -A -t 70000
+refused "malformed spec" "^pesto: -t/--tcp-ports 70000: invalid port" -A -t 70000
 refused "malformed range" "inverted port range" -A -t 90-80
-refused "unknown pif" "unknown pif" -C nowhere
+refused "unknown pif" "^pesto: -C/--clear nowhere: unknown pif" -C nowhere
 refused "port forwarded twice" "already forwarded" -A -t 5602
 refused "deleting a port not forwarded" "not forwarded" -D -t 5699
 bg in_host timeout 60 socat -u TCP-LISTEN:5605,reuseaddr -
