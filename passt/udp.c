@@ -335,7 +335,12 @@ struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
  * all epoll interest lists?").  Flow sockets are never duplicated (they
  * are opened in the loop, after the last fork()), so only a namespace
  * socket the pool keeps needs EPOLL_CTL_DEL: one system call less for
- * each of a stub resolver's single-query flows.
+ * each of a stub resolver's single-query flows.  The one time another
+ * process holds copies is a hitless restart (passt/udp_restart.c): the
+ * new process registers them only once we exited, and if it refused the
+ * stream it exits at once, so a socket we close in that window stays in
+ * our set for that long at most; an event from it carries a descriptor
+ * number udp_sock_handler() checks against the flow's.
  *
  * #syscalls epoll_ctl close
  */
