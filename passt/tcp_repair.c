@@ -375,8 +375,9 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
 			return -errno;
 	}
 	/* Each queue's sequence is set with the queue selected, and the one
-	 * written first is selected last, so that an idle connection selects
-	 * twice, one with a single queue too.  Whatever is pushed in repair
+	 * written first is selected last: a connection with at most one queue
+	 * to fill selects a queue twice, not three times (the guest is
+	 * stopped while this runs for each one).  Whatever is pushed in repair
 	 * mode must find the send queue selected, or it goes out for real
 	 * (tcp_write_xmit() skips transmission only then): the sent bytes,
 	 * and the FIN of FIN-WAIT-2.
