@@ -842,7 +842,7 @@ QEMU10_DIR=${QEMU10_DIR:-$(dirname "$PASST_BIN")/qemu10}
 MIG_UPSTREAM=${MIG_UPSTREAM:-$(dirname "$PASST_BIN")/upstream-passt/passt}
 MIG_PAIRS=${MIG_PAIRS:-ours-ours,upstream-upstream,ours-upstream}
 MIG_TSV="$OUT/migrate.tsv"
-MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s"
+MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s tcp_src_cpu_ms tcp_dst_cpu_ms"
 
 # mig_bin IMPL - the passt binary of IMPL (ours, upstream, base: BASE_BIN)
 mig_bin() {
