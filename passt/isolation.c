@@ -879,6 +879,18 @@ out:
 	return rc < 0 ? rc : n;
 }
 
+#ifdef SANITIZER_BUILD
+/* What the ASan run-time of a sanitizer build calls in a helper process,
+ * on top of the helper's own list: write() and the shadow memory calls for
+ * a report, and sigaltstack(), which it calls when the process exits (a
+ * helper without it was killed by SIGSYS at every exit)
+ */
+static const char *const isolate_san_allow[] = {
+	"write", "mmap", "munmap", "madvise", "getpid", "gettid",
+	"sigaltstack",
+};
+#endif
+
 /**
  * isolate_seccomp_helper() - Install the filter of a helper process
  *
@@ -914,12 +926,6 @@ int isolate_seccomp_helper(void)
  */
 int isolate_seccomp_helper_dirs(const int *dirs, unsigned n_dirs, int flags)
 {
-#ifdef SANITIZER_BUILD
-	static const char *const san[] = {
-		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
-		"sigaltstack",
-	};
-#endif
 	scmp_filter_ctx sc;
 	int rc = 0, n = 0;
 	size_t i;
@@ -937,8 +943,9 @@ int isolate_seccomp_helper_dirs(const int *dirs, unsigned n_dirs, int flags)
 		n += rc;
 	}
 #ifdef SANITIZER_BUILD
-	for (i = 0; i < ARRAY_SIZE(san); i++) {
-		rc = isolate_seccomp_add(sc, san[i], SCMP_ACT_ALLOW, 0, NULL);
+	for (i = 0; i < ARRAY_SIZE(isolate_san_allow); i++) {
+		rc = isolate_seccomp_add(sc, isolate_san_allow[i],
+					 SCMP_ACT_ALLOW, 0, NULL);
 		if (rc < 0)
 			goto out;
 		n += rc;
@@ -971,18 +978,13 @@ out:
  *
  * For a helper process with a fixed, short list (passt/sockfile.c):
  * anything else kills it, in every build; sanitizer builds also allow what
- * the ASan run-time calls to write a report.
+ * the ASan run-time calls (isolate_san_allow).
  *
  * Context: forked helper, after no_new_privs
  * Return: number of rules, or -errno from libseccomp
  */
 int isolate_seccomp_only(const char *const *names, size_t n)
 {
-#ifdef SANITIZER_BUILD
-	static const char *const san[] = {
-		"write", "mmap", "munmap", "madvise", "getpid", "gettid",
-	};
-#endif
 	scmp_filter_ctx sc;
 	int rc = 0, k = 0, nr;
 	size_t i;
@@ -999,8 +1001,9 @@ int isolate_seccomp_only(const char *const *names, size_t n)
 		k++;
 	}
 #ifdef SANITIZER_BUILD
-	for (i = 0; i < ARRAY_SIZE(san); i++) {
-		rc = isolate_seccomp_add(sc, san[i], SCMP_ACT_ALLOW, 0, NULL);
+	for (i = 0; i < ARRAY_SIZE(isolate_san_allow); i++) {
+		rc = isolate_seccomp_add(sc, isolate_san_allow[i],
+					 SCMP_ACT_ALLOW, 0, NULL);
 		if (rc < 0)
 			goto out;
 		k += rc;

@@ -158,12 +158,16 @@ PASST_PID=$(cat "$WORK/pid")	# there as soon as the command returns
 track $PASST_PID
 kill -0 "$PASST_PID" || fail "no process $PASST_PID from the pid file"
 [ -S "$DS" ] || fail "$DS missing"
+# Another suite running at the same time may bind the same default path
+# once ours is gone: only this socket's own inode must be gone
+DS_INO=$(stat -c %i "$DS")
 wait_for grep -q "^Uid:.*65534" "/proc/$PASST_PID/status" || fail "daemon not nobody"
 client lease "$DS"
 expect address $H4
 kill $PASST_PID
 wait_for sh -c "! kill -0 $PASST_PID" || fail "daemon did not exit"
-[ ! -e "$DS" ] || fail "$DS left after exit"
+[ ! -e "$DS" ] || [ "$(stat -c %i "$DS" 2>/dev/null)" != "$DS_INO" ] ||
+	fail "$DS left after exit"
 log "daemon on $DS"
 
 # 9b. Started as an ordinary user: no privileges needed

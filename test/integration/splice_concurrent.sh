@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# splice_concurrent.sh - 100 concurrent spliced connections carrying 10 MiB
+# splice_concurrent.sh - 100 concurrent spliced connections carrying 4 MiB
 # each, host -> namespace (-t) and namespace -> host (-T), every stream
 # verified by sha256; afterwards pasta has as many fds open as before
 # asan: yes
@@ -8,7 +8,7 @@
 
 T="python3 -u $(dirname "$0")/tcptool.py"
 N_CONN=${N_CONN:-100}
-SIZE=${SIZE:-10485760}
+SIZE=${SIZE:-4194304}
 
 # fds - number of open fds of pasta
 fds() { ls "/proc/$PASTA_PID/fd" | wc -l; }

@@ -108,13 +108,8 @@ burst() {
 		fail "burst to $1: $((f1 - f0)) super-frames to the namespace, not $2 to $3"
 }
 
-# stat NAME - a counter of the last "stats: UDP" line of pasta's log
-stat() {
-	kill -USR1 "$PASTA_PID"
-	wait_for grep -q "stats: UDP flows" "$WORK/pasta.log" || fail "no UDP stats"
-	grep "stats: UDP flows" "$WORK/pasta.log" | tail -1 |
-		sed -n "s/.*$1 \([0-9]*\).*/\1/p"
-}
+# stat NAME - a counter of a new "stats: UDP" line of pasta's log
+stat() { field "$(stat_line)" "$1"; }
 
 setup_topology
 make_target_ns
