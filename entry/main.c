@@ -54,6 +54,7 @@
 #include "../passt/sockfile.h"
 #include "../passt/tcp.h"
 #include "../passt/udp.h"
+#include "../passt/udp_restart.h"
 #include "../splice/splice.h"
 
 
@@ -285,6 +286,7 @@ static void flow_types_register(void)
 	tcp_flow_register();
 	splice_flow_register();
 	udp_flow_register();
+	udp_restart_register();
 	icmp_flow_register();
 }
 

@@ -53,6 +53,7 @@ struct flow_stats flow_stats;
 static void flow_free_reuse_now(const union flow *flow);
 
 static const struct flow_ops *flow_ops_tab[FLOW_TYPE_COUNT];
+static const struct flow_restart_ops *flow_restart_tab[FLOW_TYPE_COUNT];
 static const struct flow_ops *flow_ops_epoll[EPOLL_TYPE_COUNT];
 static bool flow_type_off[FLOW_TYPE_COUNT];	/* @init failed */
 static union flow *flowtab;
@@ -607,6 +608,21 @@ void flow_ops_register(enum flow_type t, const struct flow_ops *ops)
 }
 
 /**
+ * flow_restart_register() - Register a flow type's hand-over operations
+ * @t:		Flow type
+ * @ops:	Its operations (static storage)
+ *
+ * Context: start of main(), from the type's register function, before any
+ *	    set-up
+ */
+void flow_restart_register(enum flow_type t,
+			   const struct flow_restart_ops *ops)
+{
+	if (t > FLOW_NONE && t < FLOW_TYPE_COUNT)
+		flow_restart_tab[t] = ops;
+}
+
+/**
  * flow_ops_of() - Operations of a flow type
  * @t:		Flow type
  *
@@ -703,8 +719,9 @@ static const struct flow_ops *flow_ops_by_epoll(unsigned epoll_type)
  * @fds:	Descriptors to send
  * @max:	Room in @fds
  *
- * For the types that reach the core through their operations only (the
- * splice path): the core can't name them.
+ * For the types that registered hand-over operations
+ * (flow_restart_register(): the splice path, UDP): the core doesn't name
+ * them.
  *
  * Context: restart_give()
  */
@@ -713,8 +730,8 @@ void flow_restart_save(struct restart_buf *b, int *fds, size_t max)
 	unsigned t;
 
 	for (t = FLOW_NONE + 1; t < FLOW_TYPE_COUNT; t++)
-		if (flow_ops_tab[t] && flow_ops_tab[t]->restart_save)
-			flow_ops_tab[t]->restart_save(b, fds, max);
+		if (flow_restart_tab[t] && flow_restart_tab[t]->save)
+			flow_restart_tab[t]->save(b, fds, max);
 }
 
 /**
@@ -727,9 +744,10 @@ void flow_restart_save(struct restart_buf *b, int *fds, size_t max)
  */
 bool flow_restart_check(enum flow_type t, const struct restart_rec *r)
 {
-	const struct flow_ops *ops = flow_ops_of(t);
+	const struct flow_restart_ops *ops = t < FLOW_TYPE_COUNT ?
+					     flow_restart_tab[t] : NULL;
 
-	return ops && ops->restart_check && ops->restart_check(r);
+	return ops && ops->check && ops->check(r);
 }
 
 /**
@@ -746,11 +764,12 @@ bool flow_restart_check(enum flow_type t, const struct restart_rec *r)
 bool flow_restart_adopt(struct ctx *ctx, enum flow_type t,
 			const struct restart_rec *r, const int *fds)
 {
-	const struct flow_ops *ops = flow_ops_of(t);
+	const struct flow_restart_ops *ops = t < FLOW_TYPE_COUNT ?
+					     flow_restart_tab[t] : NULL;
 
-	if (!ops || !ops->restart_adopt)
+	if (!ops || !ops->adopt)
 		return false;
-	ops->restart_adopt(ctx, r, fds);
+	ops->adopt(ctx, r, fds);
 	return true;
 }
 

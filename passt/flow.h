@@ -167,14 +167,6 @@ struct flow_accept {
  *		described by @a (struct flow_accept: protocol, socket,
  *		source, ports); return true if taken (or refused and
  *		closed), false to leave it to the caller (the tap path)
- * @restart_save: Hitless restart, old process: append a record per flow
- *		of the type to the stream, and its descriptors
- *		(passt/restart.h)
- * @restart_check: New process, before it confirms: can a record be made
- *		into a flow (its states and flags consistent)?
- * @restart_adopt: New process: make a flow from one of those records,
- *		with its descriptors (-1 for none), already checked by
- *		restart_parse()
  * @stats_print: Print the type's counters (passt_stats_dump())
  * @counters:	The type's counters: an array of uint64_t ...
  * @ncounters:	... of this many elements (flow_stats_sum())
@@ -195,16 +187,32 @@ struct flow_ops {
 	void (*host_changed)(struct ctx *ctx, union flow *flow,
 			     bool (*has_addr)(int af, const void *addr));
 	bool (*accept)(struct ctx *ctx, const struct flow_accept *a);
-	void (*restart_save)(struct restart_buf *b, int *fds, size_t max);
-	bool (*restart_check)(const struct restart_rec *r);
-	void (*restart_adopt)(struct ctx *ctx, const struct restart_rec *r,
-			      const int *fds);
 	void (*stats_print)(void);
 	const uint64_t *counters;
 	unsigned ncounters;
 	void (*describe)(const union flow *flow, char *buf, size_t len);
 };
 
+/**
+ * struct flow_restart_ops - A flow type's part in a hitless restart
+ * @save:	Old process: append a record per flow of the type to the
+ *		stream, and its descriptors (passt/restart.h)
+ * @check:	New process, before it confirms: can a record be made into
+ *		a flow (its states and flags consistent)?
+ * @adopt:	New process: make a flow from one of those records, with
+ *		its descriptors (-1 for none), already checked by
+ *		restart_parse()
+ *
+ * Registered apart from struct flow_ops (flow_restart_register()), by the
+ * file that holds them, so that a type's hand-over code may live beside
+ * its data path without the two files naming each other.
+ */
+struct flow_restart_ops {
+	void (*save)(struct restart_buf *b, int *fds, size_t max);
+	bool (*check)(const struct restart_rec *r);
+	void (*adopt)(struct ctx *ctx, const struct restart_rec *r,
+		      const int *fds);
+};
 
 /**
  * struct flow_stats - Counters of the flow layer
@@ -228,6 +236,8 @@ bool flow_restart_check(enum flow_type t, const struct restart_rec *r);
 bool flow_restart_adopt(struct ctx *ctx, enum flow_type t,
 			const struct restart_rec *r, const int *fds);
 void flow_ops_register(enum flow_type t, const struct flow_ops *ops);
+void flow_restart_register(enum flow_type t,
+			   const struct flow_restart_ops *ops);
 void flow_types_init(struct ctx *ctx);
 bool flow_type_on(enum flow_type t);
 void flow_sock_event(struct ctx *ctx, union epoll_ref ref, uint32_t events);

@@ -52,10 +52,16 @@
  * ACK (a window update) and its timer.  Then set-up continues as usual
  * (isolation, seccomp, the loop).
  *
- * Not handed over: UDP flows and ICMP echo flows (a UDP flow is made again
- * by the next datagram from either side; a reply to a datagram the old
- * process forwarded just before the restart may be lost), idle pipes of
- * the splice pool, passt-repair's socket.
+ * UDP flows (stream version 2) go over with their own sockets and what
+ * they recorded of their peer; a flow that answers a peer of a forwarded
+ * port names that port's socket by its SO_COOKIE, which both processes
+ * see the same, as the new process has its own descriptor numbers.  A
+ * flow whose forwarded-port socket isn't handed over ("auto" ports) is
+ * closed by the new process; the next datagram makes it again.
+ *
+ * Not handed over: ICMP echo flows (made again by the next request),
+ * idle pipes of the splice pool and idle sockets of the UDP pool,
+ * passt-repair's socket.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +100,34 @@ static const uint16_t restart_rec_len[RESTART_REC_COUNT] = {
 	[RESTART_REC_SPLICE] = RESTART_SPLICE_LEN,
 	[RESTART_REC_STREAM] = RESTART_STREAM_MIN,
 	[RESTART_REC_VU] = RESTART_VU_LEN,
+	[RESTART_REC_UDP] = RESTART_UDP_LEN,
 };
+
+/**
+ * restart_rec_version() - The stream version that brought a record type
+ * @type:	enum restart_rec_type
+ *
+ * Return: 2 for RESTART_REC_UDP, 1 for the others
+ */
+static uint16_t restart_rec_version(uint8_t type)
+{
+	return type == RESTART_REC_UDP ? 2 : 1;
+}
+
+/**
+ * restart_buf_takes() - Does the stream being written carry a record type?
+ * @b:		Stream
+ * @type:	enum restart_rec_type
+ *
+ * For the modules' save functions: a record the version can't carry is
+ * left out whole, with its descriptors.
+ *
+ * Return: true if @b's version has @type
+ */
+bool restart_buf_takes(const struct restart_buf *b, uint8_t type)
+{
+	return restart_rec_version(type) <= (b->ver ? b->ver : RESTART_VERSION);
+}
 
 /**
  * struct restart_cur - A cursor over a payload being read or written
@@ -288,6 +321,31 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
 			RW(s->fd[i], 4);
 		break;
 	}
+	case RESTART_REC_UDP: {
+		struct restart_udp *u = &r->u.udp;
+
+		RWB(&u->gaddr, 16);
+		RWB(&u->faddr, 16);
+		RW(u->gport, 2);
+		RW(u->fport, 2);
+		RW(u->kind, 1);
+		RW(u->flags, 1);
+		RW(u->seen, 1);
+		RW(u->ttl, 1);
+		RW(u->last_len, 2);
+		RW(u->mcast_port, 2);
+		RW(u->last_active_ms, 8);
+		RWB(&u->local, 16);
+		RW(u->local_ifindex, 4);
+		RW(u->peer_family, 2);
+		RW(u->peer_port, 2);
+		RWB(&u->peer_addr, 16);
+		RW(u->peer_flowinfo, 4);
+		RW(u->peer_scope, 4);
+		RW(u->listen_cookie, 8);
+		RW(u->fd, 4);
+		break;
+	}
 	case RESTART_REC_STREAM: {
 		struct restart_bytes *y = &r->u.bytes;
 
@@ -374,7 +432,8 @@ static void restart_payload(struct restart_cur *c, struct restart_rec *r,
  * @b:		Stream, header room (RESTART_HDR_LEN) kept at its start
  * @r:		Record
  *
- * Past the end of the buffer only @b->len grows: the caller checks it.
+ * Past the end of the buffer only @b->len grows: the caller checks it.  A
+ * record of a later version than @b's is left out (restart_buf_takes()).
  */
 void restart_put(struct restart_buf *b, const struct restart_rec *r)
 {
@@ -382,6 +441,8 @@ void restart_put(struct restart_buf *b, const struct restart_rec *r)
 	struct restart_cur c = { .p = b->p, .len = b->size };
 	struct restart_rec copy = *r;
 
+	if (!restart_buf_takes(b, r->type))
+		return;
 	if (r->type == RESTART_REC_STREAM) {	/* the caller splits */
 		copy.u.bytes.len = MIN(r->u.bytes.len,
 				       (size_t)RESTART_STREAM_CHUNK);
@@ -415,7 +476,7 @@ void restart_hdr_put(struct restart_buf *b, uint32_t nfds)
 	if (b->len < RESTART_HDR_LEN)
 		b->len = RESTART_HDR_LEN;
 	cur_bytes(&c, NULL, RESTART_MAGIC, 8);
-	cur_put(&c, RESTART_VERSION, 2);
+	cur_put(&c, b->ver ? b->ver : RESTART_VERSION, 2);
 	cur_put(&c, 0, 2);
 	cur_put(&c, b->len - RESTART_HDR_LEN, 4);
 	cur_put(&c, nfds, 4);
@@ -487,6 +548,19 @@ static int restart_rec_check(const struct restart_rec *r, uint32_t nfds,
 	case RESTART_REC_STREAM:
 		return r->u.bytes.len <= RESTART_STREAM_CHUNK ? 0 :
 		       -RESTART_E_FIELD;
+	case RESTART_REC_UDP: {
+		const struct restart_udp *u = &r->u.udp;
+		bool v4 = IN6_IS_ADDR_V4MAPPED(&u->gaddr);
+
+		/* what the UDP module checks: udp_restart_check() */
+		if (v4 != IN6_IS_ADDR_V4MAPPED(&u->faddr) ||
+		    (u->peer_family && u->peer_family != AF_INET &&
+		     u->peer_family != AF_INET6) ||
+		    (u->peer_family == AF_INET &&
+		     !IN6_IS_ADDR_V4MAPPED(&u->peer_addr)))
+			return -RESTART_E_FIELD;
+		return restart_fd_check(u->fd, nfds, used, true);
+	}
 	case RESTART_REC_VU: {
 		const struct vu_snap *v = &r->u.vu;
 
@@ -564,6 +638,7 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 	uint32_t body, nhdr, nrec, i;
 	size_t start;
 	uint8_t magic[8];
+	uint16_t ver;
 	int pass, rc;
 
 	if (len < RESTART_HDR_LEN)
@@ -571,7 +646,8 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 	cur_bytes(&c, magic, NULL, 8);
 	if (memcmp(magic, RESTART_MAGIC, 8))
 		return -RESTART_E_MAGIC;
-	if (cur_get(&c, 2) != RESTART_VERSION)
+	ver = (uint16_t)cur_get(&c, 2);
+	if (ver < RESTART_VERSION_MIN || ver > RESTART_VERSION)
 		return -RESTART_E_VERSION;
 	cur_get(&c, 2);
 	body = (uint32_t)cur_get(&c, 4);
@@ -599,7 +675,8 @@ int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,
 			plen = (uint16_t)cur_get(&c, 2);
 			if (len - c.off < plen)
 				return -RESTART_E_SHORT;
-			if (!r.type || r.type >= RESTART_REC_COUNT)
+			if (!r.type || r.type >= RESTART_REC_COUNT ||
+			    restart_rec_version(r.type) > ver)
 				return -RESTART_E_TYPE;
 			if (plen < restart_rec_len[r.type])
 				return -RESTART_E_SHORT;

@@ -2,7 +2,8 @@
 /* passt/restart.h - Hitless restart: hand the live state to a new process
  *
  * The hand-over stream (old process to new, over the old one's -c socket,
- * after the request "handover 1\n"): a 24-byte header, then records, then
+ * after the request "handover V\n", V the highest stream version the new
+ * process reads): a 24-byte header, then records, then
  * the descriptors the records refer to, by index, in chunks of at most
  * RESTART_FDS_PER_MSG (SCM_RIGHTS, each chunk on a 4-byte message holding
  * its count).  All fields big-endian.
@@ -42,6 +43,14 @@
  *   address: 8 each, last available index 2, used index 2, flags 1: bit 0
  *   addresses set, 1 enabled, 2 started, 3 used ring logged; kick, call,
  *   error eventfd indices: 4 each, RESTART_FD_NONE for none)
+ * RESTART_REC_UDP, 112 bytes, version 2 and later: a UDP flow, the fields
+ *   of struct restart_udp in their order (addresses 16 bytes, IPv4 as
+ *   IPv4-mapped; the peer as family (2), port (2), address (16), flow
+ *   information (4) and scope (4)), restart_payload()
+ *
+ * Versions: 1 has no RESTART_REC_UDP; 2 adds it.  The old process writes
+ * the lower of its version and the one the new process asked for, and a
+ * new process reads both, so that either side may be the older build.
  */
 #ifndef PASST_RESTART_H
 #define PASST_RESTART_H
@@ -54,9 +63,10 @@
 #include "../tap/vhost_user.h"
 
 #define RESTART_MAGIC		"PASTAHO\n"
-#define RESTART_VERSION		1
+#define RESTART_VERSION		2
+#define RESTART_VERSION_MIN	1		/* the oldest one we read */
 #define RESTART_HDR_LEN		24
-#define RESTART_REQ		"handover 1\n"	/* the new process's request */
+#define RESTART_REQ		"handover 2\n"	/* the new process's request */
 #define RESTART_FDS_PER_MSG	250		/* SCM_MAX_FD is 253 */
 #define RESTART_FD_NONE		0xffffffffU	/* no descriptor */
 #define RESTART_TIMEOUT_S	10		/* each side waits at most */
@@ -70,6 +80,7 @@ enum restart_rec_type {
 	RESTART_REC_SPLICE,
 	RESTART_REC_STREAM,
 	RESTART_REC_VU,
+	RESTART_REC_UDP,	/* version 2 */
 	RESTART_REC_COUNT
 };
 
@@ -81,6 +92,7 @@ enum restart_rec_type {
 #define RESTART_STREAM_MIN	1	/* and up to RESTART_STREAM_CHUNK */
 #define RESTART_STREAM_CHUNK	60000	/* bytes in one record */
 #define RESTART_VU_LEN		412
+#define RESTART_UDP_LEN		112
 
 enum restart_tap_kind {
 	RESTART_TAP_NONE = 0,	/* --splice-only */
@@ -216,6 +228,60 @@ struct restart_splice {
 	uint32_t fd[6];
 };
 
+/* struct restart_udp @flags bits */
+#define RESTART_UDP_MCAST	(1U << 0)	/* to a group or broadcast */
+#define RESTART_UDP_GRO		(1U << 1)	/* the socket has UDP_GRO */
+#define RESTART_UDP_GSO_OFF	(1U << 2)	/* UDP_SEGMENT refused */
+
+/**
+ * struct restart_udp - A UDP flow (struct udp_flow)
+ * @gaddr:	Guest-side key: guest address (IPv6 or IPv4-mapped)
+ * @faddr:	Far-end address as the guest sees it
+ * @gport:	Guest port, host order
+ * @fport:	Far-end port, host order
+ * @kind:	enum udp_kind (passt/udp_flow.h)
+ * @flags:	RESTART_UDP_* bits
+ * @seen:	Directions seen (UDP_SEEN_OPENER, UDP_SEEN_ANSWER)
+ * @ttl:	IP_TTL or IPV6_UNICAST_HOPS set on the socket, 0 if never
+ * @last_len:	Payload of the guest's last datagram, bytes
+ * @mcast_port:	With RESTART_UDP_MCAST: port the socket is bound to
+ * @last_active_ms: Last datagram either way, CLOCK_MONOTONIC ms (same
+ *		host clock)
+ * @local:	Address the peer sent to (IPv6 or IPv4-mapped)
+ * @local_ifindex: Interface the peer's datagrams came in on
+ * @peer_family: AF_INET, AF_INET6, or 0 for no peer recorded
+ * @peer_port:	Peer's port, host order
+ * @peer_addr:	Peer's address (AF_INET: IPv4-mapped)
+ * @peer_flowinfo: AF_INET6: sin6_flowinfo, as the socket gave it
+ * @peer_scope:	AF_INET6: sin6_scope_id
+ * @listen_cookie: SO_COOKIE of the forwarded-port socket the peer sent
+ *		to (handed over in a RESTART_REC_LISTEN record), 0 for none
+ * @fd:		Descriptor index of the flow's own socket, RESTART_FD_NONE
+ *		for none (UDP_TAP_IN)
+ */
+struct restart_udp {
+	struct in6_addr gaddr;
+	struct in6_addr faddr;
+	uint16_t gport;
+	uint16_t fport;
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t seen;
+	uint8_t ttl;
+	uint16_t last_len;
+	uint16_t mcast_port;
+	int64_t last_active_ms;
+	struct in6_addr local;
+	uint32_t local_ifindex;
+	uint16_t peer_family;
+	uint16_t peer_port;
+	struct in6_addr peer_addr;
+	uint32_t peer_flowinfo;
+	uint32_t peer_scope;
+	uint64_t listen_cookie;
+	uint32_t fd;
+};
+
 /**
  * struct restart_bytes - Bytes of passt's stream to QEMU, in flight
  * @tx:		Towards QEMU (else from it)
@@ -242,6 +308,7 @@ struct restart_rec {
 		struct restart_listen listen;
 		struct restart_tcp tcp;
 		struct restart_splice splice;
+		struct restart_udp udp;
 		struct restart_bytes bytes;
 		struct vu_snap vu;
 	} u;
@@ -254,6 +321,9 @@ struct restart_rec {
  * @len:	Bytes written (past @size: the stream didn't fit)
  * @nrec:	Records written
  * @nfd:	Descriptors referred to so far
+ * @ver:	Stream version written, RESTART_VERSION_MIN to
+ *		RESTART_VERSION (0: RESTART_VERSION): records of later
+ *		versions are left out (restart_put())
  */
 struct restart_buf {
 	uint8_t *p;
@@ -261,6 +331,7 @@ struct restart_buf {
 	size_t len;
 	uint32_t nrec;
 	uint32_t nfd;
+	uint16_t ver;
 };
 
 /* Why a stream was refused (negative returns of restart_parse()) */
@@ -281,6 +352,7 @@ extern const char *const restart_err_str[RESTART_E_COUNT];
 struct ctx;
 
 uint32_t restart_fd_add(struct restart_buf *b, int *fds, size_t max, int fd);
+bool restart_buf_takes(const struct restart_buf *b, uint8_t type);
 void restart_put(struct restart_buf *b, const struct restart_rec *r);
 void restart_hdr_put(struct restart_buf *b, uint32_t nfds);
 int restart_parse(const uint8_t *p, size_t len, uint32_t nfds,

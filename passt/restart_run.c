@@ -158,11 +158,12 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 	int fl;
 
 	ver = strtoul(req + strlen("handover "), NULL, 10);
-	if (ver < RESTART_VERSION) {
-		restart_refuse(s, "the new process reads an older stream "
-			       "version than ours (1)");
+	if (ver < RESTART_VERSION_MIN) {
+		restart_refuse(s, "the new process reads no stream version "
+			       "we write (1 and 2)");
 		return;
 	}
+	b.ver = (uint16_t)MIN(ver, (unsigned long)RESTART_VERSION);
 	if (ctx->c.mode == MODE_PASTA && pasta_child_pid_get()) {
 		restart_refuse(s, "pasta waits for a command it started: "
 			       "only a pasta attached to an existing "
@@ -251,7 +252,7 @@ void restart_give(struct ctx *ctx, int s, const char *req, int ctl_fd)
 
 	fwd_restart_save(&b, restart_fds, RESTART_FDS);
 	tcp_restart_save(&b, restart_fds, RESTART_FDS);
-	flow_restart_save(&b, restart_fds, RESTART_FDS);	/* splice */
+	flow_restart_save(&b, restart_fds, RESTART_FDS);	/* splice, UDP */
 	restart_hdr_put(&b, b.nfd);
 
 	if (b.len > b.size || b.nfd > RESTART_FDS) {
@@ -371,7 +372,7 @@ static int restart_recv_fds(int s, uint32_t n)
 
 /**
  * struct restart_count - What a stream holds, for the checks before 'K'
- * @flows:	TCP and splice records
+ * @flows:	TCP, splice and UDP records
  * @tap:	Records of the guest side
  * @vu:		RESTART_REC_VU records
  * @kind:	Kind of the guest side (enum restart_tap_kind)
@@ -405,6 +406,10 @@ static int restart_check_cb(void *arg, const struct restart_rec *r)
 		n->flows++;
 	} else if (r->type == RESTART_REC_SPLICE) {
 		if (!flow_restart_check(FLOW_TCP_SPLICE, r))
+			return -RESTART_E_FIELD;
+		n->flows++;
+	} else if (r->type == RESTART_REC_UDP) {
+		if (!flow_restart_check(FLOW_UDP, r))
 			return -RESTART_E_FIELD;
 		n->flows++;
 	} else if (r->type == RESTART_REC_TAP) {
@@ -695,6 +700,11 @@ static int restart_adopt_cb(void *arg, const struct restart_rec *r)
 				if (fds[i] >= 0)
 					close(fds[i]);
 		}
+		break;
+	case RESTART_REC_UDP:
+		fds[0] = restart_fd_take(r->u.udp.fd);
+		if (!flow_restart_adopt(ctx, FLOW_UDP, r, fds) && fds[0] >= 0)
+			close(fds[0]);
 		break;
 	default:
 		break;

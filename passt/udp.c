@@ -285,7 +285,7 @@ void udp_flow_touch(struct udp_flow *uf, int64_t now)
  *
  * Return: flow with no sockets yet, or NULL (table full, or key taken)
  */
-static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
+struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
 				     const struct flow_key *key)
 {
 	union flow *flow = flow_alloc(ctx);
@@ -322,7 +322,7 @@ static struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
  *
  * #syscalls epoll_ctl close
  */
-static void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
+void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 			   const char *why)
 {
 	flow_dbg(uf, "closing (%s)", why);
@@ -377,7 +377,7 @@ static void udp_flow_evict(struct ctx *ctx, union flow *flow)
  * #syscalls epoll_ctl
  * Return: 0 or -errno
  */
-static int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
+int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf)
 {
 	union epoll_ref ref = { .type = EPOLL_TYPE_UDP };
 	struct epoll_event ev = { .events = EPOLLIN };

@@ -18,6 +18,7 @@
 #include "../lib/util.h"
 #include "../tap/hdr.h"		/* UDP_HLEN: sizeof(struct udphdr) */
 #include "flow.h"
+#include "udp_flow.h"
 
 /* Flow key "protocols" of spliced flows: values from the range RFC 3692
  * reserves for experiments, which the frame path never looks up, so the
@@ -62,5 +63,11 @@ void udp_pool_refill(struct ctx *ctx);
 int udp_pool_get(struct ctx *ctx, bool v4, bool *bound);
 bool udp_pool_put_used(struct udp_flow *uf);
 void udp_flow_touch(struct udp_flow *uf, int64_t now);
+
+/* Flows, for the hand-over of a hitless restart (udp_restart.c) */
+struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
+			      const struct flow_key *key);
+void udp_flow_close(struct ctx *ctx, struct udp_flow *uf, const char *why);
+int udp_flow_epoll_add(struct ctx *ctx, struct udp_flow *uf);
 
 #endif /* PASST_UDP_INTERNAL_H */

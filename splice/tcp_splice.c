@@ -1343,9 +1343,6 @@ static const struct flow_ops splice_flow_ops = {
 	.drain		= splice_flow_drain,
 	.abort		= splice_flow_abort,
 	.accept		= splice_accept,
-	.restart_save	= splice_restart_save,
-	.restart_check	= splice_restart_check,
-	.restart_adopt	= splice_restart_adopt,
 	.stats_print	= splice_stats_print,
 	.counters	= (const uint64_t *)&splice_stats,
 	.ncounters	= sizeof(splice_stats) / sizeof(uint64_t),
@@ -1359,6 +1356,13 @@ static const struct flow_ops splice_flow_ops = {
  */
 void splice_flow_register(void)
 {
+	static const struct flow_restart_ops ops = {
+		.save	= splice_restart_save,
+		.check	= splice_restart_check,
+		.adopt	= splice_restart_adopt,
+	};
+
 	flow_ops_register(FLOW_TCP_SPLICE, &splice_flow_ops);
+	flow_restart_register(FLOW_TCP_SPLICE, &ops);
 }
 

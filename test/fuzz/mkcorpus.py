@@ -285,11 +285,26 @@ def restart_rec(rtype, payload):
     return struct.pack('!BBH', rtype, 0, len(payload)) + payload
 
 
-def restart_stream(recs, nfds):
+def restart_stream(recs, nfds, version=1):
     """A hand-over stream: the 24-byte header, then the records"""
     body = b''.join(recs)
-    return (b'PASTAHO\n' + struct.pack('!HHIII', 1, 0, len(body), nfds,
-                                        len(recs)) + body)
+    return (b'PASTAHO\n' + struct.pack('!HHIII', version, 0, len(body),
+                                        nfds, len(recs)) + body)
+
+
+def restart_udp(fd, kind, cookie=0, peer=False):
+    """RESTART_REC_UDP payload, 112 bytes: guest 192.0.2.2:5353 and
+    198.51.100.1:53 (IPv4-mapped), kind (enum udp_kind), the forwarded-port
+    socket's cookie, a peer 203.0.113.9:41000 if @peer"""
+    m = bytes(10) + b'\xff\xff'
+    p = m + bytes([192, 0, 2, 2]) + m + bytes([198, 51, 100, 1])
+    p += struct.pack('!HHBBBBHHq', 5353, 53, kind, 2, 3, 0, 40, 0, 900)
+    p += m + bytes([198, 51, 100, 1]) + struct.pack('!I', 0)
+    p += struct.pack('!HH', 2 if peer else 0, 41000 if peer else 0)
+    p += (m + bytes([203, 0, 113, 9])) if peer else bytes(16)
+    p += struct.pack('!IIQI', 0, 0, cookie, fd)
+    assert len(p) == 112
+    return restart_rec(9, p)
 
 
 def restart_tcp(fd, events, flags=0x80, v4=True):
@@ -342,6 +357,11 @@ def restart_seeds():
         'splice': restart_stream([tap, ctl, spl], 9),
         'splice_no_pipes': restart_stream([tap, ctl, spl_nopipe], 5),
         'stream_bytes': restart_stream([tap, rx, ctl], 2),
+        'udp_tap_out': restart_stream([tap, ctl, restart_udp(2, 0)], 3, 2),
+        'udp_tap_in': restart_stream([tap, ctl, restart_udp(
+            0xffffffff, 1, 0x1234, True)], 2, 2),
+        'udp_splice_v1': restart_stream([tap, ctl, restart_udp(
+            2, 2, 0x1234, True)], 3, 1),
         'longer_record': restart_stream([tap, restart_rec(3, struct.pack(
             '!I', 1) + b'\x00\x00'), restart_tcp(2, est)], 3),
     }

@@ -29,6 +29,10 @@
 #include "../../passt/flow.h"
 #include "../../passt/restart.h"
 #include "../../passt/tcp.h"
+#include "../../passt/flow_table.h"
+#include "../../passt/udp.h"
+#include "../../passt/udp_internal.h"
+#include "../../passt/udp_restart.h"
 #include "../../splice/splice.h"
 #include "../../tap/tap.h"
 #include "../../tap/vhost_user.h"
@@ -59,6 +63,8 @@ static void rs_setup(void)
 	if (flow_init(ctx->c.flow_max))
 		abort();
 	splice_flow_register();
+	udp_flow_register();
+	udp_restart_register();
 	ctx->epollfd = epoll_create1(EPOLL_CLOEXEC);
 	if (ctx->epollfd < 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
@@ -116,6 +122,12 @@ static int rs_check_cb(void *arg, const struct restart_rec *r)
 		for (i = 0; i < 6; i++)
 			rs_fd_seen(r->u.splice.fd[i], rs_nfds);
 		if (!flow_restart_check(FLOW_TCP_SPLICE, r))
+			return -RESTART_E_FIELD;
+		(*flows)++;
+		break;
+	case RESTART_REC_UDP:
+		rs_fd_seen(r->u.udp.fd, rs_nfds);
+		if (!flow_restart_check(FLOW_UDP, r))
 			return -RESTART_E_FIELD;
 		(*flows)++;
 		break;
@@ -259,6 +271,14 @@ static int rs_adopt_cb(void *arg, const struct restart_rec *r)
 				if (fds[i] >= 0)
 					close(fds[i]);
 		}
+	} else if (r->type == RESTART_REC_UDP) {
+		if (r->u.udp.fd != RESTART_FD_NONE)
+			fds[0] = socket(IN6_IS_ADDR_V4MAPPED(&r->u.udp.gaddr) ?
+					AF_INET : AF_INET6,
+					SOCK_DGRAM | SOCK_NONBLOCK |
+					SOCK_CLOEXEC, 0);
+		if (!flow_restart_adopt(ctx, FLOW_UDP, r, fds) && fds[0] >= 0)
+			close(fds[0]);
 	}
 	return 0;
 }
@@ -333,6 +353,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rs_drain();
 	}
 	flow_abort_all(ctx);
+	for (i = 0; i < flow_hwm(); i++) {	/* UDP has no abort */
+		union flow *flow = flow_at(i);
+
+		if (flow->f.state == FLOW_STATE_ACTIVE &&
+		    flow->f.type == FLOW_UDP)
+			udp_flow_close(ctx, &flow->udp, "end of input");
+	}
 	rs_drain();
 	flow_free_flush();
 	return 0;

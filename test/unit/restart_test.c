@@ -26,7 +26,7 @@
  */
 static const uint8_t listen1[] = {
 	'P', 'A', 'S', 'T', 'A', 'H', 'O', '\n',
-	0x00, 0x01,			/* version 1 */
+	0x00, 0x02,			/* version 2 */
 	0x00, 0x00,
 	0x00, 0x00, 0x00, 0x0e,		/* 14 bytes of records */
 	0x00, 0x00, 0x00, 0x01,		/* 1 descriptor */
@@ -408,9 +408,15 @@ START_TEST(test_refusals)
 	ck_assert_int_eq(restart_parse(copy, sizeof(listen1), 1, NULL, NULL),
 			 -RESTART_E_MAGIC);
 	memcpy(copy, listen1, sizeof(listen1));
-	copy[9] = 2;
+	copy[9] = 3;
 	ck_assert_int_eq(restart_parse(copy, sizeof(listen1), 1, NULL, NULL),
 			 -RESTART_E_VERSION);
+	copy[9] = 0;
+	ck_assert_int_eq(restart_parse(copy, sizeof(listen1), 1, NULL, NULL),
+			 -RESTART_E_VERSION);
+	copy[9] = 1;				/* a version 1 stream */
+	ck_assert_int_eq(restart_parse(copy, sizeof(listen1), 1, NULL, NULL),
+			 0);
 	memcpy(copy, listen1, sizeof(listen1));
 	copy[24] = 99;
 	ck_assert_int_eq(restart_parse(copy, sizeof(listen1), 1, NULL, NULL),
@@ -460,6 +466,92 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/**
+ * udp_rec() - A UDP record: a peer 203.0.113.9:41000 answered through a
+ *	       forwarded-port socket (UDP_TAP_IN: no socket of its own)
+ * @r:		Filled
+ */
+static void udp_rec(struct restart_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = RESTART_REC_UDP;
+	inet_pton(AF_INET6, "::ffff:198.51.100.2", &r->u.udp.gaddr);
+	inet_pton(AF_INET6, "::ffff:203.0.113.9", &r->u.udp.faddr);
+	r->u.udp.gport = 5301;
+	r->u.udp.fport = 41000;
+	r->u.udp.kind = 1;
+	r->u.udp.flags = RESTART_UDP_GRO;
+	r->u.udp.seen = 3;
+	r->u.udp.last_active_ms = 0x0102030405060708LL;
+	inet_pton(AF_INET6, "::ffff:198.51.100.1", &r->u.udp.local);
+	r->u.udp.peer_family = AF_INET;
+	r->u.udp.peer_port = 41000;
+	inet_pton(AF_INET6, "::ffff:203.0.113.9", &r->u.udp.peer_addr);
+	r->u.udp.listen_cookie = 0x1122334455667788ULL;
+	r->u.udp.fd = RESTART_FD_NONE;
+}
+
+START_TEST(test_udp)
+{
+	struct restart_buf b = { .p = sbuf, .size = sizeof(sbuf) };
+	struct restart_rec r;
+	const uint8_t *p;
+
+	/* Version 2: the record, at its offsets (passt/restart.h) */
+	udp_rec(&r);
+	restart_put(&b, &r);
+	restart_hdr_put(&b, 0);
+	ck_assert_uint_eq(sbuf[9], 2);
+	ck_assert_uint_eq(b.len, RESTART_HDR_LEN + 4 + 112);
+	p = sbuf + RESTART_HDR_LEN;
+	ck_assert_uint_eq(p[0], RESTART_REC_UDP);
+	ck_assert_uint_eq((unsigned)p[2] << 8 | p[3], 112);
+	p += 4;
+	ck_assert_uint_eq((unsigned)p[32] << 8 | p[33], 5301);
+	ck_assert_uint_eq(p[36], 1);			/* kind */
+	ck_assert_uint_eq(p[44], 0x01);			/* last_active_ms */
+	ck_assert_uint_eq(p[51], 0x08);
+	ck_assert_uint_eq((unsigned)p[72] << 8 | p[73], AF_INET);
+	ck_assert_uint_eq((unsigned)p[74] << 8 | p[75], 41000);
+	ck_assert_uint_eq(p[88], 203);			/* peer, v4-mapped */
+	ck_assert_uint_eq(p[100], 0x11);		/* listen_cookie */
+	ck_assert_uint_eq(p[107], 0x88);
+	ck_assert_uint_eq(p[108], 0xff);		/* no descriptor */
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(restart_parse(sbuf, b.len, 0, count_cb, NULL), 0);
+	ck_assert_uint_eq(seen.n, 1);
+	ck_assert_mem_eq(&seen.rec.u.udp, &r.u.udp, sizeof(r.u.udp));
+
+	/* The same record in a version 1 stream: an unknown type */
+	sbuf[9] = 1;
+	ck_assert_int_eq(restart_parse(sbuf, b.len, 0, NULL, NULL),
+			 -RESTART_E_TYPE);
+
+	/* A stream for a new process that reads version 1 leaves it out */
+	memset(&b, 0, sizeof(b));
+	b.p = sbuf;
+	b.size = sizeof(sbuf);
+	b.ver = 1;
+	ck_assert(!restart_buf_takes(&b, RESTART_REC_UDP));
+	ck_assert(restart_buf_takes(&b, RESTART_REC_TCP));
+	restart_put(&b, &r);
+	restart_hdr_put(&b, 0);
+	ck_assert_uint_eq(b.nrec, 0);
+	ck_assert_uint_eq(sbuf[9], 1);
+	ck_assert_int_eq(restart_parse(sbuf, b.len, 0, NULL, NULL), 0);
+
+	/* An IPv4 peer whose address isn't IPv4-mapped */
+	memset(&b, 0, sizeof(b));
+	b.p = sbuf;
+	b.size = sizeof(sbuf);
+	inet_pton(AF_INET6, "2001:db8::9", &r.u.udp.peer_addr);
+	restart_put(&b, &r);
+	restart_hdr_put(&b, 0);
+	ck_assert_int_eq(restart_parse(sbuf, b.len, 0, NULL, NULL),
+			 -RESTART_E_FIELD);
+}
+END_TEST
+
 START_TEST(test_tcp_events)
 {
 	struct restart_rec r;
@@ -504,6 +596,7 @@ static Suite *restart_suite(void)
 	tcase_add_test(tc, test_every_byte_corrupted);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_tcp_events);
+	tcase_add_test(tc, test_udp);
 	tcase_add_test(tc, test_vu_layout);
 	tcase_add_test(tc, test_vu_refusals);
 	suite_add_tcase(s, tc);
