@@ -16,9 +16,10 @@
  * started again for the next one.
  *
  * TCP connections move with repair_set() (passt/tcp_mig_flows.c): many
- * sockets per message, so that a migration takes one round trip per 253
- * connections rather than one per connection (upstream's cost).  Without a
- * helper, a migration with TCP connections open is refused.
+ * sockets per message, several messages in flight, so that a migration
+ * takes about one round trip rather than one per connection (upstream's
+ * cost).  Without a helper, a migration with TCP connections open is
+ * refused.
  */
 #include <errno.h>
 #include <poll.h>
@@ -36,9 +37,19 @@
 #include "sockfile.h"
 
 #define REPAIR_FDS_MAX		253	/* SCM_MAX_FD, include/net/scm.h */
+#define REPAIR_INFLIGHT		8	/* commands sent ahead of their echo */
 
 static int repair_listen_fd = -1;
 static int repair_fd = -1;
+
+/* Largest command (descriptors) the helper may be sent: the smallest one
+ * sent so far on its connection.  Upstream's passt-repair passes the
+ * msg_controllen its last recvmsg() left to the next one (recvmsg(2): it
+ * is set to the length used), so a command with more descriptors than the
+ * one before is cut to that many (MSG_CTRUNC, the rest closed by the
+ * kernel), and the cut sockets are silently left as they were.
+ */
+static unsigned repair_cap = REPAIR_FDS_MAX;
 
 /**
  * repair_open() - Listen on the passt-repair socket (--vhost-user)
@@ -132,6 +143,7 @@ void repair_listen_handler(struct ctx *ctx)
 		return;
 	}
 	repair_fd = s;
+	repair_cap = REPAIR_FDS_MAX;
 	info("passt-repair connected (PID %d)", (int)cr.pid);
 }
 
@@ -202,19 +214,15 @@ bool repair_wait(struct ctx *ctx, int ms)
 }
 
 /**
- * repair_cmd() - One command to the helper, and its echo
+ * repair_send() - Send one command to the helper
  * @fds:	Sockets, 1 to REPAIR_FDS_MAX
  * @n:		Their count
  * @cmd:	TCP_REPAIR value: 1 on, 0 off, -1 off without window probe
  *
- * The helper answers when it has set every socket, or closes the
- * connection on error (passt-repair(1)).  We wait for the answer, up to 10
- * seconds: a migration is the only user, the guest is stopped.
- *
- * #syscalls:passt sendmsg recvfrom poll
- * Return: 0, -EIO if the helper failed or went away, -ETIMEDOUT
+ * #syscalls:passt sendmsg
+ * Return: 0, or -EIO if the helper went away
  */
-static int repair_cmd(const int *fds, unsigned n, int8_t cmd)
+static int repair_send(const int *fds, unsigned n, int8_t cmd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int) * REPAIR_FDS_MAX)] = { 0 };
 	struct iovec iov = { &cmd, 1 };
@@ -222,9 +230,6 @@ static int repair_cmd(const int *fds, unsigned n, int8_t cmd)
 			    .msg_control = cbuf,
 			    .msg_controllen = CMSG_SPACE(sizeof(int) * n) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	struct pollfd p = { .fd = repair_fd, .events = POLLIN };
-	int8_t echo;
-	ssize_t r;
 
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
@@ -232,12 +237,39 @@ static int repair_cmd(const int *fds, unsigned n, int8_t cmd)
 	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
 	if (sendmsg(repair_fd, &m, MSG_NOSIGNAL) != 1)
 		return -EIO;
+	return 0;
+}
+
+/**
+ * repair_echoes() - Wait for the helper's echoes of commands sent
+ * @n:		Echoes to wait for, at least one
+ * @cmd:	The command they echo
+ *
+ * The helper answers each command when it has set every socket of it, or
+ * closes the connection on error (passt-repair(1)).  We wait up to 10
+ * seconds for each answer: a migration is the only user, the guest is
+ * stopped.
+ *
+ * #syscalls:passt recvfrom poll
+ * Return: echoes received (1 to @n), -EIO if the helper failed or went
+ *	   away, -ETIMEDOUT
+ */
+static int repair_echoes(unsigned n, int8_t cmd)
+{
+	struct pollfd p = { .fd = repair_fd, .events = POLLIN };
+	int8_t echo[REPAIR_INFLIGHT];
+	ssize_t r, i;
+
 	if (poll(&p, 1, 10000) != 1)
 		return -ETIMEDOUT;
-	r = recv(repair_fd, &echo, 1, MSG_DONTWAIT);
-	if (r != 1 || echo != cmd)
+	r = recv(repair_fd, echo, n < REPAIR_INFLIGHT ? n : REPAIR_INFLIGHT,
+		 MSG_DONTWAIT);
+	if (r <= 0)
 		return -EIO;
-	return 0;
+	for (i = 0; i < r; i++)
+		if (echo[i] != cmd)
+			return -EIO;
+	return (int)r;
 }
 
 /**
@@ -246,23 +278,42 @@ static int repair_cmd(const int *fds, unsigned n, int8_t cmd)
  * @n:		Their count (any)
  * @cmd:	TCP_REPAIR value: 1 on, 0 off, -1 off without window probe
  *
- * Batches of REPAIR_FDS_MAX sockets per message: one round trip each.
+ * Commands of up to REPAIR_FDS_MAX sockets each, of sizes that never grow
+ * on one helper connection (repair_cap: upstream's passt-repair would cut
+ * a larger one), as even as they can be, so that a later call isn't held
+ * to a small rest: 1000 sockets go as four commands of 250.  Up to
+ * REPAIR_INFLIGHT commands are sent before their echoes come: the helper
+ * goes from one to the next without waiting for us (it reads one command
+ * per recvmsg(), its byte and its descriptors, as upstream's does).
  *
- * Return: 0, -ENOTCONN without a helper, or repair_cmd()'s error (sockets
- *	   of earlier batches are switched already)
+ * Return: 0, -ENOTCONN without a helper, or -EIO, -ETIMEDOUT if the
+ *	   helper failed (sockets of earlier commands may be switched)
  */
 int repair_set(const int *fds, unsigned n, int8_t cmd)
 {
-	unsigned i;
+	unsigned nb, sent = 0, done = 0, off = 0;
 	int rc;
 
 	if (repair_fd < 0)
 		return n ? -ENOTCONN : 0;
-	for (i = 0; i < n; i += REPAIR_FDS_MAX) {
-		unsigned k = n - i < REPAIR_FDS_MAX ? n - i : REPAIR_FDS_MAX;
+	if (!n)
+		return 0;
+	nb = (n + repair_cap - 1) / repair_cap;
+	while (done < nb) {
+		while (sent < nb && sent - done < REPAIR_INFLIGHT) {
+			/* the first n % nb commands one larger: never growing */
+			unsigned k = n / nb + (sent < n % nb ? 1 : 0);
 
-		if ((rc = repair_cmd(fds + i, k, cmd)))
+			if ((rc = repair_send(fds + off, k, cmd)))
+				return rc;
+			if (k < repair_cap)
+				repair_cap = k;
+			off += k;
+			sent++;
+		}
+		if ((rc = repair_echoes(sent - done, cmd)) < 0)
 			return rc;
+		done += (unsigned)rc;
 	}
 	return 0;
 }

@@ -43,6 +43,7 @@
  * ends the kernel's automatic sizing for that socket.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -58,6 +59,40 @@
 #endif
 
 #define TCP_REPAIR_CHUNK_MIN	1024	/* smallest send() on ENOMEM, bytes */
+
+/**
+ * struct tcp_repair_info - struct tcp_info as the kernel has it, up to
+ *			    tcpi_notsent_bytes (include/uapi/linux/tcp.h)
+ * @ti:			glibc's struct tcp_info, up to tcpi_total_retrans
+ * @pacing_rate:	tcpi_pacing_rate (unused)
+ * @max_pacing_rate:	tcpi_max_pacing_rate (unused)
+ * @bytes_acked:	tcpi_bytes_acked (unused)
+ * @bytes_received:	tcpi_bytes_received (unused)
+ * @segs_out:		tcpi_segs_out (unused)
+ * @segs_in:		tcpi_segs_in (unused)
+ * @notsent_bytes:	tcpi_notsent_bytes (Linux 4.6): write_seq - snd_nxt,
+ *			what the SIOCOUTQNSD ioctl gives in a synchronised
+ *			state (tcp_get_info(), tcp_ioctl()), bytes
+ *
+ * glibc's <netinet/tcp.h> stops at tcpi_total_retrans, and <linux/tcp.h>
+ * can't be included beside it.
+ */
+struct tcp_repair_info {
+	struct tcp_info ti;
+	uint64_t pacing_rate;
+	uint64_t max_pacing_rate;
+	uint64_t bytes_acked;
+	uint64_t bytes_received;
+	uint32_t segs_out;
+	uint32_t segs_in;
+	uint32_t notsent_bytes;
+};
+
+/* the kernel's offsets: tcpi_pacing_rate at 104, tcpi_notsent_bytes at 144 */
+_Static_assert(offsetof(struct tcp_repair_info, pacing_rate) == 104,
+	       "struct tcp_info layout");
+_Static_assert(offsetof(struct tcp_repair_info, notsent_bytes) == 144,
+	       "struct tcp_info layout");
 
 /**
  * tcp_repair_queue() - Select the queue the next operations work on
@@ -105,8 +140,17 @@ static int tcp_repair_peek(int s, uint8_t *buf, uint32_t len)
  *		queue's @e->rcvq bytes (the stream's order)
  * @room:	Bytes available at @q
  *
- * The socket is left as it was, in repair mode (SO_PEEK_OFF off): close()
- * then sends nothing, and TCP_REPAIR off gives back the connection.
+ * The guest is stopped while this runs for each connection, so it makes
+ * as few calls as it can: ten for an idle connection with timestamps.
+ * The bytes not sent come with TCP_INFO (tcpi_notsent_bytes, the same
+ * write_seq - snd_nxt as SIOCOUTQNSD; the ioctl only on a kernel older
+ * than 4.6, whose struct is shorter), and SO_PEEK_OFF is turned off only
+ * if there is a receive queue to peek at (it moves only the receive
+ * queue's MSG_PEEK: tcp_recvmsg_locked()).
+ *
+ * The socket is left as it was, in repair mode (SO_PEEK_OFF off if there
+ * was a receive queue): close() then sends nothing, and TCP_REPAIR off
+ * gives back the connection.
  *
  * #syscalls:passt getsockopt setsockopt ioctl recvfrom
  * Return: 0, -ENOBUFS if a queue is larger than @room, -EINVAL if the
@@ -115,27 +159,25 @@ static int tcp_repair_peek(int s, uint8_t *buf, uint32_t len)
  */
 int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 {
+	struct tcp_repair_info info;
+	const struct tcp_info *ti = &info.ti;
 	struct tcp_repair_window w;
-	struct tcp_info ti;
 	int v, rc, fin_sent, fin_rcvd;
-	socklen_t sl;
+	socklen_t sl, il = sizeof(info);
 
 	memset(e, 0, sizeof(*e));
-	v = -1;
-	setsockopt(s, SOL_SOCKET, SO_PEEK_OFF, &v, sizeof(v)); /* may fail:
-								 * then unused
-								 */
-	sl = sizeof(ti);
-	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &sl))
+	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &info, &il))
 		return -errno;
+	if (il < offsetof(struct tcp_repair_info, pacing_rate))
+		return -EINVAL;
 	sl = sizeof(v);
 	if (getsockopt(s, IPPROTO_TCP, TCP_MAXSEG, &v, &sl))
 		return -errno;
 	e->mss = (uint32_t)v;
-	e->snd_ws = ti.tcpi_snd_wscale;
-	e->rcv_ws = ti.tcpi_rcv_wscale;
-	e->tcpi_options = ti.tcpi_options;
-	if (ti.tcpi_options & TCPI_OPT_TIMESTAMPS) {
+	e->snd_ws = ti->tcpi_snd_wscale;
+	e->rcv_ws = ti->tcpi_rcv_wscale;
+	e->tcpi_options = ti->tcpi_options;
+	if (ti->tcpi_options & TCPI_OPT_TIMESTAMPS) {
 		sl = sizeof(v);
 		if (getsockopt(s, IPPROTO_TCP, TCP_TIMESTAMP, &v, &sl))
 			return -errno;
@@ -150,11 +192,12 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 	e->rcv_wnd = w.rcv_wnd;
 	e->rcv_wup = w.rcv_wup;
 
-	fin_sent = ti.tcpi_state == TCP_FIN_WAIT1 ||
-		   ti.tcpi_state == TCP_FIN_WAIT2 ||
-		   ti.tcpi_state == TCP_LAST_ACK || ti.tcpi_state == TCP_CLOSING;
-	fin_rcvd = ti.tcpi_state == TCP_CLOSE_WAIT ||
-		   ti.tcpi_state == TCP_LAST_ACK;
+	fin_sent = ti->tcpi_state == TCP_FIN_WAIT1 ||
+		   ti->tcpi_state == TCP_FIN_WAIT2 ||
+		   ti->tcpi_state == TCP_LAST_ACK ||
+		   ti->tcpi_state == TCP_CLOSING;
+	fin_rcvd = ti->tcpi_state == TCP_CLOSE_WAIT ||
+		   ti->tcpi_state == TCP_LAST_ACK;
 	if (fin_rcvd) {
 		e->rcv_wup--;
 		e->rcv_wnd++;
@@ -165,9 +208,16 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 	if (ioctl(s, SIOCOUTQ, &v) < 0)
 		return -errno;
 	e->sndq = (uint32_t)v;
-	if (ioctl(s, SIOCOUTQNSD, &v) < 0)
-		return -errno;
-	e->notsent = (uint32_t)v;
+	if (!e->sndq) {
+		e->notsent = 0;		/* write_seq - snd_nxt <= this */
+	} else if (il >= offsetof(struct tcp_repair_info, notsent_bytes) +
+			 sizeof(info.notsent_bytes)) {
+		e->notsent = info.notsent_bytes;
+	} else {
+		if (ioctl(s, SIOCOUTQNSD, &v) < 0)
+			return -errno;
+		e->notsent = (uint32_t)v;
+	}
 	if (fin_sent) {
 		if (e->sndq)
 			e->sndq--;
@@ -191,15 +241,20 @@ int tcp_repair_dump(int s, struct tcp_mig_ext *e, uint8_t *q, size_t room)
 	e->rcvq = (uint32_t)v;		/* the FIN not counted: all bytes */
 	if (e->rcvq > room - e->sndq || e->rcvq > TCP_MIG_QUEUE_MAX)
 		return -ENOBUFS;
-	if ((rc = tcp_repair_peek(s, q + e->sndq, e->rcvq)))
-		return rc;
+	if (e->rcvq) {
+		v = -1;
+		/* may fail (before Linux 4.4): then never set, and unused */
+		setsockopt(s, SOL_SOCKET, SO_PEEK_OFF, &v, sizeof(v));
+		if ((rc = tcp_repair_peek(s, q + e->sndq, e->rcvq)))
+			return rc;
+	}
 	sl = sizeof(e->seq_rcv);
 	if (getsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_rcv, &sl))
 		return -errno;
 
 	e->seq_snd -= e->sndq;
 	e->seq_rcv -= e->rcvq;
-	e->tcpi_state = ti.tcpi_state;
+	e->tcpi_state = ti->tcpi_state;
 	return 0;
 }
 
@@ -309,8 +364,8 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
 	};
 	/* the first unacknowledged byte: see the conventions above */
 	uint32_t snd_una = e->seq_snd - tcp_repair_fin_unacked(e->tcpi_state);
-	unsigned nopt = 2;
-	int rc, v;
+	unsigned nopt = 2, i;
+	int rc, v, q[2];
 
 	if (bind(s, local, sl))
 		return -errno;
@@ -319,25 +374,37 @@ int tcp_repair_restore(int s, const struct sockaddr *local,
 		if (setsockopt(s, IPPROTO_TCP, TCP_TIMESTAMP, &v, sizeof(v)))
 			return -errno;
 	}
-	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
-		return rc;
-	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &snd_una,
-		       sizeof(snd_una)))
-		return -errno;
-	if ((rc = tcp_repair_queue(s, TCP_RECV_QUEUE)))
-		return rc;
-	if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, &e->seq_rcv,
-		       sizeof(e->seq_rcv)))
-		return -errno;
+	/* Each queue's sequence is set with the queue selected, and the one
+	 * written first is selected last: a connection with at most one queue
+	 * to fill selects a queue twice, not three times (the guest is
+	 * stopped while this runs for each one).  Whatever is pushed in repair
+	 * mode must find the send queue selected, or it goes out for real
+	 * (tcp_write_xmit() skips transmission only then): the sent bytes,
+	 * and the FIN of FIN-WAIT-2.
+	 */
+	q[1] = e->rcvq ? TCP_RECV_QUEUE : TCP_SEND_QUEUE;  /* written first */
+	q[0] = q[1] == TCP_RECV_QUEUE ? TCP_SEND_QUEUE : TCP_RECV_QUEUE;
+	for (i = 0; i < 2; i++) {
+		const uint32_t *seq = q[i] == TCP_SEND_QUEUE ? &snd_una :
+							     &e->seq_rcv;
+
+		if ((rc = tcp_repair_queue(s, q[i])))
+			return rc;
+		if (setsockopt(s, IPPROTO_TCP, TCP_QUEUE_SEQ, seq,
+			       sizeof(*seq)))
+			return -errno;
+	}
 	if (connect(s, peer, sl) && errno != EINPROGRESS)
 		return -errno;
 
-	if (e->rcvq)
+	if (e->rcvq) {
 		tcp_repair_room(s, SO_RCVBUF, e->rcvq);
-	if ((rc = tcp_repair_write(s, rcvq, e->rcvq)))
-		return rc;
-	if ((rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
-		return rc;
+		if ((rc = tcp_repair_write(s, rcvq, e->rcvq)))
+			return rc;
+		if ((e->sndq - e->notsent || e->tcpi_state == TCP_FIN_WAIT2) &&
+		    (rc = tcp_repair_queue(s, TCP_SEND_QUEUE)))
+			return rc;
+	}
 	if (e->sndq)
 		tcp_repair_room(s, SO_SNDBUF, e->sndq);
 	if ((rc = tcp_repair_write(s, sndq, e->sndq - e->notsent)))

@@ -1691,6 +1691,8 @@ static int vu_set_log_base(struct vu_msg *m, const union vu_payload *p,
 		     (unsigned long long)(size * 8 * VU_LOG_PAGE),
 		     (unsigned long long)cover);
 	debug("vhost-user: dirty-page log of %llu bytes", (unsigned long long)size);
+	if (vu_state_ops && vu_state_ops->prepare)
+		vu_state_ops->prepare();
 
 	/* The front-end waits for a reply (vhost-user.rst, "Communication") */
 	vu_put_u64(reply->payload, 0);

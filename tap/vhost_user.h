@@ -129,11 +129,15 @@ typedef int (*vu_state_watch_fn)(int fd, bool out, bool add);
  *		(CHECK_DEVICE_STATE): @load false on the source (the guest
  *		runs on the destination now), true on the destination;
  *		may be NULL
+ * @prepare:	A migration may be starting (SET_LOG_BASE: the front-end
+ *		logs dirty pages, the guest still runs): read now what
+ *		@save needs and won't change before it; may be NULL
  */
 struct vu_state_ops {
 	int (*save)(struct devstate *s, uint8_t *flows, size_t room);
 	int (*load)(const struct devstate *s);
 	void (*done)(bool load);
+	void (*prepare)(void);
 };
 
 /**

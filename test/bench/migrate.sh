@@ -191,6 +191,11 @@ h=$(sed -n 's/.*TCP connections\{0,1\} handed over .* in \([0-9]*\) ms.*/\1/p' "
 r=$(sed -n 's/.*TCP connections\{0,1\} restored in \([0-9]*\) ms.*/\1/p' "$WORK/passtB.log" | head -n 1)
 result tcp_src_ms "${h:--}"
 result tcp_dst_ms "${r:--}"
+# and their CPU time (ours logs it): load inflates it far less
+h=$(sed -n 's/.*TCP connections\{0,1\} handed over .* ms (\([0-9.]*\) ms CPU).*/\1/p' "$WORK/passtA.log" | head -n 1)
+r=$(sed -n 's/.*TCP connections\{0,1\} restored in .* ms (\([0-9.]*\) ms CPU).*/\1/p' "$WORK/passtB.log" | head -n 1)
+result tcp_src_cpu_ms "${h:--}"
+result tcp_dst_cpu_ms "${r:--}"
 # connections each passt's debug log says it moved (one line per flow)
 result flows_src "$(grep -c "migrating: state\|Extended migration data" "$WORK/passtA.log")"
 result flows_dst "$(grep -c ": migrated: \|Extended migration data" "$WORK/passtB.log")"

@@ -866,11 +866,15 @@ QEMU10_DIR=${QEMU10_DIR:-$(dirname "$PASST_BIN")/qemu10}
 MIG_UPSTREAM=${MIG_UPSTREAM:-$(dirname "$PASST_BIN")/upstream-passt/passt}
 MIG_PAIRS=${MIG_PAIRS:-ours-ours,upstream-upstream,ours-upstream}
 MIG_TSV="$OUT/migrate.tsv"
-MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s"
+MIG_KEYS="conns survived total_ms downtime_ms paused_ms downtime_kib setup_ms wall_ms passt_src_ms passt_dst_ms tcp_src_ms tcp_dst_ms flows_src flows_dst setup_s probe_in_s probe_out_s tcp_src_cpu_ms tcp_dst_cpu_ms"
 
-# mig_bin IMPL - the passt binary of IMPL (ours, upstream)
+# mig_bin IMPL - the passt binary of IMPL (ours, upstream, base: BASE_BIN)
 mig_bin() {
-	case "$1" in ours) echo "$PASST_BIN" ;; upstream) echo "$MIG_UPSTREAM" ;; esac
+	case "$1" in
+	ours) echo "$PASST_BIN" ;;
+	upstream) echo "$MIG_UPSTREAM" ;;
+	base) echo "${BASE_BIN:-}" ;;
+	esac
 }
 
 # mig_pairs - the pairs of MIG_PAIRS to run: all of them, or with -i
@@ -898,11 +902,12 @@ run_mig() {
 	[ -x "$sb" ] || why="no $src passt at $sb"
 	[ -x "$db" ] || why="no $dst passt at $db"
 	case "$3" in ours-ours|upstream-upstream|ours-upstream|upstream-ours) ;;
-	*) why="unknown pair $3 (SOURCE-DESTINATION of ours, upstream)" ;; esac
+	base-base|base-upstream|upstream-base) [ -n "${BASE_BIN:-}" ] || why="BASE_BIN not set" ;;
+	*) why="unknown pair $3 (SOURCE-DESTINATION of ours, upstream, base)" ;; esac
 	srcargs=""
 	# a guest that moves to upstream's passt must not see our extra
 	# virtio features (passt.1, --upstream-features)
-	[ "$src" = ours ] && [ "$dst" = upstream ] && srcargs=--upstream-features
+	[ "$src" != upstream ] && [ "$dst" = upstream ] && srcargs=--upstream-features
 	rc=77
 	if [ -z "$why" ]; then
 		: >"$res"

@@ -262,6 +262,31 @@ start_pasta() {
 	kill -0 $PASTA_PID 2>/dev/null || { cat "$WORK/pasta.log"; fail "pasta exited"; }
 }
 
+# pasta_take_over OLD CTL OPTION... - start pasta B in H with OPTION...,
+# --restart-from CTL, on N, logging to $WORK/b.log: the old pasta (PID OLD,
+# its log $WORK/pasta.log) must exit 0 saying it handed over, B must write
+# its PID file ($WORK/b.pid, another PID) and run.  Sets B to B's PID.
+pasta_take_over() {
+	_old=$1 _ctl=$2
+	shift 2
+	ip netns exec "$H" "$PASTA_BIN" -f -d --config-net "$@" -c "$_ctl" \
+		--restart-from "$_ctl" --netns "/run/netns/$N" \
+		--pid "$WORK/b.pid" >"$WORK/b.log" 2>&1 &
+	B=$!
+	track $B
+	WAIT_S=20 wait_for sh -c "! kill -0 $_old" ||
+		{ cat "$WORK/b.log"; fail "pasta A is still running: nothing was handed over"; }
+	wait $_old
+	_rc=$?
+	[ $_rc -eq 0 ] || { tail -20 "$WORK/pasta.log"; fail "pasta A exited with $_rc"; }
+	grep -q "handed over: exiting" "$WORK/pasta.log" ||
+		{ tail -20 "$WORK/pasta.log"; fail "pasta A didn't say it handed over"; }
+	WAIT_S=20 wait_for test -s "$WORK/b.pid" ||
+		{ cat "$WORK/b.log"; fail "pasta B wrote no PID file"; }
+	daemon_running $B || daemon_gone $B "$WORK/b.log" "pasta B"
+	[ "$(cat "$WORK/b.pid")" != "$_old" ] || fail "same PID"
+}
+
 # seccomp_audit PID - the kernel's seccomp audit lines for PID running
 # PASST_BIN (dmesg, "audit: type=1326 ... pid=PID ... exe=... syscall=N";
 # the kernel may rate-limit them): a kill (sig=31) in release

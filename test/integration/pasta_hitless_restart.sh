@@ -142,22 +142,7 @@ sleep 1
 pasta_alive
 
 # B: the same options, and the old one's -c socket to take over from
-ip netns exec "$H" "$PASTA_BIN" -f -d --config-net -t 7310 -T 7312 \
-	-c "$CTL" --restart-from "$CTL" --netns "/run/netns/$N" \
-	--pid "$WORK/b.pid" >"$WORK/b.log" 2>&1 &
-B=$!
-track $B
-WAIT_S=20 wait_for sh -c "! kill -0 $A" ||
-	{ cat "$WORK/b.log"; fail "pasta A is still running: nothing was handed over"; }
-wait $A
-RC=$?
-[ $RC -eq 0 ] || { tail -20 "$WORK/pasta.log"; fail "pasta A exited with $RC"; }
-grep -q "handed over: exiting" "$WORK/pasta.log" ||
-	{ tail -20 "$WORK/pasta.log"; fail "pasta A didn't say it handed over"; }
-WAIT_S=20 wait_for test -s "$WORK/b.pid" ||
-	{ cat "$WORK/b.log"; fail "pasta B wrote no PID file"; }
-daemon_running $B || daemon_gone $B "$WORK/b.log" "pasta B"
-[ "$(cat "$WORK/b.pid")" != "$A" ] || fail "same PID"
+pasta_take_over $A "$CTL" -t 7310 -T 7312
 V=$("$PASTA_BIN" --version | head -1)
 grep -qF "($V)" "$WORK/b.log" ||
 	{ head -20 "$WORK/b.log"; fail "pasta B's log doesn't name '$V'"; }

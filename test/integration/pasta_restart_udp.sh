@@ -60,16 +60,7 @@ grep -q "^reply1 $H4 6301 echo:one" "$WORK/c2" || fail "2. answer not from $H4:6
 grep -q "^reply1 127.0.0.1 6302 echo:one" "$WORK/c3" || fail "3. answer not from 127.0.0.1:6302"
 [ -n "$X" ] && [ "$X" != 40001 ] || fail "1. the flow kept port 40001 ($X): the test can't tell"
 
-ip netns exec "$H" "$PASTA_BIN" -f -d --config-net -u 6301:5301 -u 6302:5302 \
-	-c "$CTL" --restart-from "$CTL" --netns "/run/netns/$N" \
-	--pid "$WORK/b.pid" >"$WORK/b.log" 2>&1 &
-B=$!
-track $B
-WAIT_S=20 wait_for sh -c "! kill -0 $A" ||
-	{ cat "$WORK/b.log"; fail "pasta A is still running"; }
-wait $A || { tail -20 "$WORK/pasta.log"; fail "pasta A exited with $?"; }
-WAIT_S=20 wait_for test -s "$WORK/b.pid" || { cat "$WORK/b.log"; fail "pasta B wrote no PID file"; }
-daemon_running $B || daemon_gone $B "$WORK/b.log" "pasta B"
+pasta_take_over $A "$CTL" -u 6301:5301 -u 6302:5302
 grep -q "taken over from the old process" "$WORK/b.log" ||
 	{ tail -20 "$WORK/b.log"; fail "pasta B took over no UDP flow"; }
 

@@ -45,6 +45,12 @@
 #              over a pipe read to its end, then CHECK_DEVICE_STATE),
 #              prints "saved BYTES check RESULT", and stays connected
 #              (as a paused QEMU does) until killed
+#   migload FILE   a full set-up with DEVICE_STATE negotiated; loads the
+#              device state stream in FILE as a migration destination's
+#              QEMU does (SET_DEVICE_STATE_FD, direction 1 load, phase 0
+#              stopped, the stream written to a pipe and closed, then
+#              CHECK_DEVICE_STATE), prints "loaded check RESULT", and stays
+#              connected until killed
 #   frames     a full set-up, four receive buffers posted, an ARP request
 #              (RFC 826) for GW sent from GUEST (argv 3, 4), waits for the
 #              ARP frame the back-end writes (a router advertisement may
@@ -198,6 +204,28 @@ def migsave(s, trigger, syn):
     rep = reply(s)
     res = struct.unpack('<Q', rep[2])[0] if rep else -1
     print('saved', n, 'check', res, flush=True)
+    time.sleep(600)
+    return 0 if res == 0 else 1
+
+def migload(s, path):
+    """The migload case: 0 if the state was loaded and checked"""
+    setup(s, proto=1 << 19)  # VHOST_USER_PROTOCOL_F_DEVICE_STATE
+    stream = open(path, 'rb').read()
+    r, w = os.pipe()
+    socket.send_fds(s, [msg(42, struct.pack('<II', 1, 0))], [r])
+    os.close(r)
+    rep = reply(s)
+    if not rep or struct.unpack('<Q', rep[2])[0] & 0xff:
+        print('refused', rep, flush=True)
+        return 1
+    off = 0
+    while off < len(stream):
+        off += os.write(w, stream[off:off + 65536])
+    os.close(w)
+    s.sendall(msg(43))
+    rep = reply(s)
+    res = struct.unpack('<Q', rep[2])[0] if rep else -1
+    print('loaded check', res, flush=True)
     time.sleep(600)
     return 0 if res == 0 else 1
 
@@ -362,6 +390,8 @@ def main():
         if len(sys.argv) > 6:
             syn = (sys.argv[4], sys.argv[5], int(sys.argv[6]))
         return migsave(s, sys.argv[3], syn)
+    if case == 'migload':
+        return migload(s, sys.argv[3])
     mem, kicks, calls, fd = setup(s)
     if case == 'badring':
         post(mem, 1, 0, GPA + MEMSZ, 64, 0)     # past the end of memory
