@@ -329,18 +329,13 @@ struct udp_flow *udp_flow_new(struct ctx *ctx, enum udp_kind kind,
  * @uf:		Flow
  * @why:	Reason, for the debug log
  *
- * A socket we close leaves the epoll set by itself: close() of its only
- * descriptor releases the file, which removes it from every epoll set
- * (epoll(7), "Will closing a file descriptor cause it to be removed from
- * all epoll interest lists?").  Flow sockets are never duplicated (they
- * are opened in the loop, after the last fork()), so only a namespace
- * socket the pool keeps needs EPOLL_CTL_DEL: one system call less for
- * each of a stub resolver's single-query flows.  The one time another
- * process holds copies is a hitless restart (passt/udp_restart.c): the
- * new process registers them only once we exited, and if it refused the
- * stream it exits at once, so a socket we close in that window stays in
- * our set for that long at most; an event from it carries a descriptor
- * number udp_sock_handler() checks against the flow's.
+ * The socket leaves our epoll set explicitly (EPOLL_CTL_DEL) before
+ * close(): close() removes it only once no other descriptor refers to the
+ * file (epoll(7), "Will closing a file descriptor cause it to be removed
+ * from all epoll interest lists?"), and during a hitless restart another
+ * process holds copies (passt/udp_restart.c); a stale registration would
+ * report a dead socket's events under a descriptor number a new flow may
+ * have by then.
  *
  * #syscalls epoll_ctl close
  */
@@ -351,10 +346,9 @@ void udp_flow_close(struct ctx *ctx, struct udp_flow *uf,
 	if (uf->sock >= 0) {
 		bool keep = false;
 
-		if (uf->kind == UDP_SPLICE_IN) {
-			epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
+		epoll_ctl(ctx->epollfd, EPOLL_CTL_DEL, uf->sock, NULL);
+		if (uf->kind == UDP_SPLICE_IN)
 			keep = udp_pool_put_used(uf);
-		}
 		if (!keep)
 			close(uf->sock);
 		uf->sock = -1;
