@@ -52,7 +52,8 @@ in_host $P client 127.0.0.1 42001 127.0.0.1 6302 "$WORK/go" wait 20 >"$WORK/c3" 
 C3=$!
 track $C1 $C2 $C3
 for c in c1 c2 c3; do
-	wait_for grep -q reply1 "$WORK/$c" || { cat "$WORK/pasta.log" | tail -20; fail "$c: no answer before the restart"; }
+	wait_for grep -q reply1 "$WORK/$c" ||
+		{ tail -20 "$WORK/pasta.log"; fail "$c: no answer before the restart"; }
 done
 X=$(sed -n 's/^reply1 .* from:\([0-9]*\)$/\1/p' "$WORK/c1")
 log "before: $(cat "$WORK/c1"); $(cat "$WORK/c2"); $(cat "$WORK/c3")"
@@ -65,9 +66,10 @@ grep -q "taken over from the old process" "$WORK/b.log" ||
 	{ tail -20 "$WORK/b.log"; fail "pasta B took over no UDP flow"; }
 
 touch "$WORK/push" "$WORK/go"
-for c in C1 C2 C3; do
-	eval pid=\$$c
-	wait $pid || { tail -30 "$WORK/b.log"; fail "$c: no datagram after the restart"; }
+i=0
+for pid in $C1 $C2 $C3; do
+	i=$((i + 1))
+	wait "$pid" || { tail -30 "$WORK/b.log"; fail "client $i: no datagram after the restart"; }
 done
 log "after: $(tail -1 "$WORK/c1"); $(tail -1 "$WORK/c2"); $(tail -1 "$WORK/c3")"
 grep -q "^reply2 .* echo:two from:$X\$" "$WORK/c1" ||
