@@ -17,7 +17,10 @@ setup_topology
 start_pasta --flow-max 16 -t 5300
 bg in_host python3 "$here/tcptool.py" serve-echo 5200
 bg in_ns python3 "$here/tcptool.py" serve-echo 5300
-sleep 0.3
+# Both servers listen before the first connection (a loaded machine took
+# longer than a fixed 0.3 s: the first connect() was refused)
+wait_for in_host sh -c "ss -Hltn | grep -q ':5200 '" || fail "no echo server in H"
+wait_for in_ns sh -c "ss -Hltn | grep -q ':5300 '" || fail "no echo server in N"
 
 rm -f "$WORK/release"
 in_ns timeout 120 python3 "$here/tcptool.py" hold $R4 5200 24 16 "$WORK/release" \
